@@ -1,0 +1,280 @@
+//! Subject and body text -> [`Command`] values. Pure: no I/O.
+//!
+//! The language is pbmserv's (commands.md §1–2): the Subject line is the
+//! command, `<game> <verb> [<board>] [<userid> <password>] [<args>...]`.
+//! Subject `multiple` puts one command per body line.
+
+mod parse;
+
+pub use parse::{parse_line, parse_mail};
+
+use std::fmt;
+
+/// A password as typed. Its `Debug` and `Display` never show it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    pub fn new(text: impl Into<String>) -> Password {
+        Password(text.into())
+    }
+    /// The typed text, for hashing or verification only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("*****")
+    }
+}
+
+impl fmt::Display for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("*****")
+    }
+}
+
+/// A userid and the password that proves it. Userids are compared
+/// case-insensitively; they are kept lower-case here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Credentials {
+    pub userid: String,
+    pub password: Password,
+}
+
+/// Which boards a `show`/`games` listing covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BoardFilter {
+    /// Every board, finished ones included.
+    All,
+    /// Boards still being played (the default).
+    #[default]
+    Active,
+    /// Finished boards.
+    Inactive,
+    /// Active boards where the user is to act.
+    Next,
+}
+
+/// The board drawing a player wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BoardSize {
+    Small,
+    #[default]
+    Large,
+}
+
+/// Board options of a challenge (`--nagtime=N` ...), in days.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Timers {
+    pub nag_days: Option<u32>,
+    pub forfeit_days: Option<u32>,
+    pub total_days: Option<u32>,
+}
+
+/// One board, optionally at a given ply (`101#7`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardRef {
+    pub board: u32,
+    pub ply: Option<u32>,
+}
+
+/// What a `move` command asks for: a turn action on the board, or one of the
+/// special moves the server handles itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveAction {
+    /// A turn action in the game's notation, as typed (without the `#N` guard).
+    Play(String),
+    Resign,
+    /// Offer a draw.
+    Propose,
+    /// Ask to take back one ply.
+    Undo,
+    /// Accept the pending draw or undo proposal.
+    Accept,
+    /// Reject the pending proposal.
+    Reject,
+    Pass,
+}
+
+/// A command that names a game first (`chess move 101 ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameCommand {
+    /// `chess help`: rules and notation of that game.
+    Help,
+    /// Start a board at once; `players[0]` moves first (White).
+    Challenge {
+        players: Vec<String>,
+        /// Game options, lower-case, without the dash (`lenient`).
+        options: Vec<String>,
+        timers: Timers,
+    },
+    /// Play a turn action (or a special move). With `ply`, only if it would be ply N.
+    Move {
+        board: u32,
+        who: Credentials,
+        action: MoveAction,
+        ply: Option<u32>,
+    },
+    /// Play now if it is your turn, else when it is.
+    Queue {
+        board: u32,
+        who: Credentials,
+        action: MoveAction,
+        ply: Option<u32>,
+    },
+    Resign {
+        board: u32,
+        who: Credentials,
+    },
+    Submit {
+        board: u32,
+        who: Credentials,
+        action: MoveAction,
+        ply: Option<u32>,
+    },
+    Confirm {
+        board: u32,
+        who: Credentials,
+    },
+    Preview {
+        board: BoardRef,
+        moves: Vec<String>,
+    },
+    /// Board mails to the sender.
+    Show {
+        boards: Vec<BoardRef>,
+    },
+    /// Boards of these users.
+    ShowUsers {
+        users: Vec<String>,
+        filter: BoardFilter,
+    },
+    ShowAs {
+        who: Credentials,
+        boards: Vec<u32>,
+        filter: BoardFilter,
+    },
+    /// Table of boards (of everyone when `users` is empty).
+    Games {
+        users: Vec<String>,
+        filter: BoardFilter,
+    },
+    Chat {
+        board: u32,
+        who: Credentials,
+    },
+    Subscribe {
+        boards: Vec<u32>,
+        all: bool,
+        who: Credentials,
+    },
+    Unsubscribe {
+        boards: Vec<u32>,
+        all: bool,
+        who: Credentials,
+    },
+    Notify {
+        who: Credentials,
+        boards: Vec<u32>,
+    },
+    /// Whether I take challenges of this game.
+    AcceptChallenges {
+        who: Credentials,
+    },
+    RejectChallenges {
+        who: Credentials,
+    },
+    /// How many boards of this game I take at most (`None` = no limit).
+    Limit {
+        who: Credentials,
+        max: Option<u32>,
+    },
+    /// My board drawing for this game.
+    Set {
+        who: Credentials,
+        size: BoardSize,
+    },
+    Standings,
+    History,
+}
+
+/// One command of the language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// General help, or help on the named topics (`commands`, a game name, a verb).
+    Help {
+        topics: Vec<String>,
+    },
+    Signup {
+        userid: String,
+        password: Password,
+        /// Empty: the sender's address.
+        addresses: Vec<String>,
+    },
+    ChangePassword {
+        who: Credentials,
+        new: Password,
+    },
+    ChangeAddress {
+        who: Credentials,
+        addresses: Vec<String>,
+    },
+    Signoff {
+        who: Credentials,
+    },
+    /// `None` ends the vacation (`off`).
+    Vacation {
+        who: Credentials,
+        days: Option<u32>,
+    },
+    /// Boards of these games (all when empty).
+    List {
+        games: Vec<String>,
+    },
+    Message {
+        who: Credentials,
+        to: Vec<String>,
+    },
+    AllShow {
+        userid: String,
+        filter: BoardFilter,
+    },
+    /// A command for one game; `game` is a registered game name, lower-case.
+    Game {
+        game: String,
+        command: GameCommand,
+    },
+}
+
+/// A command together with the words it was read from, the password word
+/// replaced by `*****`, for quoting in replies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub command: Command,
+    pub masked: String,
+}
+
+/// Why a line is no command. `Display` is one plain sentence that says what
+/// is wrong and how to write it right; `masked` is the line with any
+/// password word replaced, for quoting.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    pub message: String,
+    pub masked: String,
+    /// The game named by the line, when there was one (for the error subject).
+    pub game: Option<String>,
+    /// The board named by the line, when there was one.
+    pub board: Option<u32>,
+}
+
+/// What one mail asks for: its commands in order, each read or refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// True for Subject `multiple` (one combined answer).
+    pub multiple: bool,
+    pub commands: Vec<Result<Parsed, ParseError>>,
+}

@@ -1,0 +1,33 @@
+//! Mail at the edges: reading inbound messages into [`Envelope`]s, deciding
+//! which mail must never be answered, extracting the player's comment, and
+//! sending [`Outgoing`] mail from the outbox.
+
+/// One inbound message as the server needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Envelope {
+    /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
+    /// bytes when the mail has none. Recorded so a mail is applied once.
+    pub message_id: String,
+    /// The sender's address (Reply-To if present, else From), lower-case
+    /// domain; `None` when the mail has no usable sender.
+    pub sender: Option<String>,
+    pub subject: String,
+    /// The plain-text body (HTML-only mail turned into text).
+    pub body: String,
+    /// The player's comment: the body without quoted text, the `On … wrote:`
+    /// line before it, or the signature.
+    pub comment: String,
+    /// Why this mail must never be answered (auto-reply, bounce, list, our
+    /// own address, no sender), or `None` when it may be answered.
+    pub never_answer: Option<String>,
+}
+
+/// One mail the server wants to send, as stored in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    /// Message-ID (without brackets) of the mail that caused this one.
+    pub in_reply_to: Option<String>,
+}
