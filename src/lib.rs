@@ -8,3 +8,4 @@ pub mod command;
 pub mod mail;
 pub mod render;
 pub mod rules;
+pub mod store;

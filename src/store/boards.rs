@@ -1,0 +1,455 @@
+//! Boards, their players and their plies.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+
+/// A pending proposal on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proposal {
+    Draw,
+    Undo,
+}
+
+impl Proposal {
+    fn text(self) -> &'static str {
+        match self {
+            Proposal::Draw => "draw",
+            Proposal::Undo => "undo",
+        }
+    }
+}
+
+/// How a board stands in the database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardStatus {
+    Active,
+    /// `winner_seat` `None` is a tie; `ending` says why in words.
+    Finished {
+        winner_seat: Option<usize>,
+        ending: String,
+    },
+}
+
+/// One board row with its players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub game: String,
+    pub board: u32,
+    pub options: Vec<String>,
+    pub start_position: String,
+    pub position: String,
+    pub status: BoardStatus,
+    /// The pending proposal and the seat that made it.
+    pub proposal: Option<(Proposal, usize)>,
+    pub nag_days: Option<u32>,
+    pub forfeit_days: Option<u32>,
+    pub total_days: Option<u32>,
+    pub created_at: DateTime<Utc>,
+    pub last_action_at: DateTime<Utc>,
+    pub last_nag_at: Option<DateTime<Utc>>,
+    /// Userids by seat (seat 0 moves first).
+    pub players: Vec<String>,
+}
+
+impl Board {
+    pub fn is_active(&self) -> bool {
+        self.status == BoardStatus::Active
+    }
+
+    /// The seat of `userid` on this board.
+    pub fn seat_of(&self, userid: &str) -> Option<usize> {
+        self.players.iter().position(|p| p == userid)
+    }
+}
+
+/// One played ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub ply: u32,
+    pub seat: usize,
+    pub notation: String,
+    pub events: Vec<String>,
+    pub comment: String,
+    pub played_at: DateTime<Utc>,
+}
+
+/// What a new board starts with.
+pub struct NewBoard<'a> {
+    pub game: &'a str,
+    pub options: &'a [String],
+    pub start_position: &'a str,
+    pub players: &'a [String],
+    pub nag_days: Option<u32>,
+    pub forfeit_days: Option<u32>,
+    pub total_days: Option<u32>,
+    pub now: DateTime<Utc>,
+}
+
+/// Insert a board under the next free number of its game (from 101) and
+/// return that number.
+pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
+    let number: u32 = conn.query_row(
+        "SELECT COALESCE(MAX(board) + 1, 101) FROM boards WHERE game = ?1",
+        params![new.game],
+        |r| r.get(0),
+    )?;
+    let now = time_text(new.now);
+    conn.execute(
+        "INSERT INTO boards (game, board, options, start_position, position, status,
+                             nag_days, forfeit_days, total_days, created_at, last_action_at)
+         VALUES (?1, ?2, ?3, ?4, ?4, 'active', ?5, ?6, ?7, ?8, ?8)",
+        params![
+            new.game,
+            number,
+            new.options.join(" "),
+            new.start_position,
+            new.nag_days,
+            new.forfeit_days,
+            new.total_days,
+            now
+        ],
+    )?;
+    for (seat, userid) in new.players.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO board_players (game, board, seat, userid) VALUES (?1, ?2, ?3, ?4)",
+            params![new.game, number, seat as i64, userid],
+        )?;
+    }
+    Ok(number)
+}
+
+const BOARD_COLUMNS: &str = "game, board, options, start_position, position, status, winner_seat,
+     ending, proposal, proposal_seat, nag_days, forfeit_days, total_days, created_at,
+     last_action_at, last_nag_at";
+
+fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<Board> {
+    let game: String = r.get(0)?;
+    let board: u32 = r.get(1)?;
+    let options: String = r.get(2)?;
+    let status: String = r.get(5)?;
+    let status = match status.as_str() {
+        "active" => BoardStatus::Active,
+        _ => BoardStatus::Finished {
+            winner_seat: r.get::<_, Option<i64>>(6)?.map(|s| s as usize),
+            ending: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+        },
+    };
+    let proposal = match (
+        r.get::<_, Option<String>>(8)?.as_deref(),
+        r.get::<_, Option<i64>>(9)?,
+    ) {
+        (Some("draw"), Some(seat)) => Some((Proposal::Draw, seat as usize)),
+        (Some("undo"), Some(seat)) => Some((Proposal::Undo, seat as usize)),
+        _ => None,
+    };
+    let players = {
+        let mut stmt = conn.prepare_cached(
+            "SELECT userid FROM board_players WHERE game = ?1 AND board = ?2 ORDER BY seat",
+        )?;
+        let rows = stmt.query_map(params![game, board], |r| r.get::<_, String>(0))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()?
+    };
+    Ok(Board {
+        options: options.split_whitespace().map(String::from).collect(),
+        start_position: r.get(3)?,
+        position: r.get(4)?,
+        status,
+        proposal,
+        nag_days: r.get(10)?,
+        forfeit_days: r.get(11)?,
+        total_days: r.get(12)?,
+        created_at: parse_time(&r.get::<_, String>(13)?)?,
+        last_action_at: parse_time(&r.get::<_, String>(14)?)?,
+        last_nag_at: parse_opt_time(r.get(15)?)?,
+        players,
+        game,
+        board,
+    })
+}
+
+/// Boards matching a WHERE clause, in (game, board) order.
+fn boards_where(
+    conn: &Connection,
+    clause: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<Board>> {
+    let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE {clause} ORDER BY game, board");
+    let mut stmt = conn.prepare(&sql)?;
+    let mut rows = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(board_from_row(conn, row)?);
+    }
+    Ok(out)
+}
+
+pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<Board>> {
+    Ok(
+        boards_where(conn, "game = ?1 AND board = ?2", params![game, number])?
+            .into_iter()
+            .next(),
+    )
+}
+
+/// Every board of `game`.
+pub fn boards_of_game(conn: &Connection, game: &str) -> Result<Vec<Board>> {
+    boards_where(conn, "game = ?1", params![game])
+}
+
+/// Every board of every game.
+pub fn all_boards(conn: &Connection) -> Result<Vec<Board>> {
+    boards_where(conn, "1", [])
+}
+
+/// Boards of `game` (or of every game when `None`) where `userid` plays.
+pub fn boards_of_user(conn: &Connection, game: Option<&str>, userid: &str) -> Result<Vec<Board>> {
+    boards_where(
+        conn,
+        "(?1 IS NULL OR game = ?1) AND EXISTS (SELECT 1 FROM board_players p
+            WHERE p.game = boards.game AND p.board = boards.board AND p.userid = ?2)",
+        params![game, userid],
+    )
+}
+
+/// Active boards of every game (for the timers).
+pub fn active_boards(conn: &Connection) -> Result<Vec<Board>> {
+    boards_where(conn, "status = 'active'", [])
+}
+
+pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT ply, seat, notation, events, comment, played_at FROM plies
+         WHERE game = ?1 AND board = ?2 ORDER BY ply",
+    )?;
+    let mut rows = stmt.query(params![game, number])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let events: String = r.get(3)?;
+        out.push(Ply {
+            ply: r.get(0)?,
+            seat: r.get::<_, i64>(1)? as usize,
+            notation: r.get(2)?,
+            events: events
+                .lines()
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect(),
+            comment: r.get(4)?,
+            played_at: parse_time(&r.get::<_, String>(5)?)?,
+        });
+    }
+    Ok(out)
+}
+
+pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<()> {
+    conn.execute(
+        "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            game,
+            number,
+            ply.ply,
+            ply.seat as i64,
+            ply.notation,
+            ply.events.join("\n"),
+            ply.comment,
+            time_text(ply.played_at)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Take back the last ply (undo).
+pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()> {
+    conn.execute(
+        "DELETE FROM plies WHERE game = ?1 AND board = ?2
+           AND ply = (SELECT MAX(ply) FROM plies WHERE game = ?1 AND board = ?2)",
+        params![game, number],
+    )?;
+    Ok(())
+}
+
+/// Store the position reached and when the board last saw an action.
+pub fn update_position(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    position: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE boards SET position = ?3, last_action_at = ?4, last_nag_at = NULL
+         WHERE game = ?1 AND board = ?2",
+        params![game, number, position, time_text(now)],
+    )?;
+    Ok(())
+}
+
+pub fn set_proposal(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    proposal: Option<(Proposal, usize)>,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE boards SET proposal = ?3, proposal_seat = ?4 WHERE game = ?1 AND board = ?2",
+        params![
+            game,
+            number,
+            proposal.map(|(p, _)| p.text()),
+            proposal.map(|(_, s)| s as i64)
+        ],
+    )?;
+    Ok(())
+}
+
+/// End a board.
+pub fn finish_board(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    winner_seat: Option<usize>,
+    ending: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE boards SET status = 'finished', winner_seat = ?3, ending = ?4, finished_at = ?5,
+                proposal = NULL, proposal_seat = NULL
+         WHERE game = ?1 AND board = ?2 AND status = 'active'",
+        params![
+            game,
+            number,
+            winner_seat.map(|s| s as i64),
+            ending,
+            time_text(now)
+        ],
+    )?;
+    if n != 1 {
+        return Err(StoreError::Corrupt(format!(
+            "board {game} {number} was not active when it was finished"
+        )));
+    }
+    Ok(())
+}
+
+/// Remove a board entirely (a game resigned before both players moved).
+pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
+    conn.execute(
+        "DELETE FROM boards WHERE game = ?1 AND board = ?2",
+        params![game, number],
+    )?;
+    Ok(())
+}
+
+pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+    conn.execute(
+        "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
+        params![game, number, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Whether a board with this number exists (used before a board is loaded).
+pub fn board_exists(conn: &Connection, game: &str, number: u32) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM boards WHERE game = ?1 AND board = ?2",
+            params![game, number],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{insert_user, open_in_memory};
+
+    fn setup() -> Connection {
+        let conn = open_in_memory().unwrap();
+        for u in ["alice", "bob"] {
+            insert_user(&conn, u, "h", &[format!("{u}@x")], Utc::now()).unwrap();
+        }
+        conn
+    }
+
+    fn new_board(conn: &Connection, game: &str) -> u32 {
+        insert_board(
+            conn,
+            &NewBoard {
+                game,
+                options: &[],
+                start_position: "start",
+                players: &["alice".into(), "bob".into()],
+                nag_days: None,
+                forfeit_days: Some(10),
+                total_days: None,
+                now: Utc::now(),
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn board_numbers_count_from_101_per_game() {
+        let conn = setup();
+        assert_eq!(new_board(&conn, "chess"), 101);
+        assert_eq!(new_board(&conn, "chess"), 102);
+        assert_eq!(new_board(&conn, "doublechess"), 101);
+        let b = board(&conn, "chess", 102).unwrap().unwrap();
+        assert_eq!(b.players, vec!["alice", "bob"]);
+        assert_eq!(b.forfeit_days, Some(10));
+        assert!(b.is_active());
+        assert_eq!(
+            boards_of_user(&conn, Some("chess"), "bob").unwrap().len(),
+            2
+        );
+        assert_eq!(boards_of_user(&conn, None, "bob").unwrap().len(), 3);
+    }
+
+    #[test]
+    fn plies_append_undo_and_finish() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        for (i, m) in ["e4", "e5"].iter().enumerate() {
+            append_ply(
+                &conn,
+                "chess",
+                n,
+                &Ply {
+                    ply: i as u32 + 1,
+                    seat: i,
+                    notation: m.to_string(),
+                    events: vec!["x".into()],
+                    comment: String::new(),
+                    played_at: Utc::now(),
+                },
+            )
+            .unwrap();
+        }
+        assert_eq!(plies(&conn, "chess", n).unwrap().len(), 2);
+        remove_last_ply(&conn, "chess", n).unwrap();
+        let p = plies(&conn, "chess", n).unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].events, vec!["x"]);
+        set_proposal(&conn, "chess", n, Some((Proposal::Draw, 1))).unwrap();
+        assert_eq!(
+            board(&conn, "chess", n).unwrap().unwrap().proposal,
+            Some((Proposal::Draw, 1))
+        );
+        finish_board(&conn, "chess", n, None, "agreement", Utc::now()).unwrap();
+        let b = board(&conn, "chess", n).unwrap().unwrap();
+        assert_eq!(
+            b.status,
+            BoardStatus::Finished {
+                winner_seat: None,
+                ending: "agreement".into()
+            }
+        );
+        assert_eq!(b.proposal, None);
+        assert!(finish_board(&conn, "chess", n, None, "again", Utc::now()).is_err());
+    }
+}

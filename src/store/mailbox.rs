@@ -1,0 +1,180 @@
+//! The record of processed mail and the outbox.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{parse_time, time_text, Result};
+use crate::mail::Outgoing;
+
+/// Whether a mail with this Message-ID was processed before.
+pub fn mail_seen(conn: &Connection, message_id: &str) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM processed_mail WHERE message_id = ?1",
+            params![message_id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// Record a processed mail. `outcome` is a short word for the log
+/// (`answered`, `ignored`, `rate-limited`).
+pub fn record_mail(
+    conn: &Connection,
+    message_id: &str,
+    sender: Option<&str>,
+    outcome: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO processed_mail (message_id, sender, processed_at, outcome)
+         VALUES (?1, ?2, ?3, ?4)",
+        params![message_id, sender, time_text(now), outcome],
+    )?;
+    Ok(())
+}
+
+/// How many mails from `sender` were processed since `since`.
+pub fn mails_from_since(conn: &Connection, sender: &str, since: DateTime<Utc>) -> Result<u32> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM processed_mail WHERE sender = ?1 AND processed_at >= ?2",
+        params![sender, time_text(since)],
+        |r| r.get(0),
+    )?)
+}
+
+/// One row of the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxMail {
+    pub id: i64,
+    pub mail: Outgoing,
+    pub created_at: DateTime<Utc>,
+    pub attempts: u32,
+}
+
+/// Queue a mail; it is due at once.
+pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
+    let now = time_text(now);
+    conn.execute(
+        "INSERT INTO outbox (recipient, subject, body, in_reply_to, created_at, next_attempt_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+        params![mail.to, mail.subject, mail.body, mail.in_reply_to, now],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Mails not yet sent nor given up whose next attempt is due at `now`, oldest first.
+pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts FROM outbox
+         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id",
+    )?;
+    let mut rows = stmt.query(params![time_text(now)])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(OutboxMail {
+            id: r.get(0)?,
+            mail: Outgoing {
+                to: r.get(1)?,
+                subject: r.get(2)?,
+                body: r.get(3)?,
+                in_reply_to: r.get(4)?,
+            },
+            created_at: parse_time(&r.get::<_, String>(5)?)?,
+            attempts: r.get(6)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Every outbox mail not yet sent nor given up (for status displays and tests).
+pub fn pending_count(conn: &Connection) -> Result<u32> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
+        params![id, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// A temporary failure: try again at `next`.
+pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3
+         WHERE id = ?1",
+        params![id, time_text(next), error],
+    )?;
+    Ok(())
+}
+
+/// A permanent failure: never tried again.
+pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3 WHERE id = ?1",
+        params![id, time_text(now), error],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::open_in_memory;
+    use chrono::Duration;
+
+    fn mail(to: &str) -> Outgoing {
+        Outgoing {
+            to: to.into(),
+            subject: "s".into(),
+            body: "b".into(),
+            in_reply_to: Some("m1@x".into()),
+        }
+    }
+
+    #[test]
+    fn processed_mail_is_remembered() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        assert!(!mail_seen(&conn, "a@b").unwrap());
+        record_mail(&conn, "a@b", Some("p@x"), "answered", now).unwrap();
+        assert!(mail_seen(&conn, "a@b").unwrap());
+        assert!(record_mail(&conn, "a@b", Some("p@x"), "answered", now).is_err());
+        assert_eq!(
+            mails_from_since(&conn, "p@x", now - Duration::hours(1)).unwrap(),
+            1
+        );
+        assert_eq!(
+            mails_from_since(&conn, "p@x", now + Duration::hours(1)).unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn outbox_rows_move_from_due_to_sent_retry_or_failed() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let a = enqueue(&conn, &mail("a@x"), now).unwrap();
+        let b = enqueue(&conn, &mail("b@x"), now).unwrap();
+        let c = enqueue(&conn, &mail("c@x"), now).unwrap();
+        let due = due_mail(&conn, now).unwrap();
+        assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), vec![a, b, c]);
+        assert_eq!(due[0].mail, mail("a@x"));
+        mark_sent(&conn, a, now).unwrap();
+        mark_retry(&conn, b, now + Duration::minutes(5), "timeout").unwrap();
+        mark_failed(&conn, c, now, "550 no such user").unwrap();
+        assert!(due_mail(&conn, now).unwrap().is_empty());
+        let later = due_mail(&conn, now + Duration::minutes(6)).unwrap();
+        assert_eq!(later.len(), 1);
+        assert_eq!(later[0].id, b);
+        assert_eq!(later[0].attempts, 1);
+        assert_eq!(pending_count(&conn).unwrap(), 1);
+    }
+}

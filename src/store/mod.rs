@@ -1,0 +1,112 @@
+//! SQLite access: the only place that writes SQL.
+//!
+//! Every function takes a `&Connection`; a `rusqlite::Transaction` derefs to
+//! one, so the server runs a whole mail's work inside one transaction. Times
+//! are stored as RFC 3339 text in UTC.
+
+mod boards;
+mod mailbox;
+mod users;
+
+pub use boards::*;
+pub use mailbox::*;
+pub use users::*;
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+use rusqlite_migration::{Migrations, M};
+
+/// A database failure. Never a player's fault: the mail in hand is left in
+/// the inbox and tried again.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database migration failed: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("cannot create the database folder {path}: {source}")]
+    Folder {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the database holds a malformed value: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(include_str!(
+        "../../migrations/0001_initial.sql"
+    ))])
+}
+
+/// Open (creating if needed) the database at `path` and bring its schema up
+/// to date.
+pub fn open(path: &Path) -> Result<Connection> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| StoreError::Folder {
+            path: parent.display().to_string(),
+            source,
+        })?;
+    }
+    let mut conn = Connection::open(path)?;
+    prepare(&mut conn)?;
+    Ok(conn)
+}
+
+/// A fresh in-memory database (tests).
+pub fn open_in_memory() -> Result<Connection> {
+    let mut conn = Connection::open_in_memory()?;
+    prepare(&mut conn)?;
+    Ok(conn)
+}
+
+fn prepare(conn: &mut Connection) -> Result<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    migrations().to_latest(conn)?;
+    Ok(())
+}
+
+pub(crate) fn time_text(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+pub(crate) fn parse_time(text: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| StoreError::Corrupt(format!("time {text:?}: {e}")))
+}
+
+pub(crate) fn parse_opt_time(text: Option<String>) -> Result<Option<DateTime<Utc>>> {
+    text.as_deref().map(parse_time).transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        migrations().validate().unwrap();
+    }
+
+    #[test]
+    fn opens_on_disk_creating_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deep/er/db.sqlite");
+        let conn = open(&path).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM users", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
+        drop(conn);
+        // Reopening an up-to-date database is fine.
+        open(&path).unwrap();
+    }
+}

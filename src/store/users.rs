@@ -1,0 +1,232 @@
+//! Users, their addresses, preferences and ratings.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+use crate::command::BoardSize;
+
+/// A signed-up player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub userid: String,
+    pub password_hash: String,
+    /// In order; the first is where board mail goes.
+    pub addresses: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub signed_off_at: Option<DateTime<Utc>>,
+}
+
+impl User {
+    /// Where this user's mail goes.
+    pub fn address(&self) -> &str {
+        self.addresses.first().map(String::as_str).unwrap_or("")
+    }
+}
+
+pub fn insert_user(
+    conn: &Connection,
+    userid: &str,
+    password_hash: &str,
+    addresses: &[String],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO users (userid, password_hash, created_at) VALUES (?1, ?2, ?3)",
+        params![userid, password_hash, time_text(now)],
+    )?;
+    set_addresses(conn, userid, addresses)
+}
+
+pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> Result<()> {
+    conn.execute(
+        "DELETE FROM user_addresses WHERE userid = ?1",
+        params![userid],
+    )?;
+    for (i, a) in addresses.iter().enumerate() {
+        conn.execute(
+            "INSERT INTO user_addresses (userid, position, address) VALUES (?1, ?2, ?3)",
+            params![userid, i as i64, a.to_lowercase()],
+        )?;
+    }
+    Ok(())
+}
+
+pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE users SET password_hash = ?2 WHERE userid = ?1",
+        params![userid, hash],
+    )?;
+    Ok(())
+}
+
+/// Mark a user as gone (history is kept). Returns false when there is no such user.
+pub fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE users SET signed_off_at = ?2 WHERE userid = ?1 AND signed_off_at IS NULL",
+        params![userid, time_text(now)],
+    )?;
+    Ok(n == 1)
+}
+
+fn addresses_of(conn: &Connection, userid: &str) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT address FROM user_addresses WHERE userid = ?1 ORDER BY position")?;
+    let rows = stmt.query_map(params![userid], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The user called `userid` (lower-case), signed off or not.
+pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
+    let row = conn
+        .query_row(
+            "SELECT userid, password_hash, created_at, signed_off_at FROM users WHERE userid = ?1",
+            params![userid],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((userid, password_hash, created, signed_off)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(User {
+        addresses: addresses_of(conn, &userid)?,
+        userid,
+        password_hash,
+        created_at: parse_time(&created)?,
+        signed_off_at: parse_opt_time(signed_off)?,
+    }))
+}
+
+/// Every user, by userid.
+pub fn users(conn: &Connection) -> Result<Vec<User>> {
+    let mut stmt = conn.prepare("SELECT userid FROM users ORDER BY userid")?;
+    let ids = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ids.iter()
+        .map(|id| user(conn, id)?.ok_or_else(|| StoreError::Corrupt(format!("user {id} vanished"))))
+        .collect()
+}
+
+/// The board drawing `userid` chose for `game` (large unless set).
+pub fn board_size(conn: &Connection, userid: &str, game: &str) -> Result<BoardSize> {
+    let size: Option<String> = conn
+        .query_row(
+            "SELECT board_size FROM preferences WHERE userid = ?1 AND game = ?2",
+            params![userid, game],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(match size.as_deref() {
+        Some("small") => BoardSize::Small,
+        _ => BoardSize::Large,
+    })
+}
+
+pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSize) -> Result<()> {
+    let text = match size {
+        BoardSize::Small => "small",
+        BoardSize::Large => "large",
+    };
+    conn.execute(
+        "INSERT INTO preferences (userid, game, board_size) VALUES (?1, ?2, ?3)
+         ON CONFLICT (userid, game) DO UPDATE SET board_size = excluded.board_size",
+        params![userid, game, text],
+    )?;
+    Ok(())
+}
+
+/// A player's rating in one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    pub rating: i64,
+    /// Rated games finished.
+    pub games: i64,
+}
+
+/// The rating of `userid` in `game`, or `None` before their first rated game.
+pub fn rating(conn: &Connection, game: &str, userid: &str) -> Result<Option<Rating>> {
+    Ok(conn
+        .query_row(
+            "SELECT rating, games FROM ratings WHERE game = ?1 AND userid = ?2",
+            params![game, userid],
+            |r| {
+                Ok(Rating {
+                    rating: r.get(0)?,
+                    games: r.get(1)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+pub fn set_rating(conn: &Connection, game: &str, userid: &str, rating: Rating) -> Result<()> {
+    conn.execute(
+        "INSERT INTO ratings (game, userid, rating, games) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (game, userid) DO UPDATE SET rating = excluded.rating, games = excluded.games",
+        params![game, userid, rating.rating, rating.games],
+    )?;
+    Ok(())
+}
+
+/// Every rating in `game`, best first.
+pub fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>> {
+    let mut stmt = conn.prepare(
+        "SELECT userid, rating, games FROM ratings WHERE game = ?1 ORDER BY rating DESC, userid",
+    )?;
+    let rows = stmt.query_map(params![game], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Rating {
+                rating: r.get(1)?,
+                games: r.get(2)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::open_in_memory;
+
+    #[test]
+    fn user_round_trip_keeps_address_order_and_lowercases() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        insert_user(
+            &conn,
+            "alice",
+            "h",
+            &["Alice@Example.ORG".into(), "b@x".into()],
+            now,
+        )
+        .unwrap();
+        let u = user(&conn, "alice").unwrap().unwrap();
+        assert_eq!(u.addresses, vec!["alice@example.org", "b@x"]);
+        assert_eq!(u.address(), "alice@example.org");
+        assert!(user(&conn, "bob").unwrap().is_none());
+        assert!(insert_user(&conn, "alice", "h", &[], now).is_err());
+    }
+
+    #[test]
+    fn board_size_defaults_to_large_and_can_be_set() {
+        let conn = open_in_memory().unwrap();
+        insert_user(&conn, "a", "h", &["a@x".into()], Utc::now()).unwrap();
+        assert_eq!(board_size(&conn, "a", "chess").unwrap(), BoardSize::Large);
+        set_board_size(&conn, "a", "chess", BoardSize::Small).unwrap();
+        assert_eq!(board_size(&conn, "a", "chess").unwrap(), BoardSize::Small);
+        assert_eq!(
+            board_size(&conn, "a", "doublechess").unwrap(),
+            BoardSize::Large
+        );
+    }
+}
