@@ -9,3 +9,8 @@ pub mod mail;
 pub mod render;
 pub mod rules;
 pub mod store;
+pub mod clock;
+pub mod ratings;
+pub mod config;
+pub mod server;
+pub mod timers;

@@ -31,3 +31,15 @@ pub struct Outgoing {
     /// Message-ID (without brackets) of the mail that caused this one.
     pub in_reply_to: Option<String>,
 }
+
+// TEMP until the mail branch lands.
+#[derive(Clone, Debug, Default, serde::Deserialize, PartialEq)]
+pub struct InboxConfig {}
+impl InboxConfig {
+    pub fn resolve_paths(&mut self, _base: &std::path::Path) {}
+}
+#[derive(Clone, Debug, Default, serde::Deserialize, PartialEq)]
+pub struct OutboxConfig {}
+impl OutboxConfig {
+    pub fn resolve_paths(&mut self, _base: &std::path::Path) {}
+}

@@ -8,3 +8,15 @@ pub fn board(diagram: &Diagram, size: BoardSize) -> String {
     let _ = (diagram, size);
     todo!("render::board")
 }
+
+/// One ply of a move list. (Temporary until the render branch lands.)
+pub struct MoveLine {
+    pub ply: u32,
+    pub notation: String,
+    pub events: Vec<String>,
+}
+
+pub fn move_list(lines: &[MoveLine]) -> String {
+    let _ = lines;
+    todo!()
+}

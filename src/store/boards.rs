@@ -287,6 +287,15 @@ pub fn update_position(
     Ok(())
 }
 
+/// Record that the board saw an action now (a proposal or its answer).
+pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+    conn.execute(
+        "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
+        params![game, number, time_text(now)],
+    )?;
+    Ok(())
+}
+
 pub fn set_proposal(
     conn: &Connection,
     game: &str,

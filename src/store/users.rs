@@ -76,6 +76,15 @@ fn addresses_of(conn: &Connection, userid: &str) -> Result<Vec<String>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The users (signed off or not) who have `address` among theirs, by userid.
+pub fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT userid FROM user_addresses WHERE address = ?1 ORDER BY userid",
+    )?;
+    let rows = stmt.query_map(params![address.to_lowercase()], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The user called `userid` (lower-case), signed off or not.
 pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
     let row = conn

@@ -1,0 +1,221 @@
+//! The TOML config, with defaults that work out of the box.
+//!
+//! Without a file every key takes its default: database
+//! `var/pbmchess.sqlite`, inbox Maildir `var/inbox`, outbox Maildir
+//! `var/outbox`. Relative paths in a config file are taken relative to the
+//! folder of that file, so a config and its `var/` can move together;
+//! built-in defaults are relative to the current directory.
+//! `config.example.toml` documents every key.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::mail::{InboxConfig, OutboxConfig};
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub server: ServerSection,
+    pub database: DatabaseSection,
+    pub inbox: InboxConfig,
+    pub outbox: OutboxConfig,
+    pub poll: PollSection,
+    pub timers: TimersSection,
+    pub limits: LimitsSection,
+    pub templates: TemplatesSection,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            server: ServerSection::default(),
+            database: DatabaseSection::default(),
+            inbox: InboxConfig::default(),
+            outbox: OutboxConfig::default(),
+            poll: PollSection::default(),
+            timers: TimersSection::default(),
+            limits: LimitsSection::default(),
+            templates: TemplatesSection::default(),
+        }
+    }
+}
+
+/// Who the server is.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerSection {
+    /// The address players write to; replies come from it and mail from it
+    /// is never answered.
+    pub address: String,
+    /// The display name on replies and in help.
+    pub name: String,
+}
+
+impl Default for ServerSection {
+    fn default() -> Self {
+        ServerSection {
+            address: "pbmchess@localhost".into(),
+            name: "pbmchess".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseSection {
+    pub path: PathBuf,
+}
+
+impl Default for DatabaseSection {
+    fn default() -> Self {
+        DatabaseSection {
+            path: PathBuf::from("var/pbmchess.sqlite"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PollSection {
+    /// Seconds `serve` waits between passes.
+    pub interval_seconds: u64,
+}
+
+impl Default for PollSection {
+    fn default() -> Self {
+        PollSection {
+            interval_seconds: 60,
+        }
+    }
+}
+
+/// Defaults for boards that name no timers of their own.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimersSection {
+    /// Days without action before the player to act is reminded (daily).
+    pub nag_days: u32,
+    /// Days without action before the player to act forfeits.
+    pub forfeit_days: u32,
+}
+
+impl Default for TimersSection {
+    fn default() -> Self {
+        TimersSection {
+            nag_days: 7,
+            forfeit_days: 21,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSection {
+    /// Mails per sender address per hour; more are dropped with one notice.
+    pub commands_per_hour: u32,
+    /// Larger inbound mails are refused with a short error.
+    pub max_message_bytes: usize,
+}
+
+impl Default for LimitsSection {
+    fn default() -> Self {
+        LimitsSection {
+            commands_per_hour: 60,
+            max_message_bytes: 256 * 1024,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TemplatesSection {
+    /// A folder whose files override the built-in templates of the same name.
+    pub dir: Option<PathBuf>,
+}
+
+/// Why the config could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the config file {path} is not valid: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl Config {
+    /// Load `path`, or the built-in defaults when `None`.
+    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+        let Some(path) = path else {
+            return Ok(Config::default());
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let mut config = Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message,
+        })?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        config.resolve_paths(base);
+        Ok(config)
+    }
+
+    /// Parse config text (paths left as written).
+    pub fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Make relative paths relative to `base`.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        let fix = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        fix(&mut self.database.path);
+        if let Some(dir) = self.templates.dir.as_mut() {
+            fix(dir);
+        }
+        self.inbox.resolve_paths(base);
+        self.outbox.resolve_paths(base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_text_is_the_defaults() {
+        assert_eq!(Config::parse("").unwrap(), Config::default());
+        let c = Config::default();
+        assert_eq!(c.database.path, PathBuf::from("var/pbmchess.sqlite"));
+        assert_eq!(c.timers.forfeit_days, 21);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_with_their_name() {
+        let err = Config::parse("[server]\nadress = \"x\"\n").unwrap_err();
+        assert!(err.contains("adress"), "{err}");
+    }
+
+    #[test]
+    fn the_example_config_parses() {
+        let text = include_str!("../config.example.toml");
+        Config::parse(text).unwrap();
+    }
+
+    #[test]
+    fn relative_paths_follow_the_config_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pbm.toml");
+        std::fs::write(&path, "[database]\npath = \"db/x.sqlite\"\n").unwrap();
+        let c = Config::load(Some(&path)).unwrap();
+        assert_eq!(c.database.path, dir.path().join("db/x.sqlite"));
+    }
+}

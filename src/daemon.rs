@@ -1,0 +1,200 @@
+//! One pass of the server's work, and the loop that repeats it.
+//!
+//! A pass reads the inbox oldest first and hands each mail to the server;
+//! only after the server's transaction committed is the mail marked done in
+//! the inbox, so a crash re-reads rather than loses (and the recorded
+//! Message-ID makes re-reading harmless). Then the due outbox rows are sent,
+//! each marked sent only after the transport accepted it, and the timers run.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use rusqlite::Connection;
+use tracing::{error, info, warn};
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::mail::{self, Inbox, SendError, Sender};
+use crate::server::{MailOutcome, Server, ServerError};
+use crate::store;
+
+/// What a pass did, for the log and for tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PassReport {
+    pub mails_read: usize,
+    pub mails_failed: usize,
+    pub sent: usize,
+    pub send_failures: usize,
+    pub timer_mails: usize,
+}
+
+/// Handle one raw inbound message completely (the `process` command and each
+/// mail of a pass). Returns the outcome; logs one line.
+pub fn process_raw(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    raw: &[u8],
+) -> Result<MailOutcome, ServerError> {
+    let own = vec![server.config.server.address.to_lowercase()];
+    let envelope = mail::parse_envelope(raw, &own);
+    let outcome = server.handle_mail(conn, &envelope, raw.len())?;
+    info!(
+        message_id = %envelope.message_id,
+        sender = envelope.sender.as_deref().unwrap_or("-"),
+        subject = %mask_subject(&envelope.subject),
+        outcome = ?outcome,
+        "mail processed"
+    );
+    Ok(outcome)
+}
+
+/// The subject for the log: passwords are not written to logs either.
+fn mask_subject(subject: &str) -> String {
+    match crate::command::parse_line(subject) {
+        Ok(parsed) => parsed.masked,
+        Err(e) => e.masked,
+    }
+}
+
+/// Read every waiting inbound mail.
+pub fn read_inbox(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    inbox: &mut dyn Inbox,
+    stop: &AtomicBool,
+    report: &mut PassReport,
+) {
+    let messages = match inbox.fetch() {
+        Ok(m) => m,
+        Err(e) => {
+            warn!(error = %e, "cannot read the inbox; will try again");
+            return;
+        }
+    };
+    for message in messages {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        match process_raw(server, conn, message.raw()) {
+            Ok(_) => {
+                report.mails_read += 1;
+                if let Err(e) = inbox.mark_done(&message) {
+                    // Committed already: reading it again is harmless.
+                    warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
+                }
+            }
+            Err(e) => {
+                report.mails_failed += 1;
+                error!(error = %e, "a mail could not be processed; it stays in the inbox");
+            }
+        }
+    }
+}
+
+/// Send every due outbox mail.
+pub fn drain_outbox(
+    config: &Config,
+    clock: &dyn Clock,
+    conn: &Connection,
+    sender: &mut dyn Sender,
+    stop: &AtomicBool,
+    report: &mut PassReport,
+) -> Result<(), ServerError> {
+    let now = clock.now();
+    for row in store::due_mail(conn, now)? {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let message = mail::build_message(
+            &row.mail,
+            row.id,
+            &config.server.address,
+            &config.server.name,
+        );
+        let message = match message {
+            Ok(m) => m,
+            Err(e) => {
+                store::mark_failed(conn, row.id, now, &e.to_string())?;
+                error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
+                report.send_failures += 1;
+                continue;
+            }
+        };
+        match sender.send(&message) {
+            Ok(()) => {
+                store::mark_sent(conn, row.id, clock.now())?;
+                report.sent += 1;
+                info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+            }
+            Err(SendError::Permanent(e)) => {
+                store::mark_failed(conn, row.id, clock.now(), &e)?;
+                report.send_failures += 1;
+                error!(id = row.id, to = %row.mail.to, error = %e, "mail rejected for good");
+            }
+            Err(SendError::Temporary(e)) => {
+                report.send_failures += 1;
+                let age = now - row.created_at;
+                if age > chrono::Duration::from_std(mail::GIVE_UP_AFTER).unwrap_or_default() {
+                    store::mark_failed(conn, row.id, clock.now(), &e)?;
+                    error!(id = row.id, to = %row.mail.to, error = %e, "mail undeliverable for too long; given up");
+                } else {
+                    let delay = mail::next_attempt_delay(row.attempts + 1);
+                    let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                    store::mark_retry(conn, row.id, next, &e)?;
+                    warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                }
+                // The transport is likely down: leave the rest for later.
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Everything the daemon holds open between passes.
+pub struct Daemon<'a> {
+    pub server: Server<'a>,
+    pub conn: Connection,
+    pub inbox: Box<dyn Inbox>,
+    pub sender: Box<dyn Sender>,
+}
+
+impl Daemon<'_> {
+    /// One pass: inbox, outbox, timers.
+    pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
+        let mut report = PassReport::default();
+        read_inbox(
+            &self.server,
+            &mut self.conn,
+            self.inbox.as_mut(),
+            stop,
+            &mut report,
+        );
+        report.timer_mails = self.server.run_timers(&mut self.conn)?;
+        drain_outbox(
+            self.server.config,
+            self.server.clock,
+            &self.conn,
+            self.sender.as_mut(),
+            stop,
+            &mut report,
+        )?;
+        Ok(report)
+    }
+
+    /// Repeat passes every `interval` until `stop` is set; a pass in hand is
+    /// finished first. Database failures are logged and retried.
+    pub fn serve(&mut self, stop: &AtomicBool) {
+        let interval = Duration::from_secs(self.server.config.poll.interval_seconds.max(1));
+        info!(interval = ?interval, "serving");
+        while !stop.load(Ordering::SeqCst) {
+            match self.pass(stop) {
+                Ok(r) if r != PassReport::default() => info!(report = ?r, "pass done"),
+                Ok(_) => {}
+                Err(e) => error!(error = %e, "pass failed; will try again"),
+            }
+            self.inbox.wait_for_mail(interval, stop);
+        }
+        info!("stopped");
+    }
+}

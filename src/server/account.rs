@@ -1,0 +1,243 @@
+//! Accounts and help: signup, passwords, board-size preference, help pages.
+
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::Argon2;
+use minijinja::context;
+
+use super::{Ctx, Outcome, Refusal, Reply, ServerError};
+use crate::command::{BoardSize, Credentials, Password};
+use crate::rules::Game;
+use crate::store;
+
+/// Passwords are compared case-insensitively, as pbmserv does: the hash is
+/// of the lower-cased password.
+fn normalise(password: &str) -> String {
+    password.to_lowercase()
+}
+
+/// An argon2id PHC string of the password.
+pub(crate) fn hash_password(password: &str) -> Result<String, ServerError> {
+    Argon2::default()
+        .hash_password(normalise(password).as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| ServerError::Hash(e.to_string()))
+}
+
+pub(crate) fn password_matches(hash: &str, password: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|h| {
+            Argon2::default()
+                .verify_password(normalise(password).as_bytes(), &h)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// Words a userid may not be, so that commands stay unambiguous.
+const RESERVED_USERIDS: &[&str] = &["all", "active", "inactive", "next", "small", "large"];
+
+/// A userid is 1–20 characters: lower-case letters, digits, `_`, `-`, `.`,
+/// starting with a letter or digit, and none of the listing keywords.
+fn check_userid(userid: &str) -> Result<(), Refusal> {
+    let valid = (1..=20).contains(&userid.len())
+        && userid
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && userid
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-.".contains(c))
+        && !userid.chars().all(|c| c.is_ascii_digit());
+    if !valid || RESERVED_USERIDS.contains(&userid) || crate::rules::game(userid).is_some() {
+        return Err(Refusal::new(format!(
+            "The userid \"{userid}\" cannot be used: choose 1 to 20 letters, digits, '_', '-' or '.', starting with a letter or digit, not all digits and not a game name or listing word."
+        )));
+    }
+    Ok(())
+}
+
+fn check_address(address: &str) -> Result<(), Refusal> {
+    let ok = address
+        .split_once('@')
+        .is_some_and(|(local, domain)| !local.is_empty() && !domain.is_empty())
+        && !address.contains(char::is_whitespace);
+    if !ok {
+        return Err(Refusal::new(format!(
+            "\"{address}\" is not a mail address; write addresses like alice@example.org."
+        )));
+    }
+    Ok(())
+}
+
+/// Create an account (signup by mail or `admin user add`).
+pub(crate) fn create_user(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    password: &Password,
+    addresses: &[String],
+) -> Outcome<Vec<String>> {
+    let userid = userid.to_lowercase();
+    check_userid(&userid)?;
+    if password.expose().is_empty() {
+        return Err(Refusal::new("The password must not be empty.").into());
+    }
+    let addresses: Vec<String> = if addresses.is_empty() {
+        match ctx.sender {
+            Some(s) => vec![s.to_lowercase()],
+            None => {
+                return Err(Refusal::new("Give at least one mail address for the user.").into())
+            }
+        }
+    } else {
+        addresses.iter().map(|a| a.to_lowercase()).collect()
+    };
+    for a in &addresses {
+        check_address(a)?;
+    }
+    if store::user(ctx.conn, &userid)?.is_some() {
+        return Err(Refusal::new(format!(
+            "The userid {userid} is taken; choose another one and sign up again."
+        ))
+        .into());
+    }
+    let hash = hash_password(password.expose())?;
+    store::insert_user(ctx.conn, &userid, &hash, &addresses, ctx.now)?;
+    Ok(addresses)
+}
+
+/// `signup <userid> <password> [addr...]`
+pub(crate) fn signup(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    password: &Password,
+    addresses: &[String],
+) -> Outcome<Vec<Reply>> {
+    let addresses = create_user(ctx, userid, password, addresses)?;
+    let userid = userid.to_lowercase();
+    let name = &ctx.server.config.server.name;
+    let text = format!(
+        "Welcome to {name}, {userid}! Your account is ready; board mail for it goes to {}.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+        addresses.join(", ")
+    );
+    let body = ctx
+        .server
+        .templates
+        .render("message.txt", context! { text => text })?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: format!("Welcome to {name}, {userid}"),
+        body,
+    }])
+}
+
+/// `help [topic...]`, `<game> help`.
+pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Outcome<Vec<Reply>> {
+    let server = ctx.server;
+    let games: Vec<_> = crate::rules::registry()
+        .iter()
+        .map(|g| context! { name => g.name(), title => g.title() })
+        .collect();
+    let vars = context! {
+        name => &server.config.server.name,
+        address => &server.config.server.address,
+        games => games,
+    };
+    let topics: Vec<String> = if topics.is_empty() {
+        vec!["general".to_string()]
+    } else {
+        topics.iter().map(|t| t.to_lowercase()).collect()
+    };
+    let mut replies = Vec::new();
+    for topic in &topics {
+        let template = format!("help/{topic}.txt");
+        if topic.contains(['/', '.']) || !server.templates.has(&template) {
+            let mut known: Vec<String> = vec!["commands".into()];
+            known.extend(
+                crate::rules::registry()
+                    .iter()
+                    .map(|g| g.name().to_string())
+                    .filter(|g| server.templates.has(&format!("help/{g}.txt"))),
+            );
+            return Err(Refusal::new(format!(
+                "There is no help on \"{topic}\"; ask for help, or help on one of: {}.",
+                known.join(", ")
+            ))
+            .into());
+        }
+        let subject = match (topic.as_str(), crate::rules::game(topic)) {
+            ("general", _) => format!("Help for {}", server.config.server.name),
+            (_, Some(g)) => format!("Help for {}", g.title()),
+            (t, None) => format!("Help on {t}"),
+        };
+        replies.push(Reply {
+            to: ctx.sender.unwrap_or_default().to_string(),
+            subject,
+            body: server.templates.render(&template, vars.clone())?,
+        });
+    }
+    Ok(replies)
+}
+
+/// `<game> set <userid> <pw> small|large`
+pub(crate) fn set_size(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    size: BoardSize,
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    store::set_board_size(ctx.conn, &user.userid, game.name(), size)?;
+    let word = match size {
+        BoardSize::Small => "small",
+        BoardSize::Large => "large",
+    };
+    let text = format!(
+        "From now on your {} boards are drawn {word}, {}.",
+        game.title(),
+        user.userid
+    );
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or(user.address()).to_string(),
+        subject: format!("{} settings", game.title()),
+        body: ctx
+            .server
+            .templates
+            .render("message.txt", context! { text => text })?,
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_verify_case_insensitively_and_are_salted() {
+        let h1 = hash_password("Secret").unwrap();
+        let h2 = hash_password("Secret").unwrap();
+        assert_ne!(h1, h2, "salted");
+        assert!(h1.starts_with("$argon2id$"));
+        assert!(!h1.contains("ecret"));
+        assert!(password_matches(&h1, "secret"));
+        assert!(password_matches(&h1, "SECRET"));
+        assert!(!password_matches(&h1, "secrets"));
+        assert!(!password_matches("garbage", "secret"));
+    }
+
+    #[test]
+    fn userids_are_checked() {
+        assert!(check_userid("alice").is_ok());
+        assert!(check_userid("a.b-c_9").is_ok());
+        for bad in ["", "Alice", "-x", "123", "chess", "all", "a b", "averyveryverylonguserid"] {
+            assert!(check_userid(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn addresses_are_checked() {
+        assert!(check_address("a@b.c").is_ok());
+        for bad in ["a", "@b", "a@", "a b@c"] {
+            assert!(check_address(bad).is_err(), "{bad}");
+        }
+    }
+}

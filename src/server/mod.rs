@@ -1,0 +1,628 @@
+//! Executes commands: one inbound mail in one SQLite transaction, together
+//! with every reply it causes (the outbox).
+//!
+//! A mail's way: its Message-ID is recorded (a duplicate stops there), the
+//! never-answer and rate rules are applied, `command` reads it, each command
+//! runs inside its own savepoint (a refused command changes nothing, the
+//! others still apply), the replies are grouped into one mail per recipient
+//! and queued in the outbox, and the transaction commits. A database or
+//! template failure rolls everything back and leaves the mail in the inbox.
+
+mod account;
+mod compose;
+mod play;
+pub mod templates;
+
+use chrono::{DateTime, Duration, Utc};
+use minijinja::context;
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::clock::Clock;
+use crate::command::{self, BoardSize, Command, Credentials, GameCommand, Parsed};
+use crate::config::Config;
+use crate::mail::{Envelope, Outgoing};
+use crate::store::{self, StoreError};
+use templates::{TemplateError, Templates};
+
+/// What became of one inbound mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailOutcome {
+    /// Seen before: nothing applied, nothing sent.
+    Duplicate,
+    /// Never answered (auto-reply, bounce, list, our own address ...), for this reason.
+    Ignored(String),
+    /// Over the sender's hourly limit: dropped.
+    RateLimited,
+    /// Larger than the configured limit: refused with an error mail.
+    TooLarge,
+    /// Its commands ran: how many, and how many of them were refused.
+    Answered { commands: usize, refused: usize },
+}
+
+/// A failure that is not the player's: nothing of the mail was applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error("password hashing failed: {0}")]
+    Hash(String),
+    #[error("board {game} {board} cannot be replayed: {reason}")]
+    Replay {
+        game: String,
+        board: u32,
+        reason: String,
+    },
+}
+
+impl From<rusqlite::Error> for ServerError {
+    fn from(e: rusqlite::Error) -> Self {
+        ServerError::Store(StoreError::Sqlite(e))
+    }
+}
+
+/// Why a command was refused: one plain sentence for the sender, and the
+/// board it concerns (drawn under the sentence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub sentence: String,
+    pub game: Option<String>,
+    pub board: Option<u32>,
+}
+
+impl Refusal {
+    pub fn new(sentence: impl Into<String>) -> Refusal {
+        Refusal {
+            sentence: sentence.into(),
+            game: None,
+            board: None,
+        }
+    }
+
+    pub fn on(mut self, game: &str, board: Option<u32>) -> Refusal {
+        self.game = Some(game.to_string());
+        self.board = board;
+        self
+    }
+}
+
+/// A command's failure: refused (the player's mistake) or internal.
+#[derive(Debug)]
+pub enum Failure {
+    Refused(Refusal),
+    Internal(ServerError),
+}
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Self {
+        Failure::Refused(r)
+    }
+}
+
+impl<E: Into<ServerError>> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure::Internal(e.into())
+    }
+}
+
+pub type Outcome<T> = Result<T, Failure>;
+
+/// One mail the server wants to send, before grouping per recipient.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+}
+
+/// What a command runs with.
+pub(crate) struct Ctx<'a> {
+    pub conn: &'a Connection,
+    pub server: &'a Server<'a>,
+    pub now: DateTime<Utc>,
+    /// The address the command came from (`None` for the admin CLI).
+    pub sender: Option<&'a str>,
+    /// The player's comment (board-changing commands relay it).
+    pub comment: &'a str,
+}
+
+impl Ctx<'_> {
+    /// The board drawing the sender prefers for `game`: that of the user
+    /// whose address it is, else large.
+    pub fn sender_size(&self, game: &str) -> Outcome<BoardSize> {
+        let Some(sender) = self.sender else {
+            return Ok(BoardSize::Large);
+        };
+        match store::userids_with_address(self.conn, sender)?.first() {
+            Some(userid) => Ok(store::board_size(self.conn, userid, game)?),
+            None => Ok(BoardSize::Large),
+        }
+    }
+
+    /// Check a userid and password; the user is returned when they match.
+    pub fn authenticate(&self, who: &Credentials) -> Outcome<store::User> {
+        let Some(user) = store::user(self.conn, &who.userid)? else {
+            return Err(Refusal::new(format!(
+                "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
+                who.userid
+            ))
+            .into());
+        };
+        if user.signed_off_at.is_some() {
+            return Err(Refusal::new(format!(
+                "The account {} has been signed off and can no longer play.",
+                user.userid
+            ))
+            .into());
+        }
+        if !account::password_matches(&user.password_hash, who.password.expose()) {
+            return Err(Refusal::new(format!(
+                "The password for {} is wrong; check it and send the command again.",
+                user.userid
+            ))
+            .into());
+        }
+        Ok(user)
+    }
+}
+
+/// The server: config, clock and templates; the database is passed per call.
+pub struct Server<'a> {
+    pub config: &'a Config,
+    pub clock: &'a dyn Clock,
+    pub templates: &'a Templates,
+}
+
+impl<'a> Server<'a> {
+    pub fn new(config: &'a Config, clock: &'a dyn Clock, templates: &'a Templates) -> Self {
+        Server {
+            config,
+            clock,
+            templates,
+        }
+    }
+
+    /// Process one inbound mail completely: everything it changes and every
+    /// reply it causes commit together, or nothing does.
+    pub fn handle_mail(
+        &self,
+        conn: &mut Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<MailOutcome, ServerError> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if store::mail_seen(&tx, &mail.message_id)? {
+            return Ok(MailOutcome::Duplicate);
+        }
+        let now = self.clock.now();
+        let record = |outcome: &str| {
+            store::record_mail(
+                &tx,
+                &mail.message_id,
+                mail.sender.as_deref(),
+                outcome,
+                now,
+            )
+        };
+        let sender = match (&mail.never_answer, &mail.sender) {
+            (None, Some(sender)) => sender.as_str(),
+            (reason, _) => {
+                let reason = reason
+                    .clone()
+                    .unwrap_or_else(|| "the mail has no sender address".into());
+                record("ignored")?;
+                tx.commit()?;
+                return Ok(MailOutcome::Ignored(reason));
+            }
+        };
+
+        let limit = self.config.limits.commands_per_hour;
+        let recent = store::mails_from_since(&tx, sender, now - Duration::hours(1))?;
+        if recent >= limit {
+            record("rate-limited")?;
+            if recent == limit {
+                let text = format!(
+                    "You sent more than {limit} mails within an hour, so further mail from {sender} is dropped unanswered until an hour has passed. Please send fewer, or use a \"multiple\" mail with one command per line."
+                );
+                let body = self
+                    .templates
+                    .render("message.txt", context! { text => text })?;
+                self.enqueue(&tx, sender, "Too many commands", body, mail, now)?;
+            }
+            tx.commit()?;
+            return Ok(MailOutcome::RateLimited);
+        }
+
+        if raw_len > self.config.limits.max_message_bytes {
+            record("too-large")?;
+            let text = format!(
+                "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
+                self.config.limits.max_message_bytes
+            );
+            let body = self
+                .templates
+                .render("message.txt", context! { text => text })?;
+            self.enqueue(&tx, sender, "Error", body, mail, now)?;
+            tx.commit()?;
+            return Ok(MailOutcome::TooLarge);
+        }
+
+        let request = command::parse_mail(&mail.subject, &mail.body);
+        let ctx = Ctx {
+            conn: &tx,
+            server: self,
+            now,
+            sender: Some(sender),
+            comment: &mail.comment,
+        };
+        let mut replies = Vec::new();
+        let mut refused = 0;
+        if request.commands.is_empty() {
+            refused += 1;
+            replies.push(self.refusal_reply(
+                &ctx,
+                &Refusal::new(
+                    "Your mail holds no command: write the command on the Subject line, or Subject \"multiple\" and one command per line of the body.",
+                ),
+                &mail.subject,
+            )?);
+        }
+        for parsed in &request.commands {
+            match parsed {
+                Ok(parsed) => {
+                    tx.execute_batch("SAVEPOINT command")?;
+                    match self.execute(&ctx, parsed) {
+                        Ok(mut r) => {
+                            tx.execute_batch("RELEASE command")?;
+                            replies.append(&mut r);
+                        }
+                        Err(Failure::Refused(refusal)) => {
+                            tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
+                            refused += 1;
+                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                        }
+                        Err(Failure::Internal(e)) => return Err(e),
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    let refusal = Refusal {
+                        sentence: e.message.clone(),
+                        game: e.game.clone(),
+                        board: e.board,
+                    };
+                    replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
+                }
+            }
+        }
+        for (to, subject, body) in self.group(replies)? {
+            self.enqueue(&tx, &to, &subject, body, mail, now)?;
+        }
+        record("answered")?;
+        tx.commit()?;
+        Ok(MailOutcome::Answered {
+            commands: request.commands.len(),
+            refused,
+        })
+    }
+
+    fn enqueue(
+        &self,
+        conn: &Connection,
+        to: &str,
+        subject: &str,
+        body: String,
+        cause: &Envelope,
+        now: DateTime<Utc>,
+    ) -> Result<(), ServerError> {
+        store::enqueue(
+            conn,
+            &Outgoing {
+                to: to.to_string(),
+                subject: subject.to_string(),
+                body,
+                in_reply_to: Some(cause.message_id.clone())
+                    .filter(|id| !id.starts_with("hash:")),
+            },
+            now,
+        )?;
+        Ok(())
+    }
+
+    /// One mail per recipient, in the order of first mention; several
+    /// replies to one recipient are joined under their subjects.
+    fn group(&self, replies: Vec<Reply>) -> Result<Vec<(String, String, String)>, ServerError> {
+        let mut order: Vec<String> = Vec::new();
+        for r in &replies {
+            if !order.contains(&r.to) {
+                order.push(r.to.clone());
+            }
+        }
+        let mut out = Vec::new();
+        for to in order {
+            let mine: Vec<&Reply> = replies.iter().filter(|r| r.to == to).collect();
+            if let [one] = mine.as_slice() {
+                out.push((to, one.subject.clone(), one.body.clone()));
+                continue;
+            }
+            let parts: Vec<_> = mine
+                .iter()
+                .map(|r| context! { subject => &r.subject, body => r.body.trim_end() })
+                .collect();
+            let body = self
+                .templates
+                .render("multiple.txt", context! { parts => parts })?;
+            let subject = format!("{} answers ({} parts)", self.config.server.name, mine.len());
+            out.push((to, subject, body));
+        }
+        Ok(out)
+    }
+
+    /// The error mail for a refused command, to the sender only.
+    fn refusal_reply(
+        &self,
+        ctx: &Ctx<'_>,
+        refusal: &Refusal,
+        masked: &str,
+    ) -> Result<Reply, ServerError> {
+        let title = refusal
+            .game
+            .as_deref()
+            .and_then(crate::rules::game)
+            .map(|g| g.title());
+        let subject = match (title, refusal.board) {
+            (Some(t), Some(b)) => format!("{t} Board {b} Error"),
+            (Some(t), None) => format!("{t} Error"),
+            _ => "Error".to_string(),
+        };
+        let board = match (&refusal.game, refusal.board) {
+            (Some(game), Some(number)) => match play::drawing_for_sender(ctx, game, number) {
+                Ok(drawing) => drawing,
+                Err(Failure::Internal(e)) => return Err(e),
+                Err(Failure::Refused(_)) => None,
+            },
+            _ => None,
+        };
+        let body = self.templates.render(
+            "error.txt",
+            context! { message => &refusal.sentence, board => board, command => masked },
+        )?;
+        Ok(Reply {
+            to: ctx.sender.unwrap_or_default().to_string(),
+            subject,
+            body,
+        })
+    }
+
+    /// Run one parsed command.
+    fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Outcome<Vec<Reply>> {
+        match &parsed.command {
+            Command::Help { topics } => account::help(ctx, topics),
+            Command::Signup {
+                userid,
+                password,
+                addresses,
+            } => account::signup(ctx, userid, password, addresses),
+            Command::Game { game, command } => self.execute_game(ctx, game, command),
+            other => Err(Refusal::new(format!(
+                "The {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
+                verb_of(other)
+            ))
+            .into()),
+        }
+    }
+
+    fn execute_game(&self, ctx: &Ctx<'_>, game: &str, command: &GameCommand) -> Outcome<Vec<Reply>> {
+        let Some(rules) = crate::rules::game(game) else {
+            return Err(Refusal::new(format!(
+                "This server does not referee {game} yet; send \"help\" for the games it has."
+            ))
+            .into());
+        };
+        match command {
+            GameCommand::Help => account::help(ctx, &[rules.name().to_string()]),
+            GameCommand::Challenge {
+                players,
+                options,
+                timers,
+            } => play::challenge(ctx, rules, players, options, timers),
+            GameCommand::Move {
+                board,
+                who,
+                action,
+                ply,
+            } => play::act(ctx, rules, *board, who, action, *ply),
+            GameCommand::Resign { board, who } => play::act(
+                ctx,
+                rules,
+                *board,
+                who,
+                &command::MoveAction::Resign,
+                None,
+            ),
+            GameCommand::Show { boards } => play::show(ctx, rules, boards),
+            GameCommand::ShowUsers { users, filter } => {
+                play::show_users(ctx, rules, users, *filter)
+            }
+            GameCommand::Games { users, filter } => play::games(ctx, rules, users, *filter),
+            GameCommand::Set { who, size } => account::set_size(ctx, rules, who, *size),
+            other => Err(Refusal::new(format!(
+                "The {} {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
+                rules.name(),
+                game_verb_of(other)
+            ))
+            .into()),
+        }
+    }
+
+    /// Send the reminders and apply the forfeits due now (`tick`, and each
+    /// pass of the daemon), all in one transaction. Returns the mails queued.
+    pub fn run_timers(&self, conn: &mut Connection) -> Result<usize, ServerError> {
+        let replies = self
+            .admin(conn, |ctx| {
+                let replies = play::run_timers(ctx)?;
+                let n = replies.len();
+                for r in replies {
+                    store::enqueue(
+                        ctx.conn,
+                        &Outgoing {
+                            to: r.to,
+                            subject: r.subject,
+                            body: r.body,
+                            in_reply_to: None,
+                        },
+                        ctx.now,
+                    )?;
+                }
+                Ok(n)
+            })?
+            .unwrap_or(0);
+        Ok(replies)
+    }
+
+    /// Create a user from the admin CLI.
+    pub fn admin_add_user(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+    ) -> Result<Result<(), Refusal>, ServerError> {
+        self.admin(conn, |ctx| {
+            account::create_user(ctx, userid, &command::Password::new(password), addresses)
+                .map(|_| ())
+        })
+    }
+
+    /// Set a user's password from the admin CLI.
+    pub fn admin_set_password(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+        password: &str,
+    ) -> Result<Result<(), Refusal>, ServerError> {
+        self.admin(conn, |ctx| {
+            let userid = userid.to_lowercase();
+            if store::user(ctx.conn, &userid)?.is_none() {
+                return Err(Refusal::new(format!("there is no user called {userid}")).into());
+            }
+            if password.is_empty() {
+                return Err(Refusal::new("the password must not be empty").into());
+            }
+            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            Ok(())
+        })
+    }
+
+    /// Start a board from the admin CLI; the players get their board mails.
+    pub fn admin_challenge(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        players: &[String],
+        options: &[String],
+        timers: &command::Timers,
+    ) -> Result<Result<u32, Refusal>, ServerError> {
+        self.admin(conn, |ctx| {
+            let Some(rules) = crate::rules::game(game) else {
+                return Err(Refusal::new(format!("There is no game called {game}.")).into());
+            };
+            let (number, replies) = play::start_board(ctx, rules, players, options, timers)?;
+            for r in replies {
+                store::enqueue(
+                    ctx.conn,
+                    &Outgoing {
+                        to: r.to,
+                        subject: r.subject,
+                        body: r.body,
+                        in_reply_to: None,
+                    },
+                    ctx.now,
+                )?;
+            }
+            Ok(number)
+        })
+    }
+
+    /// The board mail body of a board, as `show` would send it.
+    pub fn admin_show(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        board: u32,
+        size: BoardSize,
+    ) -> Result<Result<String, Refusal>, ServerError> {
+        self.admin(conn, |ctx| {
+            let Some(rules) = crate::rules::game(game) else {
+                return Err(Refusal::new(format!("There is no game called {game}.")).into());
+            };
+            play::show_body(ctx, rules, board, None, size)
+        })
+    }
+
+    fn admin<T>(
+        &self,
+        conn: &mut Connection,
+        f: impl FnOnce(&Ctx<'_>) -> Outcome<T>,
+    ) -> Result<Result<T, Refusal>, ServerError> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let ctx = Ctx {
+            conn: &tx,
+            server: self,
+            now: self.clock.now(),
+            sender: None,
+            comment: "",
+        };
+        let result = f(&ctx);
+        match result {
+            Ok(value) => {
+                tx.commit()?;
+                Ok(Ok(value))
+            }
+            Err(Failure::Refused(r)) => Ok(Err(r)),
+            Err(Failure::Internal(e)) => Err(e),
+        }
+    }
+}
+
+fn verb_of(command: &Command) -> &'static str {
+    match command {
+        Command::Help { .. } => "help",
+        Command::Signup { .. } => "signup",
+        Command::ChangePassword { .. } => "change password",
+        Command::ChangeAddress { .. } => "change address",
+        Command::Signoff { .. } => "signoff",
+        Command::Vacation { .. } => "vacation",
+        Command::List { .. } => "list",
+        Command::Message { .. } => "message",
+        Command::AllShow { .. } => "all show",
+        Command::Game { .. } => "game",
+    }
+}
+
+fn game_verb_of(command: &GameCommand) -> &'static str {
+    match command {
+        GameCommand::Help => "help",
+        GameCommand::Challenge { .. } => "challenge",
+        GameCommand::Move { .. } => "move",
+        GameCommand::Queue { .. } => "queue",
+        GameCommand::Resign { .. } => "resign",
+        GameCommand::Submit { .. } => "submit",
+        GameCommand::Confirm { .. } => "confirm",
+        GameCommand::Preview { .. } => "preview",
+        GameCommand::Show { .. } | GameCommand::ShowUsers { .. } => "show",
+        GameCommand::ShowAs { .. } => "showas",
+        GameCommand::Games { .. } => "games",
+        GameCommand::Chat { .. } => "chat",
+        GameCommand::Subscribe { .. } => "subscribe",
+        GameCommand::Unsubscribe { .. } => "unsubscribe",
+        GameCommand::Notify { .. } => "notify",
+        GameCommand::AcceptChallenges { .. } => "accept",
+        GameCommand::RejectChallenges { .. } => "reject",
+        GameCommand::Limit { .. } => "limit",
+        GameCommand::Set { .. } => "set",
+        GameCommand::Standings => "standings",
+        GameCommand::History => "history",
+    }
+}

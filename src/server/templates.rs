@@ -1,0 +1,130 @@
+//! Every text a player reads comes from `templates/` (built in), or from a
+//! file of the same name in `[templates] dir`, which overrides it.
+
+use std::path::Path;
+
+use minijinja::Environment;
+use minijinja::Value;
+
+/// The built-in templates, by name.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("board.txt", include_str!("../../templates/board.txt")),
+    ("error.txt", include_str!("../../templates/error.txt")),
+    ("message.txt", include_str!("../../templates/message.txt")),
+    ("games.txt", include_str!("../../templates/games.txt")),
+    ("multiple.txt", include_str!("../../templates/multiple.txt")),
+    (
+        "help/general.txt",
+        include_str!("../../templates/help/general.txt"),
+    ),
+    (
+        "help/commands.txt",
+        include_str!("../../templates/help/commands.txt"),
+    ),
+    ("help/chess.txt", include_str!("../../templates/help/chess.txt")),
+];
+
+/// A template could not be loaded or rendered: an admin's problem, never a
+/// player's.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    #[error("cannot read the template override {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("template {name}: {source}")]
+    Render {
+        name: String,
+        source: minijinja::Error,
+    },
+}
+
+/// The loaded templates.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+impl Templates {
+    /// The built-in templates, each overridden by `dir/<name>` when that file exists.
+    pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
+        let mut env = Environment::new();
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .build()
+                .expect("a valid syntax config"),
+        );
+        for (name, source) in BUILT_IN {
+            let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
+                Some(path) => std::fs::read_to_string(&path).map_err(|source| {
+                    TemplateError::Read {
+                        path: path.display().to_string(),
+                        source,
+                    }
+                })?,
+                None => source.to_string(),
+            };
+            env.add_template_owned(name.to_string(), source)
+                .map_err(|source| TemplateError::Render {
+                    name: name.to_string(),
+                    source,
+                })?;
+        }
+        Ok(Templates { env })
+    }
+
+    /// Whether a template of this name exists (for help topics).
+    pub fn has(&self, name: &str) -> bool {
+        self.env.get_template(name).is_ok()
+    }
+
+    /// Render `name` with `context`; the text ends with one newline.
+    pub fn render<V: Into<Value>>(&self, name: &str, context: V) -> Result<String, TemplateError> {
+        let err = |source| TemplateError::Render {
+            name: name.to_string(),
+            source,
+        };
+        let text = self
+            .env
+            .get_template(name)
+            .map_err(err)?
+            .render(context)
+            .map_err(err)?;
+        let mut text = text.trim_end().to_string();
+        text.push('\n');
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minijinja::context;
+
+    #[test]
+    fn every_built_in_template_compiles() {
+        let t = Templates::load(None).unwrap();
+        for (name, _) in BUILT_IN {
+            assert!(t.has(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn an_override_file_replaces_the_built_in() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("message.txt"), "NOTE: {{ text }}").unwrap();
+        let t = Templates::load(Some(dir.path())).unwrap();
+        assert_eq!(
+            t.render("message.txt", context! { text => "hi" }).unwrap(),
+            "NOTE: hi\n"
+        );
+        // Others stay built in.
+        let t = Templates::load(None).unwrap();
+        assert_eq!(
+            t.render("message.txt", context! { text => "hi" }).unwrap(),
+            "hi\n"
+        );
+    }
+}
