@@ -22,6 +22,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/help/commands.txt"),
     ),
     ("help/chess.txt", include_str!("../../templates/help/chess.txt")),
+    (
+        "help/doublechess.txt",
+        include_str!("../../templates/help/doublechess.txt"),
+    ),
 ];
 
 /// A template could not be loaded or rendered: an admin's problem, never a

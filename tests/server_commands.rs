@@ -1,0 +1,365 @@
+//! The server's commands through its library face: an on-disk-free SQLite,
+//! a clock the test moves, and the replies read from the outbox table.
+
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, Utc};
+use pbmchess::clock::Clock;
+use pbmchess::config::Config;
+use pbmchess::mail::{Envelope, Outgoing};
+use pbmchess::server::templates::Templates;
+use pbmchess::server::{MailOutcome, Server};
+use pbmchess::store;
+use rusqlite::Connection;
+
+/// A clock the test can move.
+struct TestClock(Mutex<DateTime<Utc>>);
+
+impl Clock for TestClock {
+    fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap()
+    }
+}
+
+struct World {
+    config: Config,
+    templates: Templates,
+    clock: TestClock,
+    conn: Connection,
+    seq: u32,
+}
+
+impl World {
+    fn new() -> World {
+        let mut config = Config::default();
+        config.server.address = "pbm@games.test".into();
+        World {
+            config,
+            templates: Templates::load(None).unwrap(),
+            clock: TestClock(Mutex::new(
+                DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+                    .unwrap()
+                    .with_timezone(&Utc),
+            )),
+            conn: store::open_in_memory().unwrap(),
+            seq: 0,
+        }
+    }
+
+    fn advance(&self, d: Duration) {
+        *self.clock.0.lock().unwrap() += d;
+    }
+
+    fn mail_with_id(&mut self, id: &str, from: &str, subject: &str, body: &str) -> MailOutcome {
+        let server = Server::new(&self.config, &self.clock, &self.templates);
+        let env = Envelope {
+            message_id: id.into(),
+            sender: Some(from.into()),
+            subject: subject.into(),
+            body: body.into(),
+            comment: body.trim().into(),
+            never_answer: None,
+        };
+        server.handle_mail(&mut self.conn, &env, 100).unwrap()
+    }
+
+    fn mail(&mut self, from: &str, subject: &str, body: &str) -> MailOutcome {
+        self.seq += 1;
+        let id = format!("m{}@t", self.seq);
+        self.mail_with_id(&id, from, subject, body)
+    }
+
+    /// The outbox rows queued since the last call, marked sent.
+    fn replies(&mut self) -> Vec<Outgoing> {
+        let now = self.clock.now() + Duration::days(10_000);
+        let due = store::due_mail(&self.conn, now).unwrap();
+        for m in &due {
+            store::mark_sent(&self.conn, m.id, now).unwrap();
+        }
+        due.into_iter().map(|m| m.mail).collect()
+    }
+
+    fn ticks(&mut self) -> usize {
+        let server = Server::new(&self.config, &self.clock, &self.templates);
+        server.run_timers(&mut self.conn).unwrap()
+    }
+
+    /// alice and bob signed up, board 101 started, alice to move.
+    fn with_board() -> World {
+        let mut w = World::new();
+        w.mail("a@x", "signup alice pa", "");
+        w.mail("b@x", "signup bob pb", "");
+        w.mail("a@x", "chess challenge alice bob", "");
+        w.replies();
+        w
+    }
+
+    fn board(&self) -> store::Board {
+        store::board(&self.conn, "chess", 101).unwrap().unwrap()
+    }
+}
+
+fn single(replies: &[Outgoing]) -> &Outgoing {
+    assert_eq!(replies.len(), 1, "{replies:#?}");
+    &replies[0]
+}
+
+#[test]
+fn signup_refuses_a_taken_userid_and_bad_words() {
+    let mut w = World::new();
+    w.mail("a@x", "signup alice pa", "");
+    assert!(single(&w.replies()).subject.contains("Welcome"));
+    w.mail("c@x", "signup alice other", "");
+    let r = w.replies();
+    assert_eq!(single(&r).to, "c@x");
+    assert!(r[0].body.contains("userid alice is taken"), "{}", r[0].body);
+    assert!(!r[0].body.contains("other"), "password masked: {}", r[0].body);
+    w.mail("c@x", "signup chess pw", "");
+    assert!(single(&w.replies()).body.contains("cannot be used"));
+}
+
+#[test]
+fn draw_by_proposal_and_acceptance_is_rated() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.replies();
+    w.mail("a@x", "chess move 101 alice pa propose", "");
+    let r = w.replies();
+    assert_eq!(r.len(), 2);
+    assert!(r[0].body.contains("alice proposes a draw"), "{}", r[0].body);
+    // The proposer cannot accept.
+    w.mail("a@x", "chess move 101 alice pa accept", "");
+    assert!(single(&w.replies()).body.contains("other player must accept"));
+    w.mail("b@x", "chess move 101 bob pb accept", "");
+    let r = w.replies();
+    assert_eq!(r.len(), 2);
+    assert!(
+        r[0].body.starts_with("Game was a tie (agreement)."),
+        "{}",
+        r[0].body
+    );
+    assert!(r[0].body.contains("alice's rating stayed at 1600."));
+    assert!(!w.board().is_active());
+}
+
+#[test]
+fn a_move_cancels_a_proposal_and_reject_clears_it() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("a@x", "chess move 101 alice pa propose", "");
+    w.mail("b@x", "chess move 101 bob pb reject", "");
+    assert_eq!(w.board().proposal, None);
+    w.mail("b@x", "chess move 101 bob pb propose", "");
+    assert!(w.board().proposal.is_some());
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    assert_eq!(w.board().proposal, None);
+    assert!(w.board().is_active());
+}
+
+#[test]
+fn undo_takes_back_one_ply_when_accepted() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    w.mail("a@x", "chess move 101 alice pa accept", "");
+    let r = w.replies();
+    let last = r.last().unwrap();
+    assert!(last.body.contains("Ply 2 (e5) is taken back."), "{}", last.body);
+    assert!(last.body.starts_with("It is bob's turn."), "{}", last.body);
+    assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
+}
+
+#[test]
+fn early_resignation_is_unrated_and_deletes_the_board() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess resign 101 bob pb", "");
+    let r = w.replies();
+    assert!(
+        r.last().unwrap().body.contains("not rated"),
+        "{}",
+        r.last().unwrap().body
+    );
+    assert!(store::board(&w.conn, "chess", 101).unwrap().is_none());
+    assert!(store::rating(&w.conn, "chess", "alice").unwrap().is_none());
+}
+
+#[test]
+fn resignation_after_both_moved_is_a_rated_loss() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.mail("a@x", "chess move 101 alice pa resign", "");
+    let r = w.replies();
+    let last = r.last().unwrap();
+    assert!(
+        last.body.starts_with("Game won by bob (resignation)."),
+        "{}",
+        last.body
+    );
+    assert_eq!(
+        store::rating(&w.conn, "chess", "bob")
+            .unwrap()
+            .unwrap()
+            .rating,
+        1616
+    );
+}
+
+#[test]
+fn out_of_turn_and_wrong_guard_are_refused_without_change() {
+    let mut w = World::with_board();
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    assert!(single(&w.replies()).body.contains("alice's turn"));
+    w.mail("a@x", "chess move 101 alice pa e4#3", "");
+    let r = w.replies();
+    assert!(single(&r).body.contains("next ply"), "{}", r[0].body);
+    assert!(r[0].body.contains("#1"));
+    assert!(store::plies(&w.conn, "chess", 101).unwrap().is_empty());
+}
+
+#[test]
+fn show_at_a_ply_and_games_table() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.replies();
+    w.mail("z@x", "chess show 101#1", "");
+    let r = w.replies();
+    let m = single(&r);
+    assert_eq!(m.to, "z@x");
+    assert!(m.body.contains("The position after ply 1."), "{}", m.body);
+    w.mail("z@x", "chess show 101#9", "");
+    assert!(single(&w.replies()).body.contains("has 2 plies"));
+    w.mail("z@x", "chess games", "");
+    let r = w.replies();
+    let table = &single(&r).body;
+    assert!(table.contains("101"), "{table}");
+    assert!(table.contains("alice - bob"), "{table}");
+    assert!(table.contains("alice to act, ply 3"), "{table}");
+}
+
+#[test]
+fn set_small_changes_the_drawing_of_later_mails() {
+    let mut w = World::with_board();
+    w.mail("b@x", "chess set bob pb small", "");
+    w.replies();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    let to_a = r.iter().find(|m| m.to == "a@x").unwrap();
+    let to_b = r.iter().find(|m| m.to == "b@x").unwrap();
+    assert!(to_a.body.contains("+---+"), "large: {}", to_a.body);
+    assert!(!to_b.body.contains("+---+"), "small: {}", to_b.body);
+}
+
+#[test]
+fn multiple_runs_each_line_and_answers_once_per_recipient() {
+    let mut w = World::with_board();
+    w.mail(
+        "a@x",
+        "multiple",
+        "chess move 101 alice pa e4\nchess show 101\nchess move 101 alice pa e5\n\nignored after blank",
+    );
+    let r = w.replies();
+    let to_a: Vec<_> = r.iter().filter(|m| m.to == "a@x").collect();
+    assert_eq!(to_a.len(), 1, "{r:#?}");
+    assert!(to_a[0].body.contains("alice's turn") || to_a[0].body.contains("bob's turn"));
+    assert!(to_a[0].body.contains("refused") || to_a[0].body.contains("turn"));
+    assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
+}
+
+#[test]
+fn duplicate_message_ids_change_nothing() {
+    let mut w = World::with_board();
+    assert_eq!(
+        w.mail_with_id("same@t", "a@x", "chess move 101 alice pa e4", ""),
+        MailOutcome::Answered {
+            commands: 1,
+            refused: 0
+        }
+    );
+    w.replies();
+    assert_eq!(
+        w.mail_with_id("same@t", "a@x", "chess move 101 alice pa e4", ""),
+        MailOutcome::Duplicate
+    );
+    assert!(w.replies().is_empty());
+}
+
+#[test]
+fn rate_limit_drops_with_one_notice() {
+    let mut w = World::new();
+    w.config.limits.commands_per_hour = 3;
+    for _ in 0..3 {
+        w.mail("a@x", "help", "");
+    }
+    assert_eq!(w.replies().len(), 3);
+    assert_eq!(w.mail("a@x", "help", ""), MailOutcome::RateLimited);
+    assert_eq!(w.mail("a@x", "help", ""), MailOutcome::RateLimited);
+    let r = w.replies();
+    assert!(single(&r).body.contains("more than 3 mails"), "{r:#?}");
+    w.advance(Duration::hours(2));
+    w.mail("a@x", "help", "");
+    assert_eq!(w.replies().len(), 1);
+}
+
+#[test]
+fn never_answered_mail_is_recorded_but_not_answered() {
+    let mut w = World::new();
+    let server = Server::new(&w.config, &w.clock, &w.templates);
+    let env = Envelope {
+        message_id: "auto@t".into(),
+        sender: Some("a@x".into()),
+        subject: "help".into(),
+        body: String::new(),
+        comment: String::new(),
+        never_answer: Some("Auto-Submitted: auto-replied".into()),
+    };
+    let outcome = server.handle_mail(&mut w.conn, &env, 10).unwrap();
+    assert!(matches!(outcome, MailOutcome::Ignored(_)));
+    assert!(w.replies().is_empty());
+    assert!(store::mail_seen(&w.conn, "auto@t").unwrap());
+}
+
+#[test]
+fn timers_remind_then_forfeit() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.replies();
+    w.advance(Duration::days(6));
+    assert_eq!(w.ticks(), 0);
+    w.advance(Duration::days(1));
+    assert_eq!(w.ticks(), 1);
+    let r = w.replies();
+    let m = single(&r);
+    assert_eq!(m.to, "a@x");
+    assert!(m.body.contains("Reminder"), "{}", m.body);
+    assert_eq!(w.ticks(), 0, "not twice a day");
+    w.advance(Duration::days(14));
+    assert_eq!(w.ticks(), 2);
+    let r = w.replies();
+    assert!(
+        r[0].body.starts_with("Game won by bob (forfeit)."),
+        "{}",
+        r[0].body
+    );
+    assert!(!w.board().is_active());
+}
+
+#[test]
+fn help_topics() {
+    let mut w = World::new();
+    w.mail("a@x", "help", "");
+    assert!(single(&w.replies()).body.contains("help commands"));
+    w.mail("a@x", "help chess", "");
+    assert!(single(&w.replies()).body.contains("O-O"));
+    w.mail("a@x", "chess help", "");
+    assert!(single(&w.replies()).body.contains("O-O"));
+    w.mail("a@x", "help commands", "");
+    assert!(single(&w.replies()).body.contains("challenge"));
+    w.mail("a@x", "help frobnicate", "");
+    assert!(single(&w.replies()).body.contains("no help on"));
+}
