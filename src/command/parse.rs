@@ -28,7 +28,9 @@
 //!   after it, the first blank line ends the commands, as do a `-- ` (or
 //!   `--`) signature line and a line `end` (any case). Lines starting with
 //!   `>` are skipped. A 51st command is answered with an error saying the
-//!   limit, and reading stops there.
+//!   limit, and reading stops there. A line ending in `wrote:` (the line a
+//!   mail program puts before quoted text) is skipped like a `>` line.
+//! - Timers (`--nagtime=N` ...) are whole days, at least 1.
 
 use super::{
     game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
@@ -63,8 +65,11 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
             }
             break;
         }
-        if raw.trim_end() == "--" || line.eq_ignore_ascii_case("end") {
+        if line == "--" || line.eq_ignore_ascii_case("end") {
             break;
+        }
+        if line.to_ascii_lowercase().ends_with("wrote:") {
+            continue;
         }
         let parsed = parse_line(line);
         if commands.len() == MAX_COMMANDS {
@@ -280,10 +285,12 @@ impl Usage {
 enum Creds {
     /// No password.
     None,
-    /// `<verb> <userid> <password> ...`
-    First,
-    /// `<verb> <board> <userid> <password> ...`
-    AfterBoard,
+    /// `<verb> <userid> <password> ...`, with at least this many words
+    /// after the verb.
+    First(usize),
+    /// `<verb> <board> <userid> <password> ...`, with at least this many
+    /// words after the verb.
+    AfterBoard(usize),
     /// `<verb> <board>...|all <userid> <password>`
     AfterBoards,
     /// `change password|address <userid> <password> [<new>]`
@@ -347,15 +354,15 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
             },
             Creds::None,
         ),
-        "move" => (MOVE, Creds::AfterBoard),
+        "move" => (MOVE, Creds::AfterBoard(4)),
         "queue" | "submit" => (
             Usage {
                 needs: MOVE.needs,
                 example: "{g} {v} 101 alice secret Nf3",
             },
-            Creds::AfterBoard,
+            Creds::AfterBoard(4),
         ),
-        "resign" | "confirm" | "chat" => (BOARD_CREDS, Creds::AfterBoard),
+        "resign" | "confirm" | "chat" => (BOARD_CREDS, Creds::AfterBoard(3)),
         "preview" => (
             Usage {
                 needs: "a board number and one or more moves",
@@ -376,7 +383,7 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
                         inactive or next",
                 example: "{g} showas alice secret 101",
             },
-            Creds::First,
+            Creds::First(2),
         ),
         "games" => (
             Usage {
@@ -399,22 +406,22 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
                         boards)",
                 example: "{g} notify alice secret 101",
             },
-            Creds::First,
+            Creds::First(2),
         ),
-        "accept" | "reject" => (CREDS, Creds::First),
+        "accept" | "reject" => (CREDS, Creds::First(2)),
         "limit" => (
             Usage {
                 needs: "your userid, your password and a number of boards or inf",
                 example: "{g} limit alice secret 5",
             },
-            Creds::First,
+            Creds::First(3),
         ),
         "set" => (
             Usage {
                 needs: "your userid, your password and small or large",
                 example: "{g} set alice secret small",
             },
-            Creds::First,
+            Creds::First(3),
         ),
         _ => return None,
     };
@@ -435,7 +442,7 @@ fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
                 needs: "a userid, a password and optionally your mail addresses",
                 example: "signup alice secret alice@example.org",
             },
-            Creds::First,
+            Creds::First(2),
         ),
         "change" => (
             Usage {
@@ -450,14 +457,14 @@ fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
                 needs: "your userid and your password",
                 example: "{v} alice secret",
             },
-            Creds::First,
+            Creds::First(2),
         ),
         "vacation" => (
             Usage {
                 needs: "your userid, your password and a number of days or off",
                 example: "vacation alice secret 14",
             },
-            Creds::First,
+            Creds::First(3),
         ),
         "list" => (
             Usage {
@@ -471,7 +478,7 @@ fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
                 needs: "your userid, your password and the userids to write to",
                 example: "message alice secret bob",
             },
-            Creds::First,
+            Creds::First(3),
         ),
         "all" => (
             Usage {
@@ -495,17 +502,17 @@ fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<usize> {
     let num = |i: usize| toks.get(i).is_some_and(|t| looks_numeric(t.text));
     match creds {
         Creds::None => Vec::new(),
-        Creds::First => {
-            if n < a + 2 {
+        Creds::First(min) => {
+            if n < a + min {
                 from(a)
             } else {
                 vec![a + 1]
             }
         }
-        Creds::AfterBoard => {
+        Creds::AfterBoard(min) => {
             if !num(a) {
                 vec![a, a + 1, a + 2]
-            } else if n < a + 3 {
+            } else if n < a + min {
                 from(a + 1)
             } else {
                 vec![a + 2]
@@ -969,7 +976,7 @@ impl<'a> Parser<'a> {
             }
             "accept" | "reject" => {
                 if self.peek().is_some_and(looks_numeric) {
-                    self.guess = guess_passwords(&self.toks, v, Creds::AfterBoard);
+                    self.guess = guess_passwords(&self.toks, v, Creds::AfterBoard(3));
                     return Err(self.fail(format!(
                         "{game} {verb} alice secret says whether you take challenges of {game}; \
                          to {verb} a proposal on a board write it as a move, like: {game} move \
@@ -1014,9 +1021,9 @@ impl<'a> Parser<'a> {
         let verb = word.to_ascii_lowercase();
         let next_numeric = self.toks.get(v + 1).is_some_and(|t| looks_numeric(t.text));
         self.guess = if next_numeric {
-            guess_passwords(&self.toks, v, Creds::AfterBoard)
+            guess_passwords(&self.toks, v, Creds::AfterBoard(4))
         } else {
-            let mut g = guess_passwords(&self.toks, v, Creds::First);
+            let mut g = guess_passwords(&self.toks, v, Creds::First(2));
             g.push(v + 3);
             g
         };
@@ -1112,7 +1119,11 @@ impl<'a> Parser<'a> {
                         ))
                     }
                 };
-                *slot = Some(self.number(value, "a number of days")?);
+                let days = self.number(value, "a number of days")?;
+                if days == 0 {
+                    return Err(self.bad(word, "a board option of at least one day"));
+                }
+                *slot = Some(days);
             } else if let Some(opt) = word.strip_prefix('-') {
                 let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
                 if name.is_empty()
