@@ -349,7 +349,7 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
         "help" | "standings" | "ratings" | "history" => (NOTHING, Creds::None),
         "challenge" => (
             Usage {
-                needs: "the userids of the two players, the one who moves first first",
+                needs: "the userids of the two players, White first",
                 example: "{g} challenge alice bob",
             },
             Creds::None,
@@ -482,7 +482,7 @@ fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
         ),
         "all" => (
             Usage {
-                needs: "show, a userid and optionally next or active",
+                needs: "a userid and optionally next or active",
                 example: "all show alice next",
             },
             Creds::None,
@@ -528,6 +528,9 @@ fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<usize> {
             }
             if n < u + 2 {
                 from(u)
+            } else if u == a {
+                // No board given: the first word may be a mistyped one.
+                vec![u + 1, u + 2]
             } else {
                 vec![u + 1]
             }
@@ -787,7 +790,8 @@ impl<'a> Parser<'a> {
             });
         }
         if let Some((usage, creds)) = account_verb(&word) {
-            self.set_verb(word.clone(), usage, creds, 0);
+            let name = if word == "all" { "all show" } else { &word };
+            self.set_verb(name.to_string(), usage, creds, 0);
             return self.account_command(&word);
         }
         if word == "multiple" {
@@ -1141,12 +1145,12 @@ impl<'a> Parser<'a> {
         }
         if players.len() != 2 {
             let got = match players.len() {
-                0 => "no players".to_string(),
-                1 => "one player".to_string(),
+                0 => "no player".to_string(),
+                1 => "only one player".to_string(),
                 n => format!("{n} players"),
             };
             return Err(self.fail(format!(
-                "{} needs {}, but got {got}, like: {}.",
+                "{} needs {}, like: {}; this line names {got}.",
                 self.cmd,
                 self.usage.needs,
                 self.example()
@@ -1312,7 +1316,10 @@ impl<'a> Parser<'a> {
             "all" => {
                 let word = self.need()?;
                 if !word.eq_ignore_ascii_case("show") {
-                    return Err(self.bad(word, "show"));
+                    return Err(self.fail(format!(
+                        "'all {word}' is no command; all is followed by show, like: {}.",
+                        self.example()
+                    )));
                 }
                 let userid = self.userid()?;
                 let filter = match self.next() {

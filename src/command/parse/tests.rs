@@ -488,13 +488,13 @@ fn challenge_errors() {
     let e = err("chess challenge alice");
     assert_eq!(
         e.message,
-        "chess challenge needs the userids of the two players, the one who moves first first, \
-         but got one player, like: chess challenge alice bob."
+        "chess challenge needs the userids of the two players, White first, like: chess \
+         challenge alice bob; this line names only one player."
     );
     assert!(err("chess challenge alice bob carol")
         .message
         .contains("3 players"));
-    assert!(err("chess challenge").message.contains("no players"));
+    assert!(err("chess challenge").message.contains("no player"));
     let e = err("chess challenge alice bob --nagtime");
     assert!(e.message.starts_with("'--nagtime' is not a board option"));
     let e = err("chess challenge alice bob --sleeptime=3");
@@ -1027,10 +1027,10 @@ fn all_show() {
     );
     assert!(err("all games alice")
         .message
-        .starts_with("'games' is not show"));
+        .starts_with("'all games' is no command"));
     assert!(err("all show")
         .message
-        .starts_with("all needs show, a userid"));
+        .starts_with("all show needs a userid"));
     assert!(err("all show alice soon")
         .message
         .starts_with("'soon' is not all, active"));
