@@ -3,10 +3,16 @@
 //! The language is pbmserv's (commands.md §1–2): the Subject line is the
 //! command, `<game> <verb> [<board>] [<userid> <password>] [<args>...]`.
 //! Subject `multiple` puts one command per body line.
+//!
+//! The server calls [`parse_mail`] with a mail's Subject and body text and
+//! gets a [`Request`]: each command read ([`Parsed`], with the line masked
+//! for quoting) or refused ([`ParseError`], whose message is one sentence
+//! saying what is wrong and how to write it). [`parse_line`] reads one line.
+//! The rulings beyond commands.md are listed in `parse.rs`.
 
 mod parse;
 
-pub use parse::{parse_line, parse_mail};
+pub use parse::{parse_line, parse_mail, MAX_COMMANDS};
 
 use std::fmt;
 
@@ -153,7 +159,8 @@ pub enum GameCommand {
     /// Start a board at once; `players[0]` moves first (White).
     Challenge {
         players: Vec<String>,
-        /// Game options, lower-case, without the dash (`lenient`).
+        /// Game options, lower-case, without the dash (`lenient`; an
+        /// option with a value stays one string: `-Level=3` is `level=3`).
         options: Vec<String>,
         timers: Timers,
     },

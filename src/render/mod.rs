@@ -5,7 +5,8 @@
 //!
 //! # Boards (commands.md §6)
 //!
-//! [`board`] draws a [`Diagram`] in the player's chosen [`BoardSize`]. White
+//! [`board`] draws a [`Diagram`](crate::rules::Diagram) in the player's chosen
+//! [`BoardSize`](crate::command::BoardSize). White
 //! is always at the bottom (rank 1 last), as pbmserv draws it; a1 is dark.
 //!
 //! Large (the default), three characters a square; `Black` stands after the
