@@ -6,8 +6,8 @@
 //! # Boards (commands.md §6)
 //!
 //! [`board`] draws a [`Diagram`](crate::rules::Diagram) in the player's chosen
-//! [`BoardSize`](crate::command::BoardSize). White
-//! is always at the bottom (rank 1 last), as pbmserv draws it; a1 is dark.
+//! [`BoardSize`](crate::command::BoardSize). White is always at the bottom
+//! (rank 1 last), as pbmserv draws it; a1 is dark.
 //!
 //! Large (the default), three characters a square; `Black` stands after the
 //! right-hand rank number of the top rank, `White` after that of the bottom
