@@ -4,13 +4,13 @@
 //! render, store}`; `mail` reads inbound mail for the server and drains the
 //! outbox. `rules` imports nothing of ours.
 
+pub mod clock;
 pub mod command;
+pub mod config;
 pub mod mail;
+pub mod ratings;
 pub mod render;
 pub mod rules;
-pub mod store;
-pub mod clock;
-pub mod ratings;
-pub mod config;
 pub mod server;
+pub mod store;
 pub mod timers;

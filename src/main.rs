@@ -146,8 +146,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     let fixed;
     let clock: &dyn Clock = match &cli.command {
         Cmd::Tick { now: Some(text) } => {
-            let t = chrono::DateTime::parse_from_rfc3339(text)
-                .map_err(|e| format!("--now {text:?} is not an RFC 3339 time ({e}); write e.g. 2026-12-24T12:00:00Z"))?;
+            let t = chrono::DateTime::parse_from_rfc3339(text).map_err(|e| {
+                format!(
+                    "--now {text:?} is not an RFC 3339 time ({e}); write e.g. 2026-12-24T12:00:00Z"
+                )
+            })?;
             fixed = FixedClock(t.with_timezone(&chrono::Utc));
             &fixed
         }
@@ -209,15 +212,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let stop = AtomicBool::new(false);
             let mut report = daemon::PassReport::default();
             match mail::open_sender(&config.outbox) {
-                Ok(mut sender) => daemon::drain_outbox(
-                    &config,
-                    clock,
-                    &conn,
-                    sender.as_mut(),
-                    &stop,
-                    &mut report,
-                )
-                .map_err(err)?,
+                Ok(mut sender) => {
+                    daemon::drain_outbox(&config, clock, &conn, sender.as_mut(), &stop, &mut report)
+                        .map_err(err)?
+                }
                 Err(e) => tracing::warn!(error = %e, "replies stay in the outbox"),
             }
             Ok(ExitCode::SUCCESS)
@@ -331,7 +329,12 @@ fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers
     }
 }
 
-fn perft(game: &str, depth: u32, position: Option<&str>, options: &[String]) -> Result<ExitCode, String> {
+fn perft(
+    game: &str,
+    depth: u32,
+    position: Option<&str>,
+    options: &[String],
+) -> Result<ExitCode, String> {
     let Some(rules) = rules::game(game) else {
         let names: Vec<_> = rules::registry().iter().map(|g| g.name()).collect();
         return Ok(refused(Refusal::new(format!(

@@ -84,6 +84,9 @@ mod tests {
             change_sentence("bob", 1600, 1584),
             "bob's rating went down from 1600 to 1584."
         );
-        assert_eq!(change_sentence("c", 1600, 1600), "c's rating stayed at 1600.");
+        assert_eq!(
+            change_sentence("c", 1600, 1600),
+            "c's rating stayed at 1600."
+        );
     }
 }

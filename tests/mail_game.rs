@@ -101,7 +101,10 @@ fn a_whole_game_to_mate_by_mail() {
 
     // The admin sees the finished board.
     let shown = s.ok(&["admin", "show", "chess", "101", "--size", "small"]);
-    assert!(shown.starts_with("Game won by alice (checkmate)."), "{shown}");
+    assert!(
+        shown.starts_with("Game won by alice (checkmate)."),
+        "{shown}"
+    );
 
     // No password ever left the server.
     for raw in s.all_outbox_raw() {
@@ -136,7 +139,8 @@ fn resent_mail_is_not_applied_twice() {
 fn wrong_password_and_illegal_move_each_get_one_clear_error() {
     let mut s = signed_up_pair();
     assert_eq!(
-        s.ok(&["admin", "challenge", "chess", "alice", "bob"]).trim(),
+        s.ok(&["admin", "challenge", "chess", "alice", "bob"])
+            .trim(),
         "101"
     );
     s.take_outbox();
@@ -148,13 +152,21 @@ fn wrong_password_and_illegal_move_each_get_one_clear_error() {
     assert_eq!(m.to, ALICE);
     assert_eq!(m.subject, "Chess Board 101 Error");
     assert!(m.body.contains("password for alice is wrong"), "{}", m.body);
-    assert!(m.body.contains("chess move 101 alice ***** e4"), "{}", m.body);
+    assert!(
+        m.body.contains("chess move 101 alice ***** e4"),
+        "{}",
+        m.body
+    );
     assert!(!m.body.contains("wrongpass"));
 
     let mails = play(&mut s, ALICE, "alice", "alicepw", "e5");
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(mails[0].to, ALICE);
-    assert!(mails[0].body.contains("not a legal move"), "{}", mails[0].body);
+    assert!(
+        mails[0].body.contains("not a legal move"),
+        "{}",
+        mails[0].body
+    );
 
     assert_eq!(s.ok(&["admin", "show", "chess", "101"]), before);
 }

@@ -113,7 +113,11 @@ fn signup_refuses_a_taken_userid_and_bad_words() {
     let r = w.replies();
     assert_eq!(single(&r).to, "c@x");
     assert!(r[0].body.contains("userid alice is taken"), "{}", r[0].body);
-    assert!(!r[0].body.contains("other"), "password masked: {}", r[0].body);
+    assert!(
+        !r[0].body.contains("other"),
+        "password masked: {}",
+        r[0].body
+    );
     w.mail("c@x", "signup chess pw", "");
     assert!(single(&w.replies()).body.contains("cannot be used"));
 }
@@ -130,7 +134,9 @@ fn draw_by_proposal_and_acceptance_is_rated() {
     assert!(r[0].body.contains("alice proposes a draw"), "{}", r[0].body);
     // The proposer cannot accept.
     w.mail("a@x", "chess move 101 alice pa accept", "");
-    assert!(single(&w.replies()).body.contains("other player must accept"));
+    assert!(single(&w.replies())
+        .body
+        .contains("other player must accept"));
     w.mail("b@x", "chess move 101 bob pb accept", "");
     let r = w.replies();
     assert_eq!(r.len(), 2);
@@ -166,7 +172,11 @@ fn undo_takes_back_one_ply_when_accepted() {
     w.mail("a@x", "chess move 101 alice pa accept", "");
     let r = w.replies();
     let last = r.last().unwrap();
-    assert!(last.body.contains("Ply 2 (e5) is taken back."), "{}", last.body);
+    assert!(
+        last.body.contains("Ply 2 (e5) is taken back."),
+        "{}",
+        last.body
+    );
     assert!(last.body.starts_with("It is bob's turn."), "{}", last.body);
     assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
 }

@@ -3,12 +3,64 @@
 //! The language is pbmserv's (commands.md §1–2): the Subject line is the
 //! command, `<game> <verb> [<board>] [<userid> <password>] [<args>...]`.
 //! Subject `multiple` puts one command per body line.
+//!
+//! The server calls [`parse_mail`] with a mail's Subject and body text and
+//! gets a [`Request`]: each command read ([`Parsed`], with the line masked
+//! for quoting) or refused ([`ParseError`], whose message is one sentence
+//! saying what is wrong and how to write it). [`parse_line`] reads one line.
+//! The rulings beyond commands.md are listed in `parse.rs`.
 
 mod parse;
 
-pub use parse::{parse_line, parse_mail};
+pub use parse::{parse_line, parse_mail, MAX_COMMANDS};
 
 use std::fmt;
+
+/// Every game name the language knows, in the order help lists them.
+///
+/// The parser knows these by heart (it must not call into `rules`, which may
+/// register them later); the server still asks the rules registry whether a
+/// named game is actually playable.
+pub const GAME_NAMES: &[&str] = &[
+    "chess",
+    "doublechess",
+    "doppelganger",
+    "shadowchess",
+    "mchess",
+    "zelig",
+    "zelig2",
+    "temporal",
+];
+
+/// The known game called `word` (case-insensitive), as its canonical name.
+pub fn game_name(word: &str) -> Option<&'static str> {
+    GAME_NAMES
+        .iter()
+        .copied()
+        .find(|g| g.eq_ignore_ascii_case(word))
+}
+
+/// Longest userid accepted.
+pub const MAX_USERID_LEN: usize = 32;
+
+/// Whether `word` has the shape of a userid: 1 to [`MAX_USERID_LEN`]
+/// characters, an ASCII letter first, then ASCII letters, digits, `-`, `_`
+/// or `.`. (A letter first keeps userids apart from board numbers in
+/// `show`.) The parser checks every userid with this; the server's admin
+/// commands should too.
+pub fn is_valid_userid(word: &str) -> bool {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() => {}
+        _ => return false,
+    }
+    word.len() <= MAX_USERID_LEN
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Words a new account may not take as its userid, because `show`, `games`
+/// and `showas` read them as board filters.
+pub const RESERVED_USERIDS: &[&str] = &["all", "active", "inactive", "next"];
 
 /// A password as typed. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
@@ -107,7 +159,8 @@ pub enum GameCommand {
     /// Start a board at once; `players[0]` moves first (White).
     Challenge {
         players: Vec<String>,
-        /// Game options, lower-case, without the dash (`lenient`).
+        /// Game options, lower-case, without the dash (`lenient`; an
+        /// option with a value stays one string: `-Level=3` is `level=3`).
         options: Vec<String>,
         timers: Timers,
     },

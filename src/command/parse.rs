@@ -1,15 +1,1349 @@
 //! The parser proper.
+//!
+//! Rulings (beyond commands.md §1–2):
+//!
+//! - A line is cut into words at whitespace. Leading reply/forward markers
+//!   (`Re:`, `Fwd:`, `Fw:`, `AW:`, `SV:`, any case, repeated, also with a
+//!   count like `Re[2]:`) and trailing `**` words are dropped first; what is
+//!   left is the line "as typed" that [`Parsed::masked`] quotes.
+//! - Userids must have the shape [`is_valid_userid`] accepts; they are
+//!   lower-cased. Game names and verbs are case-insensitive. Passwords are
+//!   kept exactly as typed.
+//! - Masking: every password word is replaced by `*****`, and so is every
+//!   other word equal to a password (ignoring case, as passwords are
+//!   compared), so that a password that doubles as a userid or a move never
+//!   leaks. When a line fails, the words where a password would stand for
+//!   that verb are masked, generously (see `guess_passwords`).
+//! - The move of `move`/`queue`/`submit` is the rest of the line, words
+//!   joined by one space (`reveal c4`). The ply guard is a final `#`
+//!   followed by digits only: `Qxf7#7` is `Qxf7` guarded as ply 7, `Qxf7##7`
+//!   is `Qxf7#` guarded as ply 7 (the rules accept the mate sign or not),
+//!   `Qxf7#` has no guard. A guard of 0 is refused (plies count from 1).
+//! - `preview` moves are separated by commas or semicolons when the line
+//!   holds any (`preview 101 reveal c4, Nf3`), else by whitespace.
+//! - Commands refuse words they do not expect, naming the extra word.
+//! - `vacation ... 0` is refused (write `off`); `limit ... 0` is allowed
+//!   (take no challenges).
+//! - `multiple` bodies: blank lines before the first command are skipped;
+//!   after it, the first blank line ends the commands, as do a `-- ` (or
+//!   `--`) signature line and a line `end` (any case). Lines starting with
+//!   `>` are skipped. A 51st command is answered with an error saying the
+//!   limit, and reading stops there. A line ending in `wrote:` (the line a
+//!   mail program puts before quoted text) is skipped like a `>` line.
+//! - Timers (`--nagtime=N` ...) are whole days, at least 1.
 
-use super::{ParseError, Parsed, Request};
+use super::{
+    game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
+    GameCommand, MoveAction, ParseError, Parsed, Password, Request, Timers, GAME_NAMES,
+    RESERVED_USERIDS,
+};
+
+/// Most commands one `multiple` mail may hold.
+pub const MAX_COMMANDS: usize = 50;
+
+/// The text that replaces a password word.
+const MASK: &str = "*****";
 
 /// Read one mail: its Subject, and for `multiple` its body lines.
 pub fn parse_mail(subject: &str, body: &str) -> Request {
-    let _ = (subject, body);
-    todo!("command::parse_mail")
+    let stripped = strip_line(subject);
+    if !stripped.eq_ignore_ascii_case("multiple") {
+        return Request {
+            multiple: false,
+            commands: vec![parse_line(subject)],
+        };
+    }
+    let mut commands = Vec::new();
+    for raw in body.lines() {
+        let line = raw.trim();
+        if line.starts_with('>') {
+            continue;
+        }
+        if line.is_empty() {
+            if commands.is_empty() {
+                continue;
+            }
+            break;
+        }
+        if line == "--" || line.eq_ignore_ascii_case("end") {
+            break;
+        }
+        if line.to_ascii_lowercase().ends_with("wrote:") {
+            continue;
+        }
+        let parsed = parse_line(line);
+        if commands.len() == MAX_COMMANDS {
+            let (masked, game, board) = match parsed {
+                Ok(p) => {
+                    let (game, board) = command_game_board(&p.command);
+                    (p.masked, game, board)
+                }
+                Err(e) => (e.masked, e.game, e.board),
+            };
+            commands.push(Err(ParseError {
+                message: format!(
+                    "a multiple mail holds at most {MAX_COMMANDS} commands, so this one and \
+                     any after it were not read; send them in another mail."
+                ),
+                masked,
+                game,
+                board,
+            }));
+            break;
+        }
+        commands.push(parsed);
+    }
+    Request {
+        multiple: true,
+        commands,
+    }
 }
 
 /// Read one command line (a Subject, or one line of a `multiple` body).
 pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
-    let _ = line;
-    todo!("command::parse_line")
+    let line = strip_line(line);
+    let toks = tokenize(line);
+    let mut p = Parser {
+        line,
+        toks,
+        i: 0,
+        pw: Vec::new(),
+        guess: Vec::new(),
+        game: None,
+        board: None,
+        cmd: String::new(),
+        usage: Usage::NONE,
+    };
+    let command = p.command()?;
+    Ok(p.finish(command))
 }
+
+/// The game and board a command names, for error subjects.
+fn command_game_board(command: &Command) -> (Option<String>, Option<u32>) {
+    match command {
+        Command::Game { game, command } => {
+            let board = match command {
+                GameCommand::Move { board, .. }
+                | GameCommand::Queue { board, .. }
+                | GameCommand::Resign { board, .. }
+                | GameCommand::Submit { board, .. }
+                | GameCommand::Confirm { board, .. }
+                | GameCommand::Chat { board, .. } => Some(*board),
+                GameCommand::Preview { board, .. } => Some(board.board),
+                _ => None,
+            };
+            (Some(game.clone()), board)
+        }
+        _ => (None, None),
+    }
+}
+
+// ---------------------------------------------------------------- words
+
+/// Drop reply markers in front and `**` words at the end; trim.
+fn strip_line(line: &str) -> &str {
+    let mut s = line.trim();
+    while let Some(rest) = strip_marker(s) {
+        s = rest.trim_start();
+    }
+    loop {
+        let t = s.trim_end();
+        match t.strip_suffix("**") {
+            Some(head) if head.is_empty() || head.ends_with(char::is_whitespace) => {
+                s = head.trim_end();
+            }
+            _ => return t,
+        }
+    }
+}
+
+/// `Re:`, `fwd:`, `AW:`, `Re[2]:` ... at the start of `s`: the text after it.
+fn strip_marker(s: &str) -> Option<&str> {
+    let word_end = s
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(s.len());
+    let word = &s[..word_end];
+    if !["re", "fwd", "fw", "aw", "sv"]
+        .iter()
+        .any(|m| m.eq_ignore_ascii_case(word))
+    {
+        return None;
+    }
+    let mut rest = &s[word_end..];
+    for (open, close) in [('[', ']'), ('(', ')')] {
+        if let Some(inner) = rest.strip_prefix(open) {
+            let digits = inner.find(|c: char| !c.is_ascii_digit())?;
+            rest = inner[digits..].strip_prefix(close)?;
+            break;
+        }
+    }
+    rest.strip_prefix(':')
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Tok<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+}
+
+fn tokenize(line: &str) -> Vec<Tok<'_>> {
+    let mut toks = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                toks.push(Tok {
+                    text: &line[s..i],
+                    start: s,
+                    end: i,
+                });
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        toks.push(Tok {
+            text: &line[s..],
+            start: s,
+            end: line.len(),
+        });
+    }
+    toks
+}
+
+/// `line` with the words at `idxs`, and every word equal to one of them
+/// (ignoring case), replaced by `*****`.
+fn mask(line: &str, toks: &[Tok<'_>], idxs: &[usize]) -> String {
+    let secrets: Vec<&str> = idxs
+        .iter()
+        .filter_map(|&i| toks.get(i))
+        .map(|t| t.text)
+        .collect();
+    let mut out = String::with_capacity(line.len());
+    let mut at = 0;
+    for t in toks {
+        if secrets.iter().any(|s| s.eq_ignore_ascii_case(t.text)) {
+            out.push_str(&line[at..t.start]);
+            out.push_str(MASK);
+            at = t.end;
+        }
+    }
+    out.push_str(&line[at..]);
+    out
+}
+
+fn is_digits(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn looks_numeric(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn filter_word(word: &str) -> Option<BoardFilter> {
+    match word.to_ascii_lowercase().as_str() {
+        "all" => Some(BoardFilter::All),
+        "active" => Some(BoardFilter::Active),
+        "inactive" => Some(BoardFilter::Inactive),
+        "next" => Some(BoardFilter::Next),
+        _ => None,
+    }
+}
+
+/// Split a final `#N` ply guard off a move text.
+fn split_guard(text: &str) -> (&str, Option<&str>) {
+    if let Some(idx) = text.rfind('#') {
+        let tail = &text[idx + 1..];
+        if is_digits(tail) {
+            return (text[..idx].trim_end(), Some(tail));
+        }
+    }
+    (text, None)
+}
+
+// ---------------------------------------------------------------- verbs
+
+/// What a verb needs, for error messages. `{g}` stands for the game name.
+#[derive(Clone, Copy)]
+struct Usage {
+    needs: &'static str,
+    example: &'static str,
+}
+
+impl Usage {
+    const NONE: Usage = Usage {
+        needs: "",
+        example: "",
+    };
+}
+
+/// Where a verb's password stands, for masking lines that fail.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Creds {
+    /// No password.
+    None,
+    /// `<verb> <userid> <password> ...`, with at least this many words
+    /// after the verb.
+    First(usize),
+    /// `<verb> <board> <userid> <password> ...`, with at least this many
+    /// words after the verb.
+    AfterBoard(usize),
+    /// `<verb> <board>...|all <userid> <password>`
+    AfterBoards,
+    /// `change password|address <userid> <password> [<new>]`
+    Change,
+}
+
+const GAME_VERBS: &[&str] = &[
+    "help",
+    "challenge",
+    "move",
+    "queue",
+    "resign",
+    "submit",
+    "confirm",
+    "preview",
+    "show",
+    "showas",
+    "games",
+    "chat",
+    "subscribe",
+    "unsubscribe",
+    "notify",
+    "accept",
+    "reject",
+    "limit",
+    "set",
+    "standings",
+    "ratings",
+    "history",
+];
+
+const ACCOUNT_VERBS: &[&str] = &[
+    "help", "signup", "change", "signoff", "delete", "vacation", "list", "message", "all",
+];
+
+const SPECIAL_MOVES: &[&str] = &["resign", "propose", "undo", "accept", "reject", "pass"];
+
+fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
+    const MOVE: Usage = Usage {
+        needs: "a board number, your userid, your password and a move",
+        example: "{g} move 101 alice secret Nf3",
+    };
+    const BOARD_CREDS: Usage = Usage {
+        needs: "a board number, your userid and your password",
+        example: "{g} {v} 101 alice secret",
+    };
+    const CREDS: Usage = Usage {
+        needs: "your userid and your password",
+        example: "{g} {v} alice secret",
+    };
+    const NOTHING: Usage = Usage {
+        needs: "",
+        example: "{g} {v}",
+    };
+    let spec = match verb {
+        "help" | "standings" | "ratings" | "history" => (NOTHING, Creds::None),
+        "challenge" => (
+            Usage {
+                needs: "the userids of the two players, White first",
+                example: "{g} challenge alice bob",
+            },
+            Creds::None,
+        ),
+        "move" => (MOVE, Creds::AfterBoard(4)),
+        "queue" | "submit" => (
+            Usage {
+                needs: MOVE.needs,
+                example: "{g} {v} 101 alice secret Nf3",
+            },
+            Creds::AfterBoard(4),
+        ),
+        "resign" | "confirm" | "chat" => (BOARD_CREDS, Creds::AfterBoard(3)),
+        "preview" => (
+            Usage {
+                needs: "a board number and one or more moves",
+                example: "{g} preview 101 e4 e5 Nf3",
+            },
+            Creds::None,
+        ),
+        "show" => (
+            Usage {
+                needs: "board numbers, or userids and optionally all, active, inactive or next",
+                example: "{g} show 101 102#7 or {g} show alice next",
+            },
+            Creds::None,
+        ),
+        "showas" => (
+            Usage {
+                needs: "your userid, your password and board numbers or one of all, active, \
+                        inactive or next",
+                example: "{g} showas alice secret 101",
+            },
+            Creds::First(2),
+        ),
+        "games" => (
+            Usage {
+                needs: "userids (or none for everyone) and optionally all, active, inactive \
+                        or next",
+                example: "{g} games alice active",
+            },
+            Creds::None,
+        ),
+        "subscribe" | "unsubscribe" => (
+            Usage {
+                needs: "a board number (or all), your userid and your password",
+                example: "{g} {v} 101 alice secret",
+            },
+            Creds::AfterBoards,
+        ),
+        "notify" => (
+            Usage {
+                needs: "your userid, your password and board numbers (or none for all your \
+                        boards)",
+                example: "{g} notify alice secret 101",
+            },
+            Creds::First(2),
+        ),
+        "accept" | "reject" => (CREDS, Creds::First(2)),
+        "limit" => (
+            Usage {
+                needs: "your userid, your password and a number of boards or inf",
+                example: "{g} limit alice secret 5",
+            },
+            Creds::First(3),
+        ),
+        "set" => (
+            Usage {
+                needs: "your userid, your password and small or large",
+                example: "{g} set alice secret small",
+            },
+            Creds::First(3),
+        ),
+        _ => return None,
+    };
+    Some(spec)
+}
+
+fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
+    let spec = match verb {
+        "help" => (
+            Usage {
+                needs: "",
+                example: "help chess",
+            },
+            Creds::None,
+        ),
+        "signup" => (
+            Usage {
+                needs: "a userid, a password and optionally your mail addresses",
+                example: "signup alice secret alice@example.org",
+            },
+            Creds::First(2),
+        ),
+        "change" => (
+            Usage {
+                needs: "password or address, your userid, your password and the new password \
+                        or addresses",
+                example: "change password alice oldsecret newsecret",
+            },
+            Creds::Change,
+        ),
+        "signoff" | "delete" => (
+            Usage {
+                needs: "your userid and your password",
+                example: "{v} alice secret",
+            },
+            Creds::First(2),
+        ),
+        "vacation" => (
+            Usage {
+                needs: "your userid, your password and a number of days or off",
+                example: "vacation alice secret 14",
+            },
+            Creds::First(3),
+        ),
+        "list" => (
+            Usage {
+                needs: "game names, or nothing for all games",
+                example: "list chess",
+            },
+            Creds::None,
+        ),
+        "message" => (
+            Usage {
+                needs: "your userid, your password and the userids to write to",
+                example: "message alice secret bob",
+            },
+            Creds::First(3),
+        ),
+        "all" => (
+            Usage {
+                needs: "a userid and optionally next or active",
+                example: "all show alice next",
+            },
+            Creds::None,
+        ),
+        _ => return None,
+    };
+    Some(spec)
+}
+
+/// Where the password would stand on a line with this verb at `v`, when the
+/// line does not parse. Generous: when words seem missing or out of place,
+/// every word that could be the password is listed.
+fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<usize> {
+    let a = v + 1;
+    let n = toks.len();
+    let from = |start: usize| (start..n.max(start)).collect::<Vec<_>>();
+    let num = |i: usize| toks.get(i).is_some_and(|t| looks_numeric(t.text));
+    match creds {
+        Creds::None => Vec::new(),
+        Creds::First(min) => {
+            if n < a + min {
+                from(a)
+            } else {
+                vec![a + 1]
+            }
+        }
+        Creds::AfterBoard(min) => {
+            if !num(a) {
+                vec![a, a + 1, a + 2]
+            } else if n < a + min {
+                from(a + 1)
+            } else {
+                vec![a + 2]
+            }
+        }
+        Creds::AfterBoards => {
+            let mut u = a;
+            while toks
+                .get(u)
+                .is_some_and(|t| looks_numeric(t.text) || t.text.eq_ignore_ascii_case("all"))
+            {
+                u += 1;
+            }
+            if n < u + 2 {
+                from(u)
+            } else if u == a {
+                // No board given: the first word may be a mistyped one.
+                vec![u + 1, u + 2]
+            } else {
+                vec![u + 1]
+            }
+        }
+        Creds::Change => {
+            let sub = toks.get(a).map(|t| t.text.to_ascii_lowercase());
+            match sub.as_deref() {
+                Some("password") if n >= a + 4 => vec![a + 2, a + 3],
+                Some("address") if n >= a + 3 => vec![a + 2],
+                _ => from(a + 1),
+            }
+        }
+    }
+}
+
+/// Password positions for a line whose first word is no game or command.
+fn guess_unknown(toks: &[Tok<'_>]) -> Vec<usize> {
+    if let Some((_, creds)) = toks
+        .get(1)
+        .and_then(|t| game_verb(&t.text.to_ascii_lowercase()))
+    {
+        return guess_passwords(toks, 1, creds);
+    }
+    if let Some(i) = (1..toks.len()).find(|&i| looks_numeric(toks[i].text)) {
+        return vec![i + 2];
+    }
+    vec![2, 3]
+}
+
+// ---------------------------------------------------------------- parser
+
+struct Parser<'a> {
+    line: &'a str,
+    toks: Vec<Tok<'a>>,
+    /// Next word to read.
+    i: usize,
+    /// Password words read.
+    pw: Vec<usize>,
+    /// Where passwords may stand, should the line fail.
+    guess: Vec<usize>,
+    game: Option<&'static str>,
+    board: Option<u32>,
+    /// The command as named in messages (`chess move`, `signup`).
+    cmd: String,
+    usage: Usage,
+}
+
+type Res<T> = Result<T, ParseError>;
+
+impl<'a> Parser<'a> {
+    fn finish(self, command: Command) -> Parsed {
+        Parsed {
+            command,
+            masked: mask(self.line, &self.toks, &self.pw),
+        }
+    }
+
+    fn fail(&self, message: String) -> ParseError {
+        let mut idxs = self.pw.clone();
+        idxs.extend(&self.guess);
+        ParseError {
+            message,
+            masked: mask(self.line, &self.toks, &idxs),
+            game: self.game.map(str::to_string),
+            board: self.board,
+        }
+    }
+
+    fn example(&self) -> String {
+        let verb = self.cmd.rsplit(' ').next().unwrap_or("");
+        self.usage
+            .example
+            .replace("{g}", self.game.unwrap_or(""))
+            .replace("{v}", verb)
+    }
+
+    /// `chess move needs ..., like: chess move 101 alice secret Nf3.`
+    fn missing(&self) -> ParseError {
+        self.fail(format!(
+            "{} needs {}, like: {}.",
+            self.cmd,
+            self.usage.needs,
+            self.example()
+        ))
+    }
+
+    /// `'x' is not a board number; chess move needs ..., like: ...`
+    fn bad(&self, word: &str, what: &str) -> ParseError {
+        self.fail(format!(
+            "'{}' is not {}; {} needs {}, like: {}.",
+            word,
+            what,
+            self.cmd,
+            self.usage.needs,
+            self.example()
+        ))
+    }
+
+    fn peek(&self) -> Option<&'a str> {
+        self.toks.get(self.i).map(|t| t.text)
+    }
+
+    fn next(&mut self) -> Option<&'a str> {
+        let t = self.peek();
+        if t.is_some() {
+            self.i += 1;
+        }
+        t
+    }
+
+    fn need(&mut self) -> Res<&'a str> {
+        self.next().ok_or_else(|| self.missing())
+    }
+
+    /// Refuse any word left.
+    fn end(&self) -> Res<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(word) if self.usage.needs.is_empty() => Err(self.fail(format!(
+                "{} takes no more words, but '{}' follows; write just: {}.",
+                self.cmd,
+                word,
+                self.example()
+            ))),
+            Some(word) => Err(self.fail(format!(
+                "'{}' is one word too many; {} needs only {}, like: {}.",
+                word,
+                self.cmd,
+                self.usage.needs,
+                self.example()
+            ))),
+        }
+    }
+
+    /// The rest of the words.
+    fn rest(&mut self) -> Vec<&'a str> {
+        let words = self.toks[self.i..].iter().map(|t| t.text).collect();
+        self.i = self.toks.len();
+        words
+    }
+
+    fn number(&self, word: &str, what: &str) -> Res<u32> {
+        if !is_digits(word) {
+            return Err(self.bad(word, what));
+        }
+        word.parse().map_err(|_| {
+            self.fail(format!(
+                "{word} is too large to be {what}; {} needs {}, like: {}.",
+                self.cmd,
+                self.usage.needs,
+                self.example()
+            ))
+        })
+    }
+
+    fn board_no(&mut self) -> Res<u32> {
+        let word = self.need()?;
+        let board = self.number(word, "a board number")?;
+        self.board = Some(board);
+        Ok(board)
+    }
+
+    /// `101` or `101#7`.
+    fn board_ref(&self, word: &str) -> Res<BoardRef> {
+        let (b, ply) = match word.split_once('#') {
+            Some((b, ply)) => (b, Some(ply)),
+            None => (word, None),
+        };
+        let what = "a board number (with #N for the position after ply N)";
+        if !is_digits(b) || ply.is_some_and(|p| !is_digits(p)) {
+            return Err(self.bad(word, what));
+        }
+        let board = self.number(b, what)?;
+        let ply = ply.map(|p| self.number(p, "a ply number")).transpose()?;
+        Ok(BoardRef { board, ply })
+    }
+
+    fn check_userid(&self, word: &str) -> Res<String> {
+        if is_valid_userid(word) {
+            Ok(word.to_ascii_lowercase())
+        } else if looks_numeric(word) {
+            Err(self.bad(word, "a userid (userids start with a letter)"))
+        } else {
+            Err(self.fail(format!(
+                "'{}' is not a userid, as userids are a letter followed by letters, digits, \
+                 '-', '_' or '.', at most {} in all; {} needs {}, like: {}.",
+                word,
+                super::MAX_USERID_LEN,
+                self.cmd,
+                self.usage.needs,
+                self.example()
+            )))
+        }
+    }
+
+    fn userid(&mut self) -> Res<String> {
+        let word = self.need()?;
+        self.check_userid(word)
+    }
+
+    fn password(&mut self) -> Res<Password> {
+        if self.i < self.toks.len() {
+            self.pw.push(self.i);
+        }
+        let word = self.need()?;
+        Ok(Password::new(word))
+    }
+
+    fn creds(&mut self) -> Res<Credentials> {
+        let userid = self.userid()?;
+        let password = self.password()?;
+        Ok(Credentials { userid, password })
+    }
+
+    fn address(&self, word: &str) -> Res<String> {
+        let a = word
+            .trim_end_matches([',', ';'])
+            .trim_start_matches('<')
+            .trim_end_matches('>');
+        let ok = match a.split_once('@') {
+            Some((local, domain)) => {
+                !local.is_empty()
+                    && !domain.is_empty()
+                    && !domain.contains('@')
+                    && !a.contains(['<', '>', ',', ';', '"'])
+            }
+            None => false,
+        };
+        if ok {
+            Ok(a.to_string())
+        } else {
+            Err(self.bad(word, "a mail address"))
+        }
+    }
+
+    fn set_verb(&mut self, cmd: String, usage: Usage, creds: Creds, v: usize) {
+        self.cmd = cmd;
+        self.usage = usage;
+        self.guess = guess_passwords(&self.toks, v, creds);
+    }
+
+    // ------------------------------------------------------------ commands
+
+    fn command(&mut self) -> Res<Command> {
+        let Some(first) = self.next() else {
+            return Err(
+                self.fail("the Subject is empty; write a command there, like: help.".to_string())
+            );
+        };
+        let word = first.to_ascii_lowercase();
+        if let Some(game) = game_name(&word) {
+            self.game = Some(game);
+            let command = self.game_command(game)?;
+            return Ok(Command::Game {
+                game: game.to_string(),
+                command,
+            });
+        }
+        if let Some((usage, creds)) = account_verb(&word) {
+            let name = if word == "all" { "all show" } else { &word };
+            self.set_verb(name.to_string(), usage, creds, 0);
+            return self.account_command(&word);
+        }
+        if word == "multiple" {
+            return Err(self.fail(
+                "'multiple' must stand alone in the Subject, with the commands one per line \
+                 in the body."
+                    .to_string(),
+            ));
+        }
+        if let Some((usage, creds)) = game_verb(&word) {
+            self.cmd = word.clone();
+            self.usage = usage;
+            self.guess = guess_passwords(&self.toks, 0, creds);
+            let example = usage.example.replace("{g}", "chess").replace("{v}", &word);
+            return Err(self.fail(format!(
+                "{word} needs a game name first, like: {example}; the games are {}.",
+                list_words(GAME_NAMES)
+            )));
+        }
+        self.guess = guess_unknown(&self.toks);
+        Err(self.fail(format!(
+            "I know no game or command called '{first}'; send a mail with the Subject help \
+             for the list of games and commands."
+        )))
+    }
+
+    fn game_command(&mut self, game: &'static str) -> Res<GameCommand> {
+        let Some(verb_word) = self.next() else {
+            return Err(self.fail(format!(
+                "{game} needs a command after it, like: {game} help; the commands are {}.",
+                list_words(GAME_VERBS)
+            )));
+        };
+        let verb = verb_word.to_ascii_lowercase();
+        let v = self.i - 1;
+        let Some((usage, creds)) = game_verb(&verb) else {
+            return Err(self.unknown_game_verb(game, verb_word, v));
+        };
+        self.set_verb(format!("{game} {verb}"), usage, creds, v);
+        let command = match verb.as_str() {
+            "help" => GameCommand::Help,
+            "standings" | "ratings" => GameCommand::Standings,
+            "history" => GameCommand::History,
+            "challenge" => self.challenge()?,
+            "move" | "queue" | "submit" => {
+                let board = self.board_no()?;
+                let who = self.creds()?;
+                let (action, ply) = self.move_action()?;
+                match verb.as_str() {
+                    "move" => GameCommand::Move {
+                        board,
+                        who,
+                        action,
+                        ply,
+                    },
+                    "queue" => GameCommand::Queue {
+                        board,
+                        who,
+                        action,
+                        ply,
+                    },
+                    _ => GameCommand::Submit {
+                        board,
+                        who,
+                        action,
+                        ply,
+                    },
+                }
+            }
+            "resign" | "confirm" | "chat" => {
+                let board = self.board_no()?;
+                let who = self.creds()?;
+                match verb.as_str() {
+                    "resign" => GameCommand::Resign { board, who },
+                    "confirm" => GameCommand::Confirm { board, who },
+                    _ => GameCommand::Chat { board, who },
+                }
+            }
+            "preview" => {
+                let word = self.need()?;
+                let board = self.board_ref(word)?;
+                self.board = Some(board.board);
+                let words = self.rest();
+                let text = words.join(" ");
+                let moves: Vec<String> = if text.contains([',', ';']) {
+                    text.split([',', ';'])
+                        .map(str::trim)
+                        .filter(|m| !m.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                } else {
+                    words.iter().map(|w| w.to_string()).collect()
+                };
+                if moves.is_empty() {
+                    return Err(self.fail(format!(
+                        "{} needs a board number and one or more moves, like: {}; to see the \
+                         board as it stands write {game} show {}.",
+                        self.cmd,
+                        self.example(),
+                        word
+                    )));
+                }
+                GameCommand::Preview { board, moves }
+            }
+            "show" => self.show()?,
+            "showas" => {
+                let who = self.creds()?;
+                let mut boards = Vec::new();
+                let mut filter = None;
+                for word in self.rest() {
+                    if let Some(f) = filter_word(word) {
+                        if filter.is_some() {
+                            return Err(self.bad(word, "a board number"));
+                        }
+                        filter = Some(f);
+                    } else {
+                        boards.push(
+                            self.number(word, "a board number or all, active, inactive or next")?,
+                        );
+                    }
+                }
+                if filter.is_some() && !boards.is_empty() {
+                    return Err(self.fail(format!(
+                        "{} takes board numbers or one of all, active, inactive and next, not \
+                         both, like: {}.",
+                        self.cmd,
+                        self.example()
+                    )));
+                }
+                GameCommand::ShowAs {
+                    who,
+                    boards,
+                    filter: filter.unwrap_or_default(),
+                }
+            }
+            "games" => {
+                let (users, filter) = self.users_and_filter()?;
+                GameCommand::Games {
+                    users,
+                    filter: filter.unwrap_or_default(),
+                }
+            }
+            "subscribe" | "unsubscribe" => {
+                let mut boards = Vec::new();
+                let mut all = false;
+                while let Some(word) = self.peek() {
+                    if word.eq_ignore_ascii_case("all") {
+                        all = true;
+                    } else if looks_numeric(word) {
+                        boards.push(self.number(word, "a board number")?);
+                    } else {
+                        break;
+                    }
+                    self.i += 1;
+                }
+                if boards.is_empty() && !all {
+                    return Err(match self.peek() {
+                        Some(word) => self.bad(word, "a board number or all"),
+                        None => self.missing(),
+                    });
+                }
+                if all && !boards.is_empty() {
+                    return Err(self.fail(format!(
+                        "{} takes board numbers or all, not both, like: {}.",
+                        self.cmd,
+                        self.example()
+                    )));
+                }
+                if let [board] = boards[..] {
+                    self.board = Some(board);
+                }
+                let who = self.creds()?;
+                if verb == "subscribe" {
+                    GameCommand::Subscribe { boards, all, who }
+                } else {
+                    GameCommand::Unsubscribe { boards, all, who }
+                }
+            }
+            "notify" => {
+                let who = self.creds()?;
+                let mut boards = Vec::new();
+                for word in self.rest() {
+                    boards.push(self.number(word, "a board number")?);
+                }
+                GameCommand::Notify { who, boards }
+            }
+            "accept" | "reject" => {
+                if self.peek().is_some_and(looks_numeric) {
+                    self.guess = guess_passwords(&self.toks, v, Creds::AfterBoard(3));
+                    return Err(self.fail(format!(
+                        "{game} {verb} alice secret says whether you take challenges of {game}; \
+                         to {verb} a proposal on a board write it as a move, like: {game} move \
+                         {} alice secret {verb}.",
+                        self.peek().unwrap_or("101")
+                    )));
+                }
+                let who = self.creds()?;
+                if verb == "accept" {
+                    GameCommand::AcceptChallenges { who }
+                } else {
+                    GameCommand::RejectChallenges { who }
+                }
+            }
+            "limit" => {
+                let who = self.creds()?;
+                let word = self.need()?;
+                let max = if word.eq_ignore_ascii_case("inf") {
+                    None
+                } else {
+                    Some(self.number(word, "a number of boards or inf")?)
+                };
+                GameCommand::Limit { who, max }
+            }
+            "set" => {
+                let who = self.creds()?;
+                let word = self.need()?;
+                let size = match word.to_ascii_lowercase().as_str() {
+                    "small" => BoardSize::Small,
+                    "large" => BoardSize::Large,
+                    _ => return Err(self.bad(word, "small or large")),
+                };
+                GameCommand::Set { who, size }
+            }
+            _ => unreachable!("every verb of GAME_VERBS is handled"),
+        };
+        self.end()?;
+        Ok(command)
+    }
+
+    fn unknown_game_verb(&mut self, game: &str, word: &str, v: usize) -> ParseError {
+        let verb = word.to_ascii_lowercase();
+        let next_numeric = self.toks.get(v + 1).is_some_and(|t| looks_numeric(t.text));
+        self.guess = if next_numeric {
+            guess_passwords(&self.toks, v, Creds::AfterBoard(4))
+        } else {
+            let mut g = guess_passwords(&self.toks, v, Creds::First(2));
+            g.push(v + 3);
+            g
+        };
+        if SPECIAL_MOVES.contains(&verb.as_str()) || verb == "draw" {
+            let mv = if verb == "draw" { "propose" } else { &verb };
+            return self.fail(format!(
+                "{game} has no command '{word}'; write it as a move instead, like: {game} move \
+                 101 alice secret {mv}."
+            ));
+        }
+        if ACCOUNT_VERBS.contains(&verb.as_str()) {
+            let example = account_verb(&verb)
+                .map(|(u, _)| u.example.replace("{v}", &verb))
+                .unwrap_or_default();
+            return self.fail(format!(
+                "'{word}' is no {game} command; write it without the game name, like: {example}."
+            ));
+        }
+        if verb == "board" {
+            return self.fail(format!(
+                "{game} has no command 'board'; to answer a board mail write a command in the \
+                 Subject, like: {game} move 101 alice secret Nf3."
+            ));
+        }
+        self.fail(format!(
+            "{game} has no command '{word}'; the commands are {}.",
+            list_words(GAME_VERBS)
+        ))
+    }
+
+    /// The action and guard of `move`/`queue`/`submit`: the rest of the line.
+    fn move_action(&mut self) -> Res<(MoveAction, Option<u32>)> {
+        let text = self.rest().join(" ");
+        let (mv, guard) = split_guard(&text);
+        if mv.is_empty() {
+            return Err(self.missing());
+        }
+        let ply = match guard {
+            None => None,
+            Some(digits) => {
+                let n: u32 = digits.parse().map_err(|_| {
+                    self.fail(format!(
+                        "#{digits} is too large to be a ply number; write the number of the ply \
+                         your move would be, like: {}#7.",
+                        self.example()
+                    ))
+                })?;
+                if n == 0 {
+                    return Err(self.fail(format!(
+                        "plies count from 1, so #0 guards nothing; write the number of the ply \
+                         your move would be, like: {}#7.",
+                        self.example()
+                    )));
+                }
+                Some(n)
+            }
+        };
+        let lower = mv.to_ascii_lowercase();
+        let action = match lower.as_str() {
+            "resign" => MoveAction::Resign,
+            "propose" => MoveAction::Propose,
+            "undo" => MoveAction::Undo,
+            "accept" => MoveAction::Accept,
+            "reject" => MoveAction::Reject,
+            "pass" => MoveAction::Pass,
+            _ => MoveAction::Play(mv.to_string()),
+        };
+        Ok((action, ply))
+    }
+
+    fn challenge(&mut self) -> Res<GameCommand> {
+        let mut players = Vec::new();
+        let mut options = Vec::new();
+        let mut timers = Timers::default();
+        for word in self.rest() {
+            if let Some(opt) = word.strip_prefix("--") {
+                let Some((name, value)) = opt.split_once('=') else {
+                    return Err(self.bad(
+                        word,
+                        "a board option (those are --nagtime=N, --forfeittime=N and \
+                         --totaltime=N, in days)",
+                    ));
+                };
+                let slot = match name.to_ascii_lowercase().as_str() {
+                    "nagtime" => &mut timers.nag_days,
+                    "forfeittime" => &mut timers.forfeit_days,
+                    "totaltime" => &mut timers.total_days,
+                    _ => {
+                        return Err(self.bad(
+                            word,
+                            "a board option (those are --nagtime=N, --forfeittime=N and \
+                             --totaltime=N, in days)",
+                        ))
+                    }
+                };
+                let days = self.number(value, "a number of days")?;
+                if days == 0 {
+                    return Err(self.bad(word, "a board option of at least one day"));
+                }
+                *slot = Some(days);
+            } else if let Some(opt) = word.strip_prefix('-') {
+                let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
+                if name.is_empty()
+                    || !name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    || (opt.contains('=') && value.is_empty())
+                {
+                    return Err(self.bad(word, "a game option (like -name or -name=value)"));
+                }
+                options.push(opt.to_ascii_lowercase());
+            } else {
+                players.push(self.check_userid(word)?);
+            }
+        }
+        if players.len() != 2 {
+            let got = match players.len() {
+                0 => "no player".to_string(),
+                1 => "only one player".to_string(),
+                n => format!("{n} players"),
+            };
+            return Err(self.fail(format!(
+                "{} needs {}, like: {}; this line names {got}.",
+                self.cmd,
+                self.usage.needs,
+                self.example()
+            )));
+        }
+        Ok(GameCommand::Challenge {
+            players,
+            options,
+            timers,
+        })
+    }
+
+    fn show(&mut self) -> Res<GameCommand> {
+        match self.peek() {
+            None => Err(self.missing()),
+            Some(word) if looks_numeric(word) => {
+                let mut boards = Vec::new();
+                for word in self.rest() {
+                    boards.push(self.board_ref(word)?);
+                }
+                if let [b] = boards[..] {
+                    self.board = Some(b.board);
+                }
+                Ok(GameCommand::Show { boards })
+            }
+            Some(_) => {
+                let (users, filter) = self.users_and_filter()?;
+                if users.is_empty() {
+                    return Err(self.missing());
+                }
+                Ok(GameCommand::ShowUsers {
+                    users,
+                    filter: filter.unwrap_or_default(),
+                })
+            }
+        }
+    }
+
+    fn users_and_filter(&mut self) -> Res<(Vec<String>, Option<BoardFilter>)> {
+        let mut users = Vec::new();
+        let mut filter = None;
+        for word in self.rest() {
+            match filter_word(word) {
+                Some(f) if filter.is_none() => filter = Some(f),
+                Some(_) => {
+                    return Err(self.fail(format!(
+                        "'{}' is one filter too many, as only one of all, active, inactive and \
+                         next may be given; {} needs {}, like: {}.",
+                        word,
+                        self.cmd,
+                        self.usage.needs,
+                        self.example()
+                    )))
+                }
+                None => users.push(self.check_userid(word)?),
+            }
+        }
+        Ok((users, filter))
+    }
+
+    fn account_command(&mut self, verb: &str) -> Res<Command> {
+        let command = match verb {
+            "help" => Command::Help {
+                topics: self.rest().iter().map(|w| w.to_ascii_lowercase()).collect(),
+            },
+            "signup" => {
+                let word = self.need()?;
+                let userid = self.check_userid(word)?;
+                if RESERVED_USERIDS.contains(&userid.as_str()) {
+                    return Err(self.fail(format!(
+                        "'{word}' cannot be a userid, as show and games read it as a filter; \
+                         choose another, like: {}.",
+                        self.example()
+                    )));
+                }
+                let password = self.password()?;
+                let mut addresses = Vec::new();
+                for word in self.rest() {
+                    addresses.push(self.address(word)?);
+                }
+                Command::Signup {
+                    userid,
+                    password,
+                    addresses,
+                }
+            }
+            "change" => {
+                let sub = self.need()?.to_ascii_lowercase();
+                match sub.as_str() {
+                    "password" => {
+                        self.cmd = "change password".to_string();
+                        self.usage = Usage {
+                            needs: "your userid, your old password and your new password",
+                            example: "change password alice oldsecret newsecret",
+                        };
+                        let who = self.creds()?;
+                        let new = self.password()?;
+                        Command::ChangePassword { who, new }
+                    }
+                    "address" | "addresses" => {
+                        self.cmd = "change address".to_string();
+                        self.usage = Usage {
+                            needs: "your userid, your password and the new mail addresses (none \
+                                    for the address you write from)",
+                            example: "change address alice secret alice@example.org",
+                        };
+                        let who = self.creds()?;
+                        let mut addresses = Vec::new();
+                        for word in self.rest() {
+                            addresses.push(self.address(word)?);
+                        }
+                        Command::ChangeAddress { who, addresses }
+                    }
+                    _ => {
+                        let word = self.toks[self.i - 1].text;
+                        return Err(self.bad(word, "password or address"));
+                    }
+                }
+            }
+            "signoff" | "delete" => Command::Signoff { who: self.creds()? },
+            "vacation" => {
+                let who = self.creds()?;
+                let word = self.need()?;
+                let days = if word.eq_ignore_ascii_case("off") {
+                    None
+                } else {
+                    let days = self.number(word, "a number of days or off")?;
+                    if days == 0 {
+                        return Err(
+                            self.bad(word, "a number of days (to end a vacation write off)")
+                        );
+                    }
+                    Some(days)
+                };
+                Command::Vacation { who, days }
+            }
+            "list" => {
+                let mut games = Vec::new();
+                for word in self.rest() {
+                    match game_name(word) {
+                        Some(g) => games.push(g.to_string()),
+                        None => {
+                            return Err(self.fail(format!(
+                                "'{word}' is no game I know; the games are {}.",
+                                list_words(GAME_NAMES)
+                            )))
+                        }
+                    }
+                }
+                Command::List { games }
+            }
+            "message" => {
+                let who = self.creds()?;
+                let mut to = Vec::new();
+                for word in self.rest() {
+                    to.push(self.check_userid(word)?);
+                }
+                if to.is_empty() {
+                    return Err(self.missing());
+                }
+                Command::Message { who, to }
+            }
+            "all" => {
+                let word = self.need()?;
+                if !word.eq_ignore_ascii_case("show") {
+                    return Err(self.fail(format!(
+                        "'all {word}' is no command; all is followed by show, like: {}.",
+                        self.example()
+                    )));
+                }
+                let userid = self.userid()?;
+                let filter = match self.next() {
+                    None => BoardFilter::default(),
+                    Some(word) => filter_word(word)
+                        .ok_or_else(|| self.bad(word, "all, active, inactive or next"))?,
+                };
+                Command::AllShow { userid, filter }
+            }
+            _ => unreachable!("every verb of ACCOUNT_VERBS is handled"),
+        };
+        self.end()?;
+        Ok(command)
+    }
+}
+
+/// `a, b and c`.
+fn list_words(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,22 +1,79 @@
 //! Boards and move lists as text. Pure: no I/O.
+//!
+//! Every function returns whole lines, each ended by `\n`, with no trailing
+//! whitespace, ready to be put into a mail body as is.
+//!
+//! # Boards (commands.md §6)
+//!
+//! [`board`] draws a [`Diagram`](crate::rules::Diagram) in the player's chosen
+//! [`BoardSize`](crate::command::BoardSize). White is always at the bottom
+//! (rank 1 last), as pbmserv draws it; a1 is dark.
+//!
+//! Large (the default), three characters a square; `Black` stands after the
+//! right-hand rank number of the top rank, `White` after that of the bottom
+//! rank:
+//!
+//! ```text
+//!       a   b   c   d   e   f   g   h
+//!     +---+---+---+---+---+---+---+---+
+//!   8 |*R*|*N*|*B*|*Q*|*K*|*B*|*N*|*R*|  8  Black
+//!     +---+---+---+---+---+---+---+---+
+//!   7 |*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|  7
+//!     +---+---+---+---+---+---+---+---+
+//!   6 |   |:::|   |:::|   |:::|   |:::|  6
+//!   ...
+//!   1 |:R:| N |:B:| Q |:K:| B |:N:| R |  1  White
+//!     +---+---+---+---+---+---+---+---+
+//!       a   b   c   d   e   f   g   h
+//! ```
+//!
+//! Small, one character a square, White upper case and Black lower case
+//! (FEN's convention), `-` on empty dark squares:
+//!
+//! ```text
+//!      a b c d e f g h
+//!    +-----------------+
+//!  8 | r n b q k b n r |  8  Black
+//!  7 | p p p p p p p p |  7
+//!  6 |   -   -   -   - |  6
+//!  ...
+//!  1 | R N B Q K B N R |  1  White
+//!    +-----------------+
+//!      a b c d e f g h
+//! ```
+//!
+//! Several boards in one diagram (Shadow's main and shadow board, Temporal's
+//! levels) stand side by side, four spaces apart, each with its label
+//! centred above it; `Black`/`White` then stand once, after the rightmost
+//! board. A square holding several glyphs shows the first one, and every
+//! such square is listed under the boards, the drawn glyph first:
+//!
+//! ```text
+//! Squares holding several pieces (the first one is drawn):
+//!   Shadow d4: White Rook, Black Knight
+//! ```
+//!
+//! (without the board label when the diagram has only one board). The
+//! diagram's own notes follow, one per line, after a blank line.
+//!
+//! # Move lists
+//!
+//! [`move_list`] writes one ply a line, numbered by ply as pbmserv does
+//! (plies do not pair into White/Black moves in every game: Temporal
+//! warps, pending decisions), the numbers right-aligned; what happened
+//! automatically is written under its ply, indented to the notation:
+//!
+//! ```text
+//!  9. Nf3
+//! 10. reveal c4
+//!     Black's shadow knight on c4 is revealed.
+//! ```
 
-use crate::command::BoardSize;
-use crate::rules::Diagram;
+mod diagram;
+mod moves;
 
-/// Draw a position's diagram in the player's chosen size (commands.md §6).
-pub fn board(diagram: &Diagram, size: BoardSize) -> String {
-    let _ = (diagram, size);
-    todo!("render::board")
-}
+pub use diagram::board;
+pub use moves::{move_list, MoveRecord};
 
-/// One ply of a move list. (Temporary until the render branch lands.)
-pub struct MoveLine {
-    pub ply: u32,
-    pub notation: String,
-    pub events: Vec<String>,
-}
-
-pub fn move_list(lines: &[MoveLine]) -> String {
-    let _ = lines;
-    todo!()
-}
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,7 @@ use argon2::Argon2;
 use minijinja::context;
 
 use super::{Ctx, Outcome, Refusal, Reply, ServerError};
-use crate::command::{BoardSize, Credentials, Password};
+use crate::command::{self, BoardSize, Credentials, Password};
 use crate::rules::Game;
 use crate::store;
 
@@ -34,24 +34,18 @@ pub(crate) fn password_matches(hash: &str, password: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Words a userid may not be, so that commands stay unambiguous.
-const RESERVED_USERIDS: &[&str] = &["all", "active", "inactive", "next", "small", "large"];
-
-/// A userid is 1–20 characters: lower-case letters, digits, `_`, `-`, `.`,
-/// starting with a letter or digit, and none of the listing keywords.
+/// A userid has the parser's shape ([`command::is_valid_userid`]: a letter
+/// first, then letters, digits, `-`, `_`, `.`), is none of the listing
+/// words, and is no game name (so `help chess` stays unambiguous).
 fn check_userid(userid: &str) -> Result<(), Refusal> {
-    let valid = (1..=20).contains(&userid.len())
-        && userid
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-        && userid
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-.".contains(c))
-        && !userid.chars().all(|c| c.is_ascii_digit());
-    if !valid || RESERVED_USERIDS.contains(&userid) || crate::rules::game(userid).is_some() {
+    let valid = command::is_valid_userid(userid)
+        && !command::RESERVED_USERIDS.contains(&userid)
+        && command::game_name(userid).is_none();
+    if !valid {
         return Err(Refusal::new(format!(
-            "The userid \"{userid}\" cannot be used: choose 1 to 20 letters, digits, '_', '-' or '.', starting with a letter or digit, not all digits and not a game name or listing word."
+            "The userid \"{userid}\" cannot be used: choose up to {} letters, digits, '-', '_' or '.', starting with a letter, and not a game name or one of {}.",
+            command::MAX_USERID_LEN,
+            command::RESERVED_USERIDS.join(", ")
         )));
     }
     Ok(())
@@ -85,9 +79,7 @@ pub(crate) fn create_user(
     let addresses: Vec<String> = if addresses.is_empty() {
         match ctx.sender {
             Some(s) => vec![s.to_lowercase()],
-            None => {
-                return Err(Refusal::new("Give at least one mail address for the user.").into())
-            }
+            None => return Err(Refusal::new("Give at least one mail address for the user.").into()),
         }
     } else {
         addresses.iter().map(|a| a.to_lowercase()).collect()
@@ -228,7 +220,16 @@ mod tests {
     fn userids_are_checked() {
         assert!(check_userid("alice").is_ok());
         assert!(check_userid("a.b-c_9").is_ok());
-        for bad in ["", "Alice", "-x", "123", "chess", "all", "a b", "averyveryverylonguserid"] {
+        for bad in [
+            "",
+            "-x",
+            "123",
+            "9lives",
+            "chess",
+            "all",
+            "a b",
+            &"x".repeat(33),
+        ] {
             assert!(check_userid(bad).is_err(), "{bad}");
         }
     }

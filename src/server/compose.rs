@@ -85,9 +85,9 @@ impl BoardView<'_> {
         } else {
             0
         };
-        let lines: Vec<crate::render::MoveLine> = self.plies[skip..]
+        let lines: Vec<crate::render::MoveRecord> = self.plies[skip..]
             .iter()
-            .map(|p| crate::render::MoveLine {
+            .map(|p| crate::render::MoveRecord {
                 ply: p.ply,
                 notation: p.notation.clone(),
                 events: p.events.clone(),

@@ -197,13 +197,7 @@ impl<'a> Server<'a> {
         }
         let now = self.clock.now();
         let record = |outcome: &str| {
-            store::record_mail(
-                &tx,
-                &mail.message_id,
-                mail.sender.as_deref(),
-                outcome,
-                now,
-            )
+            store::record_mail(&tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
         };
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
@@ -322,8 +316,7 @@ impl<'a> Server<'a> {
                 to: to.to_string(),
                 subject: subject.to_string(),
                 body,
-                in_reply_to: Some(cause.message_id.clone())
-                    .filter(|id| !id.starts_with("hash:")),
+                in_reply_to: Some(cause.message_id.clone()).filter(|id| !id.starts_with("hash:")),
             },
             now,
         )?;
@@ -413,7 +406,12 @@ impl<'a> Server<'a> {
         }
     }
 
-    fn execute_game(&self, ctx: &Ctx<'_>, game: &str, command: &GameCommand) -> Outcome<Vec<Reply>> {
+    fn execute_game(
+        &self,
+        ctx: &Ctx<'_>,
+        game: &str,
+        command: &GameCommand,
+    ) -> Outcome<Vec<Reply>> {
         let Some(rules) = crate::rules::game(game) else {
             return Err(Refusal::new(format!(
                 "This server does not referee {game} yet; send \"help\" for the games it has."

@@ -188,7 +188,10 @@ fn commented<'a>(ctx: &Ctx<'a>, userid: Option<&'a str>) -> Option<(&'a str, &'a
     if comment.is_empty() {
         None
     } else {
-        Some((userid.unwrap_or(ctx.sender.unwrap_or("the challenger")), comment))
+        Some((
+            userid.unwrap_or(ctx.sender.unwrap_or("the challenger")),
+            comment,
+        ))
     }
 }
 
@@ -366,7 +369,10 @@ pub(crate) fn act(
                         ctx.now,
                     )?;
                     if let Some(taken) = taken {
-                        news.push(format!("Ply {} ({}) is taken back.", taken.ply, taken.notation));
+                        news.push(format!(
+                            "Ply {} ({}) is taken back.",
+                            taken.ply, taken.notation
+                        ));
                     }
                 }
             }
@@ -410,10 +416,12 @@ fn finish(
         return Ok(vec![]);
     };
     let current = |userid: &str| -> Outcome<store::Rating> {
-        Ok(store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
-            rating: ratings::START_RATING,
-            games: 0,
-        }))
+        Ok(
+            store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
+                rating: ratings::START_RATING,
+                games: 0,
+            }),
+        )
     };
     let (ra, rb) = (current(a)?, current(b)?);
     let score = match winner {
@@ -673,7 +681,9 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
                 let mut loaded = load(ctx, game, row.board)?;
                 let news = match loaded.row.proposal {
                     // An unanswered draw proposal counts as accepted.
-                    Some((Proposal::Draw, _)) => finish(ctx, &mut loaded, None, "agreement by silence")?,
+                    Some((Proposal::Draw, _)) => {
+                        finish(ctx, &mut loaded, None, "agreement by silence")?
+                    }
                     _ => {
                         let loser = loaded.position.to_act().index();
                         finish(ctx, &mut loaded, Some(1 - loser), "forfeit")?

@@ -21,7 +21,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/commands.txt",
         include_str!("../../templates/help/commands.txt"),
     ),
-    ("help/chess.txt", include_str!("../../templates/help/chess.txt")),
+    (
+        "help/chess.txt",
+        include_str!("../../templates/help/chess.txt"),
+    ),
     (
         "help/doublechess.txt",
         include_str!("../../templates/help/doublechess.txt"),
@@ -62,12 +65,12 @@ impl Templates {
         );
         for (name, source) in BUILT_IN {
             let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
-                Some(path) => std::fs::read_to_string(&path).map_err(|source| {
-                    TemplateError::Read {
+                Some(path) => {
+                    std::fs::read_to_string(&path).map_err(|source| TemplateError::Read {
                         path: path.display().to_string(),
                         source,
-                    }
-                })?,
+                    })?
+                }
                 None => source.to_string(),
             };
             env.add_template_owned(name.to_string(), source)

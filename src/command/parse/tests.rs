@@ -1,0 +1,1211 @@
+use super::*;
+use crate::command::{
+    BoardFilter, BoardRef, BoardSize, Command, Credentials, GameCommand, MoveAction, Password,
+    Timers,
+};
+use proptest::prelude::*;
+
+fn ok(line: &str) -> Parsed {
+    match parse_line(line) {
+        Ok(p) => p,
+        Err(e) => panic!("{line:?} failed: {}", e.message),
+    }
+}
+
+fn cmd(line: &str) -> Command {
+    ok(line).command
+}
+
+fn game(line: &str) -> GameCommand {
+    match cmd(line) {
+        Command::Game { command, .. } => command,
+        other => panic!("{line:?} is no game command: {other:?}"),
+    }
+}
+
+fn err(line: &str) -> ParseError {
+    match parse_line(line) {
+        Ok(p) => panic!("{line:?} parsed as {:?}", p.command),
+        Err(e) => e,
+    }
+}
+
+fn who(userid: &str, pw: &str) -> Credentials {
+    Credentials {
+        userid: userid.to_string(),
+        password: Password::new(pw),
+    }
+}
+
+/// Every error message is one sentence: it ends with a full stop and holds
+/// no other sentence end.
+fn assert_one_sentence(e: &ParseError) {
+    let m = &e.message;
+    assert!(m.ends_with('.'), "{m:?} does not end with a full stop");
+    assert!(!m.contains(". "), "{m:?} holds more than one sentence");
+    assert!(!m.contains('\n'), "{m:?} spans lines");
+}
+
+// ------------------------------------------------------------ stripping
+
+#[test]
+fn reply_markers_and_trailing_stars_are_ignored() {
+    for line in [
+        "Re: chess show 101",
+        "RE: chess show 101",
+        "re:chess show 101",
+        "Fwd: Re: chess show 101",
+        "FW: AW: SV: chess show 101",
+        "Re[2]: chess show 101",
+        "Re: chess show 101 **",
+        "  chess show 101   **  ",
+        "Re: Re: chess show 101 ** **",
+    ] {
+        let p = ok(line);
+        assert_eq!(
+            p.command,
+            Command::Game {
+                game: "chess".into(),
+                command: GameCommand::Show {
+                    boards: vec![BoardRef {
+                        board: 101,
+                        ply: None
+                    }]
+                }
+            },
+            "{line:?}"
+        );
+        assert_eq!(p.masked, "chess show 101", "{line:?}");
+    }
+}
+
+#[test]
+fn words_that_merely_start_like_markers_are_kept() {
+    // "resign" starts with "re" but has no colon.
+    let e = err("resign 101 alice secret");
+    assert!(
+        e.message.contains("needs a game name first"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn stars_inside_a_word_are_kept() {
+    assert_eq!(
+        game("chess move 101 alice pw e4**"),
+        GameCommand::Move {
+            board: 101,
+            who: who("alice", "pw"),
+            action: MoveAction::Play("e4**".into()),
+            ply: None
+        }
+    );
+}
+
+// ------------------------------------------------------------ game names
+
+#[test]
+fn every_game_name_is_known_in_any_case() {
+    for g in crate::command::GAME_NAMES {
+        let upper = g.to_ascii_uppercase();
+        assert_eq!(
+            cmd(&format!("{upper} help")),
+            Command::Game {
+                game: g.to_string(),
+                command: GameCommand::Help
+            }
+        );
+    }
+}
+
+#[test]
+fn unknown_first_word_points_to_help() {
+    let e = err("chesss move 101 alice secret e4");
+    assert!(e.message.contains("no game or command called 'chesss'"));
+    assert!(e.message.contains("help"));
+    assert_eq!(e.masked, "chesss move 101 alice ***** e4");
+    assert_eq!(e.game, None);
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn empty_line_is_an_error() {
+    for line in ["", "   ", "Re:", "**"] {
+        let e = err(line);
+        assert!(e.message.contains("empty"), "{}", e.message);
+        assert_one_sentence(&e);
+    }
+}
+
+#[test]
+fn game_without_verb_lists_commands() {
+    let e = err("chess");
+    assert!(e.message.contains("needs a command"));
+    assert!(e.message.contains("challenge"));
+    assert_eq!(e.game.as_deref(), Some("chess"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn unknown_game_verb_lists_commands() {
+    let e = err("chess mvoe 101 alice secret e4");
+    assert_eq!(
+        e.message,
+        "chess has no command 'mvoe'; the commands are help, challenge, move, queue, resign, \
+         submit, confirm, preview, show, showas, games, chat, subscribe, unsubscribe, notify, \
+         accept, reject, limit, set, standings, ratings and history."
+    );
+    assert_eq!(e.masked, "chess mvoe 101 alice ***** e4");
+    assert_eq!(e.game.as_deref(), Some("chess"));
+}
+
+#[test]
+fn unknown_game_verb_without_board_masks_generously() {
+    let e = err("chess sett alice secret small");
+    assert_eq!(e.masked, "chess sett alice ***** *****");
+}
+
+#[test]
+fn special_move_as_verb_points_to_move() {
+    let e = err("chess propose 101 alice secret");
+    assert!(
+        e.message.contains("chess move 101 alice secret propose"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.masked, "chess propose 101 ***** *****");
+    let e = err("chess draw 101 alice secret");
+    assert!(e.message.contains("propose"), "{}", e.message);
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn account_verb_after_game_is_explained() {
+    let e = err("chess signup alice secret");
+    assert!(e.message.contains("without the game name"), "{}", e.message);
+    assert!(!e.masked.contains("secret"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn reply_to_a_board_mail_is_explained() {
+    let e = err("Re: Chess Board 101 bob **");
+    assert!(e.message.contains("board mail"), "{}", e.message);
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn game_verb_without_game_asks_for_the_game() {
+    let e = err("move 101 alice secret e4");
+    assert!(e
+        .message
+        .starts_with("move needs a game name first, like: chess move 101"));
+    assert_eq!(e.masked, "move 101 alice ***** e4");
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn multiple_alone_on_a_line_is_refused() {
+    let e = err("multiple");
+    assert!(e.message.contains("Subject"));
+}
+
+// ------------------------------------------------------------ move
+
+#[test]
+fn move_reads_board_credentials_and_move() {
+    let p = ok("Chess MOVE 101 Alice Secret Nf3");
+    assert_eq!(
+        p.command,
+        Command::Game {
+            game: "chess".into(),
+            command: GameCommand::Move {
+                board: 101,
+                who: who("alice", "Secret"),
+                action: MoveAction::Play("Nf3".into()),
+                ply: None,
+            }
+        }
+    );
+    assert_eq!(p.masked, "Chess MOVE 101 Alice ***** Nf3");
+}
+
+#[test]
+fn move_guard_is_a_final_hash_and_digits() {
+    let cases = [
+        ("e4#3", "e4", Some(3)),
+        ("Qxf7#7", "Qxf7", Some(7)),
+        ("Qxf7##7", "Qxf7#", Some(7)),
+        ("Qxf7#", "Qxf7#", None),
+        ("O-O+", "O-O+", None),
+        ("e8=Q#12", "e8=Q", Some(12)),
+        ("e4#x7", "e4#x7", None),
+    ];
+    for (text, mv, ply) in cases {
+        assert_eq!(
+            game(&format!("chess move 101 alice pw {text}")),
+            GameCommand::Move {
+                board: 101,
+                who: who("alice", "pw"),
+                action: MoveAction::Play(mv.into()),
+                ply,
+            },
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn move_guard_may_stand_apart() {
+    assert_eq!(
+        game("chess move 101 alice pw e4 #3"),
+        GameCommand::Move {
+            board: 101,
+            who: who("alice", "pw"),
+            action: MoveAction::Play("e4".into()),
+            ply: Some(3),
+        }
+    );
+}
+
+#[test]
+fn move_of_several_words_is_joined() {
+    assert_eq!(
+        game("shadowchess move 7 bob pw reveal   c4#9"),
+        GameCommand::Move {
+            board: 7,
+            who: who("bob", "pw"),
+            action: MoveAction::Play("reveal c4".into()),
+            ply: Some(9),
+        }
+    );
+    assert_eq!(
+        game("temporal move 101 bob pw V4:Ab1"),
+        GameCommand::Move {
+            board: 101,
+            who: who("bob", "pw"),
+            action: MoveAction::Play("V4:Ab1".into()),
+            ply: None,
+        }
+    );
+}
+
+#[test]
+fn special_moves_in_any_case() {
+    let cases = [
+        ("resign", MoveAction::Resign),
+        ("PROPOSE", MoveAction::Propose),
+        ("Undo", MoveAction::Undo),
+        ("accept", MoveAction::Accept),
+        ("reject", MoveAction::Reject),
+        ("pass", MoveAction::Pass),
+    ];
+    for (text, action) in cases {
+        assert_eq!(
+            game(&format!("chess move 101 alice pw {text}#4")),
+            GameCommand::Move {
+                board: 101,
+                who: who("alice", "pw"),
+                action,
+                ply: Some(4),
+            }
+        );
+    }
+}
+
+#[test]
+fn queue_and_submit_read_like_move() {
+    assert_eq!(
+        game("chess queue 101 alice pw e5#2"),
+        GameCommand::Queue {
+            board: 101,
+            who: who("alice", "pw"),
+            action: MoveAction::Play("e5".into()),
+            ply: Some(2),
+        }
+    );
+    assert_eq!(
+        game("chess submit 101 alice pw resign"),
+        GameCommand::Submit {
+            board: 101,
+            who: who("alice", "pw"),
+            action: MoveAction::Resign,
+            ply: None,
+        }
+    );
+}
+
+#[test]
+fn move_errors() {
+    let e = err("chess move 101 alice secret");
+    assert_eq!(
+        e.message,
+        "chess move needs a board number, your userid, your password and a move, like: chess \
+         move 101 alice secret Nf3."
+    );
+    // One word short: the userid might be the password, so both are masked.
+    assert_eq!(e.masked, "chess move 101 ***** *****");
+    assert_eq!(e.board, Some(101));
+    assert_eq!(e.game.as_deref(), Some("chess"));
+
+    let e = err("chess move 101 alice");
+    assert!(e.message.starts_with("chess move needs"));
+    assert_eq!(e.masked, "chess move 101 *****");
+
+    let e = err("chess move abc alice secret e4");
+    assert!(e
+        .message
+        .starts_with("'abc' is not a board number; chess move needs"));
+    assert_eq!(e.masked, "chess move ***** ***** ***** e4");
+    assert_eq!(e.board, None);
+
+    let e = err("chess move alice secret e4");
+    assert!(e.message.starts_with("'alice' is not a board number"));
+    assert!(!e.masked.contains("secret"));
+
+    let e = err("chess move 101 alice secret #7");
+    assert!(e.message.starts_with("chess move needs"));
+    assert_eq!(e.masked, "chess move 101 alice ***** #7");
+
+    let e = err("chess move 101 alice secret e4#0");
+    assert!(e.message.contains("#0"), "{}", e.message);
+    assert_eq!(e.masked, "chess move 101 alice ***** e4#0");
+
+    let e = err("chess move 101 alice secret e4#99999999999");
+    assert!(e.message.contains("too large"), "{}", e.message);
+
+    let e = err("chess move 99999999999 alice secret e4");
+    assert!(e.message.contains("too large"), "{}", e.message);
+    assert!(!e.masked.contains("secret"));
+
+    let e = err("chess move 101 7alice secret e4");
+    assert!(e.message.contains("userid"), "{}", e.message);
+    assert_eq!(e.masked, "chess move 101 7alice ***** e4");
+
+    let e = err("chess move 101 al!ce secret e4");
+    assert!(
+        e.message.starts_with("'al!ce' is not a userid"),
+        "{}",
+        e.message
+    );
+
+    for line in [
+        "chess move 101 alice secret",
+        "chess move abc alice secret e4",
+        "chess move 101 al!ce secret e4",
+        "chess move 101 alice secret e4#0",
+    ] {
+        assert_one_sentence(&err(line));
+    }
+}
+
+#[test]
+fn a_password_equal_to_another_word_is_masked_everywhere() {
+    let p = ok("chess move 101 alice alice e4");
+    assert_eq!(p.masked, "chess move 101 ***** ***** e4");
+    let p = ok("chess move 101 alice E4 e4");
+    assert_eq!(p.masked, "chess move 101 alice ***** *****");
+}
+
+#[test]
+fn masking_keeps_spacing_as_typed() {
+    let p = ok("Re:  chess  move\t101 alice   secret e4  **");
+    assert_eq!(p.masked, "chess  move\t101 alice   ***** e4");
+}
+
+// ------------------------------------------------------------ other game commands
+
+#[test]
+fn resign_confirm_chat() {
+    assert_eq!(
+        game("chess resign 101 alice pw"),
+        GameCommand::Resign {
+            board: 101,
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(
+        game("chess confirm 102 alice pw"),
+        GameCommand::Confirm {
+            board: 102,
+            who: who("alice", "pw")
+        }
+    );
+    let p = ok("chess chat 103 alice pw");
+    assert_eq!(
+        p.command,
+        Command::Game {
+            game: "chess".into(),
+            command: GameCommand::Chat {
+                board: 103,
+                who: who("alice", "pw")
+            }
+        }
+    );
+    assert_eq!(p.masked, "chess chat 103 alice *****");
+    let e = err("chess resign 101 alice pw now");
+    assert_eq!(
+        e.message,
+        "'now' is one word too many; chess resign needs only a board number, your userid and \
+         your password, like: chess resign 101 alice secret."
+    );
+    assert_eq!(e.masked, "chess resign 101 alice ***** now");
+    assert_eq!(e.board, Some(101));
+    let e = err("chess confirm 101 alice");
+    assert!(e
+        .message
+        .starts_with("chess confirm needs a board number, your userid and"));
+    assert_eq!(e.masked, "chess confirm 101 *****");
+}
+
+#[test]
+fn challenge_reads_players_options_and_timers() {
+    assert_eq!(
+        game("chess challenge Alice bob"),
+        GameCommand::Challenge {
+            players: vec!["alice".into(), "bob".into()],
+            options: vec![],
+            timers: Timers::default(),
+        }
+    );
+    assert_eq!(
+        game("zelig challenge alice -Lenient bob -level=3 --nagtime=3 --FORFEITTIME=10 --totaltime=60"),
+        GameCommand::Challenge {
+            players: vec!["alice".into(), "bob".into()],
+            options: vec!["lenient".into(), "level=3".into()],
+            timers: Timers {
+                nag_days: Some(3),
+                forfeit_days: Some(10),
+                total_days: Some(60),
+            },
+        }
+    );
+}
+
+#[test]
+fn challenge_errors() {
+    let e = err("chess challenge alice");
+    assert_eq!(
+        e.message,
+        "chess challenge needs the userids of the two players, White first, like: chess \
+         challenge alice bob; this line names only one player."
+    );
+    assert!(err("chess challenge alice bob carol")
+        .message
+        .contains("3 players"));
+    assert!(err("chess challenge").message.contains("no player"));
+    let e = err("chess challenge alice bob --nagtime");
+    assert!(e.message.starts_with("'--nagtime' is not a board option"));
+    let e = err("chess challenge alice bob --sleeptime=3");
+    assert!(e.message.contains("--forfeittime=N"));
+    let e = err("chess challenge alice bob --nagtime=soon");
+    assert!(e.message.starts_with("'soon' is not a number of days"));
+    let e = err("chess challenge alice bob -");
+    assert!(e.message.contains("game option"));
+    let e = err("chess challenge alice bob -x=");
+    assert!(e.message.contains("game option"));
+    for line in [
+        "chess challenge alice",
+        "chess challenge alice bob --sleeptime=3",
+        "chess challenge alice bob -",
+    ] {
+        assert_one_sentence(&err(line));
+    }
+}
+
+#[test]
+fn preview_reads_board_ply_and_moves() {
+    assert_eq!(
+        game("chess preview 101 e4 e5 Nf3"),
+        GameCommand::Preview {
+            board: BoardRef {
+                board: 101,
+                ply: None
+            },
+            moves: vec!["e4".into(), "e5".into(), "Nf3".into()],
+        }
+    );
+    assert_eq!(
+        game("shadowchess preview 101#4 reveal c4, Nf3;e5"),
+        GameCommand::Preview {
+            board: BoardRef {
+                board: 101,
+                ply: Some(4)
+            },
+            moves: vec!["reveal c4".into(), "Nf3".into(), "e5".into()],
+        }
+    );
+    let e = err("chess preview 101");
+    assert!(e.message.contains("chess show 101"), "{}", e.message);
+    assert_eq!(e.board, Some(101));
+    assert_one_sentence(&e);
+    let e = err("chess preview e4 e5");
+    assert!(e.message.starts_with("'e4' is not a board number"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn show_boards_and_users() {
+    assert_eq!(
+        game("chess show 101#7 102"),
+        GameCommand::Show {
+            boards: vec![
+                BoardRef {
+                    board: 101,
+                    ply: Some(7)
+                },
+                BoardRef {
+                    board: 102,
+                    ply: None
+                }
+            ]
+        }
+    );
+    assert_eq!(
+        game("chess show Alice bob ACTIVE"),
+        GameCommand::ShowUsers {
+            users: vec!["alice".into(), "bob".into()],
+            filter: BoardFilter::Active,
+        }
+    );
+    assert_eq!(
+        game("chess show alice"),
+        GameCommand::ShowUsers {
+            users: vec!["alice".into()],
+            filter: BoardFilter::Active,
+        }
+    );
+    assert_eq!(
+        game("chess show next alice"),
+        GameCommand::ShowUsers {
+            users: vec!["alice".into()],
+            filter: BoardFilter::Next,
+        }
+    );
+    for (line, start) in [
+        ("chess show", "chess show needs board numbers"),
+        ("chess show 101 alice", "'alice' is not a board number"),
+        ("chess show 101#", "'101#' is not a board number"),
+        ("chess show 101#x", "'101#x' is not a board number"),
+        ("chess show alice 101", "'101' is not a userid"),
+        ("chess show all", "chess show needs board numbers"),
+        ("chess show alice all next", "'next' is one filter too many"),
+    ] {
+        let e = err(line);
+        assert!(e.message.starts_with(start), "{line}: {}", e.message);
+        assert_one_sentence(&e);
+    }
+    assert_eq!(
+        err("chess show 101 alice").board,
+        Some(101).filter(|_| false)
+    );
+}
+
+#[test]
+fn showas_credentials_and_boards_or_filter() {
+    assert_eq!(
+        game("chess showas alice pw"),
+        GameCommand::ShowAs {
+            who: who("alice", "pw"),
+            boards: vec![],
+            filter: BoardFilter::Active
+        }
+    );
+    assert_eq!(
+        game("chess showas alice pw 101 102"),
+        GameCommand::ShowAs {
+            who: who("alice", "pw"),
+            boards: vec![101, 102],
+            filter: BoardFilter::Active
+        }
+    );
+    assert_eq!(
+        game("chess showas alice pw inactive"),
+        GameCommand::ShowAs {
+            who: who("alice", "pw"),
+            boards: vec![],
+            filter: BoardFilter::Inactive
+        }
+    );
+    let e = err("chess showas alice pw 101 all");
+    assert!(e.message.contains("not both"));
+    assert_eq!(e.masked, "chess showas alice ***** 101 all");
+    let e = err("chess showas alice pw 101#3");
+    assert!(e.message.starts_with("'101#3' is not a board number"));
+    let e = err("chess showas alice");
+    assert_eq!(e.masked, "chess showas *****");
+}
+
+#[test]
+fn games_users_and_filter() {
+    assert_eq!(
+        game("chess games"),
+        GameCommand::Games {
+            users: vec![],
+            filter: BoardFilter::Active
+        }
+    );
+    assert_eq!(
+        game("chess games all"),
+        GameCommand::Games {
+            users: vec![],
+            filter: BoardFilter::All
+        }
+    );
+    assert_eq!(
+        game("chess games alice Bob next"),
+        GameCommand::Games {
+            users: vec!["alice".into(), "bob".into()],
+            filter: BoardFilter::Next
+        }
+    );
+    assert!(err("chess games 101")
+        .message
+        .starts_with("'101' is not a userid"));
+}
+
+#[test]
+fn subscribe_and_unsubscribe() {
+    assert_eq!(
+        game("chess subscribe 101 alice pw"),
+        GameCommand::Subscribe {
+            boards: vec![101],
+            all: false,
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(
+        game("chess subscribe 101 102 alice pw"),
+        GameCommand::Subscribe {
+            boards: vec![101, 102],
+            all: false,
+            who: who("alice", "pw")
+        }
+    );
+    let p = ok("chess unsubscribe ALL alice pw");
+    assert_eq!(
+        p.command,
+        Command::Game {
+            game: "chess".into(),
+            command: GameCommand::Unsubscribe {
+                boards: vec![],
+                all: true,
+                who: who("alice", "pw")
+            }
+        }
+    );
+    assert_eq!(p.masked, "chess unsubscribe ALL alice *****");
+    let e = err("chess subscribe alice pw");
+    assert!(e
+        .message
+        .starts_with("'alice' is not a board number or all"));
+    assert_eq!(e.masked, "chess subscribe alice *****");
+    let e = err("chess subscribe 101 all alice pw");
+    assert!(e.message.contains("not both"));
+    assert_eq!(e.masked, "chess subscribe 101 all alice *****");
+    let e = err("chess subscribe 101 alice");
+    assert_eq!(e.masked, "chess subscribe 101 *****");
+    assert_eq!(e.board, Some(101));
+    assert_one_sentence(&err("chess subscribe"));
+}
+
+#[test]
+fn notify_accept_reject_limit_set() {
+    assert_eq!(
+        game("chess notify alice pw"),
+        GameCommand::Notify {
+            who: who("alice", "pw"),
+            boards: vec![]
+        }
+    );
+    assert_eq!(
+        game("chess notify alice pw 101 102"),
+        GameCommand::Notify {
+            who: who("alice", "pw"),
+            boards: vec![101, 102]
+        }
+    );
+    assert_eq!(
+        game("chess accept alice pw"),
+        GameCommand::AcceptChallenges {
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(
+        game("chess reject alice pw"),
+        GameCommand::RejectChallenges {
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(
+        game("chess limit alice pw 5"),
+        GameCommand::Limit {
+            who: who("alice", "pw"),
+            max: Some(5)
+        }
+    );
+    assert_eq!(
+        game("chess limit alice pw INF"),
+        GameCommand::Limit {
+            who: who("alice", "pw"),
+            max: None
+        }
+    );
+    assert_eq!(
+        game("doublechess set alice pw small"),
+        GameCommand::Set {
+            who: who("alice", "pw"),
+            size: BoardSize::Small
+        }
+    );
+    assert_eq!(
+        game("chess set alice pw LARGE"),
+        GameCommand::Set {
+            who: who("alice", "pw"),
+            size: BoardSize::Large
+        }
+    );
+    for (line, start, masked) in [
+        (
+            "chess set alice pw huge",
+            "'huge' is not small or large",
+            "chess set alice ***** huge",
+        ),
+        (
+            "chess set alice pw",
+            "chess set needs your userid, your password and small or large",
+            "chess set ***** *****",
+        ),
+        (
+            "chess limit alice pw many",
+            "'many' is not a number of boards or inf",
+            "chess limit alice ***** many",
+        ),
+        (
+            "chess notify alice pw abc",
+            "'abc' is not a board number",
+            "chess notify alice ***** abc",
+        ),
+        (
+            "chess accept 101 alice pw",
+            "chess accept alice secret says whether",
+            "chess accept 101 alice *****",
+        ),
+        (
+            "chess reject alice",
+            "chess reject needs your userid and your password",
+            "chess reject *****",
+        ),
+    ] {
+        let e = err(line);
+        assert!(e.message.starts_with(start), "{line}: {}", e.message);
+        assert_eq!(e.masked, masked, "{line}");
+        assert_one_sentence(&e);
+    }
+}
+
+#[test]
+fn standings_ratings_history_help() {
+    assert_eq!(game("chess standings"), GameCommand::Standings);
+    assert_eq!(game("chess RATINGS"), GameCommand::Standings);
+    assert_eq!(game("chess history"), GameCommand::History);
+    assert_eq!(game("mchess help"), GameCommand::Help);
+    let e = err("chess standings please");
+    assert_eq!(
+        e.message,
+        "chess standings takes no more words, but 'please' follows; write just: chess standings."
+    );
+}
+
+// ------------------------------------------------------------ account commands
+
+#[test]
+fn help_with_topics() {
+    assert_eq!(cmd("help"), Command::Help { topics: vec![] });
+    assert_eq!(
+        cmd("HELP Chess commands"),
+        Command::Help {
+            topics: vec!["chess".into(), "commands".into()]
+        }
+    );
+}
+
+#[test]
+fn signup_with_and_without_addresses() {
+    let p = ok("signup Alice Secret");
+    assert_eq!(
+        p.command,
+        Command::Signup {
+            userid: "alice".into(),
+            password: Password::new("Secret"),
+            addresses: vec![]
+        }
+    );
+    assert_eq!(p.masked, "signup Alice *****");
+    assert_eq!(
+        cmd("signup alice pw a@example.org <b@example.net>,"),
+        Command::Signup {
+            userid: "alice".into(),
+            password: Password::new("pw"),
+            addresses: vec!["a@example.org".into(), "b@example.net".into()]
+        }
+    );
+    for (line, start, masked) in [
+        (
+            "signup alice",
+            "signup needs a userid, a password",
+            "signup *****",
+        ),
+        ("signup", "signup needs", "signup"),
+        (
+            "signup alice pw nobody",
+            "'nobody' is not a mail address",
+            "signup alice ***** nobody",
+        ),
+        (
+            "signup 9lives pw",
+            "'9lives' is not a userid",
+            "signup 9lives *****",
+        ),
+        (
+            "signup active pw",
+            "'active' cannot be a userid",
+            "signup active *****",
+        ),
+    ] {
+        let e = err(line);
+        assert!(e.message.starts_with(start), "{line}: {}", e.message);
+        assert_eq!(e.masked, masked, "{line}");
+        assert_one_sentence(&e);
+    }
+}
+
+#[test]
+fn change_password_masks_both() {
+    let p = ok("change password Alice old new");
+    assert_eq!(
+        p.command,
+        Command::ChangePassword {
+            who: who("alice", "old"),
+            new: Password::new("new"),
+        }
+    );
+    assert_eq!(p.masked, "change password Alice ***** *****");
+    let e = err("change password alice old");
+    assert!(e
+        .message
+        .starts_with("change password needs your userid, your old password and your new"));
+    assert_eq!(e.masked, "change password ***** *****");
+    let e = err("change password alice old new extra");
+    assert!(e.message.starts_with("'extra' is one word too many"));
+    assert_eq!(e.masked, "change password alice ***** ***** extra");
+    let e = err("change passwd alice old new");
+    assert!(e.message.starts_with("'passwd' is not password or address"));
+    assert_eq!(e.masked, "change passwd ***** ***** *****");
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn change_address() {
+    let p = ok("change address alice pw a@example.org");
+    assert_eq!(
+        p.command,
+        Command::ChangeAddress {
+            who: who("alice", "pw"),
+            addresses: vec!["a@example.org".into()],
+        }
+    );
+    assert_eq!(p.masked, "change address alice ***** a@example.org");
+    assert_eq!(
+        cmd("change address alice pw"),
+        Command::ChangeAddress {
+            who: who("alice", "pw"),
+            addresses: vec![],
+        }
+    );
+    let e = err("change address alice pw a@b@c");
+    assert!(e.message.starts_with("'a@b@c' is not a mail address"));
+    assert_eq!(e.masked, "change address alice ***** a@b@c");
+}
+
+#[test]
+fn signoff_and_delete() {
+    assert_eq!(
+        cmd("signoff alice pw"),
+        Command::Signoff {
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(
+        cmd("DELETE alice pw"),
+        Command::Signoff {
+            who: who("alice", "pw")
+        }
+    );
+    let e = err("delete alice");
+    assert_eq!(
+        e.message,
+        "delete needs your userid and your password, like: delete alice secret."
+    );
+    assert_eq!(e.masked, "delete *****");
+}
+
+#[test]
+fn vacation_days_or_off() {
+    assert_eq!(
+        cmd("vacation alice pw 14"),
+        Command::Vacation {
+            who: who("alice", "pw"),
+            days: Some(14)
+        }
+    );
+    assert_eq!(
+        cmd("vacation alice pw OFF"),
+        Command::Vacation {
+            who: who("alice", "pw"),
+            days: None
+        }
+    );
+    let e = err("vacation alice pw 0");
+    assert!(e.message.contains("off"), "{}", e.message);
+    assert_eq!(e.masked, "vacation alice ***** 0");
+    let e = err("vacation alice pw soon");
+    assert!(e
+        .message
+        .starts_with("'soon' is not a number of days or off"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn list_games() {
+    assert_eq!(cmd("list"), Command::List { games: vec![] });
+    assert_eq!(
+        cmd("list Chess zelig2"),
+        Command::List {
+            games: vec!["chess".into(), "zelig2".into()]
+        }
+    );
+    let e = err("list checkers");
+    assert!(e
+        .message
+        .starts_with("'checkers' is no game I know; the games are chess,"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn message_to_users() {
+    let p = ok("message alice pw Bob carol");
+    assert_eq!(
+        p.command,
+        Command::Message {
+            who: who("alice", "pw"),
+            to: vec!["bob".into(), "carol".into()]
+        }
+    );
+    assert_eq!(p.masked, "message alice ***** Bob carol");
+    let e = err("message alice pw");
+    assert!(e.message.starts_with("message needs"));
+    assert_eq!(e.masked, "message ***** *****");
+}
+
+#[test]
+fn all_show() {
+    assert_eq!(
+        cmd("all show alice"),
+        Command::AllShow {
+            userid: "alice".into(),
+            filter: BoardFilter::Active
+        }
+    );
+    assert_eq!(
+        cmd("ALL SHOW Alice next"),
+        Command::AllShow {
+            userid: "alice".into(),
+            filter: BoardFilter::Next
+        }
+    );
+    assert!(err("all games alice")
+        .message
+        .starts_with("'all games' is no command"));
+    assert!(err("all show")
+        .message
+        .starts_with("all show needs a userid"));
+    assert!(err("all show alice soon")
+        .message
+        .starts_with("'soon' is not all, active"));
+    assert_one_sentence(&err("all show alice soon"));
+}
+
+// ------------------------------------------------------------ mails
+
+#[test]
+fn single_command_mail() {
+    let r = parse_mail("Re: chess show 101 **", "my comment\n\nmultiple\n");
+    assert!(!r.multiple);
+    assert_eq!(r.commands.len(), 1);
+    assert!(r.commands[0].is_ok());
+}
+
+#[test]
+fn multiple_mail_reads_until_blank_line() {
+    let body = "\n\n  chess show 101\n> chess show 999\nchess move 101 alice pw e4\nbogus\n\nchess show 102\n";
+    let r = parse_mail("Re: MULTIPLE", body);
+    assert!(r.multiple);
+    assert_eq!(r.commands.len(), 3);
+    assert!(r.commands[0].is_ok());
+    assert_eq!(
+        r.commands[1].as_ref().unwrap().masked,
+        "chess move 101 alice ***** e4"
+    );
+    assert!(r.commands[2].is_err());
+}
+
+#[test]
+fn multiple_mail_stops_at_signature_and_end() {
+    let r = parse_mail("multiple", "chess show 101\n-- \nchess show 102\n");
+    assert_eq!(r.commands.len(), 1);
+    let r = parse_mail("multiple", "chess show 101\n--\nchess show 102\n");
+    assert_eq!(r.commands.len(), 1);
+    let r = parse_mail("multiple", "chess show 101\r\nEND\r\nchess show 102\r\n");
+    assert_eq!(r.commands.len(), 1);
+    let r = parse_mail("multiple", "");
+    assert!(r.multiple);
+    assert!(r.commands.is_empty());
+}
+
+#[test]
+fn multiple_mail_holds_at_most_fifty_commands() {
+    let mut body = String::new();
+    for i in 0..60 {
+        body.push_str(&format!("chess move {} alice secret e4\n", 101 + i));
+    }
+    let r = parse_mail("multiple", &body);
+    assert_eq!(r.commands.len(), 51);
+    assert!(r.commands[..50].iter().all(|c| c.is_ok()));
+    let e = r.commands[50].as_ref().unwrap_err();
+    assert!(e.message.contains("at most 50"), "{}", e.message);
+    assert_eq!(e.masked, "chess move 151 alice ***** e4");
+    assert_eq!(e.game.as_deref(), Some("chess"));
+    assert_eq!(e.board, Some(151));
+    assert_one_sentence(e);
+}
+
+// ------------------------------------------------------------ properties
+
+proptest! {
+    #[test]
+    fn parse_line_never_panics(line in "\\PC*") {
+        let _ = parse_line(&line);
+    }
+
+    #[test]
+    fn parse_line_never_panics_on_command_like_words(
+        words in proptest::collection::vec(
+            prop_oneof![
+                Just("chess".to_string()), Just("move".to_string()), Just("show".to_string()),
+                Just("challenge".to_string()), Just("change".to_string()),
+                Just("password".to_string()), Just("all".to_string()),
+                Just("Re:".to_string()), Just("**".to_string()), Just("#".to_string()),
+                "[0-9#]{1,12}", "-{0,2}[a-z=]{0,6}", "[a-z]{1,6}", "\\PC{0,4}",
+            ],
+            0..8,
+        )
+    ) {
+        let _ = parse_line(&words.join(" "));
+        let _ = parse_mail("multiple", &words.join("\n"));
+    }
+
+    #[test]
+    fn masked_never_shows_the_move_password(
+        game in proptest::sample::select(crate::command::GAME_NAMES),
+        board in 1u32..100_000,
+        user in "[a-z][a-z0-9]{0,10}",
+        pw in "[A-Za-z0-9!$%&]{3,16}",
+        mv in "[a-hKQRBNOx1-8=+-]{1,7}#?",
+        guard in proptest::option::of(1u32..500),
+    ) {
+        // Only whole words are masked: a password that is part of another
+        // word is no leak, but would fool the check below.
+        prop_assume!(!format!("Re: {game} move {board} {user} {mv} **").contains(&pw));
+        let line = match guard {
+            Some(n) => format!("Re: {game} move {board} {user} {pw} {mv}#{n} **"),
+            None => format!("{game} move {board} {user} {pw} {mv}"),
+        };
+        let p = parse_line(&line).expect("a valid move line");
+        prop_assert!(!p.masked.contains(&pw), "{} leaks {}", p.masked, pw);
+        match p.command {
+            Command::Game { command: GameCommand::Move { who, .. }, .. } => {
+                prop_assert_eq!(who.password.expose(), pw.as_str());
+            }
+            other => prop_assert!(false, "not a move: {:?}", other),
+        }
+    }
+
+    #[test]
+    fn masked_never_shows_the_signup_password(
+        user in "[a-z][a-z0-9]{0,10}",
+        pw in "[A-Za-z0-9!$%&]{3,16}",
+        addrs in proptest::collection::vec("[a-z]{1,6}@[a-z]{1,6}\\.org", 0..3),
+    ) {
+        prop_assume!(!["all", "active", "inactive", "next"].contains(&user.as_str()));
+        let line = format!("signup {user} {pw} {}", addrs.join(" "));
+        let p = parse_line(&line).expect("a valid signup line");
+        // The password might also be a piece of another word; only whole
+        // words are masked, so look for it as a word.
+        prop_assert!(!p.masked.split_whitespace().any(|w| w.eq_ignore_ascii_case(&pw)));
+        prop_assert!(p.masked.contains("*****"));
+    }
+
+    #[test]
+    fn failed_lines_with_a_known_verb_hide_the_password(
+        verb in proptest::sample::select(&["move", "queue", "submit", "resign", "confirm", "chat"][..]),
+        board in "[0-9a-z]{1,4}",
+        pw in "[A-Z]{6,10}",
+        extra in proptest::option::of("[a-z]{1,3}"),
+    ) {
+        // Whatever shape the line has, the word where the password stands
+        // is masked.
+        let line = match &extra {
+            Some(x) => format!("chess {verb} {board} alice {pw} {x} {x}"),
+            None => format!("chess {verb} {board} alice {pw}"),
+        };
+        let masked = match parse_line(&line) {
+            Ok(p) => p.masked,
+            Err(e) => e.masked,
+        };
+        prop_assert!(!masked.contains(&pw), "{} leaks {}", masked, pw);
+    }
+}
+
+#[test]
+fn a_forgotten_userid_does_not_leak_the_password() {
+    // The password stands where the userid should; the line is one word
+    // short, so every word that could be the password is masked.
+    let e = err("chess move 101 secret e4");
+    assert!(e.message.starts_with("chess move needs"));
+    assert_eq!(e.masked, "chess move 101 ***** *****");
+    let e = err("chess set secret small");
+    assert_eq!(e.masked, "chess set ***** *****");
+    let e = err("vacation secret 14");
+    assert_eq!(e.masked, "vacation ***** *****");
+}
+
+#[test]
+fn timers_are_at_least_one_day() {
+    let e = err("chess challenge alice bob --forfeittime=0");
+    assert!(e
+        .message
+        .starts_with("'--forfeittime=0' is not a board option of at least one day"));
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn multiple_mail_skips_the_wrote_line() {
+    let r = parse_mail(
+        "multiple",
+        "chess show 101\nOn Monday, Bob wrote:\n> chess show 102\nchess show 103\n",
+    );
+    assert_eq!(r.commands.len(), 2);
+    assert!(r.commands.iter().all(|c| c.is_ok()));
+}

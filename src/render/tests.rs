@@ -1,0 +1,338 @@
+use super::*;
+use crate::command::BoardSize;
+use crate::rules::{Color, Diagram, Glyph, Grid};
+
+/// A grid from rows written top rank first: upper case White, lower case
+/// Black, `.` empty.
+fn grid(label: &str, rows: &[&str]) -> Grid {
+    let ranks = rows.len() as u8;
+    let files = rows[0].chars().count() as u8;
+    let mut g = Grid::empty(label, files, ranks);
+    for (k, row) in rows.iter().enumerate() {
+        let rank = ranks - 1 - k as u8;
+        assert_eq!(row.chars().count(), files as usize, "row {row}");
+        for (file, c) in row.chars().enumerate() {
+            if c == '.' {
+                continue;
+            }
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            g.put(
+                file as u8,
+                rank,
+                Glyph {
+                    color,
+                    letter: c.to_ascii_uppercase(),
+                },
+            );
+        }
+    }
+    g
+}
+
+fn one(g: Grid) -> Diagram {
+    Diagram {
+        boards: vec![g],
+        notes: vec![],
+    }
+}
+
+const START: &[&str] = &[
+    "rnbqkbnr", "pppppppp", "........", "........", "........", "........", "PPPPPPPP", "RNBQKBNR",
+];
+
+/// Ruy Lopez after 5. O-O Be7: pieces of both colours on both square colours.
+const RUY_LOPEZ: &[&str] = &[
+    "r.bqk..r", ".pppbppp", "p.n..n..", "....p...", "B...P...", ".....N..", "PPPP.PPP", "RNBQ.RK.",
+];
+
+const DOUBLE_START: &[&str] = &[
+    "rnbqrnbqkbnrqbnr",
+    "pppppppppppppppp",
+    "................",
+    "................",
+    "................",
+    "................",
+    "PPPPPPPPPPPPPPPP",
+    "RNBQRNBQKBNRQBNR",
+];
+
+fn assert_tidy(text: &str) {
+    assert!(text.ends_with('\n'));
+    for line in text.lines() {
+        assert_eq!(line, line.trim_end(), "trailing whitespace in {line:?}");
+    }
+}
+
+#[test]
+fn start_position_large() {
+    let text = board(&one(grid("", START)), BoardSize::Large);
+    assert_tidy(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn start_position_small() {
+    let text = board(&one(grid("", START)), BoardSize::Small);
+    assert_tidy(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn middlegame_large() {
+    let text = board(&one(grid("", RUY_LOPEZ)), BoardSize::Large);
+    assert_tidy(&text);
+    // White bishop on a4 (light), white pawn on e4 (light), white knight on
+    // f3 (light) and white rook on f1 (light); white king on g1 (dark).
+    assert!(text.contains("  4 | B |:::|   |:::| P |:::|   |:::|  4"));
+    assert!(text.contains("  1 |:R:| N |:B:| Q |:::| R |:K:|   |  1  White"));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn middlegame_small() {
+    let text = board(&one(grid("", RUY_LOPEZ)), BoardSize::Small);
+    assert_tidy(&text);
+    assert!(text.contains(" 6 | p - n -   n   - |  6"));
+    insta::assert_snapshot!(text);
+}
+
+/// The large Double Chess board of the seed help page, trailing blanks cut.
+const SEED_LARGE: &str = "      a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  8 |*R*|*N*|*B*|*Q*|*R*|*N*|*B*|*Q*|*K*|*B*|*N*|*R*|*Q*|*B*|*N*|*R*|  8
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  7 |*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|*P*|  7
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  6 |   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|  6
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  5 |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |  5
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  4 |   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|  4
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  3 |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |:::|   |  3
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  2 | P |:P:| P |:P:| P |:P:| P |:P:| P |:P:| P |:P:| P |:P:| P |:P:|  2
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+  1 |:R:| N |:B:| Q |:R:| N |:B:| Q |:K:| B |:N:| R |:Q:| B |:N:| R |  1
+    +---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+---+
+      a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p
+";
+
+/// The small one, with the seed's case convention swapped to ours (FEN).
+const SEED_SMALL: &str = "     a b c d e f g h i j k l m n o p
+   +---------------------------------+
+ 8 | r n b q r n b q k b n r q b n r |  8
+ 7 | p p p p p p p p p p p p p p p p |  7
+ 6 |   -   -   -   -   -   -   -   - |  6
+ 5 | -   -   -   -   -   -   -   -   |  5
+ 4 |   -   -   -   -   -   -   -   - |  4
+ 3 | -   -   -   -   -   -   -   -   |  3
+ 2 | P P P P P P P P P P P P P P P P |  2
+ 1 | R N B Q R N B Q K B N R Q B N R |  1
+   +---------------------------------+
+     a b c d e f g h i j k l m n o p
+";
+
+/// Our drawing without the `Black`/`White` words, which the seed lacks.
+fn without_sides(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            l.strip_suffix("  Black")
+                .or_else(|| l.strip_suffix("  White"))
+                .unwrap_or(l)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn double_chess_large_matches_the_seed() {
+    let text = board(&one(grid("", DOUBLE_START)), BoardSize::Large);
+    assert_tidy(&text);
+    assert_eq!(without_sides(&text), SEED_LARGE);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn double_chess_small_matches_the_seed() {
+    let text = board(&one(grid("", DOUBLE_START)), BoardSize::Small);
+    assert_tidy(&text);
+    assert_eq!(without_sides(&text), SEED_SMALL);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn sides_are_named_beside_top_and_bottom_ranks() {
+    let text = board(&one(grid("", START)), BoardSize::Large);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].ends_with("|  8  Black"));
+    assert!(lines[16].ends_with("|  1  White"));
+    assert_eq!(text.matches("Black").count(), 1);
+    assert_eq!(text.matches("White").count(), 1);
+}
+
+fn shadow_diagram() -> Diagram {
+    let main = grid(
+        "Main",
+        &[
+            "r.bqkbnr", "pppp.ppp", "..n.....", "....p...", "....P...", ".....N..", "PPPP.PPP",
+            "RNBQKB.R",
+        ],
+    );
+    let mut shadow = grid(
+        "Shadow",
+        &[
+            "........", "........", "........", "........", "...R....", "........", "........",
+            "........",
+        ],
+    );
+    // d4 also holds a black knight's shadow; the white rook is drawn.
+    shadow.put(
+        3,
+        3,
+        Glyph {
+            color: Color::Black,
+            letter: 'N',
+        },
+    );
+    Diagram {
+        boards: vec![main, shadow],
+        notes: vec!["White's shadows: 1. Black's shadows: 1.".to_string()],
+    }
+}
+
+#[test]
+fn two_boards_large() {
+    let text = board(&shadow_diagram(), BoardSize::Large);
+    assert_tidy(&text);
+    assert!(text.contains("  Shadow d4: White Rook, Black Knight\n"));
+    assert_eq!(text.matches("Black\n").count(), 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn two_boards_small() {
+    let text = board(&shadow_diagram(), BoardSize::Small);
+    assert_tidy(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn four_levels_of_four_by_four() {
+    let levels = ["A", "B", "C", "D"].map(|l| {
+        let mut g = grid(&format!("Level {l}"), &["k...", "....", "....", "...K"]);
+        if l == "C" {
+            g = grid("Level C", &["....", ".q..", "..Q.", "...."]);
+        }
+        g
+    });
+    let d = Diagram {
+        boards: levels.to_vec(),
+        notes: vec![
+            "Reserves: White Q, Black none.".into(),
+            "Warps: none.".into(),
+        ],
+    };
+    let text = board(&d, BoardSize::Small);
+    assert_tidy(&text);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn stacks_on_a_single_board_have_no_label() {
+    let mut g = grid("Main", START);
+    g.put(
+        4,
+        0,
+        Glyph {
+            color: Color::Black,
+            letter: 'Z',
+        },
+    );
+    let text = board(&one(g), BoardSize::Small);
+    assert!(text.ends_with(
+        "Squares holding several pieces (the first one is drawn):\n  e1: White King, Black Zelig\n"
+    ));
+    assert!(!text.contains("Main"));
+}
+
+#[test]
+fn odd_grids_do_not_panic() {
+    let d = Diagram {
+        boards: vec![
+            Grid::empty("", 0, 0),
+            Grid {
+                label: "short".into(),
+                files: 3,
+                ranks: 3,
+                cells: vec![],
+            },
+            Grid::empty("wide", 30, 12),
+        ],
+        notes: vec!["a\nb".into()],
+    };
+    for size in [BoardSize::Large, BoardSize::Small] {
+        let text = board(&d, size);
+        assert_tidy(&text);
+    }
+    let text = board(
+        &Diagram {
+            boards: vec![],
+            notes: vec!["only a note".into()],
+        },
+        BoardSize::Large,
+    );
+    assert_eq!(text, "only a note\n");
+    assert_eq!(
+        board(
+            &Diagram {
+                boards: vec![],
+                notes: vec![]
+            },
+            BoardSize::Small
+        ),
+        ""
+    );
+}
+
+#[test]
+fn move_list_by_ply() {
+    let plies: Vec<MoveRecord> = vec![
+        MoveRecord::new(1, "e4"),
+        MoveRecord::new(2, "c5"),
+        MoveRecord::new(3, "Nf3"),
+        (
+            4,
+            "reveal c4".to_string(),
+            vec![
+                "Black's shadow knight on c4 is revealed.".to_string(),
+                "White's shadow on c4 is removed.".to_string(),
+            ],
+        )
+            .into(),
+        MoveRecord::new(5, "d4"),
+        MoveRecord::new(6, "cxd4"),
+        MoveRecord::new(7, "Nxd4"),
+        MoveRecord::new(8, "Nf6"),
+        MoveRecord::new(9, "Nc3"),
+        MoveRecord::new(10, "a6"),
+        MoveRecord::new(11, "Bg5"),
+    ];
+    let text = move_list(&plies);
+    assert_tidy(&text);
+    assert!(text.starts_with(" 1. e4\n 2. c5\n"));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn move_list_of_recent_plies_and_of_none() {
+    assert_eq!(move_list(&[]), "");
+    let text = move_list(&[MoveRecord::new(98, "Kh1"), MoveRecord::new(99, "Qg2#")]);
+    assert_eq!(text, "98. Kh1\n99. Qg2#\n");
+    let text = move_list(&[MoveRecord::new(99, "Kh1"), MoveRecord::new(100, "Qg2#")]);
+    assert_eq!(text, " 99. Kh1\n100. Qg2#\n");
+}
