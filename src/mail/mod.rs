@@ -1,6 +1,16 @@
 //! Mail at the edges: reading inbound messages into [`Envelope`]s, deciding
 //! which mail must never be answered, extracting the player's comment, and
 //! sending [`Outgoing`] mail from the outbox.
+//!
+//! Pure parts ([`parse_envelope`], [`extract_comment`], [`html_to_text`],
+//! [`build_message`], [`next_attempt_delay`]) are separate from the I/O
+//! parts (the [`Inbox`] and [`Sender`] implementations).
+
+mod parse;
+mod text;
+
+pub use parse::parse_envelope;
+pub use text::{decode_entities, extract_comment, html_to_text};
 
 /// One inbound message as the server needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -8,8 +18,8 @@ pub struct Envelope {
     /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
     /// bytes when the mail has none. Recorded so a mail is applied once.
     pub message_id: String,
-    /// The sender's address (Reply-To if present, else From), lower-case
-    /// domain; `None` when the mail has no usable sender.
+    /// The sender's address (Reply-To if present, else From), lower-cased
+    /// as a whole; `None` when the mail has no usable sender.
     pub sender: Option<String>,
     pub subject: String,
     /// The plain-text body (HTML-only mail turned into text).
