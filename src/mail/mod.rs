@@ -6,11 +6,55 @@
 //! [`build_message`], [`next_attempt_delay`]) are separate from the I/O
 //! parts (the [`Inbox`] and [`Sender`] implementations).
 
+mod config;
+mod imap;
+mod inbox;
+mod outbound;
 mod parse;
 mod text;
+mod transports;
 
+pub use config::{
+    open_inbox, open_sender, ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig,
+    SmtpTls,
+};
+pub use imap::ImapInbox;
+pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
+pub use outbound::{
+    build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
+    Retry, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+};
 pub use parse::parse_envelope;
 pub use text::{decode_entities, extract_comment, html_to_text};
+pub use transports::{SendmailOutbox, SmtpOutbox};
+
+use std::path::{Path, PathBuf};
+
+/// A failure of an inbox or of opening a mail transport.
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("IMAP: {0}")]
+    Imap(String),
+    #[error("mail configuration: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl MailError {
+    pub(crate) fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        MailError::Io {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+}
 
 /// One inbound message as the server needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -180,10 +180,10 @@ impl HtmlText {
             .to_ascii_lowercase();
         match name.as_str() {
             "br" => self.break_line(true),
-            "head" | "style" | "script" | "title" | "template" if !closing => {
-                if !tag.trim_end().ends_with('/') {
-                    self.skipping = Some(name);
-                }
+            "head" | "style" | "script" | "title" | "template"
+                if !closing && !tag.trim_end().ends_with('/') =>
+            {
+                self.skipping = Some(name);
             }
             "blockquote" => {
                 self.break_line(false);
