@@ -181,8 +181,29 @@ impl Config {
         if let Some(dir) = self.templates.dir.as_mut() {
             fix(dir);
         }
-        self.inbox.resolve_paths(base);
-        self.outbox.resolve_paths(base);
+        match &mut self.inbox {
+            InboxConfig::Maildir { path } => fix(path),
+            InboxConfig::Imap(imap) => {
+                if let Some(p) = imap.password_file.as_mut() {
+                    fix(p)
+                }
+            }
+        }
+        match &mut self.outbox {
+            OutboxConfig::Maildir { path } => fix(path),
+            OutboxConfig::Smtp(smtp) => {
+                if let Some(p) = smtp.password_file.as_mut() {
+                    fix(p)
+                }
+            }
+            // A bare command name is looked up on PATH; only a relative
+            // path with a folder in it is taken relative to the config.
+            OutboxConfig::Sendmail { command } => {
+                if command.components().count() > 1 {
+                    fix(command)
+                }
+            }
+        }
     }
 }
 

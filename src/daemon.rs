@@ -14,7 +14,7 @@ use tracing::{error, info, warn};
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::mail::{self, Inbox, SendError, Sender};
+use crate::mail::{self, Done, Inbox, Retry, Sender};
 use crate::server::{MailOutcome, Server, ServerError};
 use crate::store;
 
@@ -64,7 +64,7 @@ pub fn read_inbox(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) {
-    let messages = match inbox.fetch() {
+    let messages = match inbox.fetch(FETCH_BATCH) {
         Ok(m) => m,
         Err(e) => {
             warn!(error = %e, "cannot read the inbox; will try again");
@@ -75,10 +75,14 @@ pub fn read_inbox(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        match process_raw(server, conn, message.raw()) {
-            Ok(_) => {
+        match process_raw(server, conn, &message.raw) {
+            Ok(outcome) => {
                 report.mails_read += 1;
-                if let Err(e) = inbox.mark_done(&message) {
+                let done = match outcome {
+                    MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
+                    _ => Done::Processed,
+                };
+                if let Err(e) = inbox.mark_done(&message, done) {
                     // Committed already: reading it again is harmless.
                     warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
                 }
@@ -105,12 +109,8 @@ pub fn drain_outbox(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let message = mail::build_message(
-            &row.mail,
-            row.id,
-            &config.server.address,
-            &config.server.name,
-        );
+        let from = format!("{} <{}>", config.server.name, config.server.address);
+        let message = mail::build_message(&row.mail, row.id, &from, row.created_at.into());
         let message = match message {
             Ok(m) => m,
             Err(e) => {
@@ -126,30 +126,33 @@ pub fn drain_outbox(
                 report.sent += 1;
                 info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
             }
-            Err(SendError::Permanent(e)) => {
-                store::mark_failed(conn, row.id, clock.now(), &e)?;
+            Err(e) => {
                 report.send_failures += 1;
-                error!(id = row.id, to = %row.mail.to, error = %e, "mail rejected for good");
-            }
-            Err(SendError::Temporary(e)) => {
-                report.send_failures += 1;
-                let age = now - row.created_at;
-                if age > chrono::Duration::from_std(mail::GIVE_UP_AFTER).unwrap_or_default() {
-                    store::mark_failed(conn, row.id, clock.now(), &e)?;
-                    error!(id = row.id, to = %row.mail.to, error = %e, "mail undeliverable for too long; given up");
-                } else {
-                    let delay = mail::next_attempt_delay(row.attempts + 1);
-                    let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                    store::mark_retry(conn, row.id, next, &e)?;
-                    warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                let age = (now - row.created_at).to_std().unwrap_or_default();
+                match mail::retry_after_failure(&e, row.attempts + 1, age) {
+                    Retry::GiveUp => {
+                        store::mark_failed(conn, row.id, clock.now(), &e.to_string())?;
+                        error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
+                    }
+                    Retry::After(delay) => {
+                        let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                        store::mark_retry(conn, row.id, next, &e.to_string())?;
+                        warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                        // The transport is likely down: leave the rest for later.
+                        break;
+                    }
                 }
-                // The transport is likely down: leave the rest for later.
-                break;
             }
         }
     }
     Ok(())
 }
+
+/// Inbound mails read per pass at most (the rest wait for the next pass).
+const FETCH_BATCH: usize = 500;
+
+/// How long one wait for mail lasts at most, so a stop signal is noticed soon.
+const WAIT_SLICE: Duration = Duration::from_secs(2);
 
 /// Everything the daemon holds open between passes.
 pub struct Daemon<'a> {
@@ -182,6 +185,21 @@ impl Daemon<'_> {
         Ok(report)
     }
 
+    /// Wait up to `interval` for new mail, in slices so `stop` is seen.
+    fn wait(&mut self, interval: Duration, stop: &AtomicBool) {
+        let until = std::time::Instant::now() + interval;
+        while !stop.load(Ordering::SeqCst) {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            if let Err(e) = self.inbox.wait_for_mail(left.min(WAIT_SLICE)) {
+                warn!(error = %e, "waiting for mail failed");
+                std::thread::sleep(left.min(WAIT_SLICE));
+            }
+        }
+    }
+
     /// Repeat passes every `interval` until `stop` is set; a pass in hand is
     /// finished first. Database failures are logged and retried.
     pub fn serve(&mut self, stop: &AtomicBool) {
@@ -193,7 +211,7 @@ impl Daemon<'_> {
                 Ok(_) => {}
                 Err(e) => error!(error = %e, "pass failed; will try again"),
             }
-            self.inbox.wait_for_mail(interval, stop);
+            self.wait(interval, stop);
         }
         info!("stopped");
     }

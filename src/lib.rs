@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod command;
 pub mod config;
+pub mod daemon;
 pub mod mail;
 pub mod ratings;
 pub mod render;

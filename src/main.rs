@@ -163,10 +163,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Cmd::Perft { .. } => unreachable!("handled above"),
         Cmd::Init => {
-            mail::prepare(&config.inbox, &config.outbox).map_err(|e| e.to_string())?;
             println!("database: {}", config.database.path.display());
-            println!("{}", mail::describe_inbox(&config.inbox));
-            println!("{}", mail::describe_outbox(&config.outbox));
+            match &config.inbox {
+                mail::InboxConfig::Maildir { path } => {
+                    mail::MaildirInbox::open(path).map_err(|e| e.to_string())?;
+                    println!("inbox: Maildir {}", path.display());
+                }
+                mail::InboxConfig::Imap(imap) => println!(
+                    "inbox: IMAP {}@{}:{} mailbox {}",
+                    imap.username,
+                    imap.host,
+                    imap.port(),
+                    imap.mailbox
+                ),
+            }
+            mail::open_sender(&config.outbox).map_err(|e| e.to_string())?;
+            match &config.outbox {
+                mail::OutboxConfig::Maildir { path } => {
+                    println!("outbox: Maildir {}", path.display())
+                }
+                mail::OutboxConfig::Smtp(_) => println!("outbox: SMTP"),
+                mail::OutboxConfig::Sendmail { command } => {
+                    println!("outbox: sendmail {}", command.display())
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Serve | Cmd::Poll => {

@@ -1,0 +1,411 @@
+//! The `[inbox]` and `[outbox]` config sections, and opening them.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::imap::ImapInbox;
+use super::inbox::{Inbox, MaildirInbox};
+use super::outbound::{MaildirOutbox, Sender};
+use super::transports::{SendmailOutbox, SmtpOutbox};
+use super::MailError;
+
+/// A secret string (a password, a URL with credentials): printed as
+/// `*****` by `Debug` and `Display`, so it never reaches a log.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Self {
+        Secret(s.into())
+    }
+
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("*****")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("*****")
+    }
+}
+
+/// `[inbox]`: where inbound mail is read. Default: the Maildir `var/inbox`.
+///
+/// ```toml
+/// [inbox]
+/// kind = "maildir"
+/// path = "var/inbox"
+/// ```
+/// ```toml
+/// [inbox]
+/// kind = "imap"
+/// host = "imap.example.org"
+/// port = 993                      # default 993 for tls = "implicit", else 143
+/// tls = "implicit"                # "implicit" | "starttls" | "plain" (loopback only!)
+/// username = "chess@example.org"
+/// password_file = "/etc/pbmchess/imap-password"   # or password = "..."
+/// mailbox = "INBOX"               # default
+/// processed_mailbox = "Processed" # optional; else processed mail just gets \Seen
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum InboxConfig {
+    Maildir {
+        #[serde(default = "default_inbox_path")]
+        path: PathBuf,
+    },
+    Imap(ImapConfig),
+}
+
+impl Default for InboxConfig {
+    fn default() -> Self {
+        InboxConfig::Maildir {
+            path: default_inbox_path(),
+        }
+    }
+}
+
+fn default_inbox_path() -> PathBuf {
+    PathBuf::from("var/inbox")
+}
+
+fn default_outbox_path() -> PathBuf {
+    PathBuf::from("var/outbox")
+}
+
+/// TLS for IMAP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImapTls {
+    /// TLS from the first byte (port 993).
+    #[default]
+    Implicit,
+    /// Plain connection upgraded with STARTTLS (port 143); fails if the
+    /// server does not offer it.
+    Starttls,
+    /// No encryption at all: for a server on the loopback interface.
+    Plain,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    pub host: String,
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub tls: ImapTls,
+    pub username: String,
+    #[serde(default)]
+    pub password: Option<Secret>,
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    #[serde(default = "default_mailbox")]
+    pub mailbox: String,
+    #[serde(default)]
+    pub processed_mailbox: Option<String>,
+    /// Use IMAP IDLE to wait for mail when the server offers it.
+    #[serde(default = "yes")]
+    pub idle: bool,
+    /// Connect, read and write timeout.
+    #[serde(default = "default_imap_timeout")]
+    pub timeout_seconds: u64,
+}
+
+impl ImapConfig {
+    /// The configured port, or 993 for implicit TLS and 143 otherwise.
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.tls {
+            ImapTls::Implicit => 993,
+            ImapTls::Starttls | ImapTls::Plain => 143,
+        })
+    }
+}
+
+fn default_mailbox() -> String {
+    "INBOX".to_string()
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_imap_timeout() -> u64 {
+    60
+}
+
+fn default_smtp_timeout() -> u64 {
+    30
+}
+
+/// `[outbox]`: how mail is sent. Default: the Maildir `var/outbox`.
+///
+/// ```toml
+/// [outbox]
+/// kind = "smtp"
+/// host = "smtp.example.org"
+/// port = 587                      # default 465 implicit, 587 starttls, 25 none
+/// tls = "starttls"                # "implicit" | "starttls" | "none"
+/// username = "chess@example.org"
+/// password_file = "/etc/pbmchess/smtp-password"
+/// timeout_seconds = 30
+/// # or instead of host/port/tls/credentials:
+/// # url = "smtps://user:pass@smtp.example.org:465"
+/// ```
+/// ```toml
+/// [outbox]
+/// kind = "sendmail"
+/// command = "/usr/sbin/sendmail"  # default
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum OutboxConfig {
+    Maildir {
+        #[serde(default = "default_outbox_path")]
+        path: PathBuf,
+    },
+    Smtp(SmtpConfig),
+    Sendmail {
+        #[serde(default = "default_sendmail")]
+        command: PathBuf,
+    },
+}
+
+impl Default for OutboxConfig {
+    fn default() -> Self {
+        OutboxConfig::Maildir {
+            path: default_outbox_path(),
+        }
+    }
+}
+
+fn default_sendmail() -> PathBuf {
+    PathBuf::from("/usr/sbin/sendmail")
+}
+
+/// TLS for SMTP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    /// TLS from the first byte (port 465).
+    Implicit,
+    /// STARTTLS required (port 587).
+    #[default]
+    Starttls,
+    /// No encryption: for a relay on the loopback interface.
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpConfig {
+    /// lettre's connection URL (`smtp://host:port`, `smtps://user:pass@host`,
+    /// `smtp://host?tls=required`); excludes `host`, `port`, `tls` and the
+    /// credentials.
+    #[serde(default)]
+    pub url: Option<Secret>,
+    #[serde(default)]
+    pub host: Option<String>,
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub tls: SmtpTls,
+    #[serde(default)]
+    pub username: Option<String>,
+    #[serde(default)]
+    pub password: Option<Secret>,
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    /// Connect and command timeout.
+    #[serde(default = "default_smtp_timeout")]
+    pub timeout_seconds: u64,
+    /// The name given in EHLO (default: this machine's host name).
+    #[serde(default)]
+    pub hello_name: Option<String>,
+}
+
+impl SmtpConfig {
+    /// The configured port, or 465 / 587 / 25 by TLS mode.
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.tls {
+            SmtpTls::Implicit => 465,
+            SmtpTls::Starttls => 587,
+            SmtpTls::None => 25,
+        })
+    }
+}
+
+/// The password from `password` or `password_file` (first line, without
+/// its line end); an error when both are given or the file is unreadable.
+pub(crate) fn resolve_password(
+    password: Option<&Secret>,
+    password_file: Option<&Path>,
+    section: &str,
+) -> Result<Option<Secret>, MailError> {
+    match (password, password_file) {
+        (Some(_), Some(_)) => Err(MailError::Config(format!(
+            "[{section}] has both password and password_file: keep one"
+        ))),
+        (Some(p), None) => Ok(Some(p.clone())),
+        (None, Some(file)) => {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                MailError::Config(format!("[{section}] password_file {}: {e}", file.display()))
+            })?;
+            let line = text.lines().next().unwrap_or("");
+            Ok(Some(Secret::new(line)))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+/// Opens the configured inbox. A Maildir is created if missing; an IMAP
+/// inbox connects lazily on the first fetch (so a server that is down at
+/// start only delays mail), but its password is read now.
+pub fn open_inbox(config: &InboxConfig) -> Result<Box<dyn Inbox>, MailError> {
+    Ok(match config {
+        InboxConfig::Maildir { path } => Box::new(MaildirInbox::open(path)?),
+        InboxConfig::Imap(imap) => Box::new(ImapInbox::new(imap)?),
+    })
+}
+
+/// Opens the configured transport. Nothing is connected yet.
+pub fn open_sender(config: &OutboxConfig) -> Result<Box<dyn Sender>, MailError> {
+    Ok(match config {
+        OutboxConfig::Maildir { path } => Box::new(MaildirOutbox::open(path)?),
+        OutboxConfig::Smtp(smtp) => Box::new(SmtpOutbox::new(smtp)?),
+        OutboxConfig::Sendmail { command } => Box::new(SendmailOutbox::new(command)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct App {
+        #[serde(default)]
+        inbox: InboxConfig,
+        #[serde(default)]
+        outbox: OutboxConfig,
+    }
+
+    fn app(toml_text: &str) -> Result<App, toml::de::Error> {
+        toml::from_str(toml_text)
+    }
+
+    #[test]
+    fn defaults_are_local_maildirs() {
+        let a = app("").unwrap();
+        assert_eq!(
+            a.inbox,
+            InboxConfig::Maildir {
+                path: "var/inbox".into()
+            }
+        );
+        assert_eq!(
+            a.outbox,
+            OutboxConfig::Maildir {
+                path: "var/outbox".into()
+            }
+        );
+        let a = app("[inbox]\nkind = \"maildir\"\n[outbox]\nkind = \"maildir\"").unwrap();
+        assert_eq!(a.inbox, InboxConfig::default());
+        assert_eq!(a.outbox, OutboxConfig::default());
+    }
+
+    #[test]
+    fn imap_section_with_defaults() {
+        let a = app("[inbox]\nkind = \"imap\"\nhost = \"imap.example.org\"\nusername = \"chess\"\npassword = \"s3cret\"").unwrap();
+        let InboxConfig::Imap(imap) = a.inbox else {
+            panic!()
+        };
+        assert_eq!(imap.port(), 993);
+        assert_eq!(imap.tls, ImapTls::Implicit);
+        assert_eq!(imap.mailbox, "INBOX");
+        assert_eq!(imap.processed_mailbox, None);
+        assert!(imap.idle);
+        assert_eq!(imap.timeout_seconds, 60);
+        assert_eq!(imap.password.as_ref().unwrap().expose(), "s3cret");
+        let debug = format!("{imap:?}");
+        assert!(!debug.contains("s3cret"), "{debug}");
+        let a = app("[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\ntls = \"starttls\"\nprocessed_mailbox = \"Done\"").unwrap();
+        let InboxConfig::Imap(imap) = a.inbox else {
+            panic!()
+        };
+        assert_eq!(imap.port(), 143);
+        assert_eq!(imap.processed_mailbox.as_deref(), Some("Done"));
+    }
+
+    #[test]
+    fn unknown_keys_and_kinds_are_rejected() {
+        assert!(
+            app("[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npasword = \"x\"")
+                .is_err()
+        );
+        assert!(app("[inbox]\nkind = \"pop3\"").is_err());
+        assert!(app("[outbox]\nkind = \"smtp\"\nhots = \"h\"").is_err());
+    }
+
+    #[test]
+    fn smtp_and_sendmail_sections() {
+        let a = app("[outbox]\nkind = \"smtp\"\nhost = \"smtp.example.org\"\nusername = \"u\"\npassword = \"pw\"").unwrap();
+        let OutboxConfig::Smtp(smtp) = &a.outbox else {
+            panic!()
+        };
+        assert_eq!(smtp.port(), 587);
+        assert_eq!(smtp.tls, SmtpTls::Starttls);
+        assert_eq!(smtp.timeout_seconds, 30);
+        assert!(!format!("{:?}", a.outbox).contains("pw\""));
+        let a = app("[outbox]\nkind = \"smtp\"\nurl = \"smtps://u:hidden@h\"").unwrap();
+        assert!(!format!("{:?}", a.outbox).contains("hidden"));
+        let a = app("[outbox]\nkind = \"sendmail\"").unwrap();
+        assert_eq!(
+            a.outbox,
+            OutboxConfig::Sendmail {
+                command: "/usr/sbin/sendmail".into()
+            }
+        );
+    }
+
+    #[test]
+    fn password_file_is_read_and_both_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("pw");
+        std::fs::write(&file, "from-file\nignored\n").unwrap();
+        let got = resolve_password(None, Some(&file), "inbox")
+            .unwrap()
+            .unwrap();
+        assert_eq!(got.expose(), "from-file");
+        let p = Secret::new("x");
+        assert!(resolve_password(Some(&p), Some(&file), "inbox").is_err());
+        let err = resolve_password(None, Some(&tmp.path().join("missing")), "inbox").unwrap_err();
+        assert!(err.to_string().contains("password_file"));
+        assert!(resolve_password(None, None, "inbox").unwrap().is_none());
+    }
+
+    #[test]
+    fn open_creates_default_maildirs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let inbox = InboxConfig::Maildir {
+            path: tmp.path().join("in"),
+        };
+        let outbox = OutboxConfig::Maildir {
+            path: tmp.path().join("out"),
+        };
+        open_inbox(&inbox).unwrap();
+        open_sender(&outbox).unwrap();
+        assert!(tmp.path().join("in/new").is_dir());
+        assert!(tmp.path().join("out/new").is_dir());
+    }
+}

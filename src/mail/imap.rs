@@ -1,0 +1,481 @@
+//! An inbox on an IMAP server (blocking `imap` crate).
+
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+use imap::{Client, ImapConnection, Session};
+
+use super::config::{resolve_password, ImapConfig, ImapTls, Secret};
+use super::inbox::{Done, InboundMessage, Inbox};
+use super::transports::is_loopback;
+use super::MailError;
+
+/// Longest single IDLE: RFC 2177 asks clients to re-issue IDLE at least
+/// every 29 minutes.
+const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
+
+/// An inbox in an IMAP mailbox.
+///
+/// - `fetch`: `UID SEARCH UNSEEN`, ordered by UID (the order the server
+///   received the mail), then `UID FETCH (UID BODY.PEEK[])`, so nothing is
+///   marked seen before the server has committed. Message ids are
+///   `UIDVALIDITY:UID`.
+/// - `mark_done`: `UID STORE +FLAGS.SILENT (\Seen)` (and `\Flagged` for
+///   [`Done::Ignored`], as the Maildir inbox does); then, when
+///   `processed_mailbox` is set, `UID MOVE` there (or `UID COPY`, `\Deleted`
+///   and `UID EXPUNGE`, plain `EXPUNGE` without UIDPLUS). The processed
+///   mailbox is created at connect time when missing.
+/// - The mailbox should be the server's own: a human who reads it with a
+///   mail client marks mail `\Seen`, and seen mail is not fetched.
+/// - Connections are opened lazily and reused; after any error the
+///   connection is dropped, and the next call reconnects (one immediate
+///   retry on a fresh connection per call). Connect, read and write use
+///   `timeout_seconds`.
+/// - Mailbox names are sent as quoted ASCII strings (no modified UTF-7).
+pub struct ImapInbox {
+    config: ImapConfig,
+    password: Secret,
+    conn: Option<Conn>,
+}
+
+struct Conn {
+    session: Session<Box<dyn ImapConnection>>,
+    /// A clone of the socket, to restore its read timeout after IDLE.
+    tcp: TcpStream,
+    uid_validity: u32,
+    has_idle: bool,
+    has_move: bool,
+    has_uidplus: bool,
+}
+
+impl std::fmt::Debug for ImapInbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImapInbox")
+            .field("config", &self.config)
+            .field("connected", &self.conn.is_some())
+            .finish()
+    }
+}
+
+impl ImapInbox {
+    /// Checks the configuration and reads the password; does not connect.
+    pub fn new(config: &ImapConfig) -> Result<Self, MailError> {
+        let password = resolve_password(
+            config.password.as_ref(),
+            config.password_file.as_deref(),
+            "inbox",
+        )?
+        .ok_or_else(|| {
+            MailError::Config("[inbox] kind = \"imap\" needs password or password_file".into())
+        })?;
+        for name in std::iter::once(&config.mailbox).chain(config.processed_mailbox.as_ref()) {
+            if name.is_empty() || !name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+                return Err(MailError::Config(format!(
+                    "[inbox] mailbox name {name:?} must be printable ASCII"
+                )));
+            }
+        }
+        if config.tls == ImapTls::Plain && !is_loopback(&config.host) {
+            tracing::warn!(host = %config.host, "IMAP without TLS to a host that is not loopback: the password travels in clear");
+        }
+        Ok(ImapInbox {
+            config: config.clone(),
+            password,
+            conn: None,
+        })
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.config.timeout_seconds.max(1))
+    }
+
+    fn connect(&self) -> Result<Conn, MailError> {
+        let cfg = &self.config;
+        let port = cfg.port();
+        let timeout = self.timeout();
+        let err = |what: &str, e: &dyn std::fmt::Display| {
+            MailError::Imap(format!("{what} {}:{port}: {e}", cfg.host))
+        };
+        let addrs: Vec<_> = (cfg.host.as_str(), port)
+            .to_socket_addrs()
+            .map_err(|e| err("cannot resolve", &e))?
+            .collect();
+        let mut last_err: Option<std::io::Error> = None;
+        let mut tcp = None;
+        for addr in addrs {
+            match TcpStream::connect_timeout(&addr, timeout) {
+                Ok(s) => {
+                    tcp = Some(s);
+                    break;
+                }
+                Err(e) => last_err = Some(e),
+            }
+        }
+        let tcp = match tcp {
+            Some(t) => t,
+            None => {
+                let e = last_err
+                    .map(|e| e.to_string())
+                    .unwrap_or_else(|| "no address".into());
+                return Err(err("cannot connect to", &e));
+            }
+        };
+        tcp.set_read_timeout(Some(timeout))
+            .and_then(|_| tcp.set_write_timeout(Some(timeout)))
+            .map_err(|e| err("socket setup for", &e))?;
+        let tcp_clone = tcp.try_clone().map_err(|e| err("socket setup for", &e))?;
+        let tls = || native_tls::TlsConnector::new().map_err(|e| err("TLS setup for", &e));
+        let client: Client<Box<dyn ImapConnection>> = match cfg.tls {
+            ImapTls::Plain => {
+                let mut c = Client::new(Box::new(tcp) as Box<dyn ImapConnection>);
+                c.read_greeting().map_err(|e| err("no greeting from", &e))?;
+                c
+            }
+            ImapTls::Implicit => {
+                let stream = tls()?
+                    .connect(&cfg.host, tcp)
+                    .map_err(|e| err("TLS handshake with", &e))?;
+                let mut c = Client::new(Box::new(stream) as Box<dyn ImapConnection>);
+                c.read_greeting().map_err(|e| err("no greeting from", &e))?;
+                c
+            }
+            ImapTls::Starttls => {
+                let mut tcp = tcp;
+                starttls(&mut tcp).map_err(|e| err("STARTTLS at", &e))?;
+                let stream = tls()?
+                    .connect(&cfg.host, tcp)
+                    .map_err(|e| err("TLS handshake with", &e))?;
+                let mut c = Client::new(Box::new(stream) as Box<dyn ImapConnection>);
+                c.greeting_read = true;
+                c
+            }
+        };
+        let mut session = client
+            .login(&cfg.username, self.password.expose())
+            .map_err(|(e, _)| {
+                MailError::Imap(format!(
+                    "login as {} at {}:{port} failed: {e}",
+                    cfg.username, cfg.host
+                ))
+            })?;
+        let caps = session
+            .capabilities()
+            .map_err(|e| err("CAPABILITY at", &e))?;
+        let has_idle = caps.has_str("IDLE");
+        let has_move = caps.has_str("MOVE");
+        let has_uidplus = caps.has_str("UIDPLUS");
+        drop(caps);
+        if let Some(processed) = &cfg.processed_mailbox {
+            let names = session
+                .list(None, Some(&quote(processed)))
+                .map_err(|e| err("LIST at", &e))?;
+            if names.is_empty() {
+                tracing::info!(mailbox = %processed, "creating the IMAP processed mailbox");
+                session
+                    .create(processed)
+                    .map_err(|e| err(&format!("cannot create mailbox {processed:?} at"), &e))?;
+            }
+        }
+        let mailbox = session
+            .select(&cfg.mailbox)
+            .map_err(|e| err(&format!("cannot select {:?} at", cfg.mailbox), &e))?;
+        Ok(Conn {
+            session,
+            tcp: tcp_clone,
+            uid_validity: mailbox.uid_validity.unwrap_or(0),
+            has_idle,
+            has_move,
+            has_uidplus,
+        })
+    }
+
+    /// Runs `op` on a connection; on failure drops it and tries once more on
+    /// a fresh connection.
+    fn with_conn<T>(
+        &mut self,
+        mut op: impl FnMut(&mut Conn, &ImapConfig) -> Result<T, MailError>,
+    ) -> Result<T, MailError> {
+        let reused = self.conn.is_some();
+        let first = self.try_op(&mut op);
+        match first {
+            Err(e) if reused => {
+                tracing::info!(error = %e, "IMAP command failed on a reused connection; reconnecting");
+                self.try_op(&mut op)
+            }
+            other => other,
+        }
+    }
+
+    fn try_op<T>(
+        &mut self,
+        op: &mut impl FnMut(&mut Conn, &ImapConfig) -> Result<T, MailError>,
+    ) -> Result<T, MailError> {
+        if self.conn.is_none() {
+            self.conn = Some(self.connect()?);
+        }
+        let conn = self.conn.as_mut().expect("connected above");
+        let result = op(conn, &self.config);
+        if result.is_err() {
+            if let Some(mut c) = self.conn.take() {
+                let _ = c.session.logout();
+            }
+        }
+        result
+    }
+
+    /// Logs out politely (also done on drop).
+    pub fn disconnect(&mut self) {
+        if let Some(mut c) = self.conn.take() {
+            let _ = c.session.logout();
+        }
+    }
+}
+
+impl Drop for ImapInbox {
+    fn drop(&mut self) {
+        self.disconnect();
+    }
+}
+
+/// Reads the greeting and negotiates STARTTLS on a fresh connection, by
+/// hand: the `imap` crate has no public way to do it on a socket whose
+/// timeouts we set ourselves.
+fn starttls(tcp: &mut TcpStream) -> Result<(), String> {
+    use std::io::{Read, Write};
+    // One line, read byte by byte: nothing may be read past the tagged OK,
+    // since the TLS handshake follows it.
+    fn line(tcp: &mut TcpStream) -> Result<String, String> {
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        while buf.len() < 8192 {
+            match tcp.read(&mut byte) {
+                Ok(0) => return Err("connection closed".into()),
+                Ok(_) => {
+                    buf.push(byte[0]);
+                    if byte[0] == b'\n' {
+                        return Ok(String::from_utf8_lossy(&buf).trim_end().to_string());
+                    }
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        Err("line too long".into())
+    }
+    let greeting = line(tcp)?;
+    if !greeting.starts_with("* OK") {
+        return Err(format!("unexpected greeting {greeting:?}"));
+    }
+    tcp.write_all(b"pbm0 STARTTLS\r\n")
+        .map_err(|e| e.to_string())?;
+    loop {
+        let l = line(tcp)?;
+        if let Some(rest) = l.strip_prefix("pbm0 ") {
+            return if rest.starts_with("OK") {
+                Ok(())
+            } else {
+                Err(format!("refused: {rest}"))
+            };
+        }
+    }
+}
+
+/// An IMAP quoted string.
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn imap_err(what: &str) -> impl Fn(imap::Error) -> MailError + '_ {
+    move |e| MailError::Imap(format!("{what}: {e}"))
+}
+
+fn parse_id(id: &str) -> Option<(u32, u32)> {
+    let (v, u) = id.split_once(':')?;
+    Some((v.parse().ok()?, u.parse().ok()?))
+}
+
+impl Inbox for ImapInbox {
+    fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
+        self.with_conn(|conn, _cfg| {
+            let mut uids: Vec<u32> = conn
+                .session
+                .uid_search("UNSEEN")
+                .map_err(imap_err("UID SEARCH UNSEEN"))?
+                .into_iter()
+                .collect();
+            uids.sort_unstable();
+            uids.truncate(max);
+            let mut out = Vec::with_capacity(uids.len());
+            // Fetch one by one: simple, keeps memory to one message, and a
+            // message deleted meanwhile just drops out.
+            for uid in uids {
+                let fetches = conn
+                    .session
+                    .uid_fetch(uid.to_string(), "(UID BODY.PEEK[])")
+                    .map_err(imap_err("UID FETCH"))?;
+                let body = fetches
+                    .iter()
+                    .find(|f| f.uid == Some(uid))
+                    .and_then(|f| f.body())
+                    .map(<[u8]>::to_vec);
+                if let Some(raw) = body {
+                    out.push(InboundMessage {
+                        id: format!("{}:{uid}", conn.uid_validity),
+                        raw,
+                    });
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn mark_done(&mut self, msg: &InboundMessage, outcome: Done) -> Result<(), MailError> {
+        let (validity, uid) = parse_id(&msg.id)
+            .ok_or_else(|| MailError::Imap(format!("not an IMAP message id: {:?}", msg.id)))?;
+        self.with_conn(|conn, cfg| {
+            if conn.uid_validity != validity {
+                return Err(MailError::Imap(format!(
+                    "UIDVALIDITY of {:?} changed from {validity} to {}; the message will be fetched again",
+                    cfg.mailbox, conn.uid_validity
+                )));
+            }
+            let flags = match outcome {
+                Done::Processed => "(\\Seen)",
+                Done::Ignored => "(\\Seen \\Flagged)",
+            };
+            let uid = uid.to_string();
+            conn.session
+                .uid_store(&uid, format!("+FLAGS.SILENT {flags}"))
+                .map_err(imap_err("UID STORE"))?;
+            if let Some(target) = &cfg.processed_mailbox {
+                if conn.has_move {
+                    conn.session
+                        .uid_mv(&uid, target)
+                        .map_err(imap_err("UID MOVE"))?;
+                } else {
+                    conn.session
+                        .uid_copy(&uid, quote(target))
+                        .map_err(imap_err("UID COPY"))?;
+                    conn.session
+                        .uid_store(&uid, "+FLAGS.SILENT (\\Deleted)")
+                        .map_err(imap_err("UID STORE"))?;
+                    if conn.has_uidplus {
+                        conn.session
+                            .uid_expunge(&uid)
+                            .map_err(imap_err("UID EXPUNGE"))?;
+                    } else {
+                        conn.session.expunge().map_err(imap_err("EXPUNGE"))?;
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// With IDLE (configured and offered by the server): returns as soon as
+    /// the mailbox changes, or after `timeout` (at most 29 minutes per call).
+    /// Without: sleeps `timeout`. Unseen mail already waiting returns at
+    /// once. Never fails fast: when the server cannot be reached it sleeps
+    /// `timeout` and returns `Ok`, leaving the error to the next `fetch`.
+    fn wait_for_mail(&mut self, timeout: Duration) -> Result<(), MailError> {
+        let started = Instant::now();
+        let use_idle = self.config.idle;
+        let read_timeout = self.timeout();
+        let waited = self.with_conn(|conn, _cfg| {
+            if !use_idle || !conn.has_idle {
+                return Ok(false);
+            }
+            if !conn
+                .session
+                .uid_search("UNSEEN")
+                .map_err(imap_err("UID SEARCH UNSEEN"))?
+                .is_empty()
+            {
+                return Ok(true);
+            }
+            let outcome = conn
+                .session
+                .idle()
+                .timeout(timeout.clamp(Duration::from_secs(1), MAX_IDLE))
+                .keepalive(false)
+                .wait_while(imap::extensions::idle::stop_on_any);
+            // IDLE leaves the socket without a read timeout: restore it.
+            let _ = conn.tcp.set_read_timeout(Some(read_timeout));
+            outcome.map_err(imap_err("IDLE"))?;
+            Ok(true)
+        });
+        let waited = match waited {
+            Ok(w) => w,
+            Err(e) => {
+                tracing::debug!(error = %e, "IMAP wait_for_mail could not use the server");
+                false
+            }
+        };
+        if !waited {
+            if let Some(rest) = timeout.checked_sub(started.elapsed()) {
+                std::thread::sleep(rest);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        assert_eq!(parse_id("17:42"), Some((17, 42)));
+        assert_eq!(parse_id("x:1"), None);
+        assert_eq!(parse_id("1"), None);
+    }
+
+    #[test]
+    fn quoting_escapes() {
+        assert_eq!(quote("a \"b\" \\c"), "\"a \\\"b\\\" \\\\c\"");
+    }
+
+    fn cfg() -> ImapConfig {
+        ImapConfig {
+            host: "127.0.0.1".into(),
+            port: None,
+            tls: ImapTls::Plain,
+            username: "u".into(),
+            password: Some(Secret::new("p")),
+            password_file: None,
+            mailbox: "INBOX".into(),
+            processed_mailbox: None,
+            idle: true,
+            timeout_seconds: 5,
+        }
+    }
+
+    #[test]
+    fn config_is_checked_without_connecting() {
+        assert!(ImapInbox::new(&cfg()).is_ok());
+        let mut c = cfg();
+        c.password = None;
+        assert!(ImapInbox::new(&c).is_err());
+        let mut c = cfg();
+        c.processed_mailbox = Some("Bad\r\nName".into());
+        assert!(ImapInbox::new(&c).is_err());
+        let debug = format!("{:?}", ImapInbox::new(&cfg()).unwrap());
+        assert!(!debug.contains("\"p\""), "{debug}");
+    }
+
+    #[test]
+    fn unreachable_server_is_an_error_not_a_hang() {
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        let mut c = cfg();
+        c.port = Some(port);
+        let mut inbox = ImapInbox::new(&c).unwrap();
+        let err = inbox.fetch(10).unwrap_err();
+        assert!(err.to_string().contains("cannot connect"), "{err}");
+        let start = Instant::now();
+        inbox.wait_for_mail(Duration::from_millis(200)).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(200));
+    }
+}

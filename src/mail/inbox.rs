@@ -1,0 +1,321 @@
+//! Inboxes: where inbound mail waits until the server has committed it.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::MailError;
+
+/// One raw inbound message, as fetched from an [`Inbox`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InboundMessage {
+    /// The inbox's handle for this message (a Maildir file name, an IMAP
+    /// `UIDVALIDITY:UID`). Only meaningful to the inbox that returned it.
+    pub id: String,
+    /// The message as delivered (RFC 5322 bytes).
+    pub raw: Vec<u8>,
+}
+
+/// How a message was dealt with, given to [`Inbox::mark_done`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Done {
+    /// The server read and committed it (whether it answered or not, and
+    /// also when it was a duplicate).
+    Processed,
+    /// Filed away unread: a never-answer mail (auto-reply, bounce, list, our
+    /// own address), or one refused before the server (too large).
+    Ignored,
+}
+
+/// A source of inbound mail.
+///
+/// The daemon's loop: `fetch` a batch, hand each message's `raw` bytes to
+/// the server, and only after the server's transaction has committed call
+/// `mark_done` for it. Until then the message stays where it was, so a crash
+/// re-reads it (the server's Message-ID record makes that harmless). A
+/// message whose processing failed is simply not marked; it comes back on the
+/// next fetch.
+pub trait Inbox: Send {
+    /// Up to `max` messages not yet marked done, in delivery order, oldest
+    /// first. Never marks anything as read.
+    fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError>;
+
+    /// Files the message away so it is not fetched again. Idempotent: a
+    /// message already filed away is not an error.
+    fn mark_done(&mut self, msg: &InboundMessage, outcome: Done) -> Result<(), MailError>;
+
+    /// Blocks until new mail may have arrived or `timeout` has passed,
+    /// whichever is first. May return early; the caller then fetches.
+    fn wait_for_mail(&mut self, timeout: Duration) -> Result<(), MailError> {
+        std::thread::sleep(timeout);
+        Ok(())
+    }
+}
+
+/// Maildir flags given by [`MaildirInbox::mark_done`]: `S` (seen) for
+/// processed mail; `FS` (flagged, seen) for ignored mail, so an admin can
+/// spot the filed-away loop-protection cases in `cur/` with any mail reader.
+pub fn maildir_flags(outcome: Done) -> &'static str {
+    match outcome {
+        Done::Processed => "S",
+        Done::Ignored => "FS",
+    }
+}
+
+/// An inbox in a local Maildir (`new/`, `cur/`, `tmp/`), the default local
+/// setup: an MTA (or a test) delivers into `new/`.
+///
+/// - `fetch` reads only `new/`: a message moves to `cur/` only after it has
+///   been processed, so `cur/` never holds pending work. Files whose names
+///   start with `.` are skipped, as the Maildir rules say.
+/// - Delivery order: by the number of seconds that starts a Maildir file
+///   name (the delivery time by convention: `1700000000.M12P34.host`), then by
+///   the file's modification time (delivery writes the file once, in `tmp/`,
+///   and renames it), then by name. A name without leading digits uses its
+///   modification time's seconds in place of the number.
+/// - `mark_done` renames `new/NAME` to `cur/NAME:2,S` (or `:2,FS` for
+///   [`Done::Ignored`], see [`maildir_flags`]).
+#[derive(Debug)]
+pub struct MaildirInbox {
+    path: PathBuf,
+}
+
+impl MaildirInbox {
+    /// Opens the Maildir at `path`, creating `new/`, `cur/` and `tmp/` if
+    /// missing.
+    pub fn open(path: impl Into<PathBuf>) -> Result<Self, MailError> {
+        let path = path.into();
+        create_maildir(&path)?;
+        Ok(MaildirInbox { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The pending file names in `new/`, oldest delivery first.
+    fn pending(&self) -> Result<Vec<String>, MailError> {
+        let new = self.path.join("new");
+        let entries = fs::read_dir(&new).map_err(|e| MailError::io(&new, e))?;
+        let mut found: Vec<((u64, SystemTime), String)> = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| MailError::io(&new, e))?;
+            let name = match entry.file_name().into_string() {
+                Ok(n) => n,
+                Err(raw) => {
+                    tracing::warn!(file = ?raw, "skipping a non-UTF-8 file name in the inbox");
+                    continue;
+                }
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let meta = match entry.metadata() {
+                Ok(m) if m.is_file() => m,
+                Ok(_) => continue,
+                // Moved away meanwhile (another reader): not ours any more.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(MailError::io(entry.path(), e)),
+            };
+            let mtime = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            found.push((delivery_key(&name, mtime), name));
+        }
+        found.sort();
+        Ok(found.into_iter().map(|(_, name)| name).collect())
+    }
+}
+
+/// Sort key for delivery order: (seconds from the name or the mtime, mtime).
+fn delivery_key(name: &str, mtime: SystemTime) -> (u64, SystemTime) {
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    let secs = digits.parse::<u64>().ok().unwrap_or_else(|| {
+        mtime
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
+    });
+    (secs, mtime)
+}
+
+pub(crate) fn create_maildir(path: &Path) -> Result<(), MailError> {
+    for sub in ["new", "cur", "tmp"] {
+        let dir = path.join(sub);
+        fs::create_dir_all(&dir).map_err(|e| MailError::io(&dir, e))?;
+    }
+    Ok(())
+}
+
+impl Inbox for MaildirInbox {
+    fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
+        let mut out = Vec::new();
+        for name in self.pending()? {
+            if out.len() >= max {
+                break;
+            }
+            let file = self.path.join("new").join(&name);
+            match fs::read(&file) {
+                Ok(raw) => out.push(InboundMessage { id: name, raw }),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(MailError::io(&file, e)),
+            }
+        }
+        Ok(out)
+    }
+
+    fn mark_done(&mut self, msg: &InboundMessage, outcome: Done) -> Result<(), MailError> {
+        let name = &msg.id;
+        if name.contains('/') || name.starts_with('.') || name.is_empty() {
+            return Err(MailError::Other(format!(
+                "not a Maildir message id: {name:?}"
+            )));
+        }
+        // A name delivered with an info part ("x:2,F") keeps its flags.
+        let (base, old_flags) = match name.split_once(":2,") {
+            Some((b, f)) => (b, f),
+            None => (name.as_str(), ""),
+        };
+        let mut flags: Vec<char> = old_flags
+            .chars()
+            .chain(maildir_flags(outcome).chars())
+            .collect();
+        flags.sort_unstable();
+        flags.dedup();
+        let flags: String = flags.into_iter().collect();
+        let src = self.path.join("new").join(name);
+        let dst = self.path.join("cur").join(format!("{base}:2,{flags}"));
+        match fs::rename(&src, &dst) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && !src.exists() => {
+                // Already filed away (a second mark_done, or another reader).
+                tracing::debug!(id = %name, "inbox message already gone from new/");
+                Ok(())
+            }
+            Err(e) => Err(MailError::io(&src, e)),
+        }
+    }
+
+    /// Polls `new/` once a second until something is there or `timeout`
+    /// has passed.
+    fn wait_for_mail(&mut self, timeout: Duration) -> Result<(), MailError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if !self.pending()?.is_empty() {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(());
+            }
+            std::thread::sleep((deadline - now).min(Duration::from_secs(1)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn deliver(dir: &Path, name: &str, body: &str, mtime_secs: u64) {
+        let p = dir.join("new").join(name);
+        fs::write(&p, body).unwrap();
+        let f = fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(mtime_secs))
+            .unwrap();
+    }
+
+    #[test]
+    fn open_creates_the_maildir_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("var/inbox");
+        MaildirInbox::open(&path).unwrap();
+        for sub in ["new", "cur", "tmp"] {
+            assert!(path.join(sub).is_dir(), "{sub}");
+        }
+    }
+
+    #[test]
+    fn fetch_returns_new_mail_oldest_first_and_skips_dot_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        deliver(tmp.path(), "1700000200.M1P1.host", "third", 10);
+        deliver(tmp.path(), "1700000100.M9P1.host", "second", 30);
+        deliver(tmp.path(), "1700000100.M1P1.host", "first", 20);
+        deliver(tmp.path(), ".hidden", "no", 1);
+        fs::create_dir(tmp.path().join("new/subdir")).unwrap();
+        let got = inbox.fetch(10).unwrap();
+        let bodies: Vec<_> = got
+            .iter()
+            .map(|m| String::from_utf8(m.raw.clone()).unwrap())
+            .collect();
+        assert_eq!(bodies, ["first", "second", "third"]);
+        assert_eq!(got[0].id, "1700000100.M1P1.host");
+        assert_eq!(inbox.fetch(2).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn names_without_timestamp_sort_by_mtime() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        deliver(tmp.path(), "b-late", "late", 1_700_000_300);
+        deliver(tmp.path(), "a-early", "early", 1_700_000_100);
+        deliver(tmp.path(), "1700000200.x", "middle", 5);
+        let ids: Vec<_> = inbox.fetch(10).unwrap().into_iter().map(|m| m.id).collect();
+        assert_eq!(ids, ["a-early", "1700000200.x", "b-late"]);
+    }
+
+    #[test]
+    fn fetch_does_not_move_anything_until_mark_done() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        deliver(tmp.path(), "1.a", "x", 1);
+        assert_eq!(inbox.fetch(10).unwrap().len(), 1);
+        // Simulated crash: a fresh inbox sees the same message again.
+        let mut again = MaildirInbox::open(tmp.path()).unwrap();
+        assert_eq!(again.fetch(10).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn mark_done_moves_to_cur_with_flags() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        deliver(tmp.path(), "1.a", "x", 1);
+        deliver(tmp.path(), "2.b", "y", 2);
+        deliver(tmp.path(), "3.c:2,R", "z", 3);
+        let msgs = inbox.fetch(10).unwrap();
+        inbox.mark_done(&msgs[0], Done::Processed).unwrap();
+        inbox.mark_done(&msgs[1], Done::Ignored).unwrap();
+        inbox.mark_done(&msgs[2], Done::Processed).unwrap();
+        assert!(tmp.path().join("cur/1.a:2,S").is_file());
+        assert!(tmp.path().join("cur/2.b:2,FS").is_file());
+        assert!(tmp.path().join("cur/3.c:2,RS").is_file());
+        assert!(inbox.fetch(10).unwrap().is_empty());
+        // Idempotent.
+        inbox.mark_done(&msgs[0], Done::Processed).unwrap();
+    }
+
+    #[test]
+    fn mark_done_refuses_path_tricks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        let evil = InboundMessage {
+            id: "../x".into(),
+            raw: vec![],
+        };
+        assert!(inbox.mark_done(&evil, Done::Processed).is_err());
+    }
+
+    #[test]
+    fn wait_for_mail_returns_at_once_when_mail_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        let start = Instant::now();
+        inbox.wait_for_mail(Duration::from_millis(50)).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(50));
+        deliver(tmp.path(), "1.a", "x", 1);
+        let start = Instant::now();
+        inbox.wait_for_mail(Duration::from_secs(30)).unwrap();
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}

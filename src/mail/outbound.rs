@@ -1,0 +1,362 @@
+//! Outbound mail: building the message from an outbox row, the transports
+//! behind [`Sender`], and the retry schedule.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
+use lettre::message::Mailbox;
+use lettre::Message;
+use sha2::{Digest, Sha256};
+
+use super::inbox::create_maildir;
+use super::parse::hex;
+use super::{MailError, Outgoing};
+
+/// Why a send failed, and whether trying again can help.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// Try again later (connection refused, timeout, 4xx, disk full...).
+    #[error("temporary failure: {0}")]
+    Temporary(String),
+    /// Trying again will not help (5xx, malformed address, ...): mark the
+    /// outbox row failed.
+    #[error("permanent failure: {0}")]
+    Permanent(String),
+}
+
+impl SendError {
+    pub fn is_permanent(&self) -> bool {
+        matches!(self, SendError::Permanent(_))
+    }
+}
+
+/// A mail transport. One instance is reused for a whole outbox pass.
+pub trait Sender: Send {
+    /// Hands one message over for delivery (at-least-once: a message may
+    /// be handed over again after a crash; it keeps its Message-ID).
+    fn send(&mut self, msg: &Message) -> Result<(), SendError>;
+}
+
+/// The Message-ID (without angle brackets) [`build_message`] gives the
+/// outbox row `outbox_id`: `pbmchess.<id>.<16 hex of a hash of the
+/// row>@<domain of from>`. Stable for the row, so a resend after a crash
+/// carries the same Message-ID; the hash keeps it unique should the
+/// database be recreated and row ids reused.
+pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [
+        out.to.as_str(),
+        out.subject.as_str(),
+        out.body.as_str(),
+        out.in_reply_to.as_deref().unwrap_or(""),
+    ] {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part.as_bytes());
+    }
+    let digest = hex(&h.finalize());
+    format!("pbmchess.{outbox_id}.{}@{from_domain}", &digest[..16])
+}
+
+/// Builds the mail for one outbox row, with the headers of commands.md §5:
+/// `From` (the server, `from` may be `Name <address>` or a bare address),
+/// `To`, `Subject` (RFC 2047-encoded when not ASCII; control characters
+/// become spaces), `Message-ID` (see [`outgoing_message_id`]), `Date`
+/// (`date`: pass the row's creation time so a resend is the same mail),
+/// `In-Reply-To` and `References` to the cause when its id is a real
+/// Message-ID (not a `hash:` id), `Auto-Submitted: auto-replied`,
+/// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`; the
+/// transfer encoding is chosen by lettre (7bit for plain ASCII boards).
+///
+/// The SMTP envelope sender is the server's address (not `<>`), so bounces
+/// come back to the server, where loop protection files them away.
+///
+/// A malformed `from` or `to` address is a [`SendError::Permanent`].
+pub fn build_message(
+    out: &Outgoing,
+    outbox_id: i64,
+    from: &str,
+    date: SystemTime,
+) -> Result<Message, SendError> {
+    let from: Mailbox = from
+        .trim()
+        .parse()
+        .map_err(|e| SendError::Permanent(format!("bad server address {from:?}: {e}")))?;
+    let to: Mailbox =
+        out.to.trim().parse().map_err(|e| {
+            SendError::Permanent(format!("bad recipient address {:?}: {e}", out.to))
+        })?;
+    let domain = from.email.domain().to_string();
+    let subject: String = out
+        .subject
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(subject)
+        .message_id(Some(format!(
+            "<{}>",
+            outgoing_message_id(out, outbox_id, &domain)
+        )))
+        .date(date)
+        .header(MIME_VERSION_1_0)
+        .header(ContentType::TEXT_PLAIN)
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Auto-Submitted"),
+            "auto-replied".to_string(),
+        ));
+    if let Some(cause) = out.in_reply_to.as_deref().filter(|id| is_message_id(id)) {
+        builder = builder
+            .in_reply_to(format!("<{cause}>"))
+            .references(format!("<{cause}>"));
+    }
+    builder
+        .body(out.body.clone())
+        .map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))
+}
+
+/// A Message-ID (without brackets) safe to put in a header.
+fn is_message_id(id: &str) -> bool {
+    id.contains('@')
+        && !id.starts_with("hash:")
+        && id.len() <= 900
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+}
+
+/// Writes each message into `new/` of a Maildir: the default local setup,
+/// and what tests read. Failures are temporary (disk full, permissions).
+#[derive(Debug)]
+pub struct MaildirOutbox {
+    maildir: maildir::Maildir,
+}
+
+impl MaildirOutbox {
+    /// Opens the Maildir at `path`, creating `new/`, `cur/`, `tmp/`.
+    pub fn open(path: impl Into<PathBuf>) -> Result<Self, MailError> {
+        let path = path.into();
+        create_maildir(&path)?;
+        Ok(MaildirOutbox {
+            maildir: maildir::Maildir::from(path),
+        })
+    }
+}
+
+impl Sender for MaildirOutbox {
+    fn send(&mut self, msg: &Message) -> Result<(), SendError> {
+        self.maildir
+            .store_new(&msg.formatted())
+            .map(|_| ())
+            .map_err(|e| SendError::Temporary(format!("cannot write to the outbox Maildir: {e:?}")))
+    }
+}
+
+/// First retry delay after a temporary failure.
+pub const RETRY_FIRST_DELAY: Duration = Duration::from_secs(60);
+/// Longest delay between two attempts.
+pub const RETRY_MAX_DELAY: Duration = Duration::from_secs(60 * 60);
+/// A row still failing temporarily this long after its first attempt is
+/// given up (as MTAs do with their queue lifetime).
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(3 * 24 * 60 * 60);
+
+/// How long to wait before the next attempt, after `attempts` failed ones:
+/// 1 min after the first failure, doubling each time (2, 4, 8, 16, 32 min),
+/// capped at 1 h. `attempts == 0` means no failure yet: no delay.
+pub fn next_attempt_delay(attempts: u32) -> Duration {
+    if attempts == 0 {
+        return Duration::ZERO;
+    }
+    let factor = 1u64.checked_shl(attempts - 1).unwrap_or(u64::MAX);
+    let secs = RETRY_FIRST_DELAY.as_secs().saturating_mul(factor);
+    Duration::from_secs(secs).min(RETRY_MAX_DELAY)
+}
+
+/// What to do with an outbox row after a failed attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
+    /// Try again after this delay.
+    After(Duration),
+    /// Stop: mark the row failed (permanent error, or temporary for longer
+    /// than [`GIVE_UP_AFTER`]).
+    GiveUp,
+}
+
+/// The retry decision for a row that just failed with `error`: `attempts`
+/// counts the failed attempts including this one, `since_first_attempt` is
+/// the time from the row's first attempt to now.
+pub fn retry_after_failure(
+    error: &SendError,
+    attempts: u32,
+    since_first_attempt: Duration,
+) -> Retry {
+    match error {
+        SendError::Permanent(_) => Retry::GiveUp,
+        SendError::Temporary(_) if since_first_attempt >= GIVE_UP_AFTER => Retry::GiveUp,
+        SendError::Temporary(_) => Retry::After(next_attempt_delay(attempts.max(1))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> Outgoing {
+        Outgoing {
+            to: "bob@example.org".into(),
+            subject: "Chess Board 101 bob".into(),
+            body: "It is bob's turn.\n\n  +---+\n  |:P:|\n".into(),
+            in_reply_to: Some("abc@example.org".into()),
+        }
+    }
+
+    const FROM: &str = "PBM Chess <pbm@chess.example>";
+
+    fn at() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_000)
+    }
+
+    fn formatted(out: &Outgoing, id: i64) -> String {
+        String::from_utf8(build_message(out, id, FROM, at()).unwrap().formatted()).unwrap()
+    }
+
+    fn header<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+        let head = text.split("\r\n\r\n").next().unwrap();
+        head.split("\r\n")
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+    }
+
+    #[test]
+    fn headers_follow_the_spec() {
+        let t = formatted(&row(), 7);
+        assert_eq!(
+            header(&t, "From"),
+            Some("\"PBM Chess\" <pbm@chess.example>")
+        );
+        assert_eq!(header(&t, "To"), Some("bob@example.org"));
+        assert_eq!(header(&t, "Subject"), Some("Chess Board 101 bob"));
+        assert_eq!(header(&t, "In-Reply-To"), Some("<abc@example.org>"));
+        assert_eq!(header(&t, "References"), Some("<abc@example.org>"));
+        assert_eq!(header(&t, "Auto-Submitted"), Some("auto-replied"));
+        assert_eq!(
+            header(&t, "Content-Type"),
+            Some("text/plain; charset=utf-8")
+        );
+        assert_eq!(header(&t, "MIME-Version"), Some("1.0"));
+        assert!(header(&t, "Date").unwrap().contains("2026"), "{t}");
+        let mid = header(&t, "Message-ID").unwrap();
+        assert!(
+            mid.starts_with("<pbmchess.7.") && mid.ends_with("@chess.example>"),
+            "{mid}"
+        );
+        assert!(
+            t.ends_with("It is bob's turn.\r\n\r\n  +---+\r\n  |:P:|\r\n"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn message_id_is_stable_per_row_and_differs_between_rows() {
+        let a = formatted(&row(), 7);
+        let b = formatted(&row(), 7);
+        assert_eq!(header(&a, "Message-ID"), header(&b, "Message-ID"));
+        assert_eq!(a, b, "a resend is byte for byte the same mail");
+        let c = formatted(&row(), 8);
+        assert_ne!(header(&a, "Message-ID"), header(&c, "Message-ID"));
+        let mut other = row();
+        other.body.push('x');
+        assert_ne!(
+            header(&a, "Message-ID"),
+            header(&formatted(&other, 7), "Message-ID")
+        );
+    }
+
+    #[test]
+    fn utf8_subject_is_encoded_and_control_characters_removed() {
+        let mut out = row();
+        out.subject = "Schach Brett 101 jürgen\r\nBcc: evil@x.y".into();
+        let t = formatted(&out, 1);
+        let subject = header(&t, "Subject").unwrap();
+        assert!(
+            subject.contains("=?utf-8?") && subject.is_ascii(),
+            "{subject}"
+        );
+        assert!(!t.contains("\r\nBcc:"));
+        let parsed = super::super::parse_envelope(t.as_bytes(), &[]);
+        assert_eq!(parsed.subject, "Schach Brett 101 jürgen Bcc: evil@x.y");
+    }
+
+    #[test]
+    fn hash_ids_and_missing_causes_give_no_in_reply_to() {
+        let mut out = row();
+        out.in_reply_to = Some("hash:0123".into());
+        assert_eq!(header(&formatted(&out, 1), "In-Reply-To"), None);
+        out.in_reply_to = None;
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "In-Reply-To"), None);
+        assert_eq!(header(&t, "References"), None);
+    }
+
+    #[test]
+    fn our_replies_are_never_answered_by_ourselves() {
+        let t = formatted(&row(), 1);
+        let e = super::super::parse_envelope(t.as_bytes(), &["pbm@chess.example".into()]);
+        assert!(e.never_answer.is_some());
+        let e = super::super::parse_envelope(t.as_bytes(), &[]);
+        assert!(e.never_answer.unwrap().contains("Auto-Submitted"));
+    }
+
+    #[test]
+    fn bad_addresses_are_permanent_errors() {
+        let mut out = row();
+        out.to = "not an address".into();
+        assert!(build_message(&out, 1, FROM, at())
+            .unwrap_err()
+            .is_permanent());
+        assert!(build_message(&row(), 1, "nope", at())
+            .unwrap_err()
+            .is_permanent());
+    }
+
+    #[test]
+    fn maildir_outbox_writes_into_new() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut outbox = MaildirOutbox::open(tmp.path().join("out")).unwrap();
+        let msg = build_message(&row(), 3, FROM, at()).unwrap();
+        outbox.send(&msg).unwrap();
+        let files: Vec<_> = std::fs::read_dir(tmp.path().join("out/new"))
+            .unwrap()
+            .collect();
+        assert_eq!(files.len(), 1);
+        let bytes = std::fs::read(files[0].as_ref().unwrap().path()).unwrap();
+        assert_eq!(bytes, msg.formatted());
+    }
+
+    #[test]
+    fn retry_delays_double_from_one_minute_up_to_one_hour() {
+        let mins: Vec<u64> = (0..10)
+            .map(|a| next_attempt_delay(a).as_secs() / 60)
+            .collect();
+        assert_eq!(mins, [0, 1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(next_attempt_delay(u32::MAX), RETRY_MAX_DELAY);
+        assert_eq!(next_attempt_delay(64), RETRY_MAX_DELAY);
+    }
+
+    #[test]
+    fn temporary_failures_give_up_after_three_days_permanent_at_once() {
+        let temp = SendError::Temporary("421".into());
+        let perm = SendError::Permanent("550".into());
+        assert_eq!(
+            retry_after_failure(&temp, 1, Duration::ZERO),
+            Retry::After(Duration::from_secs(60))
+        );
+        assert_eq!(
+            retry_after_failure(&temp, 40, GIVE_UP_AFTER - Duration::from_secs(1)),
+            Retry::After(RETRY_MAX_DELAY)
+        );
+        assert_eq!(retry_after_failure(&temp, 41, GIVE_UP_AFTER), Retry::GiveUp);
+        assert_eq!(retry_after_failure(&perm, 1, Duration::ZERO), Retry::GiveUp);
+    }
+}

@@ -1,0 +1,499 @@
+//! Pure text helpers for inbound mail: HTML to readable text, and the
+//! player's comment (the body without quoted text and signature).
+
+/// Turns an HTML body into readable plain text.
+///
+/// - `<br>` ends a line; block elements (`p`, `div`, `li`, `tr`, headings,
+///   `blockquote`, ...) start and end on their own line. A paragraph gives a
+///   single line break, not a blank line: Outlook writes every line as a
+///   `<p>` and Gmail as a `<div>`, and the `multiple` command stops at the
+///   first blank line.
+/// - Text inside `<blockquote>` is prefixed with `> ` per nesting level, so
+///   quoted replies in HTML mail are stripped from the comment like plain
+///   text quotes.
+/// - `<head>`, `<style>`, `<script>`, `<title>` and `<template>` are dropped,
+///   as are comments; entities are decoded (`&nbsp;` becomes a plain space);
+///   runs of white space collapse to one space except inside `<pre>`.
+///
+/// Never panics, whatever the input.
+pub fn html_to_text(html: &str) -> String {
+    let mut out = HtmlText::default();
+    let bytes = html.as_bytes();
+    let mut i = 0;
+    // Start of pending text not yet emitted.
+    let mut text_start = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        let next = bytes.get(i + 1).copied().unwrap_or(b' ');
+        if !(next.is_ascii_alphabetic() || next == b'/' || next == b'!' || next == b'?') {
+            // A lone '<' in text, e.g. "a < b".
+            i += 1;
+            continue;
+        }
+        out.text(&html[text_start..i]);
+        if html[i..].starts_with("<!--") {
+            i = match html[i + 4..].find("-->") {
+                Some(end) => i + 4 + end + 3,
+                None => bytes.len(),
+            };
+            text_start = i;
+            continue;
+        }
+        let end = tag_end(bytes, i + 1);
+        let tag = &html[i + 1..end.min(bytes.len())];
+        out.tag(tag);
+        i = (end + 1).min(bytes.len());
+        text_start = i;
+        if let Some(skip) = out.skipping.clone() {
+            // Skip raw content of <style>, <script>, ... up to its end tag.
+            let close = format!("</{skip}");
+            match find_ascii_ci(&html[i..], &close) {
+                Some(pos) => {
+                    i += pos;
+                    text_start = i;
+                }
+                None => {
+                    i = bytes.len();
+                    text_start = i;
+                }
+            }
+            out.skipping = None;
+        }
+    }
+    if text_start < bytes.len() {
+        out.text(&html[text_start..]);
+    }
+    out.finish()
+}
+
+/// Index of the `>` closing the tag whose name starts at `from`, honouring
+/// quoted attribute values; `bytes.len()` when unterminated.
+fn tag_end(bytes: &[u8], from: usize) -> usize {
+    let mut quote: Option<u8> = None;
+    for (k, &b) in bytes.iter().enumerate().skip(from) {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b'>' => return k,
+            None => {}
+        }
+    }
+    bytes.len()
+}
+
+/// Byte position of `needle` (ASCII) in `hay`, ignoring ASCII case.
+fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
+    let h = hay.as_bytes();
+    let n = needle.as_bytes();
+    if n.is_empty() || h.len() < n.len() {
+        return None;
+    }
+    (0..=h.len() - n.len()).find(|&k| h[k..k + n.len()].eq_ignore_ascii_case(n))
+}
+
+#[derive(Default)]
+struct HtmlText {
+    out: String,
+    /// Current line being built (without quote prefix).
+    line: String,
+    quote_depth: usize,
+    /// Quote depth of the current line, fixed when its first text arrives.
+    line_depth: Option<usize>,
+    pre_depth: usize,
+    pending_space: bool,
+    skipping: Option<String>,
+}
+
+impl HtmlText {
+    fn text(&mut self, raw: &str) {
+        if raw.is_empty() {
+            return;
+        }
+        let decoded = decode_entities(raw);
+        if self.pre_depth > 0 {
+            let mut first = true;
+            for part in decoded.split('\n') {
+                if !first {
+                    self.break_line(true);
+                }
+                first = false;
+                if !part.is_empty() {
+                    self.push_word(part.trim_end_matches('\r'));
+                }
+            }
+            return;
+        }
+        for ch in decoded.chars() {
+            if ch.is_whitespace() {
+                self.pending_space = true;
+            } else {
+                if self.pending_space && !self.line.is_empty() {
+                    self.line.push(' ');
+                }
+                self.pending_space = false;
+                if self.line_depth.is_none() {
+                    self.line_depth = Some(self.quote_depth);
+                }
+                self.line.push(ch);
+            }
+        }
+    }
+
+    fn push_word(&mut self, s: &str) {
+        if self.line_depth.is_none() {
+            self.line_depth = Some(self.quote_depth);
+        }
+        self.line.push_str(s);
+    }
+
+    /// Ends the current line. `hard`: also when it is empty (`<br>`).
+    fn break_line(&mut self, hard: bool) {
+        self.pending_space = false;
+        if self.line.is_empty() && !hard {
+            return;
+        }
+        let depth = self.line_depth.unwrap_or(self.quote_depth);
+        for _ in 0..depth {
+            self.out.push_str("> ");
+        }
+        if depth > 0 && self.line.is_empty() {
+            // "> " on a blank quoted line: keep just ">".
+            self.out.pop();
+        }
+        self.out.push_str(self.line.trim_end());
+        self.out.push('\n');
+        self.line.clear();
+        self.line_depth = None;
+    }
+
+    fn tag(&mut self, tag: &str) {
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match name.as_str() {
+            "br" => self.break_line(true),
+            "head" | "style" | "script" | "title" | "template"
+                if !closing && !tag.trim_end().ends_with('/') =>
+            {
+                self.skipping = Some(name);
+            }
+            "blockquote" => {
+                self.break_line(false);
+                if closing {
+                    self.quote_depth = self.quote_depth.saturating_sub(1);
+                } else {
+                    self.quote_depth += 1;
+                }
+            }
+            "pre" => {
+                self.break_line(false);
+                if closing {
+                    self.pre_depth = self.pre_depth.saturating_sub(1);
+                } else {
+                    self.pre_depth += 1;
+                }
+            }
+            "li" => {
+                self.break_line(false);
+                if !closing {
+                    self.push_word("- ");
+                }
+            }
+            "p" | "div" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "ul" | "ol" | "dl"
+            | "dt" | "dd" | "table" | "hr" | "section" | "article" | "header" | "footer"
+            | "address" | "center" | "form" | "body" | "html" => self.break_line(false),
+            "td" | "th" if !closing => self.pending_space = true,
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> String {
+        self.break_line(false);
+        let mut out = self.out;
+        while out.ends_with('\n') {
+            out.pop();
+        }
+        out
+    }
+}
+
+/// Decodes HTML character references (`&amp;`, `&#233;`, `&#xE9;`, every
+/// named HTML5 entity mail-parser knows). `&nbsp;` becomes a plain space.
+/// Unknown or malformed references stay as written.
+pub fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(pos) = rest.find('&') {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos..];
+        // An entity is '&' + up to 32 ASCII alphanumerics / '#' + ';'.
+        let body_len = after[1..]
+            .bytes()
+            .take(33)
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'#')
+            .count();
+        if body_len > 0 && body_len <= 32 && after.as_bytes().get(1 + body_len) == Some(&b';') {
+            let token = &after[..body_len + 2];
+            let mut decoded = String::new();
+            // The token is ASCII, so mail-parser's helper cannot panic on it.
+            mail_parser::decoders::html::add_html_token(&mut decoded, token.as_bytes(), false);
+            if decoded == "\u{a0}" {
+                decoded = " ".to_string();
+            }
+            out.push_str(&decoded);
+            rest = &after[body_len + 2..];
+        } else {
+            out.push('&');
+            rest = &after[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The player's comment in a mail body: the body without the signature
+/// (from a line that is exactly `-- ` or `--`), without quoted text (lines
+/// starting with `>`, possibly indented) and the attribution line(s) just
+/// before a quote (`On … wrote:`, also in a few other languages, and a
+/// Gmail attribution wrapped over two lines), and without an Outlook-style
+/// quoted original (`-----Original Message-----`, or a line of underscores
+/// followed by `From:`), which cuts the rest of the body. Runs of blank lines
+/// left behind collapse to one; the result is trimmed.
+pub fn extract_comment(body: &str) -> String {
+    let lines: Vec<&str> = body.lines().map(|l| l.trim_end_matches('\r')).collect();
+    // 1. Cut at the signature or an Outlook original.
+    let mut end = lines.len();
+    for (k, line) in lines.iter().enumerate() {
+        if *line == "-- " || *line == "--" || is_outlook_original(&lines, k) {
+            end = k;
+            break;
+        }
+    }
+    let lines = &lines[..end];
+    // 2. Mark quoted lines and attributions right before a quote.
+    let mut keep = vec![true; lines.len()];
+    for (k, line) in lines.iter().enumerate() {
+        if is_quoted(line) {
+            keep[k] = false;
+            // First line of a quote block: remove the attribution before it.
+            if k == 0 || is_quoted(lines[k - 1]) && !lines[k - 1].trim().is_empty() {
+                continue;
+            }
+            let mut j = k;
+            while j > 0 && lines[j - 1].trim().is_empty() {
+                j -= 1;
+            }
+            if j == 0 {
+                continue;
+            }
+            let prev = lines[j - 1].trim();
+            if is_attribution_end(prev) {
+                keep[j - 1] = false;
+                if !starts_attribution(prev) && j >= 2 && starts_attribution(lines[j - 2].trim()) {
+                    keep[j - 2] = false;
+                }
+            }
+        }
+    }
+    // 3. Join, collapse blank runs, trim.
+    let mut out = String::new();
+    let mut blank_run = false;
+    for (k, line) in lines.iter().enumerate() {
+        if !keep[k] {
+            continue;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run = true;
+            continue;
+        }
+        if blank_run && !out.is_empty() {
+            out.push('\n');
+        }
+        blank_run = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.trim().to_string()
+}
+
+fn is_quoted(line: &str) -> bool {
+    line.trim_start().starts_with('>')
+}
+
+fn is_attribution_end(line: &str) -> bool {
+    let l = line.to_lowercase();
+    [
+        "wrote:",
+        "schrieb:",
+        "a écrit :",
+        "a écrit:",
+        "skrev:",
+        "escribió:",
+        "scritto:",
+        "schreef:",
+    ]
+    .iter()
+    .any(|e| l.ends_with(e))
+}
+
+fn starts_attribution(line: &str) -> bool {
+    let l = line.to_lowercase();
+    ["on ", "am ", "le ", "el ", "den ", "il ", "op "]
+        .iter()
+        .any(|s| l.starts_with(s))
+}
+
+fn is_outlook_original(lines: &[&str], k: usize) -> bool {
+    let t = lines[k].trim();
+    let lower = t.to_lowercase();
+    if lower.starts_with("-----") && lower.contains("original message") {
+        return true;
+    }
+    if t.len() >= 10 && t.chars().all(|c| c == '_') {
+        return lines
+            .iter()
+            .skip(k + 1)
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with("From:"));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn html_breaks_and_paragraphs_become_lines() {
+        let t = html_to_text(
+            "<html><body><p>chess move 101</p><p>alice pw e4</p>Hi<br>there<br/>you</body></html>",
+        );
+        assert_eq!(t, "chess move 101\nalice pw e4\nHi\nthere\nyou");
+    }
+
+    #[test]
+    fn html_entities_are_decoded_and_nbsp_is_a_space() {
+        let t = html_to_text(
+            "<div>Tom &amp; Jerry&nbsp;say &lt;hi&gt; &#233;&#xE9; &bogus; &amp</div>",
+        );
+        assert_eq!(t, "Tom & Jerry say <hi> éé &bogus; &amp");
+    }
+
+    #[test]
+    fn html_drops_head_style_script_and_comments() {
+        let t = html_to_text(
+            "<html><head><title>T</title><style>p{color:red}</style></head><body><!-- c -->\
+             <script>alert('<b>')</script><p>Good   move,\n  friend.</p></body></html>",
+        );
+        assert_eq!(t, "Good move, friend.");
+    }
+
+    #[test]
+    fn html_blockquote_becomes_quoted_lines() {
+        let t = html_to_text(
+            "<div>Nice!</div><div class=\"gmail_quote\"><div>On Mon, Alice wrote:</div>\
+             <blockquote class=\"gmail_quote\"><div>your move</div><div>e4</div></blockquote></div>",
+        );
+        assert_eq!(t, "Nice!\nOn Mon, Alice wrote:\n> your move\n> e4");
+        assert_eq!(extract_comment(&t), "Nice!");
+    }
+
+    #[test]
+    fn html_keeps_pre_formatting_and_lone_angle_brackets() {
+        let t = html_to_text("<p>a < b</p><pre>  1. e4\n  2. Nf3</pre>");
+        assert_eq!(t, "a < b\n  1. e4\n  2. Nf3");
+    }
+
+    #[test]
+    fn html_attributes_with_angle_brackets_do_not_leak() {
+        let t = html_to_text("<a href=\"x>y\" title='1>2'>link</a> text");
+        assert_eq!(t, "link text");
+    }
+
+    #[test]
+    fn comment_strips_quote_and_attribution() {
+        let body = "Good game!\n\nOn Sun, Nov 22, 2026 at 5:00 AM Bob <bob@example.org> wrote:\n> It is your turn.\n> board...\n";
+        assert_eq!(extract_comment(body), "Good game!");
+    }
+
+    #[test]
+    fn comment_strips_wrapped_gmail_attribution() {
+        let body = "Take that.\n\nOn Sun, Nov 22, 2026 at 5:00 AM Bob Example <\nbob@example.org> wrote:\n\n> quoted\n";
+        assert_eq!(extract_comment(body), "Take that.");
+    }
+
+    #[test]
+    fn comment_keeps_interleaved_answers_without_quotes() {
+        let body = "> Do you accept?\nYes.\n> And the draw?\nNo.\n";
+        assert_eq!(extract_comment(body), "Yes.\nNo.");
+    }
+
+    #[test]
+    fn comment_keeps_wrote_line_not_followed_by_quote() {
+        let body = "Shakespeare wrote:\nTo be or not to be.";
+        assert_eq!(extract_comment(body), body);
+    }
+
+    #[test]
+    fn comment_cuts_signature_with_and_without_trailing_space() {
+        assert_eq!(extract_comment("Hi\n-- \nAlice\nhttp://x"), "Hi");
+        assert_eq!(extract_comment("Hi\r\n--\r\nAlice"), "Hi");
+        // Not a signature separator: text after dashes on the line.
+        assert_eq!(extract_comment("Hi\n-- not a sig"), "Hi\n-- not a sig");
+    }
+
+    #[test]
+    fn comment_cuts_outlook_original_message() {
+        let body = "Fine by me.\n\n-----Original Message-----\nFrom: Bob\nSent: today\n\nold text";
+        assert_eq!(extract_comment(body), "Fine by me.");
+        let body = "Ok\n________________________________\nFrom: Bob\nold";
+        assert_eq!(extract_comment(body), "Ok");
+    }
+
+    #[test]
+    fn comment_collapses_blank_runs_and_trims() {
+        let body = "\n\n  First\n\n\n> q\n\n\nSecond  \n\n";
+        assert_eq!(extract_comment(body), "First\n\nSecond");
+    }
+
+    #[test]
+    fn comment_of_only_quotes_is_empty() {
+        assert_eq!(extract_comment("On x wrote:\n> a\n> b"), "");
+        assert_eq!(extract_comment(""), "");
+    }
+
+    proptest! {
+        #[test]
+        fn html_to_text_never_panics(s in any::<String>()) {
+            let _ = html_to_text(&s);
+        }
+
+        #[test]
+        fn html_to_text_never_panics_on_tag_soup(s in "[<>/a-z!\\- \"'&;#0-9x\u{e9}\u{1F600}]{0,80}") {
+            let _ = html_to_text(&s);
+        }
+
+        #[test]
+        fn extract_comment_never_panics(s in any::<String>()) {
+            let _ = extract_comment(&s);
+        }
+
+        #[test]
+        fn decode_entities_never_panics(s in "[&#;a-zA-Z0-9x\u{e9}]{0,40}") {
+            let _ = decode_entities(&s);
+        }
+    }
+}
