@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::mail::{InboxConfig, OutboxConfig};
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub server: ServerSection,
@@ -24,21 +24,6 @@ pub struct Config {
     pub timers: TimersSection,
     pub limits: LimitsSection,
     pub templates: TemplatesSection,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            server: ServerSection::default(),
-            database: DatabaseSection::default(),
-            inbox: InboxConfig::default(),
-            outbox: OutboxConfig::default(),
-            poll: PollSection::default(),
-            timers: TimersSection::default(),
-            limits: LimitsSection::default(),
-            templates: TemplatesSection::default(),
-        }
-    }
 }
 
 /// Who the server is.

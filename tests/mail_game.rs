@@ -118,7 +118,8 @@ fn a_whole_game_to_mate_by_mail() {
 fn resent_mail_is_not_applied_twice() {
     let mut s = signed_up_pair();
     s.ok(&["admin", "challenge", "chess", "alice", "bob"]);
-    s.take_outbox();
+    s.poll();
+    assert_eq!(s.take_outbox().len(), 2);
     let id = s.send(ALICE, "chess move 101 alice alicepw e4", "");
     s.poll();
     assert_eq!(s.take_outbox().len(), 2);
@@ -143,7 +144,8 @@ fn wrong_password_and_illegal_move_each_get_one_clear_error() {
             .trim(),
         "101"
     );
-    s.take_outbox();
+    s.poll();
+    assert_eq!(s.take_outbox().len(), 2);
     let before = s.ok(&["admin", "show", "chess", "101"]);
 
     let mails = play(&mut s, ALICE, "alice", "wrongpass", "e4");

@@ -113,13 +113,14 @@ impl BoardView<'_> {
     /// The body as drawn for one reader.
     pub fn body(&self, ctx: &Ctx<'_>, size: BoardSize) -> Outcome<String> {
         let board = crate::render::board(&self.position.diagram(), size);
+        let board = board.trim_end();
         let (commenter, comment) = self.comment.unwrap_or(("", ""));
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {
                 status => self.status(),
                 rating_changes => &self.news,
-                moves => self.moves(),
+                moves => self.moves().trim_end(),
                 board => board,
                 observers => Vec::<String>::new(),
                 commenter => commenter,

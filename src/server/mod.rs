@@ -371,7 +371,7 @@ impl<'a> Server<'a> {
         };
         let board = match (&refusal.game, refusal.board) {
             (Some(game), Some(number)) => match play::drawing_for_sender(ctx, game, number) {
-                Ok(drawing) => drawing,
+                Ok(drawing) => drawing.map(|d| d.trim_end().to_string()),
                 Err(Failure::Internal(e)) => return Err(e),
                 Err(Failure::Refused(_)) => None,
             },

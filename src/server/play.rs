@@ -255,12 +255,10 @@ pub(crate) fn act(
                     game.name()
                 ))));
             }
-            let played = loaded.position.play(text).map_err(|e| {
-                on_board(Refusal::new(format!(
-                    "Your move on {} board {number} was refused: {e}",
-                    game.name()
-                )))
-            })?;
+            let played = loaded
+                .position
+                .play(text)
+                .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
             let ply = Ply {
                 ply: next_ply,
                 seat,
