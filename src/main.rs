@@ -227,22 +227,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             }
             daemon::process_raw(&server, &mut conn, &raw).map_err(err)?;
-            // Replies go out now when the transport takes them; otherwise
-            // they wait in the outbox for the next poll.
-            let stop = AtomicBool::new(false);
-            let mut report = daemon::PassReport::default();
-            match mail::open_sender(&config.outbox) {
-                Ok(mut sender) => {
-                    daemon::drain_outbox(&config, clock, &conn, sender.as_mut(), &stop, &mut report)
-                        .map_err(err)?
-                }
-                Err(e) => tracing::warn!(error = %e, "replies stay in the outbox"),
-            }
+            send_now(&config, clock, &conn)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Tick { .. } => {
             let n = server.run_timers(&mut conn).map_err(err)?;
             println!("{n} timer mails queued");
+            send_now(&config, clock, &conn)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Admin(AdminCmd::User(UserCmd::Add {
@@ -324,6 +315,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 Err(r) => Ok(refused(r)),
             }
+        }
+    }
+}
+
+/// Send the due outbox mail now, when the transport takes it; otherwise it
+/// waits in the outbox for the next poll.
+fn send_now(config: &Config, clock: &dyn Clock, conn: &rusqlite::Connection) -> Result<(), String> {
+    let stop = AtomicBool::new(false);
+    let mut report = daemon::PassReport::default();
+    match mail::open_sender(&config.outbox) {
+        Ok(mut sender) => {
+            daemon::drain_outbox(config, clock, conn, sender.as_mut(), &stop, &mut report)
+                .map_err(|e| e.to_string())
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "replies stay in the outbox");
+            Ok(())
         }
     }
 }
