@@ -222,7 +222,14 @@ impl<'a> Server<'a> {
                 let body = self
                     .templates
                     .render("message.txt", context! { text => text })?;
-                self.enqueue(&tx, sender, "Too many commands", body, mail, now)?;
+                self.enqueue(
+                    &tx,
+                    sender,
+                    "Too many commands",
+                    body,
+                    Some(&mail.message_id),
+                    now,
+                )?;
             }
             tx.commit()?;
             return Ok(MailOutcome::RateLimited);
@@ -237,7 +244,7 @@ impl<'a> Server<'a> {
             let body = self
                 .templates
                 .render("message.txt", context! { text => text })?;
-            self.enqueue(&tx, sender, "Error", body, mail, now)?;
+            self.enqueue(&tx, sender, "Error", body, Some(&mail.message_id), now)?;
             tx.commit()?;
             return Ok(MailOutcome::TooLarge);
         }
@@ -290,9 +297,7 @@ impl<'a> Server<'a> {
                 }
             }
         }
-        for (to, subject, body) in self.group(replies)? {
-            self.enqueue(&tx, &to, &subject, body, mail, now)?;
-        }
+        self.queue(&tx, replies, Some(&mail.message_id), now)?;
         record("answered")?;
         tx.commit()?;
         Ok(MailOutcome::Answered {
@@ -301,13 +306,15 @@ impl<'a> Server<'a> {
         })
     }
 
+    /// Queue one mail in the outbox, in reply to the mail `cause` (its
+    /// Message-ID; content-hash ids are no Message-IDs and are left out).
     fn enqueue(
         &self,
         conn: &Connection,
         to: &str,
         subject: &str,
         body: String,
-        cause: &Envelope,
+        cause: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), ServerError> {
         store::enqueue(
@@ -316,11 +323,29 @@ impl<'a> Server<'a> {
                 to: to.to_string(),
                 subject: subject.to_string(),
                 body,
-                in_reply_to: Some(cause.message_id.clone()).filter(|id| !id.starts_with("hash:")),
+                in_reply_to: cause
+                    .filter(|id| !id.starts_with("hash:"))
+                    .map(String::from),
             },
             now,
         )?;
         Ok(())
+    }
+
+    /// Queue replies, one mail per recipient; returns how many mails.
+    fn queue(
+        &self,
+        conn: &Connection,
+        replies: Vec<Reply>,
+        cause: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, ServerError> {
+        let mails = self.group(replies)?;
+        let n = mails.len();
+        for (to, subject, body) in mails {
+            self.enqueue(conn, &to, &subject, body, cause, now)?;
+        }
+        Ok(n)
     }
 
     /// One mail per recipient, in the order of first mention; several
@@ -460,20 +485,7 @@ impl<'a> Server<'a> {
         let replies = self
             .admin(conn, |ctx| {
                 let replies = play::run_timers(ctx)?;
-                let n = replies.len();
-                for r in replies {
-                    store::enqueue(
-                        ctx.conn,
-                        &Outgoing {
-                            to: r.to,
-                            subject: r.subject,
-                            body: r.body,
-                            in_reply_to: None,
-                        },
-                        ctx.now,
-                    )?;
-                }
-                Ok(n)
+                Ok(self.queue(ctx.conn, replies, None, ctx.now)?)
             })?
             .unwrap_or(0);
         Ok(replies)
@@ -527,18 +539,7 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             let (number, replies) = play::start_board(ctx, rules, players, options, timers)?;
-            for r in replies {
-                store::enqueue(
-                    ctx.conn,
-                    &Outgoing {
-                        to: r.to,
-                        subject: r.subject,
-                        body: r.body,
-                        in_reply_to: None,
-                    },
-                    ctx.now,
-                )?;
-            }
+            self.queue(ctx.conn, replies, None, ctx.now)?;
             Ok(number)
         })
     }
