@@ -22,6 +22,8 @@ struct Servers {
     dir: tempfile::TempDir,
     imap_port: u16,
     smtp_port: u16,
+    /// With openssl: (imaps port, smtps port, the self-signed certificate).
+    tls: Option<(u16, u16, PathBuf)>,
 }
 
 fn script(name: &str) -> PathBuf {
@@ -54,17 +56,29 @@ impl Servers {
         }
         assert!(out.status.success(), "start.sh failed: {stderr}");
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let var = |name: &str| -> u16 {
+        let get = |name: &str| -> Option<String> {
             stdout
                 .lines()
                 .find_map(|l| l.strip_prefix(&format!("{name}=")))
+                .map(str::to_string)
+        };
+        let port = |name: &str| -> u16 {
+            get(name)
                 .unwrap_or_else(|| panic!("start.sh printed no {name}: {stdout}"))
                 .parse()
                 .unwrap()
         };
+        let tls = get("PBMCHESS_TEST_CA_FILE").map(|ca| {
+            (
+                port("PBMCHESS_TEST_IMAPS_PORT"),
+                port("PBMCHESS_TEST_SMTPS_PORT"),
+                PathBuf::from(ca),
+            )
+        });
         Some(Servers {
-            imap_port: var("PBMCHESS_TEST_IMAP_PORT"),
-            smtp_port: var("PBMCHESS_TEST_SMTP_PORT"),
+            imap_port: port("PBMCHESS_TEST_IMAP_PORT"),
+            smtp_port: port("PBMCHESS_TEST_SMTP_PORT"),
+            tls,
             dir,
         })
     }
@@ -79,6 +93,7 @@ impl Servers {
             password_file: None,
             mailbox: "INBOX".into(),
             processed_mailbox: processed.map(str::to_string),
+            tls_ca_file: None,
             idle: true,
             timeout_seconds: 10,
         }
@@ -93,6 +108,7 @@ impl Servers {
             username: None,
             password: None,
             password_file: None,
+            tls_ca_file: None,
             timeout_seconds: 10,
             hello_name: None,
         })
@@ -388,4 +404,78 @@ fn smtp_to_other_domains_reaches_the_sink_and_down_server_is_temporary() {
     servers.kill_smtp();
     let err = smtp.send(&msg).unwrap_err();
     assert!(matches!(err, SendError::Temporary(_)), "{err}");
+}
+
+#[test]
+fn tls_imap_and_smtp_with_a_private_ca() {
+    let name = "tls_imap_and_smtp_with_a_private_ca";
+    let Some(servers) = Servers::start(name) else {
+        return;
+    };
+    let Some((imaps_port, smtps_port, ca)) = servers.tls.clone() else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: {name}: no openssl for a test certificate"
+        );
+        return;
+    };
+    // SMTP with STARTTLS and with TLS from the first byte.
+    let smtp_config = |tls: SmtpTls, port: u16, ca: Option<PathBuf>| SmtpConfig {
+        url: None,
+        host: Some("localhost".into()),
+        port: Some(port),
+        tls,
+        username: None,
+        password: None,
+        password_file: None,
+        tls_ca_file: ca,
+        timeout_seconds: 10,
+        hello_name: None,
+    };
+    for (n, (tls, port)) in [
+        (SmtpTls::Starttls, servers.smtp_port),
+        (SmtpTls::Implicit, smtps_port),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = Outgoing {
+            to: SERVER.into(),
+            subject: format!("chess help {n}"),
+            body: "help\n".into(),
+            in_reply_to: None,
+        };
+        let msg = build_message(&out, n as i64, PLAYER, SystemTime::now()).unwrap();
+        // Not trusted without the CA file: a temporary failure, not a send.
+        let err = SmtpOutbox::new(&smtp_config(tls, port, None))
+            .unwrap()
+            .send(&msg)
+            .unwrap_err();
+        assert!(matches!(err, SendError::Temporary(_)), "{err}");
+        SmtpOutbox::new(&smtp_config(tls, port, Some(ca.clone())))
+            .unwrap()
+            .send(&msg)
+            .unwrap();
+    }
+    // IMAP with TLS from the first byte and with STARTTLS.
+    for (tls, port) in [
+        (ImapTls::Implicit, imaps_port),
+        (ImapTls::Starttls, servers.imap_port),
+    ] {
+        let mut cfg = servers.imap_config("pbm", None);
+        cfg.host = "localhost".into();
+        cfg.tls = tls;
+        cfg.port = Some(port);
+        let err = ImapInbox::new(&cfg).unwrap().fetch(10).unwrap_err();
+        assert!(err.to_string().contains("TLS"), "{tls:?}: {err}");
+        cfg.tls_ca_file = Some(ca.clone());
+        let mut inbox = ImapInbox::new(&cfg).unwrap();
+        let got = wait_for_unseen(&mut inbox, 2);
+        let subjects: Vec<_> = got
+            .iter()
+            .map(|m| parse_envelope(&m.raw, &[]).subject)
+            .collect();
+        assert_eq!(subjects, ["chess help 0", "chess help 1"], "{tls:?}");
+    }
 }

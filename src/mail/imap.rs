@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use imap::{Client, ImapConnection, Session};
 
-use super::config::{resolve_password, ImapConfig, ImapTls, Secret};
+use super::config::{read_ca_file, resolve_password, ImapConfig, ImapTls, Secret};
 use super::inbox::{Done, InboundMessage, Inbox};
 use super::transports::is_loopback;
 use super::MailError;
@@ -35,6 +35,7 @@ const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
 pub struct ImapInbox {
     config: ImapConfig,
     password: Secret,
+    ca_pem: Option<Vec<u8>>,
     conn: Option<Conn>,
 }
 
@@ -78,9 +79,15 @@ impl ImapInbox {
         if config.tls == ImapTls::Plain && !is_loopback(&config.host) {
             tracing::warn!(host = %config.host, "IMAP without TLS to a host that is not loopback: the password travels in clear");
         }
+        let ca_pem = read_ca_file(config.tls_ca_file.as_deref(), "inbox")?;
+        if let Some(pem) = &ca_pem {
+            native_tls::Certificate::from_pem(pem)
+                .map_err(|e| MailError::Config(format!("[inbox] tls_ca_file: {e}")))?;
+        }
         Ok(ImapInbox {
             config: config.clone(),
             password,
+            ca_pem,
             conn: None,
         })
     }
@@ -124,7 +131,15 @@ impl ImapInbox {
             .and_then(|_| tcp.set_write_timeout(Some(timeout)))
             .map_err(|e| err("socket setup for", &e))?;
         let tcp_clone = tcp.try_clone().map_err(|e| err("socket setup for", &e))?;
-        let tls = || native_tls::TlsConnector::new().map_err(|e| err("TLS setup for", &e));
+        let tls = || {
+            let mut builder = native_tls::TlsConnector::builder();
+            if let Some(pem) = &self.ca_pem {
+                let cert = native_tls::Certificate::from_pem(pem)
+                    .map_err(|e| err("TLS certificate for", &e))?;
+                builder.add_root_certificate(cert);
+            }
+            builder.build().map_err(|e| err("TLS setup for", &e))
+        };
         let client: Client<Box<dyn ImapConnection>> = match cfg.tls {
             ImapTls::Plain => {
                 let mut c = Client::new(Box::new(tcp) as Box<dyn ImapConnection>);
@@ -445,6 +460,7 @@ mod tests {
             password_file: None,
             mailbox: "INBOX".into(),
             processed_mailbox: None,
+            tls_ca_file: None,
             idle: true,
             timeout_seconds: 5,
         }

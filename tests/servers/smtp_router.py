@@ -6,13 +6,16 @@ domain) goes into that user's Maildir, where Dovecot serves it over IMAP;
 any other recipient goes into the sink Maildir DIR/sink. A Return-Path
 header with the envelope sender is prepended, as at final delivery.
 
-Usage: smtp_router.py DIR PORT DOMAIN USER...
+Usage: smtp_router.py [--cert PEM --key PEM [--smtps-port N]] DIR PORT DOMAIN USER...
+With a certificate, PORT also offers STARTTLS, and --smtps-port listens
+with TLS from the first byte.
 """
 
+import argparse
 import os
+import ssl
 import signal
 import socket
-import sys
 import threading
 import time
 
@@ -68,21 +71,53 @@ class Router:
 
 
 def main():
-    root, port, domain, *users = sys.argv[1:]
-    controller = Controller(
-        Router(root, domain, users),
-        hostname="127.0.0.1",
-        port=int(port),
-        enable_SMTPUTF8=True,
-        decode_data=False,
-    )
-    controller.start()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--smtps-port", type=int)
+    parser.add_argument("root")
+    parser.add_argument("port", type=int)
+    parser.add_argument("domain")
+    parser.add_argument("users", nargs="*")
+    args = parser.parse_args()
+    router = Router(args.root, args.domain, args.users)
+    extra = {}
+    context = None
+    if args.cert:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+        extra["tls_context"] = context
+    controllers = [
+        Controller(
+            router,
+            hostname="127.0.0.1",
+            port=args.port,
+            enable_SMTPUTF8=True,
+            decode_data=False,
+            **extra,
+        )
+    ]
+    if context is not None and args.smtps_port:
+        controllers.append(
+            Controller(
+                router,
+                hostname="127.0.0.1",
+                port=args.smtps_port,
+                ssl_context=context,
+                server_hostname="localhost",
+                enable_SMTPUTF8=True,
+                decode_data=False,
+            )
+        )
+    for c in controllers:
+        c.start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    print("smtp_router listening on 127.0.0.1:%s" % port, flush=True)
+    print("smtp_router listening on 127.0.0.1:%s" % args.port, flush=True)
     stop.wait()
-    controller.stop()
+    for c in controllers:
+        c.stop()
 
 
 if __name__ == "__main__":

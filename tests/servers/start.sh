@@ -17,8 +17,14 @@
 # SMTP (no auth, no TLS) delivers to those two Maildirs, and everything
 # else to DIR/sink.
 #
+# With openssl there, TLS too: a self-signed certificate for localhost in
+# DIR/cert.pem, STARTTLS on both plain ports, and two more ports with TLS
+# from the first byte (imaps, smtps).
+#
 # Prints, and writes to DIR/env, shell assignments:
 #   PBMCHESS_TEST_DIR=... PBMCHESS_TEST_IMAP_PORT=... PBMCHESS_TEST_SMTP_PORT=...
+#   and with TLS: PBMCHESS_TEST_IMAPS_PORT=... PBMCHESS_TEST_SMTPS_PORT=...
+#   PBMCHESS_TEST_CA_FILE=DIR/cert.pem
 # Exit status 77 when a package is missing (the tests then skip).
 # PBMCHESS_TEST_DOVECOT=/path/to/dovecot overrides where Dovecot is.
 # Stop with tests/servers/stop.sh DIR.
@@ -60,6 +66,12 @@ free_port() {
 IMAP_PORT=${2:-$(free_port)}
 SMTP_PORT=${3:-$(free_port)}
 while [ "$SMTP_PORT" = "$IMAP_PORT" ]; do SMTP_PORT=$(free_port); done
+IMAPS_PORT=
+SMTPS_PORT=
+if command -v openssl >/dev/null 2>&1; then
+    IMAPS_PORT=$(free_port)
+    SMTPS_PORT=$(free_port)
+fi
 
 if [ "$(id -u)" = 0 ]; then
     RUN_USER=nobody
@@ -83,6 +95,26 @@ sed -e "s|@DIR@|$DIR|g" -e "s|@PORT@|$IMAP_PORT|g" \
     -e "s|@USER@|$RUN_USER|g" -e "s|@GROUP@|$RUN_GROUP|g" \
     "$HERE/dovecot.conf.in" > "$DIR/dovecot.conf"
 cp "$HERE/smtp_router.py" "$DIR/smtp_router.py"
+TLS_ARGS=
+if [ -n "$IMAPS_PORT" ]; then
+    # A self-signed certificate for localhost / 127.0.0.1: clients trust it
+    # through tls_ca_file = DIR/cert.pem.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
+        -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+        -keyout "$DIR/key.pem" -out "$DIR/cert.pem" >/dev/null 2>&1
+    cat > "$DIR/ssl.conf" <<SSLEOF
+ssl = yes
+ssl_cert = <$DIR/cert.pem
+ssl_key = <$DIR/key.pem
+service imap-login {
+  inet_listener imaps {
+    address = 127.0.0.1
+    port = $IMAPS_PORT
+  }
+}
+SSLEOF
+    TLS_ARGS="--cert $DIR/cert.pem --key $DIR/key.pem --smtps-port $SMTPS_PORT"
+fi
 if [ "$(id -u)" = 0 ]; then
     chown -R "$RUN_USER:$RUN_GROUP" "$DIR"
 fi
@@ -91,12 +123,13 @@ fi
 $AS "$DOVECOT" -F -c "$DIR/dovecot.conf" >>"$DIR/dovecot.out" 2>&1 &
 echo $! > "$DIR/dovecot.pid"
 # shellcheck disable=SC2086
-$AS env PYTHONDONTWRITEBYTECODE=1 "$PY" "$DIR/smtp_router.py" "$DIR" "$SMTP_PORT" test.local pbm alice \
+$AS env PYTHONDONTWRITEBYTECODE=1 "$PY" "$DIR/smtp_router.py" $TLS_ARGS "$DIR" "$SMTP_PORT" test.local pbm alice \
     >>"$DIR/smtp.out" 2>&1 &
 echo $! > "$DIR/smtp.pid"
 
 # Wait (at most 15 s) until both ports accept connections.
-if ! "$PY" - "$IMAP_PORT" "$SMTP_PORT" <<'PYEOF'
+# shellcheck disable=SC2086
+if ! "$PY" - "$IMAP_PORT" "$SMTP_PORT" $IMAPS_PORT $SMTPS_PORT <<'PYEOF'
 import socket, sys, time
 deadline = time.time() + 15
 for port in map(int, sys.argv[1:]):
@@ -120,5 +153,10 @@ fi
     echo "PBMCHESS_TEST_DIR=$DIR"
     echo "PBMCHESS_TEST_IMAP_PORT=$IMAP_PORT"
     echo "PBMCHESS_TEST_SMTP_PORT=$SMTP_PORT"
+    if [ -n "$IMAPS_PORT" ]; then
+        echo "PBMCHESS_TEST_IMAPS_PORT=$IMAPS_PORT"
+        echo "PBMCHESS_TEST_SMTPS_PORT=$SMTPS_PORT"
+        echo "PBMCHESS_TEST_CA_FILE=$DIR/cert.pem"
+    fi
 } > "$DIR/env"
 cat "$DIR/env"
