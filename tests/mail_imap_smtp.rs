@@ -479,3 +479,52 @@ fn tls_imap_and_smtp_with_a_private_ca() {
         assert_eq!(subjects, ["chess help 0", "chess help 1"], "{tls:?}");
     }
 }
+
+#[test]
+fn smtp_rejections_are_classified() {
+    let Some(servers) = Servers::start("smtp_rejections_are_classified") else {
+        return;
+    };
+    let mut smtp = servers.smtp();
+    let send = |smtp: &mut SmtpOutbox, to: &str| {
+        let out = Outgoing {
+            to: to.into(),
+            subject: "Chess Board 101 Error".into(),
+            body: "x\n".into(),
+            in_reply_to: None,
+        };
+        smtp.send(&build_message(&out, 1, SERVER, SystemTime::now()).unwrap())
+    };
+    let err = send(&mut smtp, "reject@test.local").unwrap_err();
+    assert!(matches!(err, SendError::Permanent(_)), "{err}");
+    assert!(
+        err.to_string().contains("550") || err.to_string().contains("no such user"),
+        "{err}"
+    );
+    let err = send(&mut smtp, "tempfail@test.local").unwrap_err();
+    assert!(matches!(err, SendError::Temporary(_)), "{err}");
+    send(&mut smtp, PLAYER).unwrap();
+}
+
+#[test]
+fn imap_inbox_reconnects_after_the_server_drops_it() {
+    let Some(servers) = Servers::start("imap_inbox_reconnects_after_the_server_drops_it") else {
+        return;
+    };
+    let mut inbox = ImapInbox::new(&servers.imap_config("pbm", None)).unwrap();
+    assert!(inbox.fetch(10).unwrap().is_empty());
+    // The server throws every session of pbm out.
+    let kicked = Command::new("doveadm")
+        .arg("-c")
+        .arg(servers.dir.path().join("dovecot.conf"))
+        .args(["kick", "pbm"])
+        .output()
+        .unwrap();
+    assert!(kicked.status.success(), "{kicked:?}");
+    submit(servers.smtp_port, &player_mail(1, "chess help"), SERVER);
+    // The next calls reconnect by themselves.
+    let got = wait_for_unseen(&mut inbox, 1);
+    assert_eq!(got.len(), 1);
+    inbox.mark_done(&got[0], Done::Processed).unwrap();
+    assert!(inbox.fetch(10).unwrap().is_empty());
+}

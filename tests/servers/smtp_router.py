@@ -5,6 +5,8 @@ part is a Dovecot user of the test set (and whose domain is the test
 domain) goes into that user's Maildir, where Dovecot serves it over IMAP;
 any other recipient goes into the sink Maildir DIR/sink. A Return-Path
 header with the envelope sender is prepended, as at final delivery.
+Recipients with the local part "reject" get a permanent 550, those with
+"tempfail" a temporary 451, to test how the client classifies failures.
 
 Usage: smtp_router.py [--cert PEM --key PEM [--smtps-port N]] DIR PORT DOMAIN USER...
 With a certificate, PORT also offers STARTTLS, and --smtps-port listens
@@ -57,6 +59,15 @@ class Router:
         if domain == self.domain and local in self.users:
             return os.path.join(self.root, "mail", local, "Maildir")
         return os.path.join(self.root, "sink")
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        local = address.lower().rpartition("@")[0]
+        if local == "reject":
+            return "550 5.1.1 no such user"
+        if local == "tempfail":
+            return "451 4.3.0 try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         content = envelope.original_content or envelope.content
