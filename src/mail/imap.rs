@@ -231,9 +231,8 @@ impl ImapInbox {
         let conn = self.conn.as_mut().expect("connected above");
         let result = op(conn, &self.config);
         if result.is_err() {
-            if let Some(mut c) = self.conn.take() {
-                let _ = c.session.logout();
-            }
+            // Dropped without LOGOUT: the connection may be broken or hung.
+            self.conn = None;
         }
         result
     }
@@ -393,10 +392,13 @@ impl Inbox for ImapInbox {
     /// `timeout` and returns `Ok`, leaving the error to the next `fetch`.
     fn wait_for_mail(&mut self, timeout: Duration) -> Result<(), MailError> {
         let started = Instant::now();
-        let use_idle = self.config.idle;
+        if !self.config.idle {
+            std::thread::sleep(timeout);
+            return Ok(());
+        }
         let read_timeout = self.timeout();
         let waited = self.with_conn(|conn, _cfg| {
-            if !use_idle || !conn.has_idle {
+            if !conn.has_idle {
                 return Ok(false);
             }
             if !conn
@@ -407,14 +409,15 @@ impl Inbox for ImapInbox {
             {
                 return Ok(true);
             }
-            let outcome = conn
-                .session
-                .idle()
+            let mut handle = conn.session.idle();
+            handle
                 .timeout(timeout.clamp(Duration::from_secs(1), MAX_IDLE))
-                .keepalive(false)
-                .wait_while(imap::extensions::idle::stop_on_any);
-            // IDLE leaves the socket without a read timeout: restore it.
+                .keepalive(false);
+            let outcome = handle.wait_while(imap::extensions::idle::stop_on_any);
+            // IDLE leaves the socket without a read timeout: restore it
+            // before the handle ends IDLE (DONE) on drop.
             let _ = conn.tcp.set_read_timeout(Some(read_timeout));
+            drop(handle);
             outcome.map_err(imap_err("IDLE"))?;
             Ok(true)
         });
