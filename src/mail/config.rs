@@ -40,7 +40,9 @@ impl fmt::Display for Secret {
     }
 }
 
-/// `[inbox]`: where inbound mail is read. Default: the Maildir `var/inbox`.
+/// `[inbox]`: where inbound mail is read. Default (no section): the
+/// Maildir `var/inbox`. A section must name its `kind`; unknown keys are
+/// errors.
 ///
 /// ```toml
 /// [inbox]
@@ -62,7 +64,7 @@ impl fmt::Display for Secret {
 /// timeout_seconds = 60
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum InboxConfig {
     Maildir {
         #[serde(default = "default_inbox_path")]
@@ -156,8 +158,14 @@ fn default_smtp_timeout() -> u64 {
     30
 }
 
-/// `[outbox]`: how mail is sent. Default: the Maildir `var/outbox`.
+/// `[outbox]`: how mail is sent. Default (no section): the Maildir
+/// `var/outbox`. A section must name its `kind`; unknown keys are errors.
 ///
+/// ```toml
+/// [outbox]
+/// kind = "maildir"
+/// path = "var/outbox"
+/// ```
 /// ```toml
 /// [outbox]
 /// kind = "smtp"
@@ -178,7 +186,7 @@ fn default_smtp_timeout() -> u64 {
 /// command = "/usr/sbin/sendmail"  # default
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum OutboxConfig {
     Maildir {
         #[serde(default = "default_outbox_path")]
@@ -380,6 +388,9 @@ mod tests {
         );
         assert!(app("[inbox]\nkind = \"pop3\"").is_err());
         assert!(app("[outbox]\nkind = \"smtp\"\nhots = \"h\"").is_err());
+        assert!(app("[inbox]\nkind = \"maildir\"\npth = \"x\"").is_err());
+        assert!(app("[outbox]\nkind = \"sendmail\"\ncmd = \"x\"").is_err());
+        assert!(app("[outbox]\npath = \"x\"").is_err(), "kind is required");
     }
 
     #[test]
