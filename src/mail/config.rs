@@ -40,7 +40,9 @@ impl fmt::Display for Secret {
     }
 }
 
-/// `[inbox]`: where inbound mail is read. Default: the Maildir `var/inbox`.
+/// `[inbox]`: where inbound mail is read. Default (no section): the
+/// Maildir `var/inbox`. A section must name its `kind`; unknown keys are
+/// errors.
 ///
 /// ```toml
 /// [inbox]
@@ -57,9 +59,12 @@ impl fmt::Display for Secret {
 /// password_file = "/etc/pbmchess/imap-password"   # or password = "..."
 /// mailbox = "INBOX"               # default
 /// processed_mailbox = "Processed" # optional; else processed mail just gets \Seen
+/// tls_ca_file = "/etc/pbmchess/ca.pem"            # optional extra trusted CA
+/// idle = true                     # use IDLE to wait for mail when offered
+/// timeout_seconds = 60
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum InboxConfig {
     Maildir {
         #[serde(default = "default_inbox_path")]
@@ -115,6 +120,10 @@ pub struct ImapConfig {
     pub mailbox: String,
     #[serde(default)]
     pub processed_mailbox: Option<String>,
+    /// A PEM file with extra trusted certificates (a private CA, or the
+    /// server's self-signed certificate), added to the system's roots.
+    #[serde(default)]
+    pub tls_ca_file: Option<PathBuf>,
     /// Use IMAP IDLE to wait for mail when the server offers it.
     #[serde(default = "yes")]
     pub idle: bool,
@@ -149,8 +158,14 @@ fn default_smtp_timeout() -> u64 {
     30
 }
 
-/// `[outbox]`: how mail is sent. Default: the Maildir `var/outbox`.
+/// `[outbox]`: how mail is sent. Default (no section): the Maildir
+/// `var/outbox`. A section must name its `kind`; unknown keys are errors.
 ///
+/// ```toml
+/// [outbox]
+/// kind = "maildir"
+/// path = "var/outbox"
+/// ```
 /// ```toml
 /// [outbox]
 /// kind = "smtp"
@@ -159,7 +174,9 @@ fn default_smtp_timeout() -> u64 {
 /// tls = "starttls"                # "implicit" | "starttls" | "none"
 /// username = "chess@example.org"
 /// password_file = "/etc/pbmchess/smtp-password"
+/// tls_ca_file = "/etc/pbmchess/ca.pem"            # optional extra trusted CA
 /// timeout_seconds = 30
+/// hello_name = "chess.example.org"                # optional EHLO name
 /// # or instead of host/port/tls/credentials:
 /// # url = "smtps://user:pass@smtp.example.org:465"
 /// ```
@@ -169,7 +186,7 @@ fn default_smtp_timeout() -> u64 {
 /// command = "/usr/sbin/sendmail"  # default
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum OutboxConfig {
     Maildir {
         #[serde(default = "default_outbox_path")]
@@ -227,6 +244,10 @@ pub struct SmtpConfig {
     pub password: Option<Secret>,
     #[serde(default)]
     pub password_file: Option<PathBuf>,
+    /// A PEM file with extra trusted certificates (a private CA, or the
+    /// server's self-signed certificate); only with `host`, not `url`.
+    #[serde(default)]
+    pub tls_ca_file: Option<PathBuf>,
     /// Connect and command timeout.
     #[serde(default = "default_smtp_timeout")]
     pub timeout_seconds: u64,
@@ -244,6 +265,18 @@ impl SmtpConfig {
             SmtpTls::None => 25,
         })
     }
+}
+
+/// Reads a PEM certificate file named by `tls_ca_file`.
+pub(crate) fn read_ca_file(
+    path: Option<&Path>,
+    section: &str,
+) -> Result<Option<Vec<u8>>, MailError> {
+    path.map(|p| {
+        std::fs::read(p)
+            .map_err(|e| MailError::Config(format!("[{section}] tls_ca_file {}: {e}", p.display())))
+    })
+    .transpose()
 }
 
 /// The password from `password` or `password_file` (first line, without
@@ -355,6 +388,9 @@ mod tests {
         );
         assert!(app("[inbox]\nkind = \"pop3\"").is_err());
         assert!(app("[outbox]\nkind = \"smtp\"\nhots = \"h\"").is_err());
+        assert!(app("[inbox]\nkind = \"maildir\"\npth = \"x\"").is_err());
+        assert!(app("[outbox]\nkind = \"sendmail\"\ncmd = \"x\"").is_err());
+        assert!(app("[outbox]\npath = \"x\"").is_err(), "kind is required");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use imap::{Client, ImapConnection, Session};
 
-use super::config::{resolve_password, ImapConfig, ImapTls, Secret};
+use super::config::{read_ca_file, resolve_password, ImapConfig, ImapTls, Secret};
 use super::inbox::{Done, InboundMessage, Inbox};
 use super::transports::is_loopback;
 use super::MailError;
@@ -35,6 +35,7 @@ const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
 pub struct ImapInbox {
     config: ImapConfig,
     password: Secret,
+    ca_pem: Option<Vec<u8>>,
     conn: Option<Conn>,
 }
 
@@ -78,9 +79,15 @@ impl ImapInbox {
         if config.tls == ImapTls::Plain && !is_loopback(&config.host) {
             tracing::warn!(host = %config.host, "IMAP without TLS to a host that is not loopback: the password travels in clear");
         }
+        let ca_pem = read_ca_file(config.tls_ca_file.as_deref(), "inbox")?;
+        if let Some(pem) = &ca_pem {
+            native_tls::Certificate::from_pem(pem)
+                .map_err(|e| MailError::Config(format!("[inbox] tls_ca_file: {e}")))?;
+        }
         Ok(ImapInbox {
             config: config.clone(),
             password,
+            ca_pem,
             conn: None,
         })
     }
@@ -124,7 +131,15 @@ impl ImapInbox {
             .and_then(|_| tcp.set_write_timeout(Some(timeout)))
             .map_err(|e| err("socket setup for", &e))?;
         let tcp_clone = tcp.try_clone().map_err(|e| err("socket setup for", &e))?;
-        let tls = || native_tls::TlsConnector::new().map_err(|e| err("TLS setup for", &e));
+        let tls = || {
+            let mut builder = native_tls::TlsConnector::builder();
+            if let Some(pem) = &self.ca_pem {
+                let cert = native_tls::Certificate::from_pem(pem)
+                    .map_err(|e| err("TLS certificate for", &e))?;
+                builder.add_root_certificate(cert);
+            }
+            builder.build().map_err(|e| err("TLS setup for", &e))
+        };
         let client: Client<Box<dyn ImapConnection>> = match cfg.tls {
             ImapTls::Plain => {
                 let mut c = Client::new(Box::new(tcp) as Box<dyn ImapConnection>);
@@ -216,9 +231,8 @@ impl ImapInbox {
         let conn = self.conn.as_mut().expect("connected above");
         let result = op(conn, &self.config);
         if result.is_err() {
-            if let Some(mut c) = self.conn.take() {
-                let _ = c.session.logout();
-            }
+            // Dropped without LOGOUT: the connection may be broken or hung.
+            self.conn = None;
         }
         result
     }
@@ -378,10 +392,13 @@ impl Inbox for ImapInbox {
     /// `timeout` and returns `Ok`, leaving the error to the next `fetch`.
     fn wait_for_mail(&mut self, timeout: Duration) -> Result<(), MailError> {
         let started = Instant::now();
-        let use_idle = self.config.idle;
+        if !self.config.idle {
+            std::thread::sleep(timeout);
+            return Ok(());
+        }
         let read_timeout = self.timeout();
         let waited = self.with_conn(|conn, _cfg| {
-            if !use_idle || !conn.has_idle {
+            if !conn.has_idle {
                 return Ok(false);
             }
             if !conn
@@ -392,14 +409,15 @@ impl Inbox for ImapInbox {
             {
                 return Ok(true);
             }
-            let outcome = conn
-                .session
-                .idle()
+            let mut handle = conn.session.idle();
+            handle
                 .timeout(timeout.clamp(Duration::from_secs(1), MAX_IDLE))
-                .keepalive(false)
-                .wait_while(imap::extensions::idle::stop_on_any);
-            // IDLE leaves the socket without a read timeout: restore it.
+                .keepalive(false);
+            let outcome = handle.wait_while(imap::extensions::idle::stop_on_any);
+            // IDLE leaves the socket without a read timeout: restore it
+            // before the handle ends IDLE (DONE) on drop.
             let _ = conn.tcp.set_read_timeout(Some(read_timeout));
+            drop(handle);
             outcome.map_err(imap_err("IDLE"))?;
             Ok(true)
         });
@@ -445,6 +463,7 @@ mod tests {
             password_file: None,
             mailbox: "INBOX".into(),
             processed_mailbox: None,
+            tls_ca_file: None,
             idle: true,
             timeout_seconds: 5,
         }

@@ -3,8 +3,70 @@
 //! sending [`Outgoing`] mail from the outbox.
 //!
 //! Pure parts ([`parse_envelope`], [`extract_comment`], [`html_to_text`],
-//! [`build_message`], [`next_attempt_delay`]) are separate from the I/O
-//! parts (the [`Inbox`] and [`Sender`] implementations).
+//! [`build_message`], [`next_attempt_delay`], [`retry_after_failure`]) are
+//! separate from the I/O parts (the [`Inbox`] and [`Sender`]
+//! implementations).
+//!
+//! # The daemon's use
+//!
+//! ```no_run
+//! # use pbmchess::mail::*;
+//! # use std::time::{Duration, SystemTime};
+//! # fn commit(_: &Envelope) -> Vec<(i64, Outgoing)> { vec![] }
+//! # fn main() -> Result<(), MailError> {
+//! let own = vec!["chess@example.org".to_string()];
+//! let mut inbox = open_inbox(&InboxConfig::default())?;
+//! let mut sender = open_sender(&OutboxConfig::default())?;
+//! for msg in inbox.fetch(100)? {
+//!     let env = parse_envelope(&msg.raw, &own);
+//!     if env.never_answer.is_some() {
+//!         // log env.never_answer, then file it away
+//!         inbox.mark_done(&msg, Done::Ignored)?;
+//!         continue;
+//!     }
+//!     let rows = commit(&env); // server: one transaction, replies into the outbox
+//!     inbox.mark_done(&msg, Done::Processed)?; // only after the commit
+//!     for (row_id, out) in rows {
+//!         // `date`: the row's creation time, so a resend is the same mail
+//!         match build_message(&out, row_id, "PBM Chess <chess@example.org>", SystemTime::now())
+//!             .and_then(|m| sender.send(&m))
+//!         {
+//!             Ok(()) => { /* mark the row sent */ }
+//!             Err(e) => match retry_after_failure(&e, 1, Duration::ZERO) {
+//!                 Retry::After(delay) => { /* next attempt at now + delay */ }
+//!                 Retry::GiveUp => { /* mark the row failed, log e */ }
+//!             },
+//!         }
+//!     }
+//! }
+//! inbox.wait_for_mail(Duration::from_secs(60))?;
+//! # Ok(()) }
+//! ```
+//!
+//! # Rulings
+//!
+//! - Sender: Reply-To's first address, else From's; the whole address is
+//!   lower-cased.
+//! - Never answered (see `parse::never_answer_reason` for the list, first
+//!   match wins): Auto-Submitted other than `no`, Precedence
+//!   bulk/junk/list, List-Id or List-Unsubscribe, X-Autoreply/X-Autorespond,
+//!   `Return-Path: <>`, `multipart/report`, no sender, a machine local part
+//!   in From or Reply-To (`mailer-daemon`, `postmaster`, `noreply`,
+//!   `no-reply`, `no_reply`, `donotreply`, `do-not-reply`, `do_not_reply`;
+//!   any case, ignoring a `+tag`), or one of our own addresses in From or
+//!   Reply-To.
+//! - Bodies: text/plain parts joined; HTML only when there is no text part.
+//!   `format=flowed` is not re-flowed (soft-wrapped lines stay wrapped,
+//!   which reads well when relayed; trailing spaces are trimmed in the
+//!   comment).
+//! - Done mail: Maildir `cur/` with flag `S` (processed) or `FS` (ignored);
+//!   IMAP `\Seen` (+ `\Flagged` when ignored), then moved to
+//!   `processed_mailbox` if configured.
+//! - Outgoing: envelope sender = the server's address (bounces come back
+//!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
+//!   on every mail, Message-ID stable per outbox row.
+//! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
+//!   give up after 3 days of temporary failures, at once on a permanent one.
 
 mod config;
 mod imap;

@@ -202,6 +202,7 @@ pub fn retry_after_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn row() -> Outgoing {
         Outgoing {
@@ -358,5 +359,25 @@ mod tests {
         );
         assert_eq!(retry_after_failure(&temp, 41, GIVE_UP_AFTER), Retry::GiveUp);
         assert_eq!(retry_after_failure(&perm, 1, Duration::ZERO), Retry::GiveUp);
+    }
+
+    proptest! {
+        #[test]
+        fn subject_and_body_survive_the_round_trip(
+            subject in "[ -~\u{e9}\u{fc}\u{4e2d}\u{265e}]{0,150}",
+            body in "[ -~\n\u{e9}\u{265e}]{0,400}",
+        ) {
+            let out = Outgoing {
+                to: "bob@example.org".into(),
+                subject: subject.clone(),
+                body: body.clone(),
+                in_reply_to: Some("a@b".into()),
+            };
+            let msg = build_message(&out, 1, FROM, at()).unwrap();
+            let env = super::super::parse_envelope(&msg.formatted(), &[]);
+            let normal = subject.split_whitespace().collect::<Vec<_>>().join(" ");
+            prop_assert_eq!(env.subject, normal);
+            prop_assert_eq!(env.body.trim_end(), body.trim_end());
+        }
     }
 }

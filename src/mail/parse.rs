@@ -132,8 +132,8 @@ fn body_text(msg: &Message<'_>) -> String {
 /// 1. `Auto-Submitted` present with a value other than `no` (RFC 3834);
 /// 2. `Precedence: bulk`, `junk` or `list`;
 /// 3. any `List-Id` or `List-Unsubscribe` header (mailing list traffic);
-/// 4. `X-Autoreply`, `X-Autorespond` or `X-Auto-Response-Suppress: All`-style
-///    vacation markers (`X-Autoreply`/`X-Autorespond` present);
+/// 4. an `X-Autoreply` or `X-Autorespond` header (older vacation
+///    responders that do not set `Auto-Submitted`);
 /// 5. an empty return path (`Return-Path: <>`): bounces and DSNs;
 /// 6. a delivery report (`Content-Type: multipart/report`);
 /// 7. no usable sender (no From nor Reply-To address);

@@ -6,10 +6,10 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
 
-use super::config::{resolve_password, SmtpConfig, SmtpTls};
+use super::config::{read_ca_file, resolve_password, SmtpConfig, SmtpTls};
 use super::outbound::{SendError, Sender};
 use super::MailError;
 
@@ -42,14 +42,16 @@ impl SmtpOutbox {
             config.password_file.as_deref(),
             "outbox",
         )?;
+        let ca_pem = read_ca_file(config.tls_ca_file.as_deref(), "outbox")?;
         let (builder, label) = if let Some(url) = &config.url {
             if config.host.is_some()
                 || config.port.is_some()
                 || config.username.is_some()
                 || password.is_some()
+                || ca_pem.is_some()
             {
                 return Err(MailError::Config(
-                    "[outbox] url excludes host, port, username and password: keep one way".into(),
+                    "[outbox] url excludes host, port, username, password and tls_ca_file: keep one way".into(),
                 ));
             }
             let builder = SmtpTransport::from_url(url.expose())
@@ -64,7 +66,13 @@ impl SmtpOutbox {
                     MailError::Config("[outbox] kind = \"smtp\" needs host or url".into())
                 })?;
             let tls_params = || {
-                TlsParameters::new(host.to_string())
+                let mut b = TlsParameters::builder(host.to_string());
+                if let Some(pem) = &ca_pem {
+                    let cert = Certificate::from_pem(pem)
+                        .map_err(|e| MailError::Config(format!("[outbox] tls_ca_file: {e}")))?;
+                    b = b.add_root_certificate(cert);
+                }
+                b.build()
                     .map_err(|e| MailError::Config(format!("[outbox] TLS setup: {e}")))
             };
             let tls = match config.tls {
@@ -265,6 +273,7 @@ mod tests {
             username: None,
             password: None,
             password_file: None,
+            tls_ca_file: None,
             timeout_seconds: 30,
             hello_name: None,
         };
@@ -303,6 +312,7 @@ mod tests {
             username: None,
             password: None,
             password_file: None,
+            tls_ca_file: None,
             timeout_seconds: 5,
             hello_name: None,
         };
