@@ -21,6 +21,7 @@ pub struct Config {
     pub inbox: InboxConfig,
     pub outbox: OutboxConfig,
     pub poll: PollSection,
+    pub retry: RetrySection,
     pub timers: TimersSection,
     pub limits: LimitsSection,
     pub templates: TemplatesSection,
@@ -71,6 +72,40 @@ impl Default for PollSection {
     fn default() -> Self {
         PollSection {
             interval_seconds: 60,
+        }
+    }
+}
+
+/// How outgoing mail that failed temporarily is tried again.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetrySection {
+    /// Seconds before the first retry; each further wait doubles.
+    pub first_seconds: u64,
+    /// The longest wait between two attempts, in seconds.
+    pub max_seconds: u64,
+    /// Hours after which a mail still failing is given up.
+    pub give_up_hours: u64,
+}
+
+impl Default for RetrySection {
+    fn default() -> Self {
+        let policy = crate::mail::RetryPolicy::default();
+        RetrySection {
+            first_seconds: policy.first_delay.as_secs(),
+            max_seconds: policy.max_delay.as_secs(),
+            give_up_hours: policy.give_up_after.as_secs() / 3600,
+        }
+    }
+}
+
+impl RetrySection {
+    pub fn policy(&self) -> crate::mail::RetryPolicy {
+        use std::time::Duration;
+        crate::mail::RetryPolicy {
+            first_delay: Duration::from_secs(self.first_seconds.max(1)),
+            max_delay: Duration::from_secs(self.max_seconds.max(1)),
+            give_up_after: Duration::from_secs(self.give_up_hours.saturating_mul(3600)),
         }
     }
 }
@@ -169,17 +204,15 @@ impl Config {
         match &mut self.inbox {
             InboxConfig::Maildir { path } => fix(path),
             InboxConfig::Imap(imap) => {
-                if let Some(p) = imap.password_file.as_mut() {
-                    fix(p)
-                }
+                imap.password_file.iter_mut().for_each(fix);
+                imap.tls_ca_file.iter_mut().for_each(fix);
             }
         }
         match &mut self.outbox {
             OutboxConfig::Maildir { path } => fix(path),
             OutboxConfig::Smtp(smtp) => {
-                if let Some(p) = smtp.password_file.as_mut() {
-                    fix(p)
-                }
+                smtp.password_file.iter_mut().for_each(fix);
+                smtp.tls_ca_file.iter_mut().for_each(fix);
             }
             // A bare command name is looked up on PATH; only a relative
             // path with a folder in it is taken relative to the config.
@@ -214,6 +247,22 @@ mod tests {
     fn the_example_config_parses() {
         let text = include_str!("../config.example.toml");
         Config::parse(text).unwrap();
+    }
+
+    #[test]
+    fn retry_section_sets_the_policy() {
+        let c = Config::parse("[retry]\nfirst_seconds = 2\nmax_seconds = 5\ngive_up_hours = 1\n")
+            .unwrap();
+        let p = c.retry.policy();
+        use std::time::Duration;
+        assert_eq!(p.delay(1), Duration::from_secs(2));
+        assert_eq!(p.delay(2), Duration::from_secs(4));
+        assert_eq!(p.delay(3), Duration::from_secs(5));
+        assert_eq!(p.give_up_after, Duration::from_secs(3600));
+        assert_eq!(
+            Config::default().retry.policy(),
+            crate::mail::RetryPolicy::default()
+        );
     }
 
     #[test]

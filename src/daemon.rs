@@ -129,7 +129,11 @@ pub fn drain_outbox(
             Err(e) => {
                 report.send_failures += 1;
                 let age = (now - row.created_at).to_std().unwrap_or_default();
-                match mail::retry_after_failure(&e, row.attempts + 1, age) {
+                match config
+                    .retry
+                    .policy()
+                    .after_failure(&e, row.attempts + 1, age)
+                {
                     Retry::GiveUp => {
                         store::mark_failed(conn, row.id, clock.now(), &e.to_string())?;
                         error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");

@@ -84,7 +84,7 @@ pub use imap::ImapInbox;
 pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
 pub use outbound::{
     build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
-    Retry, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+    Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
 pub use parse::parse_envelope;
 pub use text::{decode_entities, extract_comment, html_to_text};

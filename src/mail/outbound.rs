@@ -162,16 +162,61 @@ pub const RETRY_MAX_DELAY: Duration = Duration::from_secs(60 * 60);
 /// given up (as MTAs do with their queue lifetime).
 pub const GIVE_UP_AFTER: Duration = Duration::from_secs(3 * 24 * 60 * 60);
 
-/// How long to wait before the next attempt, after `attempts` failed ones:
-/// 1 min after the first failure, doubling each time (2, 4, 8, 16, 32 min),
-/// capped at 1 h. `attempts == 0` means no failure yet: no delay.
-pub fn next_attempt_delay(attempts: u32) -> Duration {
-    if attempts == 0 {
-        return Duration::ZERO;
+/// How often and how long a mail that failed temporarily is tried again.
+/// The defaults: 1 min after the first failure, doubling each time (2, 4,
+/// 8, 16, 32 min), at most [`RETRY_MAX_DELAY`] apart, given up after
+/// [`GIVE_UP_AFTER`] (as MTAs do with their queue lifetime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryPolicy {
+    pub first_delay: Duration,
+    pub max_delay: Duration,
+    pub give_up_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            first_delay: RETRY_FIRST_DELAY,
+            max_delay: RETRY_MAX_DELAY,
+            give_up_after: GIVE_UP_AFTER,
+        }
     }
-    let factor = 1u64.checked_shl(attempts - 1).unwrap_or(u64::MAX);
-    let secs = RETRY_FIRST_DELAY.as_secs().saturating_mul(factor);
-    Duration::from_secs(secs).min(RETRY_MAX_DELAY)
+}
+
+impl RetryPolicy {
+    /// How long to wait before the next attempt, after `attempts` failed
+    /// ones. `attempts == 0` means no failure yet: no delay.
+    pub fn delay(&self, attempts: u32) -> Duration {
+        if attempts == 0 {
+            return Duration::ZERO;
+        }
+        let factor = 1u32.checked_shl(attempts - 1).unwrap_or(u32::MAX);
+        self.first_delay
+            .checked_mul(factor)
+            .unwrap_or(Duration::MAX)
+            .min(self.max_delay)
+    }
+
+    /// The retry decision for a row that just failed with `error`:
+    /// `attempts` counts the failed attempts including this one,
+    /// `since_first_attempt` is the time from the row's first attempt to now.
+    pub fn after_failure(
+        &self,
+        error: &SendError,
+        attempts: u32,
+        since_first_attempt: Duration,
+    ) -> Retry {
+        match error {
+            SendError::Permanent(_) => Retry::GiveUp,
+            SendError::Temporary(_) if since_first_attempt >= self.give_up_after => Retry::GiveUp,
+            SendError::Temporary(_) => Retry::After(self.delay(attempts.max(1))),
+        }
+    }
+}
+
+/// [`RetryPolicy::delay`] of the default policy.
+pub fn next_attempt_delay(attempts: u32) -> Duration {
+    RetryPolicy::default().delay(attempts)
 }
 
 /// What to do with an outbox row after a failed attempt.
@@ -180,23 +225,17 @@ pub enum Retry {
     /// Try again after this delay.
     After(Duration),
     /// Stop: mark the row failed (permanent error, or temporary for longer
-    /// than [`GIVE_UP_AFTER`]).
+    /// than the policy's give-up time).
     GiveUp,
 }
 
-/// The retry decision for a row that just failed with `error`: `attempts`
-/// counts the failed attempts including this one, `since_first_attempt` is
-/// the time from the row's first attempt to now.
+/// [`RetryPolicy::after_failure`] of the default policy.
 pub fn retry_after_failure(
     error: &SendError,
     attempts: u32,
     since_first_attempt: Duration,
 ) -> Retry {
-    match error {
-        SendError::Permanent(_) => Retry::GiveUp,
-        SendError::Temporary(_) if since_first_attempt >= GIVE_UP_AFTER => Retry::GiveUp,
-        SendError::Temporary(_) => Retry::After(next_attempt_delay(attempts.max(1))),
-    }
+    RetryPolicy::default().after_failure(error, attempts, since_first_attempt)
 }
 
 #[cfg(test)]
