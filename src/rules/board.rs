@@ -157,7 +157,9 @@ impl Geometry {
 
     /// Every square, a1, b1, … rank by rank.
     pub fn squares(self) -> impl Iterator<Item = Square> {
-        (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| Square(((r as usize + 2) * WIDTH + f as usize + 1) as u8)))
+        (0..self.ranks).flat_map(move |r| {
+            (0..self.files).map(move |f| Square(((r as usize + 2) * WIDTH + f as usize + 1) as u8))
+        })
     }
 
     /// The file counted from 0 named by a lower-case letter.
@@ -213,7 +215,10 @@ mod tests {
         }
         assert_eq!(Geometry::CHESS.square(8, 0), None);
         assert_eq!(Geometry::CHESS.parse_square("i1"), None);
-        assert_eq!(Geometry::DOUBLE.parse_square("p8").map(|s| s.to_string()), Some("p8".into()));
+        assert_eq!(
+            Geometry::DOUBLE.parse_square("p8").map(|s| s.to_string()),
+            Some("p8".into())
+        );
     }
 
     #[test]

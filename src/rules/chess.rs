@@ -24,7 +24,15 @@ pub fn variant() -> &'static Variant {
         let mut castlings = Vec::new();
         for color in [Color::White, Color::Black] {
             // O-O: king e→g, rook h→f; O-O-O: king e→c, rook a→d.
-            castlings.push(Castling::on_back_rank(g, color, "O-O", 'K', (4, 6), (7, 5), &[5, 6]));
+            castlings.push(Castling::on_back_rank(
+                g,
+                color,
+                "O-O",
+                'K',
+                (4, 6),
+                (7, 5),
+                &[5, 6],
+            ));
             castlings.push(Castling::on_back_rank(
                 g,
                 color,

@@ -28,6 +28,8 @@
 //!   reaches the last rank is ambiguous (the reply lists the four choices):
 //!   the server never promotes by default. `Kg1` (king to its castling
 //!   square) is castling, as is the coordinate form `e1g1`.
+//!   Text that is exactly the canonical SAN of a legal move (check suffix
+//!   aside) always means that move.
 //!   With case tolerance (chess): `K Q R N` in either case are pieces, other
 //!   letters of `a`–`h` in either case are files; an upper-case `B` is a
 //!   bishop first and a b-file only if no bishop move fits; a lower-case `b`
@@ -229,7 +231,11 @@ impl Castling {
             Color::White => 0,
             Color::Black => geometry.ranks() - 1,
         };
-        let sq = |f: u8| geometry.square(f, rank).expect("castling square on the board");
+        let sq = |f: u8| {
+            geometry
+                .square(f, rank)
+                .expect("castling square on the board")
+        };
         let king_path = if king.1 > king.0 {
             (king.0 + 1..=king.1).map(sq).collect()
         } else {
@@ -529,7 +535,8 @@ impl Board {
             }
             let king = Piece::new(c.color, Kind::King);
             let rook = Piece::new(c.color, Kind::Rook);
-            if board.piece_at(c.king_from) != Some(king) || board.piece_at(c.rook_from) != Some(rook)
+            if board.piece_at(c.king_from) != Some(king)
+                || board.piece_at(c.rook_from) != Some(rook)
             {
                 return Err(illegal(format!(
                     "castling right {} needs the {} king on {} and a rook on {}",
@@ -564,14 +571,18 @@ impl Board {
             board.ep = Some(sq);
         }
         if fields.len() == 6 {
-            board.halfmove = fields[4]
-                .parse()
-                .map_err(|_| invalid(format!("the halfmove clock '{}' is not a number", fields[4])))?;
-            board.fullmove = fields[5]
-                .parse()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| invalid(format!("the move number '{}' is not a number from 1", fields[5])))?;
+            board.halfmove = fields[4].parse().map_err(|_| {
+                invalid(format!(
+                    "the halfmove clock '{}' is not a number",
+                    fields[4]
+                ))
+            })?;
+            board.fullmove = fields[5].parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                invalid(format!(
+                    "the move number '{}' is not a number from 1",
+                    fields[5]
+                ))
+            })?;
         }
         if board.attacked(board.kings[side.opponent().index()], side) {
             return Err(illegal(format!(
@@ -722,10 +733,7 @@ impl Board {
             return true;
         }
         let knight = KNIGHT | bit;
-        if KNIGHT_STEPS
-            .iter()
-            .any(|&d| c[(s + d) as usize] == knight)
-        {
+        if KNIGHT_STEPS.iter().any(|&d| c[(s + d) as usize] == knight) {
             return true;
         }
         let king = KING | bit;
@@ -904,7 +912,10 @@ impl Board {
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
-        let mut out: Vec<Move> = pseudo.into_iter().filter(|&m| self.is_safe_after(m)).collect();
+        let mut out: Vec<Move> = pseudo
+            .into_iter()
+            .filter(|&m| self.is_safe_after(m))
+            .collect();
         for (i, c) in self.variant.castlings.iter().enumerate() {
             if c.color == self.side
                 && self.castling & (1 << i) != 0
@@ -1116,8 +1127,15 @@ impl Board {
         if text.is_empty() {
             return Err(unreadable());
         }
+        // Canonical SAN always means exactly what it says (`bxc4` is the
+        // pawn even where `Bxc4` is legal too).
+        if let Some(&m) = legal.iter().find(|&&m| self.san_plain(m, &legal) == text) {
+            return Ok(m);
+        }
         if let Some(n) = castling_length(&text) {
-            return self.parse_castling(input.trim(), n, &legal).ok_or_else(unreadable)?;
+            return self
+                .parse_castling(input.trim(), n, &legal)
+                .ok_or_else(unreadable)?;
         }
         let groups = self.read_specs(&text).ok_or_else(unreadable)?;
         for group in &groups {
@@ -1156,7 +1174,9 @@ impl Board {
                 }
             }
         }
-        Err(illegal(first_missing.unwrap_or_else(|| "no piece can make it.".into())))
+        Err(illegal(
+            first_missing.unwrap_or_else(|| "no piece can make it.".into()),
+        ))
     }
 
     fn parse_castling(
@@ -1221,7 +1241,9 @@ impl Board {
                     if occupied.len() == 1 { "is" } else { "are" }
                 )
             }
-            CastleRefusal::InCheck => format!("you cannot castle ({n}) while your king is in check."),
+            CastleRefusal::InCheck => {
+                format!("you cannot castle ({n}) while your king is in check.")
+            }
             CastleRefusal::CrossesAttacked(sq) => {
                 format!("to castle ({n}) the king would cross {sq}, which is attacked.")
             }
@@ -1406,14 +1428,12 @@ impl Board {
                 .iter()
                 .any(|m| pieces.contains(&m.from) && m.to == spec.to)
         {
-            return Explanation::Reason(
-                "only a pawn that reaches the last rank promotes.".into(),
-            );
+            return Explanation::Reason("only a pawn that reaches the last rank promotes.".into());
         }
         let mut parts = Vec::new();
         for &sq in &pieces {
             let kind = self.piece_at(sq).expect("piece").kind;
-            let mut dests: Vec<String> = Vec::new();
+            let mut targets: Vec<(u8, u8, String)> = Vec::new();
             for m in legal.iter().filter(|m| m.from == sq) {
                 let d = match m.special {
                     Special::Castle(i) => {
@@ -1421,14 +1441,21 @@ impl Board {
                     }
                     _ => m.to.to_string(),
                 };
-                if !dests.contains(&d) {
-                    dests.push(d);
+                let t = (m.to.file(), m.to.rank(), d);
+                if !targets.contains(&t) {
+                    targets.push(t);
                 }
             }
+            targets.sort();
+            let dests: Vec<String> = targets.into_iter().map(|t| t.2).collect();
             parts.push(if dests.is_empty() {
                 format!("the {} on {sq} has no legal move", kind.name())
             } else {
-                format!("the {} on {sq} can move to {}", kind.name(), or_list(&dests))
+                format!(
+                    "the {} on {sq} can move to {}",
+                    kind.name(),
+                    or_list(&dests)
+                )
             });
         }
         Explanation::Reason(format!("{}.", parts.join("; ")))
@@ -1471,9 +1498,7 @@ fn strip_noise(input: &str) -> String {
     let mut s = input.trim().to_string();
     loop {
         let before = s.len();
-        s = s
-            .trim_end_matches(['+', '#', '!', '?', ' '])
-            .to_string();
+        s = s.trim_end_matches(['+', '#', '!', '?', ' ']).to_string();
         for suffix in ["e.p.", "ep", "e.p"] {
             if s.len() > suffix.len()
                 && s.to_ascii_lowercase().ends_with(suffix)
@@ -1493,7 +1518,10 @@ fn strip_noise(input: &str) -> String {
 
 /// `O-O`, `0-0-0`, `o-o`, `OO`: the number of O's, if the text is castling.
 fn castling_length(text: &str) -> Option<usize> {
-    let os = text.chars().filter(|c| matches!(c, 'O' | 'o' | '0')).count();
+    let os = text
+        .chars()
+        .filter(|c| matches!(c, 'O' | 'o' | '0'))
+        .count();
     let only = text.chars().all(|c| matches!(c, 'O' | 'o' | '0' | '-'));
     (only && os >= 2).then_some(os)
 }
