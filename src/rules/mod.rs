@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod chess;
+pub mod doublechess;
 pub mod orthodox;
 pub mod perft;
 
@@ -272,7 +273,7 @@ pub fn check_options(game: &'static dyn Game, options: &[String]) -> Result<(), 
 
 /// Every game this server referees, in the order help lists them.
 pub fn registry() -> &'static [&'static dyn Game] {
-    static GAMES: &[&dyn Game] = &[&chess::Chess];
+    static GAMES: &[&dyn Game] = &[&chess::Chess, &doublechess::DoubleChess];
     GAMES
 }
 
