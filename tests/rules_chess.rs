@@ -274,13 +274,16 @@ fn noise_and_separators() {
     ] {
         assert_eq!(reading(START, input).unwrap(), "Nf3", "{input}");
     }
-    for input in ["e4", "e2e4", "e2-e4", "e2xe4", "Pe4"] {
+    for input in [
+        "e4", "e2e4", "e2-e4", "e2xe4", "Pe4", "1. e4", "1.e4", "1.e2-e4+",
+    ] {
         assert_eq!(reading(START, input).unwrap(), "e4", "{input}");
     }
     let mut p = played(&["e4", "d5"]);
     assert_eq!(play_ok(&mut p, "e4:d5"), "exd5");
     let mut p = played(&["e4", "d5"]);
     assert_eq!(play_ok(&mut p, "ed5"), "exd5");
+    assert_eq!(play_ok(&mut p, "1... Qxd5"), "Qxd5");
     let mut p = played(&["e4", "a6", "e5", "d5"]);
     assert_eq!(play_ok(&mut p, "exd6 e.p."), "exd6");
 }
@@ -420,6 +423,11 @@ fn threefold_repetition() {
             ending: Ending::Repetition
         }
     );
+    assert!(
+        p.legal_actions().is_empty(),
+        "a finished game offers no moves"
+    );
+    assert_eq!(p.perft(1), 20, "perft ignores the draw rules");
     assert_eq!(play_err(&mut p, "Nf3"), MoveError::GameOver);
 }
 
@@ -569,6 +577,11 @@ fn fen_errors_are_typed() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/71/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/99999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/404/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     ];
     for fen in text_errors {
         assert!(
@@ -610,6 +623,14 @@ fn fen_errors_are_typed() {
 }
 
 // ------------------------------------------------------------ the face
+
+#[test]
+fn perft_helper_for_the_cli() {
+    let chess = rules::game("chess").unwrap();
+    assert_eq!(rules::perft(chess, 3, None), Ok(8902));
+    assert_eq!(rules::perft(chess, 2, Some(KIWIPETE)), Ok(2039));
+    assert!(rules::perft(chess, 1, Some("nonsense")).is_err());
+}
 
 #[test]
 fn game_face() {

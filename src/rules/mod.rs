@@ -284,3 +284,17 @@ pub fn game(name: &str) -> Option<&'static dyn Game> {
         .copied()
         .find(|g| g.name().eq_ignore_ascii_case(name))
 }
+
+/// Perft of `game` (no options) from its start, or from `position` text:
+/// what `pbmchess perft GAME DEPTH [--position TEXT]` prints.
+pub fn perft(
+    game: &'static dyn Game,
+    depth: u32,
+    position: Option<&str>,
+) -> Result<u64, SetupError> {
+    let p = match position {
+        Some(text) => game.position(text, &[])?,
+        None => game.start(&[])?,
+    };
+    Ok(p.perft(depth))
+}

@@ -23,7 +23,8 @@
 //!   K. Other dead positions (e.g. K+B v K+B with same-coloured bishops) are
 //!   *not* drawn automatically: rules.md lists only these two.
 //! - **Move reading** (rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
-//!   separators and `+ # ! ?` noise are all accepted; a capture mark is not
+//!   separators, `+ # ! ?` and `e.p.` noise and a leading move number
+//!   (`12.`, `12...`) are all accepted; a capture mark is not
 //!   required and not checked. A pawn move without a promotion piece that
 //!   reaches the last rank is ambiguous (the reply lists the four choices):
 //!   the server never promotes by default. `Kg1` (king to its castling
@@ -452,12 +453,12 @@ impl Board {
             let chars: Vec<char> = row.chars().collect();
             for (j, &c) in chars.iter().enumerate() {
                 if let Some(d) = c.to_digit(10) {
-                    run = run * 10 + d;
+                    run = run.saturating_mul(10).saturating_add(d).min(1000);
                     if run == 0 {
                         return Err(invalid(format!("rank {} has an empty run of 0", rank + 1)));
                     }
                     if j + 1 == chars.len() || !chars[j + 1].is_ascii_digit() {
-                        file += run;
+                        file = file.saturating_add(run);
                         run = 0;
                     }
                     continue;
@@ -466,7 +467,9 @@ impl Board {
                     invalid(format!("'{c}' on rank {} is no piece letter", rank + 1))
                 })?;
                 if file >= g.files() as u32 {
-                    break;
+                    // Too many squares: counted, refused below.
+                    file += 1;
+                    continue;
                 }
                 let sq = g.square(file as u8, rank).expect("checked on board");
                 if piece.kind == Kind::Pawn && (rank == 0 || rank == g.ranks() - 1) {
@@ -1493,9 +1496,14 @@ enum Explanation {
     NoPiece(String),
 }
 
-/// Trim, and drop trailing `+ # ! ?` and `e.p.` noise.
+/// Trim, drop a leading move number (`12.`, `12...`) and trailing
+/// `+ # ! ?` and `e.p.` noise.
 fn strip_noise(input: &str) -> String {
     let mut s = input.trim().to_string();
+    let digits = s.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 && s[digits..].starts_with('.') {
+        s = s[digits..].trim_start_matches('.').trim_start().to_string();
+    }
     loop {
         let before = s.len();
         s = s.trim_end_matches(['+', '#', '!', '?', ' ']).to_string();
@@ -1643,7 +1651,11 @@ impl Position for OrthoPosition {
         })
     }
 
+    /// Empty once the game is over, draws included (as `play` refuses).
     fn legal_actions(&self) -> Vec<String> {
+        if self.outcome().is_over() {
+            return Vec::new();
+        }
         self.board.legal_sans()
     }
 
