@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod chess;
+pub mod doublechess;
 pub mod orthodox;
 pub mod perft;
 
@@ -272,7 +273,7 @@ pub fn check_options(game: &'static dyn Game, options: &[String]) -> Result<(), 
 
 /// Every game this server referees, in the order help lists them.
 pub fn registry() -> &'static [&'static dyn Game] {
-    static GAMES: &[&dyn Game] = &[&chess::Chess];
+    static GAMES: &[&dyn Game] = &[&chess::Chess, &doublechess::DoubleChess];
     GAMES
 }
 
@@ -282,4 +283,18 @@ pub fn game(name: &str) -> Option<&'static dyn Game> {
         .iter()
         .copied()
         .find(|g| g.name().eq_ignore_ascii_case(name))
+}
+
+/// Perft of `game` (no options) from its start, or from `position` text:
+/// what `pbmchess perft GAME DEPTH [--position TEXT]` prints.
+pub fn perft(
+    game: &'static dyn Game,
+    depth: u32,
+    position: Option<&str>,
+) -> Result<u64, SetupError> {
+    let p = match position {
+        Some(text) => game.position(text, &[])?,
+        None => game.start(&[])?,
+    };
+    Ok(p.perft(depth))
 }

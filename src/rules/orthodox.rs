@@ -23,11 +23,14 @@
 //!   K. Other dead positions (e.g. K+B v K+B with same-coloured bishops) are
 //!   *not* drawn automatically: rules.md lists only these two.
 //! - **Move reading** (rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
-//!   separators and `+ # ! ?` noise are all accepted; a capture mark is not
+//!   separators, `+ # ! ?` and `e.p.` noise and a leading move number
+//!   (`12.`, `12...`) are all accepted; a capture mark is not
 //!   required and not checked. A pawn move without a promotion piece that
 //!   reaches the last rank is ambiguous (the reply lists the four choices):
 //!   the server never promotes by default. `Kg1` (king to its castling
 //!   square) is castling, as is the coordinate form `e1g1`.
+//!   Text that is exactly the canonical SAN of a legal move (check suffix
+//!   aside) always means that move.
 //!   With case tolerance (chess): `K Q R N` in either case are pieces, other
 //!   letters of `a`–`h` in either case are files; an upper-case `B` is a
 //!   bishop first and a b-file only if no bishop move fits; a lower-case `b`
@@ -450,12 +453,12 @@ impl Board {
             let chars: Vec<char> = row.chars().collect();
             for (j, &c) in chars.iter().enumerate() {
                 if let Some(d) = c.to_digit(10) {
-                    run = run * 10 + d;
+                    run = run.saturating_mul(10).saturating_add(d).min(1000);
                     if run == 0 {
                         return Err(invalid(format!("rank {} has an empty run of 0", rank + 1)));
                     }
                     if j + 1 == chars.len() || !chars[j + 1].is_ascii_digit() {
-                        file += run;
+                        file = file.saturating_add(run);
                         run = 0;
                     }
                     continue;
@@ -464,7 +467,9 @@ impl Board {
                     invalid(format!("'{c}' on rank {} is no piece letter", rank + 1))
                 })?;
                 if file >= g.files() as u32 {
-                    break;
+                    // Too many squares: counted, refused below.
+                    file += 1;
+                    continue;
                 }
                 let sq = g.square(file as u8, rank).expect("checked on board");
                 if piece.kind == Kind::Pawn && (rank == 0 || rank == g.ranks() - 1) {
@@ -1125,6 +1130,11 @@ impl Board {
         if text.is_empty() {
             return Err(unreadable());
         }
+        // Canonical SAN always means exactly what it says (`bxc4` is the
+        // pawn even where `Bxc4` is legal too).
+        if let Some(&m) = legal.iter().find(|&&m| self.san_plain(m, &legal) == text) {
+            return Ok(m);
+        }
         if let Some(n) = castling_length(&text) {
             return self
                 .parse_castling(input.trim(), n, &legal)
@@ -1426,7 +1436,7 @@ impl Board {
         let mut parts = Vec::new();
         for &sq in &pieces {
             let kind = self.piece_at(sq).expect("piece").kind;
-            let mut dests: Vec<String> = Vec::new();
+            let mut targets: Vec<(u8, u8, String)> = Vec::new();
             for m in legal.iter().filter(|m| m.from == sq) {
                 let d = match m.special {
                     Special::Castle(i) => {
@@ -1434,10 +1444,13 @@ impl Board {
                     }
                     _ => m.to.to_string(),
                 };
-                if !dests.contains(&d) {
-                    dests.push(d);
+                let t = (m.to.file(), m.to.rank(), d);
+                if !targets.contains(&t) {
+                    targets.push(t);
                 }
             }
+            targets.sort();
+            let dests: Vec<String> = targets.into_iter().map(|t| t.2).collect();
             parts.push(if dests.is_empty() {
                 format!("the {} on {sq} has no legal move", kind.name())
             } else {
@@ -1483,9 +1496,14 @@ enum Explanation {
     NoPiece(String),
 }
 
-/// Trim, and drop trailing `+ # ! ?` and `e.p.` noise.
+/// Trim, drop a leading move number (`12.`, `12...`) and trailing
+/// `+ # ! ?` and `e.p.` noise.
 fn strip_noise(input: &str) -> String {
     let mut s = input.trim().to_string();
+    let digits = s.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 && s[digits..].starts_with('.') {
+        s = s[digits..].trim_start_matches('.').trim_start().to_string();
+    }
     loop {
         let before = s.len();
         s = s.trim_end_matches(['+', '#', '!', '?', ' ']).to_string();
@@ -1633,7 +1651,11 @@ impl Position for OrthoPosition {
         })
     }
 
+    /// Empty once the game is over, draws included (as `play` refuses).
     fn legal_actions(&self) -> Vec<String> {
+        if self.outcome().is_over() {
+            return Vec::new();
+        }
         self.board.legal_sans()
     }
 
