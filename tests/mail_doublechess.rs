@@ -1,0 +1,104 @@
+//! Double Chess played by mail through the real binary, reusing the server
+//! as it is: challenge, moves in both notations, castling, show, resignation.
+
+mod common;
+
+use common::{to, Install, SentMail};
+
+const ALICE: &str = "alice@players.test";
+const BOB: &str = "bob@players.test";
+
+fn only_one<'a>(mails: &'a [SentMail], addr: &str) -> &'a SentMail {
+    let mine = to(mails, addr);
+    assert_eq!(mine.len(), 1, "one mail to {addr}: {mails:#?}");
+    mine[0]
+}
+
+#[test]
+fn a_double_chess_game_with_castling_to_resignation() {
+    let mut s = Install::new();
+    s.send(ALICE, "signup alice apw", "");
+    s.send(BOB, "signup bob bpw", "");
+    s.send(BOB, "doublechess set bob bpw small", "");
+    s.send(ALICE, "doublechess challenge alice bob", "");
+    s.poll();
+    let mails = s.take_outbox();
+    let board = to(&mails, ALICE).pop().unwrap().clone();
+    assert_eq!(board.subject, "Double Chess Board 101 alice");
+    // The large board is 16 files wide, the small one for bob too.
+    assert!(
+        board
+            .body
+            .contains("      a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p"),
+        "{}",
+        board.body
+    );
+    let small = to(&mails, BOB).pop().unwrap().clone();
+    assert!(
+        small
+            .body
+            .contains(" 1 | R N B Q R N B Q K B N R Q B N R |  1"),
+        "{}",
+        small.body
+    );
+
+    let moves = [
+        (ALICE, "alice apw", "Nl3", "bob"),
+        (BOB, "bob bpw", "i7i5", "alice"),
+        (ALICE, "alice apw", "k3", "bob"),
+        (BOB, "bob bpw", "Nl6", "alice"),
+        (ALICE, "alice apw", "Bk2", "bob"),
+        (BOB, "bob bpw", "a6", "alice"),
+        // Inside kingside castling written as the king's move.
+        (ALICE, "alice apw", "Kk1", "bob"),
+    ];
+    for (from, who, mv, next) in moves {
+        s.send(from, &format!("doublechess move 101 {who} {mv}"), "");
+        s.poll();
+        let mails = s.take_outbox();
+        let m = only_one(&mails, ALICE);
+        assert_eq!(
+            m.subject,
+            format!("Double Chess Board 101 {next}"),
+            "{mv}: {}",
+            m.body
+        );
+    }
+    let shown = s.ok(&["admin", "show", "doublechess", "101", "--size", "small"]);
+    assert!(
+        shown.contains("7. O-O"),
+        "castling is echoed in SAN: {shown}"
+    );
+    assert!(
+        shown.contains(" 1 | R N B Q R N B Q - R K   Q B N R |  1"),
+        "king on k1, rook on j1: {shown}"
+    );
+
+    // Black may not castle through the knight's square yet.
+    s.send(BOB, "doublechess move 101 bob bpw O-O", "");
+    s.poll();
+    let mails = s.take_outbox();
+    let err = only_one(&mails, BOB);
+    assert_eq!(err.subject, "Double Chess Board 101 Error");
+    assert!(err.body.contains("O-O"), "{}", err.body);
+
+    s.send(BOB, "doublechess resign 101 bob bpw", "I give up.");
+    s.poll();
+    let mails = s.take_outbox();
+    for addr in [ALICE, BOB] {
+        let m = only_one(&mails, addr);
+        assert_eq!(m.subject, "Double Chess Board 101 finished **");
+        assert!(
+            m.body.starts_with("Game won by alice (resignation)."),
+            "{}",
+            m.body
+        );
+        assert!(m.body.contains("alice's rating went up from 1600 to 1616."));
+        assert!(m.body.contains("I give up."));
+    }
+    // Ratings are per game: chess is untouched.
+    s.send(ALICE, "help doublechess", "");
+    s.poll();
+    let help = s.take_outbox();
+    assert!(only_one(&help, ALICE).body.contains("O-O-O-O-O"));
+}
