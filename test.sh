@@ -7,3 +7,4 @@ cd "$(dirname "$0")"
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets
+cargo test --doc
