@@ -283,3 +283,48 @@ fn help_topics() {
     w.mail("a@x", "help frobnicate", "");
     assert!(single(&w.replies()).body.contains("no help on"));
 }
+
+#[test]
+fn a_multiple_answer_lists_each_part_under_its_subject() {
+    let mut w = World::with_board();
+    w.mail(
+        "a@x",
+        "multiple",
+        "chess move 101 alice pa e4\nchess games\nchess move 101 alice pa e5\n",
+    );
+    let r = w.replies();
+    let to_a: Vec<_> = r.iter().filter(|m| m.to == "a@x").collect();
+    assert_eq!(to_a.len(), 1, "{r:#?}");
+    let body = &to_a[0].body;
+    assert_eq!(to_a[0].subject, "pbmchess answers (3 parts)");
+    let turn = body.find("=== Chess Board 101 bob ===").expect(body);
+    let games = body.find("=== Chess games ===").expect(body);
+    let error = body.find("=== Chess Board 101 Error ===").expect(body);
+    assert!(turn < games && games < error, "{body}");
+    assert!(
+        body.contains("It is bob's turn on chess board 101, not yours"),
+        "{body}"
+    );
+    // bob gets only his own turn mail, without the commands as a comment
+    // (they hold alice's password).
+    let to_b: Vec<_> = r.iter().filter(|m| m.to == "b@x").collect();
+    assert_eq!(to_b.len(), 1);
+    assert_eq!(to_b[0].subject, "Chess Board 101 bob");
+    assert!(!to_b[0].body.contains("Comment"), "{}", to_b[0].body);
+    assert!(!to_b[0].body.contains(" pa "), "{}", to_b[0].body);
+}
+
+#[test]
+fn a_password_typed_into_a_comment_is_not_relayed() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "Oops, my password is PA!");
+    let r = w.replies();
+    let to_b = r.iter().find(|m| m.to == "b@x").unwrap();
+    assert!(
+        to_b.body.contains("Oops, my password is *****!"),
+        "{}",
+        to_b.body
+    );
+    let plies = store::plies(&w.conn, "chess", 101).unwrap();
+    assert_eq!(plies[0].comment, "Oops, my password is *****!");
+}

@@ -21,7 +21,7 @@ pub(crate) struct BoardView<'a> {
     /// Only the last plies (turn mails) or all of them.
     pub recent_only: bool,
     /// Who commented, and what (relayed to everyone).
-    pub comment: Option<(&'a str, &'a str)>,
+    pub comment: Option<(String, String)>,
 }
 
 impl BoardView<'_> {
@@ -114,7 +114,10 @@ impl BoardView<'_> {
     pub fn body(&self, ctx: &Ctx<'_>, size: BoardSize) -> Outcome<String> {
         let board = crate::render::board(&self.position.diagram(), size);
         let board = board.trim_end();
-        let (commenter, comment) = self.comment.unwrap_or(("", ""));
+        let (commenter, comment) = match &self.comment {
+            Some((who, text)) => (who.as_str(), text.as_str()),
+            None => ("", ""),
+        };
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {

@@ -255,7 +255,9 @@ impl<'a> Server<'a> {
             server: self,
             now,
             sender: Some(sender),
-            comment: &mail.comment,
+            // The body of a `multiple` mail is its commands (with their
+            // passwords), never a comment to relay.
+            comment: if request.multiple { "" } else { &mail.comment },
         };
         let mut replies = Vec::new();
         let mut refused = 0;

@@ -2,7 +2,7 @@
 
 use super::compose::BoardView;
 use super::{Ctx, Failure, Outcome, Refusal, Reply, ServerError};
-use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Timers};
+use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Password, Timers};
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Outcome as RulesOutcome, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
@@ -151,7 +151,7 @@ pub(crate) fn start_board(
     )?;
     let loaded = load(ctx, game, number)?;
     let mut view = loaded.view(game, vec![]);
-    view.comment = commented(ctx, None);
+    view.comment = commented(ctx, None, None);
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
 }
@@ -183,16 +183,51 @@ fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
 }
 
 /// The comment of this command with the name of who made it.
-fn commented<'a>(ctx: &Ctx<'a>, userid: Option<&'a str>) -> Option<(&'a str, &'a str)> {
+/// The comment of this command with the name of who made it; a word equal
+/// to the commander's password (any case) is masked, so a password typed
+/// into the body is not relayed either.
+fn commented(
+    ctx: &Ctx<'_>,
+    userid: Option<&str>,
+    password: Option<&Password>,
+) -> Option<(String, String)> {
     let comment = ctx.comment.trim();
     if comment.is_empty() {
-        None
-    } else {
-        Some((
-            userid.unwrap_or(ctx.sender.unwrap_or("the challenger")),
-            comment,
-        ))
+        return None;
     }
+    let comment = match password.map(Password::expose).filter(|p| !p.is_empty()) {
+        Some(secret) => mask_word(comment, secret),
+        None => comment.to_string(),
+    };
+    let who = userid.or(ctx.sender).unwrap_or("the challenger");
+    Some((who.to_string(), comment))
+}
+
+/// `text` with every whole word equal to `secret` (ignoring case) replaced
+/// by `*****`; words are split at white space and trailing punctuation.
+fn mask_word(text: &str, secret: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let core = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
+        if !core.is_empty() && core.eq_ignore_ascii_case(secret) {
+            out.push_str("*****");
+            out.push_str(&word[core.len()..]);
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 fn capitalise(s: &str) -> String {
@@ -264,7 +299,9 @@ pub(crate) fn act(
                 seat,
                 notation: played.notation,
                 events: played.events,
-                comment: ctx.comment.trim().to_string(),
+                comment: commented(ctx, None, Some(&who.password))
+                    .map(|(_, c)| c)
+                    .unwrap_or_default(),
                 played_at: ctx.now,
             };
             store::append_ply(ctx.conn, game.name(), number, &ply)?;
@@ -383,7 +420,7 @@ pub(crate) fn act(
         }
     }
     let mut view = loaded.view(game, news);
-    view.comment = commented(ctx, Some(&userid));
+    view.comment = commented(ctx, Some(&userid), Some(&who.password));
     let mut replies = view.to_players(ctx)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
@@ -693,4 +730,16 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
         }
     }
     Ok(replies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask_word;
+
+    #[test]
+    fn passwords_in_comments_are_masked_as_whole_words() {
+        assert_eq!(mask_word("my pw is Hunter2.", "hunter2"), "my pw is *****.");
+        assert_eq!(mask_word("hunter22 stays", "hunter2"), "hunter22 stays");
+        assert_eq!(mask_word("a\n\nhunter2", "hunter2"), "a\n\n*****");
+    }
 }
