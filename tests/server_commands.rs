@@ -317,7 +317,11 @@ fn a_multiple_answer_lists_each_part_under_its_subject() {
 #[test]
 fn a_password_typed_into_a_comment_is_not_relayed() {
     let mut w = World::with_board();
-    w.mail("a@x", "chess move 101 alice pa e4", "Oops, my password is PA!");
+    w.mail(
+        "a@x",
+        "chess move 101 alice pa e4",
+        "Oops, my password is PA!",
+    );
     let r = w.replies();
     let to_b = r.iter().find(|m| m.to == "b@x").unwrap();
     assert!(
@@ -327,4 +331,111 @@ fn a_password_typed_into_a_comment_is_not_relayed() {
     );
     let plies = store::plies(&w.conn, "chess", 101).unwrap();
     assert_eq!(plies[0].comment, "Oops, my password is *****!");
+}
+
+#[test]
+fn observers_get_copies_and_are_named_and_can_chat() {
+    let mut w = World::with_board();
+    w.mail("c@x", "signup carol pc", "");
+    w.mail("c@x", "chess subscribe 101 carol pc", "");
+    let r = w.replies();
+    assert!(r
+        .last()
+        .unwrap()
+        .body
+        .contains("carol now observes Chess board 101"));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    assert_eq!(r.len(), 3, "{r:#?}");
+    let to_c = r.iter().find(|m| m.to == "c@x").unwrap();
+    assert_eq!(to_c.subject, "Chess Board 101 bob");
+    assert!(to_c.body.contains("Observers: carol"), "{}", to_c.body);
+
+    w.mail("c@x", "chess chat 101 carol pc", "Nice opening!");
+    let r = w.replies();
+    assert_eq!(r.len(), 3);
+    assert!(r.iter().all(|m| m
+        .body
+        .contains("carol says on chess board 101:\n\nNice opening!")));
+    // Strangers cannot chat.
+    w.mail("d@x", "signup dave pd", "");
+    w.replies();
+    w.mail("d@x", "chess chat 101 dave pd", "hi");
+    assert!(single(&w.replies()).body.contains("subscribe to it first"));
+
+    w.mail("c@x", "chess unsubscribe all carol pc", "");
+    w.replies();
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    assert_eq!(w.replies().len(), 2);
+}
+
+#[test]
+fn standings_history_and_list() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess challenge alice bob", "");
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.mail("b@x", "chess resign 101 bob pb", "");
+    w.replies();
+    w.mail("z@x", "chess standings", "");
+    let r = w.replies();
+    let table = &single(&r).body;
+    let alice = table.find("alice").expect(table);
+    let bob = table.find("bob").expect(table);
+    assert!(alice < bob, "best first: {table}");
+    assert!(table.contains("1616"), "{table}");
+    assert!(table.contains("(provisional)"), "{table}");
+    w.mail("z@x", "chess history", "");
+    let r = w.replies();
+    assert!(
+        single(&r).body.contains("won by alice (resignation)"),
+        "{}",
+        r[0].body
+    );
+    assert!(!r[0].body.contains("102"), "{}", r[0].body);
+    w.mail("z@x", "list", "");
+    let r = w.replies();
+    let list = &single(&r).body;
+    assert!(list.contains("chess        102"), "{list}");
+    assert!(!list.contains("101"), "{list}");
+    w.mail("z@x", "list nogame", "");
+    let r = w.replies();
+    assert!(single(&r).body.contains("nogame"), "{}", r[0].body);
+    assert_eq!(r[0].subject, "Error");
+}
+
+#[test]
+fn passwords_and_addresses_change_and_signoff_stops_the_account() {
+    let mut w = World::with_board();
+    w.mail("a@x", "change password alice pa newsecret", "");
+    let r = w.replies();
+    assert_eq!(single(&r).to, "a@x");
+    assert!(!r[0].body.contains("newsecret"));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    assert!(single(&w.replies())
+        .body
+        .contains("password for alice is wrong"));
+    w.mail("a@x", "chess move 101 alice NEWSECRET e4", "");
+    assert_eq!(w.replies().len(), 2);
+
+    w.mail(
+        "a@x",
+        "change address alice newsecret alice@new.example",
+        "",
+    );
+    let r = w.replies();
+    assert_eq!(r.len(), 2, "old and new address are told: {r:#?}");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    let r = w.replies();
+    assert!(r.iter().any(|m| m.to == "alice@new.example"), "{r:#?}");
+
+    w.mail("b@x", "signoff bob pb", "");
+    let r = w.replies();
+    assert!(
+        single(&r).body.contains("forfeited by the timers"),
+        "{}",
+        r[0].body
+    );
+    w.mail("b@x", "chess move 101 bob pb Nf6", "");
+    assert!(single(&w.replies()).body.contains("signed off"));
 }

@@ -6,6 +6,7 @@ use argon2::Argon2;
 use minijinja::context;
 
 use super::{Ctx, Outcome, Refusal, Reply, ServerError};
+
 use crate::command::{self, BoardSize, Credentials, Password};
 use crate::rules::Game;
 use crate::store;
@@ -197,6 +198,102 @@ pub(crate) fn set_size(
             .templates
             .render("message.txt", context! { text => text })?,
     }])
+}
+
+fn confirmation(ctx: &Ctx<'_>, to: &str, subject: &str, text: String) -> Outcome<Vec<Reply>> {
+    Ok(vec![Reply {
+        to: to.to_string(),
+        subject: subject.to_string(),
+        body: ctx
+            .server
+            .templates
+            .render("message.txt", context! { text => text })?,
+    }])
+}
+
+/// `change password <userid> <old> <new>`
+pub(crate) fn change_password(
+    ctx: &Ctx<'_>,
+    who: &Credentials,
+    new: &Password,
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    if new.expose().is_empty() {
+        return Err(Refusal::new("The new password must not be empty.").into());
+    }
+    store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
+    let text = format!(
+        "The password of {} is changed; use the new one from now on.",
+        user.userid
+    );
+    // To the account's own address too, so a stranger's change is noticed.
+    let mut replies = confirmation(ctx, user.address(), "Password changed", text.clone())?;
+    if let Some(sender) = ctx.sender.filter(|s| *s != user.address()) {
+        replies.extend(confirmation(ctx, sender, "Password changed", text)?);
+    }
+    Ok(replies)
+}
+
+/// `change address <userid> <pw> [addr...]` (the sender's when none given).
+pub(crate) fn change_address(
+    ctx: &Ctx<'_>,
+    who: &Credentials,
+    addresses: &[String],
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let addresses: Vec<String> = if addresses.is_empty() {
+        ctx.sender
+            .map(|s| vec![s.to_lowercase()])
+            .unwrap_or_default()
+    } else {
+        addresses.iter().map(|a| a.to_lowercase()).collect()
+    };
+    if addresses.is_empty() {
+        return Err(Refusal::new("Give at least one mail address.").into());
+    }
+    for a in &addresses {
+        check_address(a)?;
+    }
+    store::set_addresses(ctx.conn, &user.userid, &addresses)?;
+    let text = format!(
+        "Mail for {} goes to {} from now on.",
+        user.userid,
+        addresses.join(", ")
+    );
+    let mut replies = confirmation(ctx, user.address(), "Address changed", text.clone())?;
+    if addresses[0] != user.address() {
+        replies.extend(confirmation(ctx, &addresses[0], "Address changed", text)?);
+    }
+    Ok(replies)
+}
+
+/// `signoff <userid> <pw>` / `delete`: the account stops; its active boards
+/// run on until the timers forfeit them; its history stays.
+pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    store::sign_off(ctx.conn, &user.userid, ctx.now)?;
+    let active = store::boards_of_user(ctx.conn, None, &user.userid)?
+        .into_iter()
+        .filter(|b| b.is_active())
+        .count();
+    let text = format!(
+        "Goodbye, {}. The account is signed off{}; its finished games stay in the history.",
+        user.userid,
+        if active > 0 {
+            format!(
+                " and its {active} active board{} will be forfeited by the timers",
+                if active == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        }
+    );
+    confirmation(
+        ctx,
+        ctx.sender.unwrap_or(user.address()),
+        "Signed off",
+        text,
+    )
 }
 
 #[cfg(test)]

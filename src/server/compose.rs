@@ -125,7 +125,7 @@ impl BoardView<'_> {
                 rating_changes => &self.news,
                 moves => self.moves().trim_end(),
                 board => board,
-                observers => Vec::<String>::new(),
+                observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
                 commenter => commenter,
                 comment => comment,
                 clock => self.clock(),
@@ -133,10 +133,16 @@ impl BoardView<'_> {
         )?)
     }
 
-    /// One mail to each player, in their own board size.
+    /// One mail to each player and each observer, in their own board size.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
+        let mut readers = self.row.players.clone();
+        for observer in store::observers(ctx.conn, self.game.name(), self.row.board)? {
+            if !readers.contains(&observer) {
+                readers.push(observer);
+            }
+        }
         let mut replies = Vec::new();
-        for userid in &self.row.players {
+        for userid in &readers {
             let Some(user) = store::user(ctx.conn, userid)? else {
                 continue;
             };

@@ -11,6 +11,7 @@
 mod account;
 mod compose;
 mod play;
+mod social;
 pub mod templates;
 
 use chrono::{DateTime, Duration, Utc};
@@ -424,6 +425,12 @@ impl<'a> Server<'a> {
                 password,
                 addresses,
             } => account::signup(ctx, userid, password, addresses),
+            Command::ChangePassword { who, new } => account::change_password(ctx, who, new),
+            Command::ChangeAddress { who, addresses } => {
+                account::change_address(ctx, who, addresses)
+            }
+            Command::Signoff { who } => account::signoff(ctx, who),
+            Command::List { games } => social::list(ctx, games),
             Command::Game { game, command } => self.execute_game(ctx, game, command),
             other => Err(Refusal::new(format!(
                 "The {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
@@ -472,6 +479,15 @@ impl<'a> Server<'a> {
             }
             GameCommand::Games { users, filter } => play::games(ctx, rules, users, *filter),
             GameCommand::Set { who, size } => account::set_size(ctx, rules, who, *size),
+            GameCommand::Chat { board, who } => social::chat(ctx, rules, *board, who),
+            GameCommand::Subscribe { boards, all, who } => {
+                social::subscribe(ctx, rules, boards, *all, who)
+            }
+            GameCommand::Unsubscribe { boards, all, who } => {
+                social::unsubscribe(ctx, rules, boards, *all, who)
+            }
+            GameCommand::Standings => social::standings(ctx, rules),
+            GameCommand::History => social::history(ctx, rules),
             other => Err(Refusal::new(format!(
                 "The {} {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
                 rules.name(),

@@ -360,6 +360,38 @@ pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Ut
     Ok(())
 }
 
+/// The observers of a board, by userid.
+pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT userid FROM observers WHERE game = ?1 AND board = ?2 ORDER BY userid",
+    )?;
+    let rows = stmt.query_map(params![game, number], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Start observing; false when `userid` observed the board already.
+pub fn add_observer(conn: &Connection, game: &str, number: u32, userid: &str) -> Result<bool> {
+    let n = conn.execute(
+        "INSERT OR IGNORE INTO observers (game, board, userid) VALUES (?1, ?2, ?3)",
+        params![game, number, userid],
+    )?;
+    Ok(n == 1)
+}
+
+/// Stop observing one board (or every board of `game` when `number` is
+/// `None`); returns how many subscriptions ended.
+pub fn remove_observer(
+    conn: &Connection,
+    game: &str,
+    number: Option<u32>,
+    userid: &str,
+) -> Result<usize> {
+    Ok(conn.execute(
+        "DELETE FROM observers WHERE game = ?1 AND (?2 IS NULL OR board = ?2) AND userid = ?3",
+        params![game, number, userid],
+    )?)
+}
+
 /// Whether a board with this number exists (used before a board is loaded).
 pub fn board_exists(conn: &Connection, game: &str, number: u32) -> Result<bool> {
     Ok(conn

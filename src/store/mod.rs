@@ -38,9 +38,10 @@ pub enum StoreError {
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!(
-        "../../migrations/0001_initial.sql"
-    ))])
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_initial.sql")),
+        M::up(include_str!("../../migrations/0002_observers.sql")),
+    ])
 }
 
 /// Open (creating if needed) the database at `path` and bring its schema up

@@ -1,0 +1,282 @@
+//! Talking and watching: chat, subscribe and unsubscribe, standings,
+//! history and the list of boards.
+
+use minijinja::context;
+
+use super::play::load;
+use super::{Ctx, Outcome, Refusal, Reply};
+use crate::command::Credentials;
+use crate::ratings;
+use crate::rules::{self, Game};
+use crate::store::{self, BoardStatus};
+
+fn message(ctx: &Ctx<'_>, to: &str, subject: String, text: String) -> Outcome<Reply> {
+    Ok(Reply {
+        to: to.to_string(),
+        subject,
+        body: ctx
+            .server
+            .templates
+            .render("message.txt", context! { text => text })?,
+    })
+}
+
+fn sender_or(ctx: &Ctx<'_>, user: &store::User) -> String {
+    ctx.sender.unwrap_or(user.address()).to_string()
+}
+
+/// `<game> chat <board> <userid> <pw>`: the body goes to the players and
+/// observers of the board (the sender included, as a receipt).
+pub(crate) fn chat(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    who: &Credentials,
+) -> Outcome<Vec<Reply>> {
+    let loaded = load(ctx, game, number)?;
+    let user = ctx.authenticate(who)?;
+    let observers = store::observers(ctx.conn, game.name(), number)?;
+    if loaded.row.seat_of(&user.userid).is_none() && !observers.contains(&user.userid) {
+        return Err(Refusal::new(format!(
+            "Only the players and observers of {} board {number} can chat there; subscribe to it first.",
+            game.name()
+        ))
+        .on(game.name(), Some(number))
+        .into());
+    }
+    let text = ctx.comment.trim();
+    if text.is_empty() {
+        return Err(Refusal::new(
+            "Your chat mail has no text: write the message in the body of the mail.",
+        )
+        .on(game.name(), Some(number))
+        .into());
+    }
+    let mut readers = loaded.row.players.clone();
+    readers.extend(
+        observers
+            .into_iter()
+            .filter(|o| !loaded.row.players.contains(o)),
+    );
+    let subject = format!(
+        "{} Board {number} chat from {} **",
+        game.title(),
+        user.userid
+    );
+    let mut replies = Vec::new();
+    for userid in readers {
+        if let Some(reader) = store::user(ctx.conn, &userid)? {
+            replies.push(message(
+                ctx,
+                reader.address(),
+                subject.clone(),
+                format!(
+                    "{} says on {} board {number}:\n\n{text}",
+                    user.userid,
+                    game.name()
+                ),
+            )?);
+        }
+    }
+    Ok(replies)
+}
+
+/// `<game> subscribe <board>...|all <userid> <pw>`: observe boards.
+pub(crate) fn subscribe(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    boards: &[u32],
+    all: bool,
+    who: &Credentials,
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let numbers: Vec<u32> = if all {
+        store::boards_of_game(ctx.conn, game.name())?
+            .into_iter()
+            .filter(|b| b.is_active())
+            .map(|b| b.board)
+            .collect()
+    } else {
+        boards.to_vec()
+    };
+    let mut added = Vec::new();
+    for n in numbers {
+        if !store::board_exists(ctx.conn, game.name(), n)? {
+            return Err(Refusal::new(format!(
+                "There is no {} board {n}; send \"{} games all\" for the list of boards.",
+                game.name(),
+                game.name()
+            ))
+            .into());
+        }
+        if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
+            added.push(n.to_string());
+        }
+    }
+    let text = if added.is_empty() {
+        format!(
+            "You, {}, observe no new {} boards: you observed those already, or there are none.",
+            user.userid,
+            game.title()
+        )
+    } else {
+        format!(
+            "{} now observes {} board{} {}: a copy of every board mail goes to {}.",
+            user.userid,
+            game.title(),
+            if added.len() == 1 { "" } else { "s" },
+            added.join(", "),
+            user.address()
+        )
+    };
+    Ok(vec![message(
+        ctx,
+        &sender_or(ctx, &user),
+        format!("{} subscriptions", game.title()),
+        text,
+    )?])
+}
+
+/// `<game> unsubscribe <board>...|all <userid> <pw>`.
+pub(crate) fn unsubscribe(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    boards: &[u32],
+    all: bool,
+    who: &Credentials,
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let mut removed = 0;
+    if all {
+        removed += store::remove_observer(ctx.conn, game.name(), None, &user.userid)?;
+    } else {
+        for &n in boards {
+            removed += store::remove_observer(ctx.conn, game.name(), Some(n), &user.userid)?;
+        }
+    }
+    let text = format!(
+        "{} observes {removed} {} board{} fewer now.",
+        user.userid,
+        game.title(),
+        if removed == 1 { "" } else { "s" }
+    );
+    Ok(vec![message(
+        ctx,
+        &sender_or(ctx, &user),
+        format!("{} subscriptions", game.title()),
+        text,
+    )?])
+}
+
+/// `<game> standings` (= `ratings`): the rating table of the game.
+pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<Reply>> {
+    let table = store::standings(ctx.conn, game.name())?;
+    let mut lines = Vec::new();
+    for (i, (userid, r)) in table.iter().enumerate() {
+        let provisional = if r.games < ratings::PROVISIONAL_GAMES {
+            "  (provisional)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{:>3}. {:<20} {:>5}  {:>3} games{provisional}",
+            i + 1,
+            userid,
+            r.rating,
+            r.games
+        ));
+    }
+    let title = format!("{} ratings", game.title());
+    let body = if lines.is_empty() {
+        format!(
+            "{title}\n\nNobody has finished a rated {} game yet.\n",
+            game.title()
+        )
+    } else {
+        format!("{title}\n\n{}\n", lines.join("\n"))
+    };
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: title,
+        body,
+    }])
+}
+
+/// `<game> history`: the finished boards of the game.
+pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<Reply>> {
+    let mut lines = Vec::new();
+    for b in store::boards_of_game(ctx.conn, game.name())? {
+        let BoardStatus::Finished {
+            winner_seat,
+            ending,
+        } = &b.status
+        else {
+            continue;
+        };
+        let result = match winner_seat {
+            Some(s) => format!("won by {} ({ending})", b.players[*s]),
+            None => format!("tie ({ending})"),
+        };
+        lines.push(format!(
+            "{:<6} {:<30} {result}",
+            b.board,
+            b.players.join(" - ")
+        ));
+    }
+    let body = ctx.server.templates.render(
+        "games.txt",
+        context! { title => format!("Finished {} boards", game.title()), lines => lines },
+    )?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: format!("{} history", game.title()),
+        body,
+    }])
+}
+
+/// `list [game...]`: the active boards of those games (of every game when
+/// none is named), one line each.
+pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
+    let chosen: Vec<&'static dyn Game> = if games.is_empty() {
+        rules::registry().to_vec()
+    } else {
+        let mut v = Vec::new();
+        for name in games {
+            match rules::game(name) {
+                Some(g) => v.push(g),
+                None => {
+                    return Err(Refusal::new(format!(
+                        "This server does not referee {name}; send \"help\" for the games it has."
+                    ))
+                    .into())
+                }
+            }
+        }
+        v
+    };
+    let mut lines = Vec::new();
+    for game in chosen {
+        for b in store::boards_of_game(ctx.conn, game.name())? {
+            if !b.is_active() {
+                continue;
+            }
+            let loaded = load(ctx, game, b.board)?;
+            lines.push(format!(
+                "{:<12} {:<6} {:<30} {} to act",
+                game.name(),
+                b.board,
+                b.players.join(" - "),
+                b.players[loaded.position.to_act().index()]
+            ));
+        }
+    }
+    let body = ctx.server.templates.render(
+        "games.txt",
+        context! { title => "Active boards", lines => lines },
+    )?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: format!("{} boards", ctx.server.config.server.name),
+        body,
+    }])
+}
