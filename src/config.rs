@@ -118,6 +118,8 @@ pub struct TimersSection {
     pub nag_days: u32,
     /// Days without action before the player to act forfeits.
     pub forfeit_days: u32,
+    /// Days of vacation a player may take in one calendar year.
+    pub vacation_days_per_year: u32,
 }
 
 impl Default for TimersSection {
@@ -125,6 +127,7 @@ impl Default for TimersSection {
         TimersSection {
             nag_days: 7,
             forfeit_days: 21,
+            vacation_days_per_year: 30,
         }
     }
 }

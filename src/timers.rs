@@ -24,6 +24,31 @@ pub struct BoardClock {
     pub forfeit_days: u32,
 }
 
+/// How much of the time from `from` to `to` the player spent on vacation
+/// (vacations given as start and end; overlaps counted once).
+pub fn time_on_vacation(
+    vacations: &[(DateTime<Utc>, DateTime<Utc>)],
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> Duration {
+    let mut spans: Vec<(DateTime<Utc>, DateTime<Utc>)> = vacations
+        .iter()
+        .map(|&(s, e)| (s.max(from), e.min(to)))
+        .filter(|(s, e)| s < e)
+        .collect();
+    spans.sort();
+    let mut total = Duration::zero();
+    let mut reached = from;
+    for (s, e) in spans {
+        let s = s.max(reached);
+        if e > s {
+            total += e - s;
+            reached = e;
+        }
+    }
+    total
+}
+
 /// Decide for one board at `now`.
 pub fn decide(clock: &BoardClock, now: DateTime<Utc>) -> TimerAction {
     let idle = now - clock.last_action_at;
@@ -58,6 +83,20 @@ mod tests {
             },
             now,
         )
+    }
+
+    #[test]
+    fn vacation_time_is_the_union_of_spans_within_the_window() {
+        let t = |d: i64| {
+            DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc)
+                + Duration::days(d)
+        };
+        let v = [(t(2), t(5)), (t(4), t(8)), (t(20), t(30))];
+        assert_eq!(time_on_vacation(&v, t(0), t(10)), Duration::days(6));
+        assert_eq!(time_on_vacation(&v, t(6), t(25)), Duration::days(7));
+        assert_eq!(time_on_vacation(&[], t(0), t(10)), Duration::zero());
     }
 
     #[test]

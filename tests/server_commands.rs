@@ -439,3 +439,112 @@ fn passwords_and_addresses_change_and_signoff_stops_the_account() {
     w.mail("b@x", "chess move 101 bob pb Nf6", "");
     assert!(single(&w.replies()).body.contains("signed off"));
 }
+
+#[test]
+fn vacation_stops_reminders_and_forfeits_and_the_time_does_not_count() {
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.replies();
+    // bob is to act and goes away for 20 days.
+    w.mail("b@x", "vacation bob pb 20", "");
+    assert!(single(&w.replies())
+        .body
+        .contains("Enjoy your vacation, bob"));
+    w.advance(Duration::days(19));
+    assert_eq!(w.ticks(), 0, "no reminder on vacation");
+    w.advance(Duration::days(2));
+    // Back after 20 days: only 1 day counts so far.
+    assert_eq!(w.ticks(), 0);
+    w.advance(Duration::days(6));
+    assert_eq!(w.ticks(), 1, "reminded after 7 days that count");
+    w.replies();
+    w.advance(Duration::days(14));
+    assert_eq!(w.ticks(), 2, "forfeit after 21 days that count");
+    assert!(!w.board().is_active());
+}
+
+#[test]
+fn vacation_days_are_limited_per_year() {
+    let mut w = World::with_board();
+    w.mail("b@x", "vacation bob pb 20", "");
+    w.advance(Duration::days(20));
+    w.replies();
+    w.mail("b@x", "vacation bob pb 11", "");
+    let r = w.replies();
+    assert!(
+        single(&r).body.contains("10 of your 30 vacation days left"),
+        "{}",
+        r[0].body
+    );
+    w.mail("b@x", "vacation bob pb 10", "");
+    assert!(single(&w.replies()).body.contains("Enjoy"));
+    w.mail("b@x", "vacation bob pb off", "");
+    assert!(single(&w.replies()).body.contains("Welcome back"));
+    w.mail("b@x", "vacation bob pb off", "");
+    assert!(single(&w.replies()).body.contains("not on vacation"));
+}
+
+#[test]
+fn notify_sends_results_only() {
+    let mut w = World::with_board();
+    w.mail("c@x", "signup carol pc", "");
+    w.mail("c@x", "chess notify carol pc", "");
+    w.replies();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    assert!(r.iter().all(|m| m.to != "c@x"), "no turn mails: {r:#?}");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.mail("a@x", "chess resign 101 alice pa", "");
+    let r = w.replies();
+    let to_c: Vec<_> = r.iter().filter(|m| m.to == "c@x").collect();
+    assert_eq!(to_c.len(), 1, "{r:#?}");
+    assert!(to_c[0].body.starts_with("Game won by bob (resignation)."));
+}
+
+#[test]
+fn challenges_respect_reject_and_limit() {
+    let mut w = World::with_board();
+    w.mail("b@x", "chess reject bob pb", "");
+    w.replies();
+    w.mail("a@x", "chess challenge alice bob", "");
+    assert!(single(&w.replies())
+        .body
+        .contains("bob takes no Chess challenges"));
+    // bob may still start a board himself.
+    w.mail("b@x", "chess challenge bob alice", "");
+    assert_eq!(w.replies().len(), 2);
+    w.mail("b@x", "chess accept bob pb", "");
+    w.mail("b@x", "chess limit bob pb 2", "");
+    w.replies();
+    w.mail("a@x", "chess challenge alice bob", "");
+    assert!(single(&w.replies())
+        .body
+        .contains("already plays 2 Chess boards"));
+    w.mail("b@x", "chess limit bob pb inf", "");
+    w.mail("a@x", "chess challenge alice bob", "");
+    assert_eq!(w.replies().len(), 3);
+}
+
+#[test]
+fn message_all_show_and_showas() {
+    let mut w = World::with_board();
+    w.mail("a@x", "message alice pa bob", "Fancy another game?");
+    let r = w.replies();
+    let to_b = r.iter().find(|m| m.to == "b@x").unwrap();
+    assert!(to_b.body.contains("Fancy another game?"));
+    assert!(!to_b.body.contains("a@x"), "address hidden: {}", to_b.body);
+    assert!(r
+        .iter()
+        .any(|m| m.to == "a@x" && m.body.contains("went to bob")));
+
+    w.mail("b@x", "chess set bob pb small", "");
+    w.mail("z@x", "all show alice", "");
+    let r = w.replies();
+    let m = r.iter().find(|m| m.to == "z@x").unwrap();
+    assert_eq!(m.subject, "Chess Board 101 alice");
+    w.mail("z@x", "chess showas bob pb", "");
+    let r = w.replies();
+    assert!(!single(&r).body.contains("+---+"), "bob's small board");
+    w.mail("z@x", "all show alice inactive", "");
+    assert!(single(&w.replies()).body.contains("no boards that match"));
+}

@@ -135,6 +135,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Outcome<Vec<Reply>> {
         name => &server.config.server.name,
         address => &server.config.server.address,
         games => games,
+        vacation_days => server.config.timers.vacation_days_per_year,
     };
     let topics: Vec<String> = if topics.is_empty() {
         vec!["general".to_string()]

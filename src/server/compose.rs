@@ -133,10 +133,20 @@ impl BoardView<'_> {
         )?)
     }
 
-    /// One mail to each player and each observer, in their own board size.
+    /// One mail to each player and each observer (and, once the game is
+    /// over, each who asked for its result), in their own board size.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
         let mut readers = self.row.players.clone();
-        for observer in store::observers(ctx.conn, self.game.name(), self.row.board)? {
+        let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
+        if !self.row.is_active() {
+            // The end of a game also goes to those who asked for results.
+            others.extend(store::result_watchers(
+                ctx.conn,
+                self.game.name(),
+                self.row.board,
+            )?);
+        }
+        for observer in others {
             if !readers.contains(&observer) {
                 readers.push(observer);
             }

@@ -11,6 +11,7 @@
 mod account;
 mod compose;
 mod play;
+mod settings;
 mod social;
 pub mod templates;
 
@@ -431,12 +432,10 @@ impl<'a> Server<'a> {
             }
             Command::Signoff { who } => account::signoff(ctx, who),
             Command::List { games } => social::list(ctx, games),
+            Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
+            Command::Message { who, to } => social::message_users(ctx, who, to),
+            Command::AllShow { userid, filter } => social::all_show(ctx, userid, *filter),
             Command::Game { game, command } => self.execute_game(ctx, game, command),
-            other => Err(Refusal::new(format!(
-                "The {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
-                verb_of(other)
-            ))
-            .into()),
         }
     }
 
@@ -487,6 +486,21 @@ impl<'a> Server<'a> {
                 social::unsubscribe(ctx, rules, boards, *all, who)
             }
             GameCommand::Standings => social::standings(ctx, rules),
+            GameCommand::ShowAs {
+                who,
+                boards,
+                filter,
+            } => social::show_as(ctx, rules, who, boards, *filter),
+            GameCommand::Notify { who, boards } => settings::notify(ctx, rules, who, boards),
+            GameCommand::AcceptChallenges { who } => {
+                settings::challenges(ctx, rules, who, |s| s.accepts = true)
+            }
+            GameCommand::RejectChallenges { who } => {
+                settings::challenges(ctx, rules, who, |s| s.accepts = false)
+            }
+            GameCommand::Limit { who, max } => {
+                settings::challenges(ctx, rules, who, |s| s.limit = *max)
+            }
             GameCommand::History => social::history(ctx, rules),
             other => Err(Refusal::new(format!(
                 "The {} {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
@@ -600,21 +614,6 @@ impl<'a> Server<'a> {
             Err(Failure::Refused(r)) => Ok(Err(r)),
             Err(Failure::Internal(e)) => Err(e),
         }
-    }
-}
-
-fn verb_of(command: &Command) -> &'static str {
-    match command {
-        Command::Help { .. } => "help",
-        Command::Signup { .. } => "signup",
-        Command::ChangePassword { .. } => "change password",
-        Command::ChangeAddress { .. } => "change address",
-        Command::Signoff { .. } => "signoff",
-        Command::Vacation { .. } => "vacation",
-        Command::List { .. } => "list",
-        Command::Message { .. } => "message",
-        Command::AllShow { .. } => "all show",
-        Command::Game { .. } => "game",
     }
 }
 

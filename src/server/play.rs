@@ -130,6 +130,7 @@ pub(crate) fn start_board(
             Some(_) => {}
         }
     }
+    super::settings::check_challenge(ctx, game, &players)?;
     let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
@@ -682,8 +683,31 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
         let Some(game) = rules::game(&row.game) else {
             continue;
         };
+        // Who is to act, from the stored position (no replay needed).
+        let to_act = game
+            .position(&row.position, &row.options)
+            .map_err(|e| ServerError::Replay {
+                game: row.game.clone(),
+                board: row.board,
+                reason: e.to_string(),
+            })?
+            .to_act()
+            .index();
+        let Some(userid) = row.players.get(to_act) else {
+            continue;
+        };
+        // A player on vacation is neither reminded nor forfeited, and the
+        // time away does not count against them.
+        let away: Vec<_> = store::vacations(ctx.conn, userid, row.last_action_at)?
+            .into_iter()
+            .map(|v| (v.starts_at, v.ends_at))
+            .collect();
+        if away.iter().any(|&(s, e)| s <= ctx.now && ctx.now < e) {
+            continue;
+        }
         let clock = BoardClock {
-            last_action_at: row.last_action_at,
+            last_action_at: row.last_action_at
+                + crate::timers::time_on_vacation(&away, row.last_action_at, ctx.now),
             last_nag_at: row.last_nag_at,
             nag_days: row.nag_days.unwrap_or(defaults.nag_days),
             forfeit_days: row.forfeit_days.unwrap_or(defaults.forfeit_days),
@@ -694,7 +718,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
                 let loaded = load(ctx, game, row.board)?;
                 let seat = loaded.position.to_act().index();
                 let userid = loaded.row.players[seat].clone();
-                let idle = (ctx.now - row.last_action_at).num_days();
+                let idle = (ctx.now - clock.last_action_at).num_days();
                 let news = vec![format!(
                     "Reminder: {userid}, {} board {} has waited {idle} days for you; you forfeit after {} days without acting.",
                     game.title(),

@@ -280,3 +280,148 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
         body,
     }])
 }
+
+/// `message <userid> <pw> <to-userid>...`: the body goes to those players;
+/// their addresses stay hidden (each gets a mail of their own).
+pub(crate) fn message_users(
+    ctx: &Ctx<'_>,
+    who: &Credentials,
+    to: &[String],
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let text = ctx.comment.trim();
+    if text.is_empty() {
+        return Err(
+            Refusal::new("Your message has no text: write it in the body of the mail.").into(),
+        );
+    }
+    let mut replies = Vec::new();
+    let mut names = Vec::new();
+    for userid in to {
+        let userid = userid.to_lowercase();
+        let Some(reader) = store::user(ctx.conn, &userid)? else {
+            return Err(Refusal::new(format!(
+                "There is no user called {userid}; check the spelling."
+            ))
+            .into());
+        };
+        replies.push(message(
+            ctx,
+            reader.address(),
+            format!("Message from {} **", user.userid),
+            format!(
+                "{} writes (reply with: message <your userid> <your password> {}):\n\n{text}",
+                user.userid, user.userid
+            ),
+        )?);
+        names.push(userid);
+    }
+    replies.push(message(
+        ctx,
+        &sender_or(ctx, &user),
+        "Message sent".to_string(),
+        format!("Your message went to {}.", names.join(", ")),
+    )?);
+    Ok(replies)
+}
+
+/// The boards of `userid` across every game (or one game) under `filter`,
+/// as board mails to the sender in `size`.
+fn user_boards(
+    ctx: &Ctx<'_>,
+    games: &[&'static dyn Game],
+    userid: &str,
+    numbers: &[u32],
+    filter: crate::command::BoardFilter,
+    size: crate::command::BoardSize,
+) -> Outcome<Vec<Reply>> {
+    use crate::command::BoardFilter;
+    let mut replies = Vec::new();
+    for &game in games {
+        for b in store::boards_of_user(ctx.conn, Some(game.name()), userid)? {
+            if !numbers.is_empty() && !numbers.contains(&b.board) {
+                continue;
+            }
+            let loaded = load(ctx, game, b.board)?;
+            let keep = match filter {
+                BoardFilter::All => true,
+                BoardFilter::Active => b.is_active(),
+                BoardFilter::Inactive => !b.is_active(),
+                BoardFilter::Next => {
+                    b.is_active() && b.players[loaded.position.to_act().index()] == userid
+                }
+            };
+            if !keep && numbers.is_empty() {
+                continue;
+            }
+            let body = super::play::show_body(ctx, game, b.board, None, size)?;
+            let view = super::compose::BoardView {
+                game,
+                row: &loaded.row,
+                plies: &loaded.plies,
+                position: loaded.position.as_ref(),
+                news: vec![],
+                recent_only: false,
+                comment: None,
+            };
+            replies.push(Reply {
+                to: ctx.sender.unwrap_or_default().to_string(),
+                subject: view.subject(),
+                body,
+            });
+        }
+    }
+    if replies.is_empty() {
+        return Err(Refusal::new(format!(
+            "{userid} has no boards that match; try \"all show {userid} all\"."
+        ))
+        .into());
+    }
+    Ok(replies)
+}
+
+/// `all show <userid> [next|active|...]`: that user's boards across all games.
+pub(crate) fn all_show(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    filter: crate::command::BoardFilter,
+) -> Outcome<Vec<Reply>> {
+    let userid = userid.to_lowercase();
+    if store::user(ctx.conn, &userid)?.is_none() {
+        return Err(Refusal::new(format!(
+            "There is no user called {userid}; check the spelling."
+        ))
+        .into());
+    }
+    let games = rules::registry();
+    let mut replies = Vec::new();
+    for &game in games {
+        let size = ctx.sender_size(game.name())?;
+        match user_boards(ctx, &[game], &userid, &[], filter, size) {
+            Ok(mut r) => replies.append(&mut r),
+            Err(super::Failure::Refused(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if replies.is_empty() {
+        return Err(Refusal::new(format!(
+            "{userid} has no boards that match; try \"all show {userid} all\"."
+        ))
+        .into());
+    }
+    Ok(replies)
+}
+
+/// `<game> showas <userid> <pw> [<board>...|all|active|inactive|next]`: the
+/// boards as that player sees them (in their board size), to the sender.
+pub(crate) fn show_as(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    boards: &[u32],
+    filter: crate::command::BoardFilter,
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
+    user_boards(ctx, &[game], &user.userid, boards, filter, size)
+}

@@ -1,0 +1,203 @@
+//! A player's standing wishes: vacations, result notifications, and which
+//! challenges they take.
+
+use chrono::{Datelike, Duration, TimeZone, Utc};
+use minijinja::context;
+
+use super::{Ctx, Outcome, Refusal, Reply};
+use crate::command::Credentials;
+use crate::rules::Game;
+use crate::store::{self, ChallengeSettings, Vacation};
+
+fn confirm(
+    ctx: &Ctx<'_>,
+    user: &store::User,
+    subject: String,
+    text: String,
+) -> Outcome<Vec<Reply>> {
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or(user.address()).to_string(),
+        subject,
+        body: ctx
+            .server
+            .templates
+            .render("message.txt", context! { text => text })?,
+    }])
+}
+
+/// `vacation <userid> <pw> <days>|off`: from now on, for that many days, the
+/// player is neither reminded nor forfeited and the time does not count
+/// against them. Ruling: the yearly allowance counts the days of vacations
+/// started in the current calendar year (UTC), as they were taken (a
+/// vacation ended early with `off` counts only its days taken, rounded up).
+/// A new vacation replaces a running one.
+pub(crate) fn vacation(ctx: &Ctx<'_>, who: &Credentials, days: Option<u32>) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let subject = "Vacation".to_string();
+    let Some(days) = days else {
+        let ended = store::end_vacations(ctx.conn, &user.userid, ctx.now)?;
+        let text = if ended > 0 {
+            format!(
+                "Welcome back, {}: your vacation is over and your clocks run again.",
+                user.userid
+            )
+        } else {
+            format!("{} is not on vacation.", user.userid)
+        };
+        return confirm(ctx, &user, subject, text);
+    };
+    let year_start = Utc
+        .with_ymd_and_hms(ctx.now.year(), 1, 1, 0, 0, 0)
+        .single()
+        .unwrap_or(ctx.now);
+    store::end_vacations(ctx.conn, &user.userid, ctx.now)?;
+    let used: i64 = store::vacations(ctx.conn, &user.userid, year_start)?
+        .iter()
+        .filter(|v| v.starts_at >= year_start)
+        .map(|v| {
+            let secs = (v.ends_at - v.starts_at).num_seconds();
+            (secs + 86_399) / 86_400
+        })
+        .sum();
+    let allowance = ctx.server.config.timers.vacation_days_per_year as i64;
+    let left = (allowance - used).max(0);
+    if days as i64 > left {
+        return Err(Refusal::new(format!(
+            "You have {left} of your {allowance} vacation days left this year; ask for at most {left}."
+        ))
+        .into());
+    }
+    let ends_at = ctx.now + Duration::days(days as i64);
+    store::add_vacation(
+        ctx.conn,
+        &user.userid,
+        Vacation {
+            starts_at: ctx.now,
+            ends_at,
+        },
+    )?;
+    let text = format!(
+        "Enjoy your vacation, {}: until {} you get no reminders and forfeit no games, and that time does not count against you. Send \"vacation {} <password> off\" to come back earlier.",
+        user.userid,
+        ends_at.format("%Y-%m-%d %H:%M UTC"),
+        user.userid
+    );
+    confirm(ctx, &user, subject, text)
+}
+
+/// `<game> notify <userid> <pw> [<board>...]`: mail me the results of those
+/// boards (of every board of the game when none is named).
+pub(crate) fn notify(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    boards: &[u32],
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    if boards.is_empty() {
+        store::add_result_notification(ctx.conn, game.name(), None, &user.userid)?;
+    }
+    for &n in boards {
+        if !store::board_exists(ctx.conn, game.name(), n)? {
+            return Err(Refusal::new(format!(
+                "There is no {} board {n}; send \"{} games all\" for the list of boards.",
+                game.name(),
+                game.name()
+            ))
+            .into());
+        }
+        store::add_result_notification(ctx.conn, game.name(), Some(n), &user.userid)?;
+    }
+    let which = if boards.is_empty() {
+        format!("every {} board", game.title())
+    } else {
+        format!(
+            "{} board{} {}",
+            game.title(),
+            if boards.len() == 1 { "" } else { "s" },
+            boards
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    confirm(
+        ctx,
+        &user,
+        format!("{} notifications", game.title()),
+        format!(
+            "{} will get the result of {which} when it ends.",
+            user.userid
+        ),
+    )
+}
+
+/// `<game> accept|reject <userid> <pw>` and `<game> limit <userid> <pw>
+/// <N|inf>`: whether and how many challenges of this game the player takes.
+pub(crate) fn challenges(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    change: impl FnOnce(&mut ChallengeSettings),
+) -> Outcome<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let mut settings = store::challenge_settings(ctx.conn, &user.userid, game.name())?;
+    change(&mut settings);
+    store::set_challenge_settings(ctx.conn, &user.userid, game.name(), settings)?;
+    let limit = match settings.limit {
+        Some(n) => format!(
+            ", at most {n} active board{} at a time",
+            if n == 1 { "" } else { "s" }
+        ),
+        None => String::new(),
+    };
+    let text = if settings.accepts {
+        format!("{} takes {} challenges{limit}.", user.userid, game.title())
+    } else {
+        format!("{} takes no {} challenges.", user.userid, game.title())
+    };
+    confirm(ctx, &user, format!("{} challenges", game.title()), text)
+}
+
+/// Refuse a challenge a named player does not take: they reject challenges
+/// of this game, or are at their limit of active boards. A player may always
+/// start a board themselves (their own address sent the challenge).
+pub(crate) fn check_challenge(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    players: &[String],
+) -> Outcome<()> {
+    let Some(sender) = ctx.sender else {
+        return Ok(()); // the admin may start any board
+    };
+    let challengers = store::userids_with_address(ctx.conn, sender)?;
+    for userid in players {
+        if challengers.contains(userid) {
+            continue;
+        }
+        let settings = store::challenge_settings(ctx.conn, userid, game.name())?;
+        if !settings.accepts {
+            return Err(Refusal::new(format!(
+                "{userid} takes no {} challenges at the moment.",
+                game.title()
+            ))
+            .into());
+        }
+        if let Some(limit) = settings.limit {
+            let active = store::boards_of_user(ctx.conn, Some(game.name()), userid)?
+                .iter()
+                .filter(|b| b.is_active())
+                .count();
+            if active >= limit as usize {
+                return Err(Refusal::new(format!(
+                    "{userid} already plays {active} {} board{}, the most they take; challenge them when one has ended.",
+                    game.title(),
+                    if active == 1 { "" } else { "s" }
+                ))
+                .into());
+            }
+        }
+    }
+    Ok(())
+}
