@@ -548,3 +548,15 @@ fn message_all_show_and_showas() {
     w.mail("z@x", "all show alice inactive", "");
     assert!(single(&w.replies()).body.contains("no boards that match"));
 }
+
+#[test]
+fn help_pages_fit_a_76_column_mail() {
+    let mut w = World::new();
+    for topic in ["", " commands", " chess", " doublechess"] {
+        w.mail("a@x", &format!("help{topic}"), "");
+        let r = w.replies();
+        for line in single(&r).body.lines() {
+            assert!(line.chars().count() <= 76, "help{topic}: {line:?}");
+        }
+    }
+}
