@@ -7,7 +7,7 @@
 //! each marked sent only after the transport accepted it, and the timers run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tracing::{error, info, warn};
@@ -156,7 +156,10 @@ pub fn drain_outbox(
 const FETCH_BATCH: usize = 500;
 
 /// How long one wait for mail lasts at most, so a stop signal is noticed soon.
-const WAIT_SLICE: Duration = Duration::from_secs(2);
+const WAIT_SLICE: Duration = Duration::from_secs(5);
+
+/// The least time between the starts of two passes.
+const MIN_PASS_SPACING: Duration = Duration::from_secs(1);
 
 /// Everything the daemon holds open between passes.
 pub struct Daemon<'a> {
@@ -189,17 +192,29 @@ impl Daemon<'_> {
         Ok(report)
     }
 
-    /// Wait up to `interval` for new mail, in slices so `stop` is seen.
-    fn wait(&mut self, interval: Duration, stop: &AtomicBool) {
-        let until = std::time::Instant::now() + interval;
+    /// Wait until the next pass is due: `interval` after `started`, or
+    /// earlier when the inbox says new mail may be there (IMAP IDLE) and
+    /// `wake_early` allows it, but never sooner than [`MIN_PASS_SPACING`]
+    /// after `started`. Waits in slices so `stop` is seen within one.
+    fn wait(&mut self, started: Instant, interval: Duration, wake_early: bool, stop: &AtomicBool) {
+        let until = started + interval;
+        let earliest = started + MIN_PASS_SPACING;
         while !stop.load(Ordering::SeqCst) {
-            let left = until.saturating_duration_since(std::time::Instant::now());
+            let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                break;
+                return;
             }
-            if let Err(e) = self.inbox.wait_for_mail(left.min(WAIT_SLICE)) {
+            let slice = left.min(WAIT_SLICE);
+            let t0 = Instant::now();
+            if let Err(e) = self.inbox.wait_for_mail(slice) {
                 warn!(error = %e, "waiting for mail failed");
-                std::thread::sleep(left.min(WAIT_SLICE));
+                std::thread::sleep(slice);
+                continue;
+            }
+            if wake_early && t0.elapsed() < slice {
+                // Mail may have arrived: go, but not in a tight loop.
+                std::thread::sleep(earliest.saturating_duration_since(Instant::now()));
+                return;
             }
         }
     }
@@ -210,12 +225,22 @@ impl Daemon<'_> {
         let interval = Duration::from_secs(self.server.config.poll.interval_seconds.max(1));
         info!(interval = ?interval, "serving");
         while !stop.load(Ordering::SeqCst) {
-            match self.pass(stop) {
-                Ok(r) if r != PassReport::default() => info!(report = ?r, "pass done"),
-                Ok(_) => {}
-                Err(e) => error!(error = %e, "pass failed; will try again"),
-            }
-            self.wait(interval, stop);
+            let started = Instant::now();
+            // After a mail failed, wait the whole interval: it is still in
+            // the inbox and would otherwise be retried at once, again and again.
+            let wake_early = match self.pass(stop) {
+                Ok(r) => {
+                    if r != PassReport::default() {
+                        info!(report = ?r, "pass done");
+                    }
+                    r.mails_failed == 0
+                }
+                Err(e) => {
+                    error!(error = %e, "pass failed; will try again");
+                    false
+                }
+            };
+            self.wait(started, interval, wake_early, stop);
         }
         info!("stopped");
     }
