@@ -10,6 +10,7 @@
 
 mod account;
 mod compose;
+mod pending;
 mod play;
 mod social;
 pub mod templates;
@@ -473,6 +474,20 @@ impl<'a> Server<'a> {
                 &command::MoveAction::Resign,
                 None,
             ),
+            GameCommand::Queue {
+                board,
+                who,
+                action,
+                ply,
+            } => pending::queue(ctx, rules, *board, who, action, *ply),
+            GameCommand::Submit {
+                board,
+                who,
+                action,
+                ply,
+            } => pending::submit(ctx, rules, *board, who, action, *ply),
+            GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
+            GameCommand::Preview { board, moves } => pending::preview(ctx, rules, *board, moves),
             GameCommand::Show { boards } => play::show(ctx, rules, boards),
             GameCommand::ShowUsers { users, filter } => {
                 play::show_users(ctx, rules, users, *filter)

@@ -6,10 +6,12 @@
 
 mod boards;
 mod mailbox;
+mod pending;
 mod users;
 
 pub use boards::*;
 pub use mailbox::*;
+pub use pending::*;
 pub use users::*;
 
 use std::path::Path;
@@ -41,6 +43,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_observers.sql")),
+        M::up(include_str!("../../migrations/0003_pending_moves.sql")),
     ])
 }
 
