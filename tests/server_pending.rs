@@ -298,6 +298,26 @@ fn game_end_and_an_accepted_undo_clear_queued_moves() {
     // bob is to move again and nothing is played for him.
     w.mail("b@x", "chess move 101 bob pb c5", "");
     assert_eq!(plies(&w), ["e4", "c5"]);
+
+    // A forfeit by the timers ends the game too.
+    let mut w = World::with_board();
+    play(&mut w, &["e4", "e5"]);
+    w.mail("b@x", "chess queue 101 bob pb Nc6", "");
+    w.advance(chrono::Duration::days(30));
+    w.ticks();
+    assert!(!w.board().is_active());
+    assert_eq!(queued(&w, 1), None);
+
+    // A board resigned before both players moved is deleted with its queue.
+    let mut w = World::with_board();
+    w.mail("b@x", "chess queue 101 bob pb e5", "");
+    w.mail("a@x", "chess resign 101 alice pa", "");
+    assert!(store::board(&w.conn, "chess", 101).unwrap().is_none());
+    let left: i64 = w
+        .conn
+        .query_row("SELECT count(*) FROM pending_moves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0);
 }
 
 // ------------------------------------------------------- submit / confirm
