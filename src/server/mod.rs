@@ -10,6 +10,7 @@
 
 mod account;
 mod compose;
+mod pending;
 mod play;
 mod settings;
 mod social;
@@ -464,14 +465,23 @@ impl<'a> Server<'a> {
                 action,
                 ply,
             } => play::act(ctx, rules, *board, who, action, *ply),
-            GameCommand::Resign { board, who } => play::act(
-                ctx,
-                rules,
-                *board,
+            GameCommand::Resign { board, who } => {
+                play::act(ctx, rules, *board, who, &command::MoveAction::Resign, None)
+            }
+            GameCommand::Queue {
+                board,
                 who,
-                &command::MoveAction::Resign,
-                None,
-            ),
+                action,
+                ply,
+            } => pending::queue(ctx, rules, *board, who, action, *ply),
+            GameCommand::Submit {
+                board,
+                who,
+                action,
+                ply,
+            } => pending::submit(ctx, rules, *board, who, action, *ply),
+            GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
+            GameCommand::Preview { board, moves } => pending::preview(ctx, rules, *board, moves),
             GameCommand::Show { boards } => play::show(ctx, rules, boards),
             GameCommand::ShowUsers { users, filter } => {
                 play::show_users(ctx, rules, users, *filter)
@@ -502,12 +512,6 @@ impl<'a> Server<'a> {
                 settings::challenges(ctx, rules, who, |s| s.limit = *max)
             }
             GameCommand::History => social::history(ctx, rules),
-            other => Err(Refusal::new(format!(
-                "The {} {} command is not offered by this server yet; send \"help commands\" for the commands it has.",
-                rules.name(),
-                game_verb_of(other)
-            ))
-            .into()),
         }
     }
 
@@ -614,31 +618,5 @@ impl<'a> Server<'a> {
             Err(Failure::Refused(r)) => Ok(Err(r)),
             Err(Failure::Internal(e)) => Err(e),
         }
-    }
-}
-
-fn game_verb_of(command: &GameCommand) -> &'static str {
-    match command {
-        GameCommand::Help => "help",
-        GameCommand::Challenge { .. } => "challenge",
-        GameCommand::Move { .. } => "move",
-        GameCommand::Queue { .. } => "queue",
-        GameCommand::Resign { .. } => "resign",
-        GameCommand::Submit { .. } => "submit",
-        GameCommand::Confirm { .. } => "confirm",
-        GameCommand::Preview { .. } => "preview",
-        GameCommand::Show { .. } | GameCommand::ShowUsers { .. } => "show",
-        GameCommand::ShowAs { .. } => "showas",
-        GameCommand::Games { .. } => "games",
-        GameCommand::Chat { .. } => "chat",
-        GameCommand::Subscribe { .. } => "subscribe",
-        GameCommand::Unsubscribe { .. } => "unsubscribe",
-        GameCommand::Notify { .. } => "notify",
-        GameCommand::AcceptChallenges { .. } => "accept",
-        GameCommand::RejectChallenges { .. } => "reject",
-        GameCommand::Limit { .. } => "limit",
-        GameCommand::Set { .. } => "set",
-        GameCommand::Standings => "standings",
-        GameCommand::History => "history",
     }
 }

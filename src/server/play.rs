@@ -15,7 +15,7 @@ pub(crate) struct Loaded {
 }
 
 impl Loaded {
-    fn view<'a>(&'a self, game: &'static dyn Game, news: Vec<String>) -> BoardView<'a> {
+    pub(crate) fn view<'a>(&'a self, game: &'static dyn Game, news: Vec<String>) -> BoardView<'a> {
         BoardView {
             game,
             row: &self.row,
@@ -29,7 +29,7 @@ impl Loaded {
 }
 
 /// The position after the first `upto` plies (all when `None`).
-fn replay(
+pub(crate) fn replay(
     game: &'static dyn Game,
     row: &store::Board,
     plies: &[Ply],
@@ -171,7 +171,7 @@ pub(crate) fn challenge(
 }
 
 /// A sender who is not among the recipients gets a copy of the first mail.
-fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
+pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
     if let Some(sender) = ctx.sender {
         if !replies.iter().any(|r| r.to == sender) {
             if let Some(first) = replies.first() {
@@ -187,7 +187,7 @@ fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
 /// The comment of this command with the name of who made it; a word equal
 /// to the commander's password (any case) is masked, so a password typed
 /// into the body is not relayed either.
-fn commented(
+pub(crate) fn commented(
     ctx: &Ctx<'_>,
     userid: Option<&str>,
     password: Option<&Password>,
@@ -231,7 +231,7 @@ fn mask_word(text: &str, secret: &str) -> String {
     out
 }
 
-fn capitalise(s: &str) -> String {
+pub(crate) fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
@@ -281,6 +281,7 @@ pub(crate) fn act(
     }
     let userid = user.userid.clone();
     let mut news = Vec::new();
+    let mut notices = Vec::new();
     match action {
         MoveAction::Play(text) => {
             let to_act = loaded.position.to_act().index();
@@ -291,42 +292,12 @@ pub(crate) fn act(
                     game.name()
                 ))));
             }
-            let played = loaded
-                .position
-                .play(text)
+            let comment = commented(ctx, None, Some(&who.password))
+                .map(|(_, c)| c)
+                .unwrap_or_default();
+            news = apply_move(ctx, game, &mut loaded, seat, text, comment)?
                 .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
-            let ply = Ply {
-                ply: next_ply,
-                seat,
-                notation: played.notation,
-                events: played.events,
-                comment: commented(ctx, None, Some(&who.password))
-                    .map(|(_, c)| c)
-                    .unwrap_or_default(),
-                played_at: ctx.now,
-            };
-            store::append_ply(ctx.conn, game.name(), number, &ply)?;
-            loaded.plies.push(ply);
-            store::update_position(
-                ctx.conn,
-                game.name(),
-                number,
-                &loaded.position.to_text(),
-                ctx.now,
-            )?;
-            if loaded.row.proposal.is_some() {
-                store::set_proposal(ctx.conn, game.name(), number, None)?;
-                loaded.row.proposal = None;
-            }
-            match loaded.position.outcome() {
-                RulesOutcome::Ongoing => {}
-                RulesOutcome::Won { winner, ending } => {
-                    news = finish(ctx, &mut loaded, Some(winner.index()), &ending.to_string())?;
-                }
-                RulesOutcome::Drawn { ending } => {
-                    news = finish(ctx, &mut loaded, None, &ending.to_string())?;
-                }
-            }
+            notices = super::pending::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {
             if loaded.plies.len() < 2 {
@@ -394,6 +365,7 @@ pub(crate) fn act(
                     news.append(&mut changes);
                 }
                 (true, Proposal::Undo) => {
+                    store::clear_pending_moves(ctx.conn, game.name(), number)?;
                     store::remove_last_ply(ctx.conn, game.name(), number)?;
                     let taken = loaded.plies.pop();
                     loaded.position = replay(game, &loaded.row, &loaded.plies)?;
@@ -423,8 +395,56 @@ pub(crate) fn act(
     let mut view = loaded.view(game, news);
     view.comment = commented(ctx, Some(&userid), Some(&who.password));
     let mut replies = view.to_players(ctx)?;
+    super::pending::tell_players(ctx, &view, &mut replies, &notices)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
+}
+
+/// Judge and apply a board move of the player in `seat` (whose turn it is)
+/// and store it: the ply, the position, the end of a pending proposal and,
+/// when the move ends the game, the result. Returns the rating sentences of
+/// a finished game, or the rules' refusal (nothing changed then).
+pub(crate) fn apply_move(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    seat: usize,
+    text: &str,
+    comment: String,
+) -> Outcome<Result<Vec<String>, rules::MoveError>> {
+    let number = loaded.row.board;
+    let played = match loaded.position.play(text) {
+        Ok(played) => played,
+        Err(e) => return Ok(Err(e)),
+    };
+    let ply = Ply {
+        ply: loaded.plies.len() as u32 + 1,
+        seat,
+        notation: played.notation,
+        events: played.events,
+        comment,
+        played_at: ctx.now,
+    };
+    store::append_ply(ctx.conn, game.name(), number, &ply)?;
+    loaded.plies.push(ply);
+    store::update_position(
+        ctx.conn,
+        game.name(),
+        number,
+        &loaded.position.to_text(),
+        ctx.now,
+    )?;
+    if loaded.row.proposal.is_some() {
+        store::set_proposal(ctx.conn, game.name(), number, None)?;
+        loaded.row.proposal = None;
+    }
+    Ok(Ok(match loaded.position.outcome() {
+        RulesOutcome::Ongoing => vec![],
+        RulesOutcome::Won { winner, ending } => {
+            finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
+        }
+        RulesOutcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
+    }))
 }
 
 fn describe(kind: Proposal) -> &'static str {
@@ -443,6 +463,7 @@ fn finish(
 ) -> Outcome<Vec<String>> {
     let game = loaded.row.game.clone();
     store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
+    store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
     loaded.row.status = BoardStatus::Finished {
         winner_seat: winner,
         ending: ending.to_string(),

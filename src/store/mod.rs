@@ -6,11 +6,13 @@
 
 mod boards;
 mod mailbox;
+mod pending;
 mod settings;
 mod users;
 
 pub use boards::*;
 pub use mailbox::*;
+pub use pending::*;
 pub use settings::*;
 pub use users::*;
 
@@ -43,6 +45,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_observers.sql")),
+        M::up(include_str!("../../migrations/0003_pending_moves.sql")),
         M::up(include_str!("../../migrations/0004_player_settings.sql")),
     ])
 }

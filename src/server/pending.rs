@@ -1,0 +1,705 @@
+//! Moves that wait: `queue` (played when the player's turn comes),
+//! `submit`/`confirm` (a two-step move with a preview), and `preview`
+//! (a hypothetical position, nothing stored).
+//!
+//! Rulings (where commands.md is silent):
+//!
+//! - Only board moves can be queued or submitted. The special moves
+//!   (`resign`, `propose`, `undo`, `accept`, `reject`) take effect at once
+//!   whoever's turn it is, so queueing or submitting them is refused with a
+//!   sentence naming the `move` command to use; `pass` is refused as `move`
+//!   refuses it in games without passing.
+//! - `queue` when it is the player's turn is exactly `move` (same checks,
+//!   same board mails). Out of turn the move is stored privately: only the
+//!   player is answered (a board mail with one line saying what is queued),
+//!   and the opponent learns of it only when it is played.
+//! - One queued move per player and board: a new `queue` replaces the old
+//!   one and the answer says so. `queue <board> <userid> <pw> cancel`
+//!   withdraws it.
+//! - At queue time the move is checked as far as it can be: when it would
+//!   be the player's next ply, it must be legal after at least one of the
+//!   opponent's possible moves; with a guard further ahead it must at least
+//!   be readable. A guard must name a ply after the opponent's next one
+//!   (`#N` with N greater than the next ply).
+//! - The queued move is played right after the opponent's ply is applied,
+//!   in the same transaction, and the board mails of that ply show both
+//!   plies (with a line saying the second was queued). If by then it is
+//!   illegal, or its guard names another ply, it is dropped and its player
+//!   is told why in one sentence added to their own copy of the board mail
+//!   (the others do not see it). The comment sent with `queue` is stored
+//!   with the ply and relayed in that mail.
+//! - An accepted undo and the end of a game clear every pending move of
+//!   the board (queued and submitted).
+//! - `submit` checks everything `move` checks (turn, guard, legality) and
+//!   mails the player (only) a preview: the board as it would be after the
+//!   move, in the player's board size for the game. A newer `submit`
+//!   replaces the older one.
+//! - `confirm` plays the submitted move through `move` (guarded as the ply
+//!   it was submitted for) when the board still stands exactly where it
+//!   stood at `submit` (same ply count and same position); otherwise it is
+//!   refused and the player submits again. The comment relayed is that of
+//!   the `confirm` mail, or the `submit` mail's when the confirm has none.
+//! - `preview` needs no password and may look at any board, finished ones
+//!   included (from an earlier ply with `#N`). Its answer goes to the
+//!   sender only, with the subject `<Game> Board <n> preview`, the played
+//!   plies up to the starting point (the recent ones), the previewed plies,
+//!   the board after them and who would act then (or how the game would
+//!   end). A move that cannot be played is refused naming its place in the
+//!   list, the ply it would be and the rules' reason.
+
+use super::compose::{BoardView, RECENT_PLIES};
+use super::play::{self, capitalise, commented, load, Loaded};
+use super::{Ctx, Failure, Outcome, Refusal, Reply};
+use crate::command::{BoardRef, BoardSize, Credentials, MoveAction};
+use crate::render::{self, MoveRecord};
+use crate::rules::{Game, MoveError, Outcome as RulesOutcome, Played, Position};
+use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
+
+/// The word that withdraws a queued move: `queue 101 bob pw cancel`.
+const CANCEL: &str = "cancel";
+
+/// A sentence for one player only, added to their copy of a board mail.
+pub(crate) struct Notice {
+    pub userid: String,
+    pub text: String,
+}
+
+fn board_refusal(game: &'static dyn Game, number: u32, sentence: String) -> Failure {
+    Failure::Refused(Refusal::new(sentence).on(game.name(), Some(number)))
+}
+
+/// Attach the board to a refusal that has none (its drawing goes under the
+/// sentence).
+fn on_board(game: &'static dyn Game, number: u32) -> impl Fn(Failure) -> Failure {
+    move |f| match f {
+        Failure::Refused(r) if r.game.is_none() => {
+            Failure::Refused(r.on(game.name(), Some(number)))
+        }
+        other => other,
+    }
+}
+
+/// The special move a board-move-only command was given, as typed.
+fn special_word(action: &MoveAction) -> Option<&'static str> {
+    match action {
+        MoveAction::Play(_) => None,
+        MoveAction::Resign => Some("resign"),
+        MoveAction::Propose => Some("propose"),
+        MoveAction::Undo => Some("undo"),
+        MoveAction::Accept => Some("accept"),
+        MoveAction::Reject => Some("reject"),
+        MoveAction::Pass => Some("pass"),
+    }
+}
+
+/// Refuse a special move given to `queue` or `submit`.
+fn refuse_special(
+    game: &'static dyn Game,
+    number: u32,
+    verb: &str,
+    action: &MoveAction,
+) -> Outcome<()> {
+    let done = if verb.ends_with('e') {
+        format!("{verb}d")
+    } else {
+        format!("{verb}ted")
+    };
+    let Some(word) = special_word(action) else {
+        return Ok(());
+    };
+    let sentence = if matches!(action, MoveAction::Pass) {
+        format!(
+            "{} has no passing move; {verb} a move of the game instead.",
+            game.title()
+        )
+    } else {
+        format!(
+            "Only board moves can be {done}; {word} takes effect at once whoever's turn it is, so send it with: {} move {number} <userid> <password> {word}.",
+            game.name()
+        )
+    };
+    Err(board_refusal(game, number, sentence))
+}
+
+/// Load a board and check that `who` plays on it and that it is not over.
+fn seated(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    who: &Credentials,
+) -> Outcome<(Loaded, store::User, usize)> {
+    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    let user = ctx.authenticate(who).map_err(on_board(game, number))?;
+    let Some(seat) = loaded.row.seat_of(&user.userid) else {
+        return Err(board_refusal(
+            game,
+            number,
+            format!(
+                "{} does not play on {} board {number}; check the board number.",
+                user.userid,
+                game.name()
+            ),
+        ));
+    };
+    if let BoardStatus::Finished { .. } = loaded.row.status {
+        return Err(board_refusal(
+            game,
+            number,
+            format!(
+                "{} board {number} is over; nothing more can be played on it.",
+                game.title()
+            ),
+        ));
+    }
+    Ok((loaded, user, seat))
+}
+
+/// Whose turn it is on an active board, as a seat.
+fn to_act(loaded: &Loaded) -> usize {
+    loaded.position.to_act().index()
+}
+
+/// The address a private answer goes to: the sender's, else the user's.
+fn answer_to(ctx: &Ctx<'_>, user: &store::User) -> String {
+    ctx.sender.unwrap_or(user.address()).to_string()
+}
+
+/// `<game> queue <board> <userid> <pw> <move>[#N]`: play now if it is the
+/// player's turn, else store it to be played when it is (see the module's
+/// rulings).
+pub(crate) fn queue(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    who: &Credentials,
+    action: &MoveAction,
+    guard: Option<u32>,
+) -> Outcome<Vec<Reply>> {
+    refuse_special(game, number, "queue", action)?;
+    let MoveAction::Play(text) = action else {
+        unreachable!("special moves were refused above");
+    };
+    let text = text.trim();
+    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    // In turn it is `move` (which authenticates): only one password check.
+    let in_turn = loaded.row.is_active()
+        && loaded.row.seat_of(&who.userid) == Some(to_act(&loaded))
+        && !text.eq_ignore_ascii_case(CANCEL);
+    if in_turn {
+        return play::act(ctx, game, number, who, action, guard);
+    }
+    let (loaded, user, seat) = seated(ctx, game, number, who)?;
+    if text.eq_ignore_ascii_case(CANCEL) {
+        if guard.is_some() {
+            return Err(board_refusal(
+                game,
+                number,
+                format!(
+                    "A cancel needs no ply number; send: {} queue {number} {} <password> cancel.",
+                    game.name(),
+                    user.userid
+                ),
+            ));
+        }
+        let Some(old) =
+            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
+        else {
+            return Err(board_refusal(
+                game,
+                number,
+                format!(
+                    "You have no queued move on {} board {number} to cancel.",
+                    game.name()
+                ),
+            ));
+        };
+        let line = format!(
+            "Your queued move {} on {} board {number} is withdrawn.",
+            old.notation,
+            game.name()
+        );
+        return private_board_mail(ctx, game, &loaded, &user, line);
+    }
+    let next_ply = loaded.plies.len() as u32 + 1;
+    let opponent = &loaded.row.players[to_act(&loaded)];
+    if let Some(n) = guard {
+        if n <= next_ply {
+            return Err(board_refusal(
+                game,
+                number,
+                format!(
+                    "Your queued move is guarded as ply {n}, but ply {next_ply} is {opponent}'s to play, so your next ply is {} at the earliest; guard it as #{} or leave the guard off.",
+                    next_ply + 1,
+                    next_ply + 1
+                ),
+            ));
+        }
+    }
+    if let Err(e) = check_queueable(loaded.position.as_ref(), text, guard, next_ply) {
+        let sentence = match e {
+            e @ MoveError::Unreadable { .. } => capitalise(&e.to_string()),
+            _ => format!(
+                "{text} would not be legal after any move {opponent} can make now, so it cannot be queued; check the move, or wait for {opponent}'s move."
+            ),
+        };
+        return Err(board_refusal(game, number, sentence));
+    }
+    let comment = commented(ctx, None, Some(&who.password))
+        .map(|(_, c)| c)
+        .unwrap_or_default();
+    let old = store::set_pending_move(
+        ctx.conn,
+        &PendingMove {
+            game: game.name().to_string(),
+            board: number,
+            seat,
+            kind: PendingKind::Queued,
+            notation: text.to_string(),
+            guard,
+            at_ply: loaded.plies.len() as u32,
+            position: loaded.position.to_text(),
+            comment,
+            created_at: ctx.now,
+        },
+    )?;
+    let as_ply = guard.map(|n| format!(" as ply {n}")).unwrap_or_default();
+    let mut line = format!(
+        "Your move {text} is queued on {} board {number}: it is played automatically{as_ply} when your turn comes, if it is legal then.",
+        game.name()
+    );
+    if let Some(old) = old {
+        line.push_str(&format!(
+            " It replaces your earlier queued move {}.",
+            old.notation
+        ));
+    }
+    line.push_str(&format!(
+        " To withdraw it, send: {} queue {number} {} <password> cancel.",
+        game.name(),
+        user.userid
+    ));
+    private_board_mail(ctx, game, &loaded, &user, line)
+}
+
+/// Whether `text` could be played by the player who is not to act. As
+/// their next ply (no guard, or the guard names it) it must be legal after
+/// at least one of the opponent's moves; further ahead it must be readable.
+fn check_queueable(
+    position: &dyn Position,
+    text: &str,
+    guard: Option<u32>,
+    next_ply: u32,
+) -> Result<(), MoveError> {
+    if guard.is_some_and(|n| n != next_ply + 1) {
+        return match position.clone_box().play(text) {
+            Err(e @ MoveError::Unreadable { .. }) => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let mut first_error = None;
+    let replies = position.legal_actions();
+    if replies.is_empty() {
+        return Ok(());
+    }
+    for reply in replies {
+        let mut after = position.clone_box();
+        if after.play(&reply).is_err() {
+            continue;
+        }
+        match after.play(text) {
+            Ok(_) => return Ok(()),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A board mail to the player alone, with `line` under the status line.
+fn private_board_mail(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &Loaded,
+    user: &store::User,
+    line: String,
+) -> Outcome<Vec<Reply>> {
+    let view = loaded.view(game, vec![line]);
+    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
+    Ok(vec![Reply {
+        to: answer_to(ctx, user),
+        subject: view.subject(),
+        body: view.body(ctx, size)?,
+    }])
+}
+
+/// Right after a ply is applied: play the queued move of whoever is to act
+/// now (and again, should that give the turn to another queued move).
+/// Lines for every board mail are added to `news`; what only the queuing
+/// player may read is returned.
+pub(crate) fn play_queued(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    news: &mut Vec<String>,
+) -> Outcome<Vec<Notice>> {
+    let number = loaded.row.board;
+    let mut notices = Vec::new();
+    while loaded.row.is_active() {
+        let seat = to_act(loaded);
+        let Some(queued) =
+            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
+        else {
+            break;
+        };
+        let userid = loaded.row.players[seat].clone();
+        let ply = loaded.plies.len() as u32 + 1;
+        let dropped = |why: String| Notice {
+            userid: userid.clone(),
+            text: format!(
+                "Your queued move {} was not played and is dropped: {why}",
+                queued.notation
+            ),
+        };
+        if let Some(n) = queued.guard.filter(|&n| n != ply) {
+            notices.push(dropped(format!(
+                "it was guarded as ply {n}, but your turn came at ply {ply}; send your move for ply {ply}."
+            )));
+            continue;
+        }
+        let comment = queued.comment.clone();
+        match play::apply_move(ctx, game, loaded, seat, &queued.notation, comment.clone())? {
+            Ok(mut ratings) => {
+                let notation = &loaded.plies[loaded.plies.len() - 1].notation;
+                news.push(format!(
+                    "{userid}'s queued move {notation} was played automatically as ply {ply}."
+                ));
+                if !comment.is_empty() {
+                    news.push(format!("{userid} wrote with it: {comment}"));
+                }
+                news.append(&mut ratings);
+            }
+            Err(e) => notices.push(dropped(format!(
+                "{}; it is your turn, so send your move.",
+                e.to_string().trim_end_matches('.')
+            ))),
+        }
+    }
+    Ok(notices)
+}
+
+/// Add each notice to its player's own copy of the board mail.
+pub(crate) fn tell_players(
+    ctx: &Ctx<'_>,
+    view: &BoardView<'_>,
+    replies: &mut [Reply],
+    notices: &[Notice],
+) -> Outcome<()> {
+    for notice in notices {
+        let Some(user) = store::user(ctx.conn, &notice.userid)? else {
+            continue;
+        };
+        let mut news = view.news.clone();
+        news.push(notice.text.clone());
+        let personal = BoardView {
+            game: view.game,
+            row: view.row,
+            plies: view.plies,
+            position: view.position,
+            news,
+            recent_only: view.recent_only,
+            comment: view.comment.clone(),
+        };
+        let size = store::board_size(ctx.conn, &user.userid, view.game.name())?;
+        for reply in replies.iter_mut().filter(|r| r.to == user.address()) {
+            reply.body = personal.body(ctx, size)?;
+        }
+    }
+    Ok(())
+}
+
+/// `<game> submit <board> <userid> <pw> <move>[#N]`: check the move and
+/// mail the player the position it leads to, without playing it.
+pub(crate) fn submit(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    who: &Credentials,
+    action: &MoveAction,
+    guard: Option<u32>,
+) -> Outcome<Vec<Reply>> {
+    refuse_special(game, number, "submit", action)?;
+    let MoveAction::Play(text) = action else {
+        unreachable!("special moves were refused above");
+    };
+    let (loaded, user, seat) = seated(ctx, game, number, who)?;
+    let next_ply = loaded.plies.len() as u32 + 1;
+    if let Some(n) = guard.filter(|&n| n != next_ply) {
+        return Err(board_refusal(
+            game,
+            number,
+            format!(
+                "Your command is guarded as ply {n}, but the next ply on {} board {number} is {next_ply}; look at the board and send it again with #{next_ply} if it still fits.",
+                game.name()
+            ),
+        ));
+    }
+    let on_turn = to_act(&loaded);
+    if on_turn != seat {
+        return Err(board_refusal(
+            game,
+            number,
+            format!(
+                "It is {}'s turn on {} board {number}, not yours; to have a move played when your turn comes, use: {} queue {number} {} <password> <move>.",
+                loaded.row.players[on_turn],
+                game.name(),
+                game.name(),
+                user.userid
+            ),
+        ));
+    }
+    let mut after = loaded.position.clone_box();
+    let played = after
+        .play(text)
+        .map_err(|e| board_refusal(game, number, capitalise(&e.to_string())))?;
+    let comment = commented(ctx, None, Some(&who.password))
+        .map(|(_, c)| c)
+        .unwrap_or_default();
+    let old = store::set_pending_move(
+        ctx.conn,
+        &PendingMove {
+            game: game.name().to_string(),
+            board: number,
+            seat,
+            kind: PendingKind::Submitted,
+            notation: played.notation.clone(),
+            guard,
+            at_ply: loaded.plies.len() as u32,
+            position: loaded.position.to_text(),
+            comment,
+            created_at: ctx.now,
+        },
+    )?;
+    let mut intro = format!(
+        "Preview of your move {} on {} board {number}; it is not played yet. To play it, send: {} confirm {number} {} <password>",
+        played.notation,
+        game.title(),
+        game.name(),
+        user.userid
+    );
+    if let Some(old) = old {
+        intro.push_str(&format!(
+            "\nThis replaces your earlier submitted move {}.",
+            old.notation
+        ));
+    }
+    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
+    let body = hypothetical_body(
+        ctx,
+        &loaded,
+        &[(next_ply, played)],
+        after.as_ref(),
+        size,
+        intro,
+    )?;
+    Ok(vec![Reply {
+        to: answer_to(ctx, &user),
+        subject: preview_subject(game, number),
+        body,
+    }])
+}
+
+/// `<game> confirm <board> <userid> <pw>`: play the submitted move, as
+/// `move` would, if the board has not changed since it was submitted.
+pub(crate) fn confirm(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    who: &Credentials,
+) -> Outcome<Vec<Reply>> {
+    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    let submitted = match loaded.row.seat_of(&who.userid) {
+        Some(seat) => {
+            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Submitted)?
+        }
+        None => None,
+    };
+    let played_plies = loaded.plies.len() as u32;
+    match submitted {
+        Some(s) if s.at_ply == played_plies && s.position == loaded.position.to_text() => {
+            // `move` checks the password, the turn and the move again; a
+            // refusal there rolls the removal of the submission back.
+            let own_comment = ctx.comment.trim();
+            let comment = if own_comment.is_empty() {
+                s.comment.as_str()
+            } else {
+                own_comment
+            };
+            let ctx = Ctx {
+                conn: ctx.conn,
+                server: ctx.server,
+                now: ctx.now,
+                sender: ctx.sender,
+                comment,
+            };
+            play::act(
+                &ctx,
+                game,
+                number,
+                who,
+                &MoveAction::Play(s.notation),
+                Some(played_plies + 1),
+            )
+        }
+        submitted => {
+            // Every refusal below needs the password first.
+            let (_, user, _) = seated(ctx, game, number, who)?;
+            let sentence = match submitted {
+                None => format!(
+                    "You have no submitted move on {} board {number} to confirm; first send: {} submit {number} {} <password> <move>.",
+                    game.name(),
+                    game.name(),
+                    user.userid
+                ),
+                Some(s) => format!(
+                    "Your submitted move {} was checked against the position after ply {}, but {} board {number} has changed since (it now stands after ply {played_plies}); look at the board and submit your move again.",
+                    s.notation,
+                    s.at_ply,
+                    game.name()
+                ),
+            };
+            Err(board_refusal(game, number, sentence))
+        }
+    }
+}
+
+/// `<game> preview <board>[#N] <move>...`: the position after these moves,
+/// to the sender; nothing is stored and no password is needed.
+pub(crate) fn preview(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    at: BoardRef,
+    moves: &[String],
+) -> Outcome<Vec<Reply>> {
+    let number = at.board;
+    let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    if let Some(n) = at.ply {
+        if n as usize > loaded.plies.len() {
+            return Err(board_refusal(
+                game,
+                number,
+                format!(
+                    "{} board {number} has {} plies so far; preview from #0 to #{} instead of #{n}.",
+                    game.title(),
+                    loaded.plies.len(),
+                    loaded.plies.len()
+                ),
+            ));
+        }
+        loaded.plies.truncate(n as usize);
+        loaded.position = play::replay(game, &loaded.row, &loaded.plies)?;
+    }
+    let mut position = loaded.position.clone_box();
+    let mut previewed = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let ply = (loaded.plies.len() + i) as u32 + 1;
+        match position.play(text) {
+            Ok(played) => previewed.push((ply, played)),
+            Err(e) => {
+                return Err(board_refusal(
+                    game,
+                    number,
+                    format!(
+                        "Move {} of your preview ({text}, which would be ply {ply}) cannot be played: {e}",
+                        i + 1
+                    ),
+                ))
+            }
+        }
+    }
+    let from = match at.ply {
+        Some(n) => format!("the position after ply {n}"),
+        None => "the position as it stands".to_string(),
+    };
+    let intro = format!(
+        "Preview of {} board {number} from {from}; nothing is played or stored.",
+        game.title()
+    );
+    let size = ctx.sender_size(game.name())?;
+    let body = hypothetical_body(ctx, &loaded, &previewed, position.as_ref(), size, intro)?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: preview_subject(game, number),
+        body,
+    }])
+}
+
+fn preview_subject(game: &'static dyn Game, number: u32) -> String {
+    format!("{} Board {number} preview", game.title())
+}
+
+/// A preview: `intro`, the recent played plies, the previewed plies, the
+/// board after them, and who would act then (or how the game would end).
+fn hypothetical_body(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    previewed: &[(u32, Played)],
+    position: &dyn Position,
+    size: BoardSize,
+    intro: String,
+) -> Outcome<String> {
+    let records = |plies: &[Ply]| -> Vec<MoveRecord> {
+        plies
+            .iter()
+            .map(|p| MoveRecord {
+                ply: p.ply,
+                notation: p.notation.clone(),
+                events: p.events.clone(),
+            })
+            .collect()
+    };
+    let skip = loaded.plies.len().saturating_sub(RECENT_PLIES);
+    let played = render::move_list(&records(&loaded.plies[skip..]));
+    let previewed_list = render::move_list(
+        &previewed
+            .iter()
+            .map(|(ply, p)| MoveRecord {
+                ply: *ply,
+                notation: p.notation.clone(),
+                events: p.events.clone(),
+            })
+            .collect::<Vec<_>>(),
+    );
+    let players = &loaded.row.players;
+    let then = match position.outcome() {
+        RulesOutcome::Ongoing => format!(
+            "After the previewed plies it would be {}'s turn.",
+            players[position.to_act().index()]
+        ),
+        RulesOutcome::Won { winner, ending } => format!(
+            "The previewed plies would end the game: won by {} ({ending}).",
+            players[winner.index()]
+        ),
+        RulesOutcome::Drawn { ending } => {
+            format!("The previewed plies would end the game: a tie ({ending}).")
+        }
+    };
+    let mut text = intro;
+    if !played.is_empty() {
+        text.push_str("\n\nPlayed:\n");
+        text.push_str(played.trim_end());
+    }
+    text.push_str("\n\nPreviewed:\n");
+    text.push_str(previewed_list.trim_end());
+    text.push_str("\n\n");
+    text.push_str(render::board(&position.diagram(), size).trim_end());
+    text.push_str("\n\n");
+    text.push_str(&then);
+    Ok(ctx
+        .server
+        .templates
+        .render("message.txt", minijinja::context! { text => text })?)
+}

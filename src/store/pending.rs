@@ -1,0 +1,211 @@
+//! Pending moves: queued (played when the player's turn comes) and
+//! submitted (played by confirm).
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{parse_time, time_text, Result, StoreError};
+
+/// Which kind of pending move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PendingKind {
+    /// `queue`: played automatically when it is the player's turn.
+    Queued,
+    /// `submit`: played when the player confirms it.
+    Submitted,
+}
+
+impl PendingKind {
+    fn text(self) -> &'static str {
+        match self {
+            PendingKind::Queued => "queue",
+            PendingKind::Submitted => "submit",
+        }
+    }
+}
+
+/// One pending move of one player on one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingMove {
+    pub game: String,
+    pub board: u32,
+    pub seat: usize,
+    pub kind: PendingKind,
+    /// The move text to play.
+    pub notation: String,
+    /// Play it only as this ply (the `#N` guard).
+    pub guard: Option<u32>,
+    /// How many plies had been played when it was stored.
+    pub at_ply: u32,
+    /// The position text when it was stored.
+    pub position: String,
+    /// The player's comment to relay when it is played (password masked).
+    pub comment: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The pending move of `kind` of the player in `seat`, if any.
+pub fn pending_move(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    seat: usize,
+    kind: PendingKind,
+) -> Result<Option<PendingMove>> {
+    let row = conn
+        .query_row(
+            "SELECT notation, guard_ply, at_ply, position, comment, created_at
+             FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
+            params![game, number, seat as i64, kind.text()],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<u32>>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((notation, guard, at_ply, position, comment, created_at)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(PendingMove {
+        game: game.to_string(),
+        board: number,
+        seat,
+        kind,
+        notation,
+        guard,
+        at_ply,
+        position,
+        comment,
+        created_at: parse_time(&created_at)?,
+    }))
+}
+
+/// Store a pending move, replacing the player's earlier one of that kind;
+/// returns the replaced one.
+pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Option<PendingMove>> {
+    let old = take_pending_move(
+        conn,
+        &pending.game,
+        pending.board,
+        pending.seat,
+        pending.kind,
+    )?;
+    let n = conn.execute(
+        "INSERT INTO pending_moves (game, board, seat, kind, notation, guard_ply, at_ply,
+                                    position, comment, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            pending.game,
+            pending.board,
+            pending.seat as i64,
+            pending.kind.text(),
+            pending.notation,
+            pending.guard,
+            pending.at_ply,
+            pending.position,
+            pending.comment,
+            time_text(pending.created_at)
+        ],
+    )?;
+    if n != 1 {
+        return Err(StoreError::Corrupt(format!(
+            "pending move on {} {} not stored",
+            pending.game, pending.board
+        )));
+    }
+    Ok(old)
+}
+
+/// Remove and return the pending move of `kind` of the player in `seat`.
+pub fn take_pending_move(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    seat: usize,
+    kind: PendingKind,
+) -> Result<Option<PendingMove>> {
+    let found = pending_move(conn, game, number, seat, kind)?;
+    if found.is_some() {
+        conn.execute(
+            "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
+            params![game, number, seat as i64, kind.text()],
+        )?;
+    }
+    Ok(found)
+}
+
+/// Forget every pending move on a board (an accepted undo, the game's end);
+/// returns how many there were.
+pub fn clear_pending_moves(conn: &Connection, game: &str, number: u32) -> Result<usize> {
+    Ok(conn.execute(
+        "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2",
+        params![game, number],
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{insert_board, insert_user, open_in_memory, NewBoard};
+
+    fn pending(kind: PendingKind, notation: &str) -> PendingMove {
+        PendingMove {
+            game: "chess".into(),
+            board: 101,
+            seat: 1,
+            kind,
+            notation: notation.into(),
+            guard: Some(2),
+            at_ply: 0,
+            position: "start".into(),
+            comment: "hi".into(),
+            created_at: DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+        }
+    }
+
+    #[test]
+    fn one_pending_move_per_kind_replaced_taken_and_cleared() {
+        let conn = open_in_memory().unwrap();
+        for u in ["alice", "bob"] {
+            insert_user(&conn, u, "h", &[format!("{u}@x")], Utc::now()).unwrap();
+        }
+        insert_board(
+            &conn,
+            &NewBoard {
+                game: "chess",
+                options: &[],
+                start_position: "start",
+                players: &["alice".into(), "bob".into()],
+                nag_days: None,
+                forfeit_days: None,
+                total_days: None,
+                now: Utc::now(),
+            },
+        )
+        .unwrap();
+        let q = PendingKind::Queued;
+        assert_eq!(set_pending_move(&conn, &pending(q, "e5")).unwrap(), None);
+        let old = set_pending_move(&conn, &pending(q, "c5")).unwrap();
+        assert_eq!(old.map(|p| p.notation), Some("e5".to_string()));
+        set_pending_move(&conn, &pending(PendingKind::Submitted, "d5")).unwrap();
+        let got = pending_move(&conn, "chess", 101, 1, q).unwrap().unwrap();
+        assert_eq!(got, pending(q, "c5"));
+        assert_eq!(
+            take_pending_move(&conn, "chess", 101, 1, q)
+                .unwrap()
+                .map(|p| p.notation),
+            Some("c5".to_string())
+        );
+        assert_eq!(pending_move(&conn, "chess", 101, 1, q).unwrap(), None);
+        assert_eq!(clear_pending_moves(&conn, "chess", 101).unwrap(), 1);
+        assert_eq!(clear_pending_moves(&conn, "chess", 101).unwrap(), 0);
+    }
+}
