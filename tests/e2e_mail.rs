@@ -617,6 +617,63 @@ fn a_rejected_recipient_is_given_up_and_the_others_still_go() {
     assert_eq!(sink.len(), 1, "{sink:#?}");
 }
 
+#[test]
+fn poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later() {
+    let Some(servers) =
+        Servers::start("poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later")
+    else {
+        return;
+    };
+    let s = servers.install();
+    send(&servers, BOB, "signup bob BobPw", "b1@elsewhere.example");
+    poll_until(&s, "bob's welcome", || servers.sink().len() == 1);
+
+    servers.service("stop", "dovecot");
+    // Mail arriving meanwhile waits in the Maildir behind Dovecot; replies
+    // queued by the admin still go out.
+    send(
+        &servers,
+        CAROL,
+        "signup carol CarolPw",
+        "c1@elsewhere.example",
+    );
+    s.ok(&[
+        "admin",
+        "user",
+        "add",
+        "dave",
+        "DavePw",
+        "dave@elsewhere.example",
+    ]);
+    s.ok(&["admin", "challenge", "chess", "bob", "dave"]);
+    let out = s.run(&["poll"]);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{log}");
+    assert!(log.contains("cannot read the inbox"), "{log}");
+    let sink = servers.sink();
+    assert_eq!(sink.len(), 3, "{sink:#?}");
+    for m in &sink[1..] {
+        assert_eq!(m.subject, "Chess Board 101 bob");
+    }
+    assert_eq!(pending(&s), 0);
+
+    servers.service("start", "dovecot");
+    let out = s.run(&["poll"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sink = servers.sink();
+    assert_eq!(sink.len(), 4, "{sink:#?}");
+    assert_eq!(sink[3].to, CAROL);
+    assert_eq!(
+        sink[3].header("In-Reply-To").as_deref(),
+        Some("<c1@elsewhere.example>")
+    );
+    assert_eq!(servers.count("pbm", "INBOX"), 0);
+}
+
 /// A running `pbmchess serve` whose log goes to a file; killed on drop if
 /// still running.
 struct Serve {
