@@ -406,15 +406,17 @@ fn a_whole_game_by_real_mail_with_poll() {
         (BOB, "bob BobPw", "f3", "alice"),
         (ALICE, "alice AlicePw", "e5", "bob"),
         (BOB, "bob BobPw", "g4", "alice"),
-        (ALICE, "alice alicepw", "Qh4#", "finished"),
+        (ALICE, "alice alicepw", "Qh4#", "finished **"),
     ];
+    // The mating move carries a comment in UTF-8, relayed to both.
+    let comment = "Échec et mat ♛ — merci !";
     for (n, (from, user_pw, mv, next)) in moves.into_iter().enumerate() {
         let id = format!("move{n}@players.test");
-        send(
-            &servers,
+        let body = if mv == "Qh4#" { comment } else { "" };
+        submit(
+            servers.smtp_port,
             from,
-            &format!("chess move 101 {user_pw} {mv}"),
-            &id,
+            &player_mail(from, &format!("chess move 101 {user_pw} {mv}"), body, &id),
         );
         alice_has += 1;
         poll_until(&s, mv, || {
@@ -442,11 +444,30 @@ fn a_whole_game_by_real_mail_with_poll() {
             m.body
         );
         assert!(m.body.contains("Qh4#"), "{}", m.body);
+        assert!(m.body.contains(comment), "{}", m.body);
     }
+    // An auto-reply to the server is filed (flagged), never answered.
+    submit(
+        servers.smtp_port,
+        ALICE,
+        format!(
+            "From: {ALICE}\r\nTo: {SERVER}\r\nSubject: Out of office\r\n\
+             Auto-Submitted: auto-replied\r\nMessage-ID: <ooo@test.local>\r\n\r\naway\r\n"
+        )
+        .as_bytes(),
+    );
+    poll_until(&s, "the auto-reply to be filed", || {
+        servers.count("pbm", "INBOX") == 0
+    });
 
     // Processed mail left the inbox for Processed: a poll answers nothing.
     assert_eq!(servers.count("pbm", "INBOX"), 0);
-    assert_eq!(servers.count("pbm", "Processed"), 7);
+    assert_eq!(servers.count("pbm", "Processed"), 8);
+    let mut session = servers.session("pbm");
+    session.examine("Processed").unwrap();
+    assert_eq!(session.search("FLAGGED").unwrap().len(), 1);
+    assert_eq!(session.search("SEEN").unwrap().len(), 8);
+    session.logout().unwrap();
     s.poll();
     assert_eq!(servers.mailbox("alice").len(), 6);
     assert_eq!(servers.sink().len(), 6);
