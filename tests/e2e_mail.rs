@@ -96,7 +96,16 @@ impl Servers {
     /// A pbmchess installation reading pbm's IMAP inbox and sending over
     /// SMTP, with retries after one second.
     fn install(&self) -> Install {
-        Install::with_whole_config(&format!(
+        Install::with_whole_config(&self.config(None))
+    }
+
+    /// The config of [`Servers::install`]; with `smtp_password`, the SMTP
+    /// client logs in as pbm with it.
+    fn config(&self, smtp_password: Option<&str>) -> String {
+        let auth = smtp_password
+            .map(|pw| format!("username = \"pbm\"\npassword = \"{pw}\"\n"))
+            .unwrap_or_default();
+        format!(
             r#"[server]
 address = "{SERVER}"
 name = "PBM Chess"
@@ -120,7 +129,7 @@ host = "127.0.0.1"
 port = {smtp}
 tls = "none"
 timeout_seconds = 5
-
+{auth}
 [poll]
 interval_seconds = 1
 
@@ -131,7 +140,7 @@ give_up_hours = 1
 "#,
             imap = self.imap_port,
             smtp = self.smtp_port,
-        ))
+        )
     }
 
     /// A raw IMAP session as `user` (password `user-secret`).
@@ -697,6 +706,35 @@ fn poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later() {
         Some("<c1@elsewhere.example>")
     );
     assert_eq!(servers.count("pbm", "INBOX"), 0);
+}
+
+#[test]
+fn a_refused_smtp_login_holds_the_replies_until_the_password_is_fixed() {
+    let Some(servers) =
+        Servers::start("a_refused_smtp_login_holds_the_replies_until_the_password_is_fixed")
+    else {
+        return;
+    };
+    let s = Install::with_whole_config(&servers.config(Some("wrong-secret")));
+    send(&servers, BOB, "help", "b1@elsewhere.example");
+    send(&servers, CAROL, "help", "c1@elsewhere.example");
+    let out = s.run(&["poll"]);
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("535"), "{log}");
+    // A 535 is about the server's own account, not the recipient: a
+    // configuration error that the admin fixes; the replies wait.
+    let rows = outbox_rows(&s);
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| !r.failed && !r.sent), "{rows:#?}");
+    assert!(servers.sink().is_empty());
+
+    std::fs::write(&s.config, servers.config(Some("pbm-secret"))).unwrap();
+    poll_until(&s, "the held-back replies", || pending(&s) == 0);
+    let sink = servers.sink();
+    assert_eq!(sink.len(), 2, "{sink:#?}");
+    assert!(by_message_id(&sink).values().all(|&n| n == 1));
+    assert!(outbox_rows(&s).iter().all(|r| r.sent));
 }
 
 /// A running `pbmchess serve` whose log goes to a file; killed on drop if
