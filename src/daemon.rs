@@ -21,6 +21,8 @@ use crate::store;
 /// What a pass did, for the log and for tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PassReport {
+    /// The inbox could not be read (server down, login refused, ...).
+    pub inbox_failed: bool,
     pub mails_read: usize,
     pub mails_failed: usize,
     pub sent: usize,
@@ -68,6 +70,7 @@ pub fn read_inbox(
         Ok(m) => m,
         Err(e) => {
             warn!(error = %e, "cannot read the inbox; will try again");
+            report.inbox_failed = true;
             return;
         }
     };

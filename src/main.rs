@@ -207,7 +207,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 let report = daemon.pass(&stop).map_err(err)?;
                 tracing::info!(report = ?report, "pass done");
-                if report.mails_failed > 0 {
+                // Exit 2 (a failure) when the inbox could not be read or a
+                // mail not processed; replies that wait for the SMTP server
+                // are not a failure: the outbox keeps them.
+                if report.inbox_failed || report.mails_failed > 0 {
                     return Ok(ExitCode::from(2));
                 }
             }

@@ -61,8 +61,9 @@ pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) ->
 /// Builds the mail for one outbox row, with the headers of commands.md §5:
 /// `From` (the server, `from` may be `Name <address>` or a bare address),
 /// `To`, `Subject` (RFC 2047-encoded when not ASCII; control characters
-/// become spaces), `Message-ID` (see [`outgoing_message_id`]), `Date`
-/// (`date`: pass the row's creation time so a resend is the same mail),
+/// become spaces, runs of spaces one), `Message-ID` (see
+/// [`outgoing_message_id`]), `Date` (`date`: pass the row's creation time
+/// so a resend is the same mail),
 /// `In-Reply-To` and `References` to the cause when its id is a real
 /// Message-ID (not a `hash:` id), `Auto-Submitted: auto-replied`,
 /// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`; the
@@ -92,6 +93,10 @@ pub fn build_message(
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
+    // One space between words: lettre leaves a run of spaces between two
+    // encoded words outside them, where RFC 2047 decoding drops it
+    // ("♞  ü" would arrive as "♞ü").
+    let subject = subject.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut builder = Message::builder()
         .from(from)
         .to(to)
@@ -326,6 +331,15 @@ mod tests {
         assert!(!t.contains("\r\nBcc:"));
         let parsed = super::super::parse_envelope(t.as_bytes(), &[]);
         assert_eq!(parsed.subject, "Schach Brett 101 jürgen Bcc: evil@x.y");
+    }
+
+    #[test]
+    fn spaces_between_non_ascii_words_survive() {
+        let mut out = row();
+        out.subject = "♞  ü\t\té  x".into();
+        let t = formatted(&out, 1);
+        let parsed = super::super::parse_envelope(t.as_bytes(), &[]);
+        assert_eq!(parsed.subject, "♞ ü é x");
     }
 
     #[test]

@@ -19,7 +19,10 @@ use super::MailError;
 ///
 /// Error classes: a 5xx reply is [`SendError::Permanent`]; everything else
 /// (4xx, refused connection, timeout, TLS trouble, lost connection) is
-/// [`SendError::Temporary`], retried by the outbox schedule.
+/// [`SendError::Temporary`], retried by the outbox schedule. So are the 5xx
+/// replies about the server's own login (530, 534, 535, 538): a
+/// configuration error the admin fixes (MTAs defer on them too), not a
+/// verdict on the mail.
 pub struct SmtpOutbox {
     transport: SmtpTransport,
     /// For logs: `host:port` or the URL's host, never credentials.
@@ -119,13 +122,24 @@ impl Sender for SmtpOutbox {
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
         self.transport.send(msg).map(|_| ()).map_err(|e| {
             let text = format!("SMTP {}: {e}", self.label);
-            if e.is_permanent() {
+            let login_problem = e
+                .status()
+                .is_some_and(|code| is_login_problem(&code.to_string()));
+            if e.is_permanent() && !login_problem {
                 SendError::Permanent(text)
             } else {
                 SendError::Temporary(text)
             }
         })
     }
+}
+
+/// Whether an SMTP reply code is about authentication (RFC 4954): 530
+/// authentication required, 534 mechanism too weak, 535 credentials
+/// invalid, 538 encryption required. They say nothing about the mail and
+/// would refuse every mail alike until the configuration is fixed.
+fn is_login_problem(code: &str) -> bool {
+    matches!(code, "530" | "534" | "535" | "538")
 }
 
 pub(crate) fn is_loopback(host: &str) -> bool {
@@ -230,6 +244,16 @@ mod tests {
         std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
         p
+    }
+
+    #[test]
+    fn login_problems_are_told_from_verdicts_on_the_mail() {
+        for code in ["530", "534", "535", "538"] {
+            assert!(is_login_problem(code), "{code}");
+        }
+        for code in ["550", "551", "552", "553", "554", "421", "451"] {
+            assert!(!is_login_problem(code), "{code}");
+        }
     }
 
     #[test]

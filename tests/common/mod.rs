@@ -41,15 +41,17 @@ impl Install {
 
     /// A fresh installation; `extra` is appended to the config file.
     pub fn with_config(extra: &str) -> Install {
+        Install::with_whole_config(&format!(
+            "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n{extra}"
+        ))
+    }
+
+    /// A fresh installation whose config file is `text` and nothing else
+    /// (relative paths in it are taken from the temp folder), initialised.
+    pub fn with_whole_config(text: &str) -> Install {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("pbmchess.toml");
-        std::fs::write(
-            &config,
-            format!(
-                "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n{extra}"
-            ),
-        )
-        .unwrap();
+        std::fs::write(&config, text).unwrap();
         let install = Install {
             dir,
             config,

@@ -7,6 +7,8 @@ any other recipient goes into the sink Maildir DIR/sink. A Return-Path
 header with the envelope sender is prepended, as at final delivery.
 Recipients with the local part "reject" get a permanent 550, those with
 "tempfail" a temporary 451, to test how the client classifies failures.
+AUTH (PLAIN, LOGIN; also without TLS) is offered but not required: the
+test users with password USER-secret pass, anything else gets 535.
 
 Usage: smtp_router.py [--cert PEM --key PEM [--smtps-port N]] DIR PORT DOMAIN USER...
 With a certificate, PORT also offers STARTTLS, and --smtps-port listens
@@ -22,6 +24,7 @@ import threading
 import time
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 def deliver(maildir, data):
@@ -52,6 +55,15 @@ class Router:
         self.root = root
         self.domain = domain.lower()
         self.users = {u.lower() for u in users}
+
+    def authenticate(self, server, session, envelope, mechanism, auth_data):
+        ok = (
+            isinstance(auth_data, LoginPassword)
+            and auth_data.login.decode("utf-8", "replace").lower() in self.users
+            and auth_data.password == auth_data.login + b"-secret"
+        )
+        # handled=False: aiosmtpd answers (235 or 535) itself.
+        return AuthResult(success=ok, handled=False)
 
     def maildir_for(self, rcpt):
         local, _, domain = rcpt.lower().rpartition("@")
@@ -105,6 +117,8 @@ def main():
             port=args.port,
             enable_SMTPUTF8=True,
             decode_data=False,
+            authenticator=router.authenticate,
+            auth_require_tls=False,
             **extra,
         )
     ]
@@ -118,6 +132,8 @@ def main():
                 server_hostname="localhost",
                 enable_SMTPUTF8=True,
                 decode_data=False,
+                authenticator=router.authenticate,
+                auth_require_tls=False,
             )
         )
     for c in controllers:

@@ -119,13 +119,26 @@ if [ "$(id -u)" = 0 ]; then
     chown -R "$RUN_USER:$RUN_GROUP" "$DIR"
 fi
 
-# shellcheck disable=SC2086
+# One launcher per server, so tests/servers/service.sh can stop and start
+# either alone on the same ports (outage tests). Each starts its server in
+# the background and writes its pid file; the ports file lists what it
+# listens on.
+mkdir -p "$DIR/ctl"
+cat > "$DIR/ctl/dovecot.start" <<CTLEOF
+#!/bin/sh
 $AS "$DOVECOT" -F -c "$DIR/dovecot.conf" >>"$DIR/dovecot.out" 2>&1 &
-echo $! > "$DIR/dovecot.pid"
-# shellcheck disable=SC2086
-$AS env PYTHONDONTWRITEBYTECODE=1 "$PY" "$DIR/smtp_router.py" $TLS_ARGS "$DIR" "$SMTP_PORT" test.local pbm alice \
-    >>"$DIR/smtp.out" 2>&1 &
-echo $! > "$DIR/smtp.pid"
+echo \$! > "$DIR/dovecot.pid"
+CTLEOF
+cat > "$DIR/ctl/smtp.start" <<CTLEOF
+#!/bin/sh
+$AS env PYTHONDONTWRITEBYTECODE=1 "$PY" "$DIR/smtp_router.py" $TLS_ARGS "$DIR" "$SMTP_PORT" test.local pbm alice >>"$DIR/smtp.out" 2>&1 &
+echo \$! > "$DIR/smtp.pid"
+CTLEOF
+echo "$IMAP_PORT $IMAPS_PORT" > "$DIR/ctl/dovecot.ports"
+echo "$SMTP_PORT $SMTPS_PORT" > "$DIR/ctl/smtp.ports"
+echo "$PY" > "$DIR/ctl/python"
+sh "$DIR/ctl/dovecot.start"
+sh "$DIR/ctl/smtp.start"
 
 # Wait (at most 15 s) until both ports accept connections.
 # shellcheck disable=SC2086

@@ -13,9 +13,14 @@ for name in smtp dovecot; do
     [ -f "$pidfile" ] || continue
     pid=$(cat "$pidfile")
     rm -f "$pidfile"
-    if kill "$pid" 2>/dev/null; then
-        pids="$pids $pid"
-    fi
+    # Dovecot's master leaves its imap (and log) processes behind: stop
+    # them too.
+    children=$(ps -o pid= --ppid "$pid" 2>/dev/null || true)
+    for p in $pid $children; do
+        if kill "$p" 2>/dev/null; then
+            pids="$pids $p"
+        fi
+    done
 done
 # Wait up to 10 s for a clean exit (Dovecot takes about 3 s), then force.
 i=0
