@@ -108,6 +108,7 @@ pub fn drain_outbox(
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
     let now = clock.now();
+    let mut temporary_in_a_row = 0;
     for row in store::due_mail(conn, now)? {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -125,6 +126,7 @@ pub fn drain_outbox(
         };
         match sender.send(&message) {
             Ok(()) => {
+                temporary_in_a_row = 0;
                 store::mark_sent(conn, row.id, clock.now())?;
                 report.sent += 1;
                 info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
@@ -145,8 +147,13 @@ pub fn drain_outbox(
                         let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
                         store::mark_retry(conn, row.id, next, &e.to_string())?;
                         warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
-                        // The transport is likely down: leave the rest for later.
-                        break;
+                        // One recipient's 4xx must not hold up the others,
+                        // but several failures in a row mean the transport
+                        // is down: leave the rest for a later pass.
+                        temporary_in_a_row += 1;
+                        if temporary_in_a_row >= DOWN_AFTER_FAILURES {
+                            break;
+                        }
                     }
                 }
             }
@@ -154,6 +161,9 @@ pub fn drain_outbox(
     }
     Ok(())
 }
+
+/// Temporary send failures in a row after which a pass stops sending.
+const DOWN_AFTER_FAILURES: u32 = 3;
 
 /// Inbound mails read per pass at most (the rest wait for the next pass).
 const FETCH_BATCH: usize = 500;
@@ -246,5 +256,99 @@ impl Daemon<'_> {
             self.wait(started, interval, wake_early, stop);
         }
         info!("stopped");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::FixedClock;
+    use crate::mail::{Outgoing, SendError};
+
+    /// A transport that fails temporarily for some recipients (or all).
+    struct Flaky {
+        failing: Vec<&'static str>,
+        all_down: bool,
+        attempts: Vec<String>,
+    }
+
+    impl Sender for Flaky {
+        fn send(&mut self, msg: &lettre::Message) -> Result<(), SendError> {
+            let to = msg.envelope().to()[0].to_string();
+            self.attempts.push(to.clone());
+            if self.all_down || self.failing.contains(&to.as_str()) {
+                Err(SendError::Temporary("451 try later".into()))
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    fn queued(conn: &Connection, now: chrono::DateTime<chrono::Utc>, to: &[&str]) {
+        for t in to {
+            store::enqueue(
+                conn,
+                &Outgoing {
+                    to: t.to_string(),
+                    subject: "s".into(),
+                    body: "b".into(),
+                    in_reply_to: None,
+                },
+                now,
+            )
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn one_recipients_4xx_does_not_hold_up_the_others() {
+        let conn = store::open_in_memory().unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "slow@x", "b@x", "c@x"]);
+        let mut sender = Flaky {
+            failing: vec!["slow@x"],
+            all_down: false,
+            attempts: vec![],
+        };
+        let mut report = PassReport::default();
+        let stop = AtomicBool::new(false);
+        drain_outbox(
+            &Config::default(),
+            &clock,
+            &conn,
+            &mut sender,
+            &stop,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!(report.sent, 3);
+        assert_eq!(report.send_failures, 1);
+        assert_eq!(store::pending_count(&conn).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_transport_that_is_down_is_not_tried_for_every_mail() {
+        let conn = store::open_in_memory().unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x", "c@x", "d@x", "e@x"]);
+        let mut sender = Flaky {
+            failing: vec![],
+            all_down: true,
+            attempts: vec![],
+        };
+        let mut report = PassReport::default();
+        let stop = AtomicBool::new(false);
+        drain_outbox(
+            &Config::default(),
+            &clock,
+            &conn,
+            &mut sender,
+            &stop,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!(sender.attempts.len(), DOWN_AFTER_FAILURES as usize);
+        assert_eq!(report.sent, 0);
+        assert_eq!(store::pending_count(&conn).unwrap(), 5, "nothing lost");
     }
 }
