@@ -102,3 +102,35 @@ fn a_double_chess_game_with_castling_to_resignation() {
     let help = s.take_outbox();
     assert!(only_one(&help, ALICE).body.contains("O-O-O-O-O"));
 }
+
+#[test]
+fn a_double_chess_draw_by_agreement_and_show_by_mail() {
+    let mut s = Install::new();
+    s.send(ALICE, "signup alice apw", "");
+    s.send(BOB, "signup bob bpw", "");
+    s.send(BOB, "doublechess challenge alice bob", "");
+    s.send(ALICE, "doublechess move 101 alice apw i2i4", "");
+    s.send(BOB, "doublechess move 101 bob bpw p5", "");
+    s.poll();
+    s.take_outbox();
+
+    s.send(BOB, "doublechess show 101", "");
+    s.poll();
+    let mails = s.take_outbox();
+    let shown = only_one(&mails, BOB);
+    assert_eq!(shown.subject, "Double Chess Board 101 alice");
+    assert!(shown.body.contains("1. i4"), "{}", shown.body);
+    assert!(shown.body.contains("2. p5"), "{}", shown.body);
+
+    s.send(ALICE, "doublechess move 101 alice apw propose", "");
+    s.send(BOB, "doublechess move 101 bob bpw accept", "");
+    s.poll();
+    let mails = s.take_outbox();
+    let last = to(&mails, ALICE).pop().unwrap().clone();
+    assert!(
+        last.body.starts_with("Game was a tie (agreement)."),
+        "{}",
+        last.body
+    );
+    assert!(last.body.contains("alice's rating stayed at 1600."));
+}
