@@ -79,33 +79,27 @@ fn on_board(game: &'static dyn Game, number: u32) -> impl Fn(Failure) -> Failure
     }
 }
 
-/// The special move a board-move-only command was given, as typed.
-fn special_word(action: &MoveAction) -> Option<&'static str> {
-    match action {
-        MoveAction::Play(_) => None,
-        MoveAction::Resign => Some("resign"),
-        MoveAction::Propose => Some("propose"),
-        MoveAction::Undo => Some("undo"),
-        MoveAction::Accept => Some("accept"),
-        MoveAction::Reject => Some("reject"),
-        MoveAction::Pass => Some("pass"),
-    }
-}
-
-/// Refuse a special move given to `queue` or `submit`.
-fn refuse_special(
+/// The board move of `action`, or the refusal of a special move given to
+/// `queue` or `submit` (`verb`).
+fn board_move<'a>(
     game: &'static dyn Game,
     number: u32,
     verb: &str,
-    action: &MoveAction,
-) -> Outcome<()> {
+    action: &'a MoveAction,
+) -> Outcome<&'a str> {
     let done = if verb.ends_with('e') {
         format!("{verb}d")
     } else {
         format!("{verb}ted")
     };
-    let Some(word) = special_word(action) else {
-        return Ok(());
+    let word = match action {
+        MoveAction::Play(text) => return Ok(text),
+        MoveAction::Resign => "resign",
+        MoveAction::Propose => "propose",
+        MoveAction::Undo => "undo",
+        MoveAction::Accept => "accept",
+        MoveAction::Reject => "reject",
+        MoveAction::Pass => "pass",
     };
     let sentence = if matches!(action, MoveAction::Pass) {
         format!(
@@ -175,10 +169,7 @@ pub(crate) fn queue(
     action: &MoveAction,
     guard: Option<u32>,
 ) -> Outcome<Vec<Reply>> {
-    refuse_special(game, number, "queue", action)?;
-    let MoveAction::Play(text) = action else {
-        unreachable!("special moves were refused above");
-    };
+    let text = board_move(game, number, "queue", action)?;
     let text = text.trim();
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     // In turn it is `move` (which authenticates): only one password check.
@@ -431,10 +422,7 @@ pub(crate) fn submit(
     action: &MoveAction,
     guard: Option<u32>,
 ) -> Outcome<Vec<Reply>> {
-    refuse_special(game, number, "submit", action)?;
-    let MoveAction::Play(text) = action else {
-        unreachable!("special moves were refused above");
-    };
+    let text = board_move(game, number, "submit", action)?;
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
     let next_ply = loaded.plies.len() as u32 + 1;
     if let Some(n) = guard.filter(|&n| n != next_ply) {

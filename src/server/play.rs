@@ -50,6 +50,15 @@ pub(crate) fn replay(
     Ok(position)
 }
 
+/// Refuse a board number that does not exist.
+pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<()> {
+    if store::board_exists(ctx.conn, game.name(), number)? {
+        Ok(())
+    } else {
+        Err(no_such_board(game, number).into())
+    }
+}
+
 fn no_such_board(game: &'static dyn Game, number: u32) -> Refusal {
     Refusal::new(format!(
         "There is no {} board {number}; send \"{} games all\" for the list of boards.",

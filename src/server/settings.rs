@@ -98,14 +98,7 @@ pub(crate) fn notify(
         store::add_result_notification(ctx.conn, game.name(), None, &user.userid)?;
     }
     for &n in boards {
-        if !store::board_exists(ctx.conn, game.name(), n)? {
-            return Err(Refusal::new(format!(
-                "There is no {} board {n}; send \"{} games all\" for the list of boards.",
-                game.name(),
-                game.name()
-            ))
-            .into());
-        }
+        super::play::require_board(ctx, game, n)?;
         store::add_result_notification(ctx.conn, game.name(), Some(n), &user.userid)?;
     }
     let which = if boards.is_empty() {

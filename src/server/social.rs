@@ -101,14 +101,7 @@ pub(crate) fn subscribe(
     };
     let mut added = Vec::new();
     for n in numbers {
-        if !store::board_exists(ctx.conn, game.name(), n)? {
-            return Err(Refusal::new(format!(
-                "There is no {} board {n}; send \"{} games all\" for the list of boards.",
-                game.name(),
-                game.name()
-            ))
-            .into());
-        }
+        super::play::require_board(ctx, game, n)?;
         if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
             added.push(n.to_string());
         }
@@ -325,19 +318,24 @@ pub(crate) fn message_users(
     Ok(replies)
 }
 
-/// The boards of `userid` across every game (or one game) under `filter`,
-/// as board mails to the sender in `size`.
+/// The boards of `userid` in `games` under `filter` (or just `numbers`),
+/// as board mails to the sender, drawn in `size` (the sender's own size
+/// for each game when `None`).
 fn user_boards(
     ctx: &Ctx<'_>,
     games: &[&'static dyn Game],
     userid: &str,
     numbers: &[u32],
     filter: crate::command::BoardFilter,
-    size: crate::command::BoardSize,
+    size: Option<crate::command::BoardSize>,
 ) -> Outcome<Vec<Reply>> {
     use crate::command::BoardFilter;
     let mut replies = Vec::new();
     for &game in games {
+        let size = match size {
+            Some(size) => size,
+            None => ctx.sender_size(game.name())?,
+        };
         for b in store::boards_of_user(ctx.conn, Some(game.name()), userid)? {
             if !numbers.is_empty() && !numbers.contains(&b.board) {
                 continue;
@@ -393,23 +391,7 @@ pub(crate) fn all_show(
         ))
         .into());
     }
-    let games = rules::registry();
-    let mut replies = Vec::new();
-    for &game in games {
-        let size = ctx.sender_size(game.name())?;
-        match user_boards(ctx, &[game], &userid, &[], filter, size) {
-            Ok(mut r) => replies.append(&mut r),
-            Err(super::Failure::Refused(_)) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    if replies.is_empty() {
-        return Err(Refusal::new(format!(
-            "{userid} has no boards that match; try \"all show {userid} all\"."
-        ))
-        .into());
-    }
-    Ok(replies)
+    user_boards(ctx, rules::registry(), &userid, &[], filter, None)
 }
 
 /// `<game> showas <userid> <pw> [<board>...|all|active|inactive|next]`: the
@@ -423,5 +405,5 @@ pub(crate) fn show_as(
 ) -> Outcome<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let size = store::board_size(ctx.conn, &user.userid, game.name())?;
-    user_boards(ctx, &[game], &user.userid, boards, filter, size)
+    user_boards(ctx, &[game], &user.userid, boards, filter, Some(size))
 }
