@@ -300,6 +300,123 @@ mod tests {
         }
     }
 
+    /// lettre's stub transport as our `Sender`: it records what it is given
+    /// and answers as it was built to (ok, or an error taken as temporary).
+    struct Stub(lettre::transport::stub::StubTransport);
+
+    impl Sender for Stub {
+        fn send(&mut self, msg: &lettre::Message) -> Result<(), SendError> {
+            use lettre::Transport;
+            self.0
+                .send(msg)
+                .map_err(|e| SendError::Temporary(e.to_string()))
+        }
+    }
+
+    fn due_at(conn: &Connection, id: i64) -> String {
+        conn.query_row(
+            "SELECT next_attempt_at FROM outbox WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn drained_mail_carries_the_header_rules_and_keeps_its_message_id() {
+        let conn = store::open_in_memory().unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let id = store::enqueue(
+            &conn,
+            &Outgoing {
+                to: "bob@x.test".into(),
+                subject: "Chess Board 101 bob".into(),
+                body: "It is bob's turn.\n".into(),
+                in_reply_to: Some("cmd1@players.test".into()),
+            },
+            clock.0,
+        )
+        .unwrap();
+        let mut config = Config::default();
+        config.server.address = "pbm@games.test".into();
+        config.server.name = "PBM".into();
+        let stop = AtomicBool::new(false);
+        let mut stub = Stub(lettre::transport::stub::StubTransport::new_ok());
+        let mut report = PassReport::default();
+        drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+        assert_eq!(report.sent, 1);
+        let sent = stub.0.messages();
+        assert_eq!(sent.len(), 1);
+        let (envelope, raw) = &sent[0];
+        assert_eq!(envelope.to()[0].to_string(), "bob@x.test");
+        assert_eq!(
+            envelope.from().map(|a| a.to_string()).as_deref(),
+            Some("pbm@games.test")
+        );
+        for header in [
+            "From: PBM <pbm@games.test>",
+            "To: bob@x.test",
+            "Subject: Chess Board 101 bob",
+            "In-Reply-To: <cmd1@players.test>",
+            "References: <cmd1@players.test>",
+            "Auto-Submitted: auto-replied",
+            "Content-Type: text/plain; charset=utf-8",
+            "Date: ",
+        ] {
+            assert!(raw.contains(header), "{header} in {raw}");
+        }
+        let message_id = |raw: &str| {
+            raw.lines()
+                .find(|l| l.starts_with("Message-ID: "))
+                .map(str::to_string)
+                .unwrap()
+        };
+        // A resend after a crash (the row not yet marked sent) is the same mail.
+        conn.execute("UPDATE outbox SET sent_at = NULL WHERE id = ?1", [id])
+            .unwrap();
+        drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+        let again = stub.0.messages();
+        assert_eq!(message_id(&again[1].1), message_id(raw));
+        assert_eq!(again[1].1, *raw);
+    }
+
+    #[test]
+    fn failed_sends_follow_the_retry_schedule() {
+        let conn = store::open_in_memory().unwrap();
+        let start = chrono::Utc::now();
+        queued(&conn, start, &["a@x"]);
+        let config = Config::default();
+        let stop = AtomicBool::new(false);
+        let mut stub = Stub(lettre::transport::stub::StubTransport::new_error());
+        let mut now = start;
+        // 1, 2, 4, 8 minutes after each failure, as the policy says.
+        for minutes in [1, 2, 4, 8] {
+            let clock = FixedClock(now);
+            let mut report = PassReport::default();
+            drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+            assert_eq!(report.send_failures, 1);
+            let next = now + chrono::Duration::minutes(minutes);
+            assert_eq!(due_at(&conn, 1), crate::store::time_text(next));
+            // Not due before then: nothing is tried.
+            let early = FixedClock(next - chrono::Duration::seconds(1));
+            let mut report = PassReport::default();
+            drain_outbox(&config, &early, &conn, &mut stub, &stop, &mut report).unwrap();
+            assert_eq!(report.send_failures, 0);
+            now = next;
+        }
+        assert_eq!(stub.0.messages().len(), 4);
+        // After three days of failures the mail is given up.
+        let late = FixedClock(start + chrono::Duration::days(4));
+        conn.execute(
+            "UPDATE outbox SET next_attempt_at = ?1",
+            [crate::store::time_text(late.0)],
+        )
+        .unwrap();
+        let mut report = PassReport::default();
+        drain_outbox(&config, &late, &conn, &mut stub, &stop, &mut report).unwrap();
+        assert_eq!(store::pending_count(&conn).unwrap(), 0);
+    }
+
     #[test]
     fn one_recipients_4xx_does_not_hold_up_the_others() {
         let conn = store::open_in_memory().unwrap();
