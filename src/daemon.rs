@@ -113,6 +113,11 @@ pub fn drain_outbox(
         if stop.load(Ordering::SeqCst) {
             break;
         }
+        // Another pass (an overlapping cron run) may be sending it already.
+        let lease = now + chrono::Duration::from_std(SEND_LEASE).unwrap_or_default();
+        if !store::claim(conn, row.id, now, lease)? {
+            continue;
+        }
         let from = format!("{} <{}>", config.server.name, config.server.address);
         let message = mail::build_message(&row.mail, row.id, &from, row.created_at.into());
         let message = match message {
@@ -161,6 +166,10 @@ pub fn drain_outbox(
     }
     Ok(())
 }
+
+/// How long a pass holds a mail it is sending; after a crash mid-send the
+/// mail is due again once this has passed.
+const SEND_LEASE: Duration = Duration::from_secs(300);
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;
@@ -371,10 +380,18 @@ mod tests {
                 .map(str::to_string)
                 .unwrap()
         };
-        // A resend after a crash (the row not yet marked sent) is the same mail.
+        // A crash after the transport took it but before it was marked
+        // sent: once the pass's claim runs out, it is sent again, the same mail.
         conn.execute("UPDATE outbox SET sent_at = NULL WHERE id = ?1", [id])
             .unwrap();
         drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+        assert_eq!(
+            stub.0.messages().len(),
+            1,
+            "claimed: not sent again at once"
+        );
+        let later = FixedClock(clock.0 + chrono::Duration::from_std(SEND_LEASE).unwrap());
+        drain_outbox(&config, &later, &conn, &mut stub, &stop, &mut report).unwrap();
         let again = stub.0.messages();
         assert_eq!(message_id(&again[1].1), message_id(raw));
         assert_eq!(again[1].1, *raw);

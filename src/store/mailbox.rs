@@ -97,6 +97,18 @@ pub fn pending_count(conn: &Connection) -> Result<u32> {
     )?)
 }
 
+/// Claim a due row for sending until `until`, so that another process
+/// draining the same outbox (two overlapping cron passes) skips it. False
+/// when the row is no longer due (sent, given up, or claimed by another).
+pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE outbox SET next_attempt_at = ?3
+         WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?2",
+        params![id, time_text(now), time_text(until)],
+    )?;
+    Ok(n == 1)
+}
+
 pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
     conn.execute(
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
@@ -167,6 +179,11 @@ mod tests {
         let due = due_mail(&conn, now).unwrap();
         assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), vec![a, b, c]);
         assert_eq!(due[0].mail, mail("a@x"));
+        assert!(claim(&conn, a, now, now + Duration::minutes(5)).unwrap());
+        assert!(
+            !claim(&conn, a, now, now + Duration::minutes(5)).unwrap(),
+            "claimed once"
+        );
         mark_sent(&conn, a, now).unwrap();
         mark_retry(&conn, b, now + Duration::minutes(5), "timeout").unwrap();
         mark_failed(&conn, c, now, "550 no such user").unwrap();
