@@ -13,12 +13,12 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{parse_sent, Install, SentMail};
+use common::servers::{submit, wait_until, Servers, Service};
+use common::{Install, SentMail};
 use pbmchess::mail::{outgoing_message_id, Outgoing};
 
 const SERVER: &str = "pbm@test.local";
@@ -27,72 +27,8 @@ const ALICE: &str = "alice@test.local";
 const BOB: &str = "bob@elsewhere.example";
 const CAROL: &str = "carol@elsewhere.example";
 
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/servers")
-        .join(name)
-}
-
-/// Dovecot and the SMTP router, started by `tests/servers/start.sh` in a
-/// temp dir; stopped on drop.
-struct Servers {
-    dir: tempfile::TempDir,
-    imap_port: u16,
-    smtp_port: u16,
-}
-
+/// How the binary is set up against [`Servers`].
 impl Servers {
-    /// Starts the servers, or returns `None` (after printing why, to the
-    /// real stderr) when the packages are missing.
-    fn start(test: &str) -> Option<Servers> {
-        let dir = tempfile::Builder::new()
-            .prefix("pbmchess-e2e-")
-            .tempdir()
-            .unwrap();
-        let out = Command::new(script("start.sh"))
-            .arg(dir.path())
-            .output()
-            .expect("run tests/servers/start.sh");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() == Some(77) {
-            let required = std::env::var("PBMCHESS_TEST_SERVERS_REQUIRED").is_ok_and(|v| v == "1");
-            assert!(!required, "{test}: mail test servers required but {stderr}");
-            // Not eprintln!, which the test harness captures.
-            let _ = writeln!(std::io::stderr(), "skipped: {test}: {}", stderr.trim());
-            return None;
-        }
-        assert!(out.status.success(), "start.sh failed: {stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let port = |name: &str| -> u16 {
-            stdout
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{name}=")))
-                .unwrap_or_else(|| panic!("start.sh printed no {name}: {stdout}"))
-                .parse()
-                .unwrap()
-        };
-        Some(Servers {
-            imap_port: port("PBMCHESS_TEST_IMAP_PORT"),
-            smtp_port: port("PBMCHESS_TEST_SMTP_PORT"),
-            dir,
-        })
-    }
-
-    /// `tests/servers/service.sh DIR stop|start dovecot|smtp`: returns once
-    /// the port is closed or open.
-    fn service(&self, action: &str, name: &str) {
-        let out = Command::new(script("service.sh"))
-            .arg(self.dir.path())
-            .args([action, name])
-            .output()
-            .expect("run tests/servers/service.sh");
-        assert!(
-            out.status.success(),
-            "service.sh {action} {name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-
     /// A pbmchess installation reading pbm's IMAP inbox and sending over
     /// SMTP, with retries after one second.
     fn install(&self) -> Install {
@@ -142,71 +78,6 @@ give_up_hours = 1
             smtp = self.smtp_port,
         )
     }
-
-    /// A raw IMAP session as `user` (password `user-secret`).
-    fn session(&self, user: &str) -> imap::Session<std::net::TcpStream> {
-        let tcp = std::net::TcpStream::connect(("127.0.0.1", self.imap_port)).unwrap();
-        tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut client = imap::Client::new(tcp);
-        client.read_greeting().unwrap();
-        client
-            .login(user, format!("{user}-secret"))
-            .map_err(|(e, _)| e)
-            .unwrap()
-    }
-
-    /// How many messages `mailbox` of `user` holds.
-    fn count(&self, user: &str, mailbox: &str) -> u32 {
-        let mut s = self.session(user);
-        let n = s.examine(mailbox).unwrap().exists;
-        s.logout().unwrap();
-        n
-    }
-
-    /// Every mail in `user`'s INBOX, read over IMAP, in arrival order.
-    fn mailbox(&self, user: &str) -> Vec<SentMail> {
-        let mut s = self.session(user);
-        let exists = s.examine("INBOX").unwrap().exists;
-        let mut out = Vec::new();
-        if exists > 0 {
-            let fetches = s.fetch("1:*", "BODY.PEEK[]").unwrap();
-            for f in fetches.iter() {
-                out.push(parse_sent(&String::from_utf8_lossy(f.body().unwrap())));
-            }
-        }
-        s.logout().unwrap();
-        out
-    }
-
-    /// Every mail delivered to the sink Maildir, in delivery order.
-    fn sink(&self) -> Vec<SentMail> {
-        let mut files = Vec::new();
-        for sub in ["new", "cur"] {
-            if let Ok(rd) = std::fs::read_dir(self.dir.path().join("sink").join(sub)) {
-                files.extend(rd.map(|e| e.unwrap().path()));
-            }
-        }
-        // smtp_router.py names files `<secs>.M<micros>P<pid>Q<counter>...`.
-        files.sort_by_key(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            let num = |s: &str| s.parse::<u64>().unwrap_or(0);
-            let (secs, rest) = name.split_once(".M").unwrap_or((&name, ""));
-            let micros = rest.split('P').next().unwrap_or("");
-            (num(secs), num(micros), name.clone())
-        });
-        files
-            .iter()
-            .map(|f| parse_sent(&std::fs::read_to_string(f).unwrap()))
-            .collect()
-    }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        let _ = Command::new(script("stop.sh"))
-            .arg(self.dir.path())
-            .status();
-    }
 }
 
 /// A player's mail to the server, as a mail client writes it.
@@ -219,42 +90,12 @@ fn player_mail(from: &str, subject: &str, body: &str, message_id: &str) -> Vec<u
     .into_bytes()
 }
 
-/// Submits `raw` from `from` to the server's address over SMTP, with a tiny
-/// client of its own (not the code under test).
-fn submit(smtp_port: u16, from: &str, raw: &[u8]) {
-    let mut smtp = std::net::TcpStream::connect(("127.0.0.1", smtp_port)).unwrap();
-    smtp.set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    let mut reader = BufReader::new(smtp.try_clone().unwrap());
-    let mut expect = |code: &str| loop {
-        let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
-        assert!(line.starts_with(code), "expected {code}, got {line:?}");
-        if line.as_bytes().get(3) != Some(&b'-') {
-            break;
-        }
-    };
-    expect("220");
-    for (cmd, code) in [
-        ("HELO player.test".to_string(), "250"),
-        (format!("MAIL FROM:<{from}>"), "250"),
-        (format!("RCPT TO:<{SERVER}>"), "250"),
-        ("DATA".to_string(), "354"),
-    ] {
-        write!(smtp, "{cmd}\r\n").unwrap();
-        expect(code);
-    }
-    smtp.write_all(raw).unwrap();
-    smtp.write_all(b"\r\n.\r\n").unwrap();
-    expect("250");
-    smtp.write_all(b"QUIT\r\n").unwrap();
-}
-
 /// One mail from a player, submitted over SMTP.
 fn send(servers: &Servers, from: &str, subject: &str, message_id: &str) {
     submit(
         servers.smtp_port,
         from,
+        SERVER,
         &player_mail(from, subject, "", message_id),
     );
 }
@@ -277,15 +118,6 @@ fn poll_until(s: &Install, what: &str, mut done: impl FnMut() -> bool) -> String
             "gave up waiting for {what}:\n{log}"
         );
         std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-/// Waits (at most `secs`) until `done` holds.
-fn wait_until(secs: u64, what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done() {
-        assert!(Instant::now() < deadline, "gave up waiting for {what}");
-        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
@@ -425,6 +257,7 @@ fn a_whole_game_by_real_mail_with_poll() {
         submit(
             servers.smtp_port,
             from,
+            SERVER,
             &player_mail(from, &format!("chess move 101 {user_pw} {mv}"), body, &id),
         );
         alice_has += 1;
@@ -459,6 +292,7 @@ fn a_whole_game_by_real_mail_with_poll() {
     submit(
         servers.smtp_port,
         ALICE,
+        SERVER,
         format!(
             "From: {ALICE}\r\nTo: {SERVER}\r\nSubject: Out of office\r\n\
              Auto-Submitted: auto-replied\r\nMessage-ID: <ooo@test.local>\r\n\r\naway\r\n"
@@ -516,7 +350,7 @@ fn replies_due_while_smtp_is_down_are_delivered_once_after_it_is_back() {
         "chess challenge bob carol",
         "b2@elsewhere.example",
     );
-    servers.service("stop", "smtp");
+    servers.stop(Service::Smtp);
 
     // Polls while SMTP is down: the mail is read and filed, the replies wait.
     let out = s.run(&["poll"]);
@@ -557,7 +391,7 @@ fn replies_due_while_smtp_is_down_are_delivered_once_after_it_is_back() {
 
     // Back on the same port: after the retry delay (one second), one poll
     // delivers it all.
-    servers.service("start", "smtp");
+    servers.restart(Service::Smtp);
     let due = last_failure + Duration::from_millis(1100);
     std::thread::sleep(due.saturating_duration_since(Instant::now()));
     s.poll();
@@ -662,7 +496,7 @@ fn poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later() {
     send(&servers, BOB, "signup bob BobPw", "b1@elsewhere.example");
     poll_until(&s, "bob's welcome", || servers.sink().len() == 1);
 
-    servers.service("stop", "dovecot");
+    servers.stop(Service::Dovecot);
     // Mail arriving meanwhile waits in the Maildir behind Dovecot; replies
     // queued by the admin still go out.
     send(
@@ -691,7 +525,7 @@ fn poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later() {
     }
     assert_eq!(pending(&s), 0);
 
-    servers.service("start", "dovecot");
+    servers.restart(Service::Dovecot);
     let out = s.run(&["poll"]);
     assert!(
         out.status.success(),
@@ -827,14 +661,14 @@ fn serve_survives_imap_and_smtp_outages_and_stops_on_sigterm() {
     wait_until(20, "the first answer", || answered(BOB, 1));
 
     // Dovecot goes away: the daemon logs it and keeps running.
-    servers.service("stop", "dovecot");
+    servers.stop(Service::Dovecot);
     // Mail arriving meanwhile waits in the Maildir behind Dovecot.
     send(&servers, CAROL, "help", "c1@elsewhere.example");
     serve.wait_log("cannot read the inbox", 2);
     serve.assert_alive();
     assert!(!answered(CAROL, 1));
     // Back: the daemon catches up.
-    servers.service("start", "dovecot");
+    servers.restart(Service::Dovecot);
     wait_until(30, "the answer to mail sent during the outage", || {
         answered(CAROL, 1)
     });
@@ -842,7 +676,7 @@ fn serve_survives_imap_and_smtp_outages_and_stops_on_sigterm() {
     assert_eq!(servers.count("pbm", "INBOX"), 0);
 
     // SMTP goes away: the reply waits in the outbox, and goes once SMTP is back.
-    servers.service("stop", "smtp");
+    servers.stop(Service::Smtp);
     let mut session = servers.session("pbm");
     session
         .append(
@@ -854,7 +688,7 @@ fn serve_survives_imap_and_smtp_outages_and_stops_on_sigterm() {
     session.logout().unwrap();
     serve.wait_log("will retry", 1);
     assert_eq!(pending(&s), 1);
-    servers.service("start", "smtp");
+    servers.restart(Service::Smtp);
     wait_until(30, "the answer held back by the SMTP outage", || {
         answered(BOB, 2)
     });

@@ -6,10 +6,13 @@
 //! `PBMCHESS_TEST_SERVERS_REQUIRED=1` is set (CI that installs them), where a
 //! missing package fails the test.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
+use common::servers::{skip, submit, Servers, Service, Tls};
 use pbmchess::mail::{
     build_message, parse_envelope, Done, ImapConfig, ImapInbox, ImapTls, Inbox, Outgoing, Secret,
     SendError, Sender, SmtpConfig, SmtpOutbox, SmtpTls,
@@ -18,71 +21,8 @@ use pbmchess::mail::{
 const SERVER: &str = "pbm@test.local";
 const PLAYER: &str = "alice@test.local";
 
-struct Servers {
-    dir: tempfile::TempDir,
-    imap_port: u16,
-    smtp_port: u16,
-    /// With openssl: (imaps port, smtps port, the self-signed certificate).
-    tls: Option<(u16, u16, PathBuf)>,
-}
-
-fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/servers")
-        .join(name)
-}
-
+/// The library's own configs for [`Servers`].
 impl Servers {
-    /// Starts the servers, or returns `None` (after printing why) when the
-    /// packages are missing.
-    fn start(test: &str) -> Option<Servers> {
-        let dir = tempfile::Builder::new()
-            .prefix("pbmchess-mail-")
-            .tempdir()
-            .unwrap();
-        let out = Command::new(script("start.sh"))
-            .arg(dir.path())
-            .output()
-            .expect("run tests/servers/start.sh");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() == Some(77) {
-            let required = std::env::var("PBMCHESS_TEST_SERVERS_REQUIRED").is_ok_and(|v| v == "1");
-            assert!(!required, "{test}: mail test servers required but {stderr}");
-            // Written to the real stderr (not eprintln!, which the test
-            // harness captures) so the skip shows in a normal run.
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "skipped: {test}: {}", stderr.trim());
-            return None;
-        }
-        assert!(out.status.success(), "start.sh failed: {stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let get = |name: &str| -> Option<String> {
-            stdout
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{name}=")))
-                .map(str::to_string)
-        };
-        let port = |name: &str| -> u16 {
-            get(name)
-                .unwrap_or_else(|| panic!("start.sh printed no {name}: {stdout}"))
-                .parse()
-                .unwrap()
-        };
-        let tls = get("PBMCHESS_TEST_CA_FILE").map(|ca| {
-            (
-                port("PBMCHESS_TEST_IMAPS_PORT"),
-                port("PBMCHESS_TEST_SMTPS_PORT"),
-                PathBuf::from(ca),
-            )
-        });
-        Some(Servers {
-            imap_port: port("PBMCHESS_TEST_IMAP_PORT"),
-            smtp_port: port("PBMCHESS_TEST_SMTP_PORT"),
-            tls,
-            dir,
-        })
-    }
-
     fn imap_config(&self, user: &str, processed: Option<&str>) -> ImapConfig {
         ImapConfig {
             host: "127.0.0.1".into(),
@@ -114,37 +54,6 @@ impl Servers {
         })
         .unwrap()
     }
-
-    /// A raw IMAP session as `user`, for checking what the inbox did.
-    fn session(&self, user: &str) -> imap::Session<std::net::TcpStream> {
-        let tcp = std::net::TcpStream::connect(("127.0.0.1", self.imap_port)).unwrap();
-        let mut client = imap::Client::new(tcp);
-        client.read_greeting().unwrap();
-        client
-            .login(user, format!("{user}-secret"))
-            .map_err(|(e, _)| e)
-            .unwrap()
-    }
-
-    fn kill_smtp(&self) {
-        let pid = std::fs::read_to_string(self.dir.path().join("smtp.pid")).unwrap();
-        let status = Command::new("kill").arg(pid.trim()).status().unwrap();
-        assert!(status.success());
-        // Wait until the port is closed.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", self.smtp_port)).is_ok() {
-            assert!(Instant::now() < deadline, "SMTP server did not stop");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        let _ = Command::new(script("stop.sh"))
-            .arg(self.dir.path())
-            .status();
-    }
 }
 
 /// A player's mail, as a mail client would write it.
@@ -157,36 +66,9 @@ fn player_mail(n: u32, subject: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// Submits `raw` over SMTP with a tiny client of its own: the test must not
-/// depend on the code under test to put mail in.
-fn submit(smtp_port: u16, raw: &[u8], to: &str) {
-    let mut smtp = std::net::TcpStream::connect(("127.0.0.1", smtp_port)).unwrap();
-    smtp.set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    use std::io::{BufRead, BufReader, Write};
-    let mut reader = BufReader::new(smtp.try_clone().unwrap());
-    let mut expect = |code: &str| loop {
-        let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
-        assert!(line.starts_with(code), "expected {code}, got {line:?}");
-        if line.as_bytes().get(3) != Some(&b'-') {
-            break;
-        }
-    };
-    expect("220");
-    for (cmd, code) in [
-        ("HELO test".to_string(), "250"),
-        (format!("MAIL FROM:<{PLAYER}>"), "250"),
-        (format!("RCPT TO:<{to}>"), "250"),
-        ("DATA".to_string(), "354"),
-    ] {
-        write!(smtp, "{cmd}\r\n").unwrap();
-        expect(code);
-    }
-    smtp.write_all(raw).unwrap();
-    smtp.write_all(b"\r\n.\r\n").unwrap();
-    expect("250");
-    smtp.write_all(b"QUIT\r\n").unwrap();
+/// Submits [`player_mail`] `n` from the player to the server over SMTP.
+fn submit_player_mail(smtp_port: u16, n: u32, subject: &str) {
+    submit(smtp_port, PLAYER, SERVER, &player_mail(n, subject));
 }
 
 fn wait_for_unseen(inbox: &mut ImapInbox, n: usize) -> Vec<pbmchess::mail::InboundMessage> {
@@ -206,7 +88,7 @@ fn imap_inbox_fetches_in_order_and_moves_done_mail() {
         return;
     };
     // One mail through SMTP, one appended straight into the mailbox.
-    submit(servers.smtp_port, &player_mail(1, "chess help"), SERVER);
+    submit_player_mail(servers.smtp_port, 1, "chess help");
     let mut raw_session = servers.session("pbm");
     raw_session
         .append("INBOX", &player_mail(2, "chess list"))
@@ -272,7 +154,7 @@ fn imap_inbox_without_processed_mailbox_only_sets_seen() {
     else {
         return;
     };
-    submit(servers.smtp_port, &player_mail(1, "chess help"), SERVER);
+    submit_player_mail(servers.smtp_port, 1, "chess help");
     let mut inbox = ImapInbox::new(&servers.imap_config("pbm", None)).unwrap();
     let got = wait_for_unseen(&mut inbox, 1);
     assert_eq!(got.len(), 1);
@@ -295,7 +177,7 @@ fn imap_wait_for_mail_wakes_up_on_new_mail() {
     let port = servers.smtp_port;
     let sender = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(700));
-        submit(port, &player_mail(3, "chess games"), SERVER);
+        submit_player_mail(port, 3, "chess games");
     });
     let start = Instant::now();
     inbox.wait_for_mail(Duration::from_secs(30)).unwrap();
@@ -333,11 +215,7 @@ fn smtp_round_trip_player_to_server_and_back() {
         return;
     };
     // 1. The player's command reaches the server's IMAP inbox.
-    submit(
-        servers.smtp_port,
-        &player_mail(1, "chess move 101 alice pw e4"),
-        SERVER,
-    );
+    submit_player_mail(servers.smtp_port, 1, "chess move 101 alice pw e4");
     let mut server_inbox = ImapInbox::new(&servers.imap_config("pbm", Some("Done"))).unwrap();
     let got = wait_for_unseen(&mut server_inbox, 1);
     assert_eq!(got.len(), 1);
@@ -401,7 +279,7 @@ fn smtp_to_other_domains_reaches_the_sink_and_down_server_is_temporary() {
     let files: Vec<_> = std::fs::read_dir(&sink).unwrap().collect();
     assert_eq!(files.len(), 1);
 
-    servers.kill_smtp();
+    servers.stop(Service::Smtp);
     let err = smtp.send(&msg).unwrap_err();
     assert!(matches!(err, SendError::Temporary(_)), "{err}");
 }
@@ -412,12 +290,13 @@ fn tls_imap_and_smtp_with_a_private_ca() {
     let Some(servers) = Servers::start(name) else {
         return;
     };
-    let Some((imaps_port, smtps_port, ca)) = servers.tls.clone() else {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: {name}: no openssl for a test certificate"
-        );
+    let Some(Tls {
+        imaps_port,
+        smtps_port,
+        ca_file: ca,
+    }) = servers.tls.clone()
+    else {
+        skip(name, "no openssl for a test certificate");
         return;
     };
     // SMTP with STARTTLS and with TLS from the first byte.
@@ -521,7 +400,7 @@ fn imap_inbox_reconnects_after_the_server_drops_it() {
         .output()
         .unwrap();
     assert!(kicked.status.success(), "{kicked:?}");
-    submit(servers.smtp_port, &player_mail(1, "chess help"), SERVER);
+    submit_player_mail(servers.smtp_port, 1, "chess help");
     // The next calls reconnect by themselves.
     let got = wait_for_unseen(&mut inbox, 1);
     assert_eq!(got.len(), 1);

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod servers;
 pub mod world;
 
 use std::path::{Path, PathBuf};
