@@ -87,11 +87,13 @@ pub struct NewBoard<'a> {
     pub now: DateTime<Utc>,
 }
 
-/// Insert a board under the next free number of its game (from 101) and
-/// return that number.
+/// Insert a board under the next number of its game (from 101; a number
+/// is never given twice, even after its board was deleted) and return it.
 pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
     let number: u32 = conn.query_row(
-        "SELECT COALESCE(MAX(board) + 1, 101) FROM boards WHERE game = ?1",
+        "INSERT INTO board_counters (game, last_board) VALUES (?1, 101)
+         ON CONFLICT (game) DO UPDATE SET last_board = last_board + 1
+         RETURNING last_board",
         params![new.game],
         |r| r.get(0),
     )?;
@@ -449,6 +451,9 @@ mod tests {
             2
         );
         assert_eq!(boards_of_user(&conn, None, "bob").unwrap().len(), 3);
+        // A deleted board's number is not given again.
+        delete_board(&conn, "chess", 102).unwrap();
+        assert_eq!(new_board(&conn, "chess"), 103);
     }
 
     #[test]

@@ -47,6 +47,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0002_observers.sql")),
         M::up(include_str!("../../migrations/0003_pending_moves.sql")),
         M::up(include_str!("../../migrations/0004_player_settings.sql")),
+        M::up(include_str!("../../migrations/0005_board_counters.sql")),
     ])
 }
 
@@ -101,6 +102,37 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         migrations().validate().unwrap();
+    }
+
+    #[test]
+    fn an_older_database_keeps_its_board_numbers_after_upgrading() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "foreign_keys", "ON").unwrap();
+        migrations().to_version(&mut conn, 4).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users VALUES ('a', 'h', '2026-01-01T00:00:00Z', NULL);
+             INSERT INTO boards (game, board, start_position, position, status, created_at,
+                                 last_action_at)
+             VALUES ('chess', 107, 's', 's', 'active', '2026-01-01T00:00:00Z',
+                     '2026-01-01T00:00:00Z');",
+        )
+        .unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        let number = insert_board(
+            &conn,
+            &NewBoard {
+                game: "chess",
+                options: &[],
+                start_position: "s",
+                players: &["a".to_string()],
+                nag_days: None,
+                forfeit_days: None,
+                total_days: None,
+                now: chrono::Utc::now(),
+            },
+        )
+        .unwrap();
+        assert_eq!(number, 108);
     }
 
     #[test]
