@@ -113,15 +113,11 @@ pub(crate) fn signup(
         "Welcome to {name}, {userid}! Your account is ready; board mail for it goes to {}.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
         addresses.join(", ")
     );
-    let body = ctx
-        .server
-        .templates
-        .render("message.txt", context! { text => text })?;
-    Ok(vec![Reply {
-        to: ctx.sender.unwrap_or_default().to_string(),
-        subject: format!("Welcome to {name}, {userid}"),
-        body,
-    }])
+    Ok(vec![ctx.notice(
+        ctx.sender.unwrap_or_default(),
+        format!("Welcome to {name}, {userid}"),
+        &text,
+    )?])
 }
 
 /// `help [topic...]`, `<game> help`.
@@ -191,25 +187,15 @@ pub(crate) fn set_size(
         game.title(),
         user.userid
     );
-    Ok(vec![Reply {
-        to: ctx.sender.unwrap_or(user.address()).to_string(),
-        subject: format!("{} settings", game.title()),
-        body: ctx
-            .server
-            .templates
-            .render("message.txt", context! { text => text })?,
-    }])
+    Ok(vec![ctx.notice(
+        ctx.answer_to(&user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
 }
 
 fn confirmation(ctx: &Ctx<'_>, to: &str, subject: &str, text: String) -> Outcome<Vec<Reply>> {
-    Ok(vec![Reply {
-        to: to.to_string(),
-        subject: subject.to_string(),
-        body: ctx
-            .server
-            .templates
-            .render("message.txt", context! { text => text })?,
-    }])
+    Ok(vec![ctx.notice(to, subject, &text)?])
 }
 
 /// `change password <userid> <old> <new>`
@@ -289,12 +275,7 @@ pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Outcome<Vec<Reply>> {
             String::new()
         }
     );
-    confirmation(
-        ctx,
-        ctx.sender.unwrap_or(user.address()),
-        "Signed off",
-        text,
-    )
+    confirmation(ctx, ctx.answer_to(&user), "Signed off", text)
 }
 
 #[cfg(test)]

@@ -131,6 +131,26 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// A plain text answer (a confirmation or a notice) to `to`.
+    pub fn notice(
+        &self,
+        to: &str,
+        subject: impl Into<String>,
+        text: impl AsRef<str>,
+    ) -> Outcome<Reply> {
+        Ok(Reply {
+            to: to.to_string(),
+            subject: subject.into(),
+            body: self.server.notice_body(text.as_ref())?,
+        })
+    }
+
+    /// Where an answer to `user`'s command goes: the sender, or (from the
+    /// admin CLI) the user's own address.
+    pub fn answer_to<'u>(&'u self, user: &'u store::User) -> &'u str {
+        self.sender.unwrap_or(user.address())
+    }
+
     /// The board drawing the sender prefers for `game`: that of the user
     /// whose address it is, else large.
     pub fn sender_size(&self, game: &str) -> Outcome<BoardSize> {
@@ -186,6 +206,12 @@ impl<'a> Server<'a> {
         }
     }
 
+    /// The body of a plain text answer, from `message.txt`.
+    pub(crate) fn notice_body(&self, text: &str) -> Result<String, TemplateError> {
+        self.templates
+            .render("message.txt", context! { text => text })
+    }
+
     /// Process one inbound mail completely: everything it changes and every
     /// reply it causes commit together, or nothing does.
     pub fn handle_mail(
@@ -222,9 +248,7 @@ impl<'a> Server<'a> {
                 let text = format!(
                     "You sent more than {limit} mails within an hour, so further mail from {sender} is dropped unanswered until an hour has passed. Please send fewer, or use a \"multiple\" mail with one command per line."
                 );
-                let body = self
-                    .templates
-                    .render("message.txt", context! { text => text })?;
+                let body = self.notice_body(&text)?;
                 self.enqueue(
                     &tx,
                     sender,
@@ -244,9 +268,7 @@ impl<'a> Server<'a> {
                 "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
                 self.config.limits.max_message_bytes
             );
-            let body = self
-                .templates
-                .render("message.txt", context! { text => text })?;
+            let body = self.notice_body(&text)?;
             self.enqueue(&tx, sender, "Error", body, Some(&mail.message_id), now)?;
             tx.commit()?;
             return Ok(MailOutcome::TooLarge);

@@ -686,8 +686,5 @@ fn hypothetical_body(
     text.push_str(render::board(&position.diagram(), size).trim_end());
     text.push_str("\n\n");
     text.push_str(&then);
-    Ok(ctx
-        .server
-        .templates
-        .render("message.txt", minijinja::context! { text => text })?)
+    Ok(ctx.server.notice_body(&text)?)
 }

@@ -2,7 +2,6 @@
 //! challenges they take.
 
 use chrono::{Datelike, Duration, TimeZone, Utc};
-use minijinja::context;
 
 use super::{Ctx, Outcome, Refusal, Reply};
 use crate::command::Credentials;
@@ -15,14 +14,7 @@ fn confirm(
     subject: String,
     text: String,
 ) -> Outcome<Vec<Reply>> {
-    Ok(vec![Reply {
-        to: ctx.sender.unwrap_or(user.address()).to_string(),
-        subject,
-        body: ctx
-            .server
-            .templates
-            .render("message.txt", context! { text => text })?,
-    }])
+    Ok(vec![ctx.notice(ctx.answer_to(user), subject, &text)?])
 }
 
 /// `vacation <userid> <pw> <days>|off`: from now on, for that many days, the

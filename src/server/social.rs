@@ -10,21 +10,6 @@ use crate::ratings;
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus};
 
-fn message(ctx: &Ctx<'_>, to: &str, subject: String, text: String) -> Outcome<Reply> {
-    Ok(Reply {
-        to: to.to_string(),
-        subject,
-        body: ctx
-            .server
-            .templates
-            .render("message.txt", context! { text => text })?,
-    })
-}
-
-fn sender_or(ctx: &Ctx<'_>, user: &store::User) -> String {
-    ctx.sender.unwrap_or(user.address()).to_string()
-}
-
 /// `<game> chat <board> <userid> <pw>`: the body goes to the players and
 /// observers of the board (the sender included, as a receipt).
 pub(crate) fn chat(
@@ -66,8 +51,7 @@ pub(crate) fn chat(
     let mut replies = Vec::new();
     for userid in readers {
         if let Some(reader) = store::user(ctx.conn, &userid)? {
-            replies.push(message(
-                ctx,
+            replies.push(ctx.notice(
                 reader.address(),
                 subject.clone(),
                 format!(
@@ -122,9 +106,8 @@ pub(crate) fn subscribe(
             user.address()
         )
     };
-    Ok(vec![message(
-        ctx,
-        &sender_or(ctx, &user),
+    Ok(vec![ctx.notice(
+        ctx.answer_to(&user),
         format!("{} subscriptions", game.title()),
         text,
     )?])
@@ -153,9 +136,8 @@ pub(crate) fn unsubscribe(
         game.title(),
         if removed == 1 { "" } else { "s" }
     );
-    Ok(vec![message(
-        ctx,
-        &sender_or(ctx, &user),
+    Ok(vec![ctx.notice(
+        ctx.answer_to(&user),
         format!("{} subscriptions", game.title()),
         text,
     )?])
@@ -298,8 +280,7 @@ pub(crate) fn message_users(
             ))
             .into());
         };
-        replies.push(message(
-            ctx,
+        replies.push(ctx.notice(
             reader.address(),
             format!("Message from {} **", user.userid),
             format!(
@@ -309,9 +290,8 @@ pub(crate) fn message_users(
         )?);
         names.push(userid);
     }
-    replies.push(message(
-        ctx,
-        &sender_or(ctx, &user),
+    replies.push(ctx.notice(
+        ctx.answer_to(&user),
         "Message sent".to_string(),
         format!("Your message went to {}.", names.join(", ")),
     )?);
