@@ -50,6 +50,40 @@ pub(crate) fn replay(
     Ok(position)
 }
 
+/// The seat to act on an active board, read from its stored position (no
+/// replay needed).
+pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Outcome<usize> {
+    let position = game
+        .position(&row.position, &row.options)
+        .map_err(|e| ServerError::Replay {
+            game: row.game.clone(),
+            board: row.board,
+            reason: e.to_string(),
+        })?;
+    Ok(position.to_act().index())
+}
+
+/// Whether a board passes a listing filter; for `next`, whether one of
+/// `users` (anyone when empty) is to act on it.
+pub(crate) fn passes(
+    game: &'static dyn Game,
+    b: &store::Board,
+    filter: BoardFilter,
+    users: &[String],
+) -> Outcome<bool> {
+    Ok(match filter {
+        BoardFilter::All => true,
+        BoardFilter::Active => b.is_active(),
+        BoardFilter::Inactive => !b.is_active(),
+        BoardFilter::Next => {
+            b.is_active() && {
+                let to_act = &b.players[seat_to_act(game, b)?];
+                users.is_empty() || users.iter().any(|u| *to_act == u.to_lowercase())
+            }
+        }
+    })
+}
+
 /// Refuse a board number that does not exist.
 pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<()> {
     if store::board_exists(ctx.conn, game.name(), number)? {
@@ -528,7 +562,20 @@ pub(crate) fn show_body(
     at: Option<u32>,
     size: BoardSize,
 ) -> Outcome<String> {
+    Ok(show_mail(ctx, game, number, at, size)?.1)
+}
+
+/// The subject (naming who is to act now, as turn mails do) and the body
+/// `show` sends for one board, optionally at ply `at`.
+pub(crate) fn show_mail(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    at: Option<u32>,
+    size: BoardSize,
+) -> Outcome<(String, String)> {
     let mut loaded = load(ctx, game, number)?;
+    let subject = loaded.view(game, vec![]).subject();
     if let Some(n) = at {
         if n as usize > loaded.plies.len() {
             return Err(Refusal::new(format!(
@@ -548,7 +595,7 @@ pub(crate) fn show_body(
     if let Some(n) = at {
         view.news = vec![format!("The position after ply {n}.")];
     }
-    view.body(ctx, size)
+    Ok((subject, view.body(ctx, size)?))
 }
 
 /// `<game> show <board>[#N]...`: board mails to the sender.
@@ -560,17 +607,7 @@ pub(crate) fn show(
     let size = ctx.sender_size(game.name())?;
     let mut replies = Vec::new();
     for r in boards {
-        let body = show_body(ctx, game, r.board, r.ply, size)?;
-        let row = store::board(ctx.conn, game.name(), r.board)?
-            .ok_or_else(|| Failure::Refused(no_such_board(game, r.board)))?;
-        let subject = match &row.status {
-            BoardStatus::Active => {
-                // The subject names who is to act now, as in turn mails.
-                let loaded = load(ctx, game, r.board)?;
-                loaded.view(game, vec![]).subject()
-            }
-            BoardStatus::Finished { .. } => format!("{} Board {} finished", game.title(), r.board),
-        };
+        let (subject, body) = show_mail(ctx, game, r.board, r.ply, size)?;
         replies.push(Reply {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
@@ -602,18 +639,7 @@ fn filtered(
     };
     let mut keep = Vec::new();
     for b in boards.drain(..) {
-        let ok = match filter {
-            BoardFilter::All => true,
-            BoardFilter::Active => b.is_active(),
-            BoardFilter::Inactive => !b.is_active(),
-            BoardFilter::Next => {
-                b.is_active() && {
-                    let to_act = load(ctx, game, b.board)?.position.to_act().index();
-                    users.is_empty() || users.iter().any(|u| b.players[to_act] == u.to_lowercase())
-                }
-            }
-        };
-        if ok {
+        if passes(game, &b, filter, users)? {
             keep.push(b);
         }
     }
@@ -658,15 +684,11 @@ pub(crate) fn games(
     let mut lines = Vec::new();
     for b in &boards {
         let state = match &b.status {
-            BoardStatus::Active => {
-                let loaded = load(ctx, game, b.board)?;
-                let plies = loaded.plies.len();
-                format!(
-                    "{} to act, ply {}",
-                    b.players[loaded.position.to_act().index()],
-                    plies + 1
-                )
-            }
+            BoardStatus::Active => format!(
+                "{} to act, ply {}",
+                b.players[seat_to_act(game, b)?],
+                store::plies(ctx.conn, game.name(), b.board)?.len() + 1
+            ),
             BoardStatus::Finished {
                 winner_seat: Some(s),
                 ending,
@@ -713,17 +735,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
         let Some(game) = rules::game(&row.game) else {
             continue;
         };
-        // Who is to act, from the stored position (no replay needed).
-        let to_act = game
-            .position(&row.position, &row.options)
-            .map_err(|e| ServerError::Replay {
-                game: row.game.clone(),
-                board: row.board,
-                reason: e.to_string(),
-            })?
-            .to_act()
-            .index();
-        let Some(userid) = row.players.get(to_act) else {
+        let Some(userid) = row.players.get(seat_to_act(game, &row)?) else {
             continue;
         };
         // A player on vacation is neither reminded nor forfeited, and the

@@ -235,13 +235,12 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
             if !b.is_active() {
                 continue;
             }
-            let loaded = load(ctx, game, b.board)?;
             lines.push(format!(
                 "{:<12} {:<6} {:<30} {} to act",
                 game.name(),
                 b.board,
                 b.players.join(" - "),
-                b.players[loaded.position.to_act().index()]
+                b.players[super::play::seat_to_act(game, &b)?]
             ));
         }
     }
@@ -309,7 +308,6 @@ fn user_boards(
     filter: crate::command::BoardFilter,
     size: Option<crate::command::BoardSize>,
 ) -> Outcome<Vec<Reply>> {
-    use crate::command::BoardFilter;
     let mut replies = Vec::new();
     for &game in games {
         let size = match size {
@@ -320,31 +318,14 @@ fn user_boards(
             if !numbers.is_empty() && !numbers.contains(&b.board) {
                 continue;
             }
-            let loaded = load(ctx, game, b.board)?;
-            let keep = match filter {
-                BoardFilter::All => true,
-                BoardFilter::Active => b.is_active(),
-                BoardFilter::Inactive => !b.is_active(),
-                BoardFilter::Next => {
-                    b.is_active() && b.players[loaded.position.to_act().index()] == userid
-                }
-            };
-            if !keep && numbers.is_empty() {
+            if numbers.is_empty() && !super::play::passes(game, &b, filter, &[userid.to_string()])?
+            {
                 continue;
             }
-            let body = super::play::show_body(ctx, game, b.board, None, size)?;
-            let view = super::compose::BoardView {
-                game,
-                row: &loaded.row,
-                plies: &loaded.plies,
-                position: loaded.position.as_ref(),
-                news: vec![],
-                recent_only: false,
-                comment: None,
-            };
+            let (subject, body) = super::play::show_mail(ctx, game, b.board, None, size)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
-                subject: view.subject(),
+                subject,
                 body,
             });
         }
