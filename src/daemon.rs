@@ -293,6 +293,26 @@ mod tests {
         }
     }
 
+    /// One drain of the outbox at `clock`; what it did.
+    fn drain(
+        config: &Config,
+        clock: &dyn Clock,
+        conn: &Connection,
+        sender: &mut dyn Sender,
+    ) -> PassReport {
+        let mut report = PassReport::default();
+        drain_outbox(
+            config,
+            clock,
+            conn,
+            sender,
+            &AtomicBool::new(false),
+            &mut report,
+        )
+        .unwrap();
+        report
+    }
+
     fn queued(conn: &Connection, now: chrono::DateTime<chrono::Utc>, to: &[&str]) {
         for t in to {
             store::enqueue(
@@ -349,10 +369,8 @@ mod tests {
         let mut config = Config::default();
         config.server.address = "pbm@games.test".into();
         config.server.name = "PBM".into();
-        let stop = AtomicBool::new(false);
         let mut stub = Stub(lettre::transport::stub::StubTransport::new_ok());
-        let mut report = PassReport::default();
-        drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+        let report = drain(&config, &clock, &conn, &mut stub);
         assert_eq!(report.sent, 1);
         let sent = stub.0.messages();
         assert_eq!(sent.len(), 1);
@@ -384,14 +402,14 @@ mod tests {
         // sent: once the pass's claim runs out, it is sent again, the same mail.
         conn.execute("UPDATE outbox SET sent_at = NULL WHERE id = ?1", [id])
             .unwrap();
-        drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+        drain(&config, &clock, &conn, &mut stub);
         assert_eq!(
             stub.0.messages().len(),
             1,
             "claimed: not sent again at once"
         );
         let later = FixedClock(clock.0 + chrono::Duration::from_std(SEND_LEASE).unwrap());
-        drain_outbox(&config, &later, &conn, &mut stub, &stop, &mut report).unwrap();
+        drain(&config, &later, &conn, &mut stub);
         let again = stub.0.messages();
         assert_eq!(message_id(&again[1].1), message_id(raw));
         assert_eq!(again[1].1, *raw);
@@ -403,21 +421,18 @@ mod tests {
         let start = chrono::Utc::now();
         queued(&conn, start, &["a@x"]);
         let config = Config::default();
-        let stop = AtomicBool::new(false);
         let mut stub = Stub(lettre::transport::stub::StubTransport::new_error());
         let mut now = start;
         // 1, 2, 4, 8 minutes after each failure, as the policy says.
         for minutes in [1, 2, 4, 8] {
             let clock = FixedClock(now);
-            let mut report = PassReport::default();
-            drain_outbox(&config, &clock, &conn, &mut stub, &stop, &mut report).unwrap();
+            let report = drain(&config, &clock, &conn, &mut stub);
             assert_eq!(report.send_failures, 1);
             let next = now + chrono::Duration::minutes(minutes);
             assert_eq!(due_at(&conn, 1), crate::store::time_text(next));
             // Not due before then: nothing is tried.
             let early = FixedClock(next - chrono::Duration::seconds(1));
-            let mut report = PassReport::default();
-            drain_outbox(&config, &early, &conn, &mut stub, &stop, &mut report).unwrap();
+            let report = drain(&config, &early, &conn, &mut stub);
             assert_eq!(report.send_failures, 0);
             now = next;
         }
@@ -429,8 +444,8 @@ mod tests {
             [crate::store::time_text(late.0)],
         )
         .unwrap();
-        let mut report = PassReport::default();
-        drain_outbox(&config, &late, &conn, &mut stub, &stop, &mut report).unwrap();
+        let report = drain(&config, &late, &conn, &mut stub);
+        assert_eq!(report.send_failures, 1);
         assert_eq!(store::pending_count(&conn).unwrap(), 0);
     }
 
@@ -444,17 +459,7 @@ mod tests {
             all_down: false,
             attempts: vec![],
         };
-        let mut report = PassReport::default();
-        let stop = AtomicBool::new(false);
-        drain_outbox(
-            &Config::default(),
-            &clock,
-            &conn,
-            &mut sender,
-            &stop,
-            &mut report,
-        )
-        .unwrap();
+        let report = drain(&Config::default(), &clock, &conn, &mut sender);
         assert_eq!(report.sent, 3);
         assert_eq!(report.send_failures, 1);
         assert_eq!(store::pending_count(&conn).unwrap(), 1);
@@ -470,17 +475,7 @@ mod tests {
             all_down: true,
             attempts: vec![],
         };
-        let mut report = PassReport::default();
-        let stop = AtomicBool::new(false);
-        drain_outbox(
-            &Config::default(),
-            &clock,
-            &conn,
-            &mut sender,
-            &stop,
-            &mut report,
-        )
-        .unwrap();
+        let report = drain(&Config::default(), &clock, &conn, &mut sender);
         assert_eq!(sender.attempts.len(), DOWN_AFTER_FAILURES as usize);
         assert_eq!(report.sent, 0);
         assert_eq!(store::pending_count(&conn).unwrap(), 5, "nothing lost");
