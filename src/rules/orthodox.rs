@@ -743,36 +743,9 @@ impl Board {
         if ALL_DIRECTIONS.iter().any(|&d| c[(s + d) as usize] == king) {
             return true;
         }
-        let (rook, bishop, queen) = (ROOK | bit, BISHOP | bit, QUEEN | bit);
-        for d in ORTHOGONAL {
-            let mut t = s + d;
-            loop {
-                let x = c[t as usize];
-                if x == EMPTY {
-                    t += d;
-                    continue;
-                }
-                if x == rook || x == queen {
-                    return true;
-                }
-                break;
-            }
-        }
-        for d in DIAGONAL {
-            let mut t = s + d;
-            loop {
-                let x = c[t as usize];
-                if x == EMPTY {
-                    t += d;
-                    continue;
-                }
-                if x == bishop || x == queen {
-                    return true;
-                }
-                break;
-            }
-        }
-        false
+        let queen = QUEEN | bit;
+        slider_attacks(c, s, &ORTHOGONAL, ROOK | bit, queen)
+            || slider_attacks(c, s, &DIAGONAL, BISHOP | bit, queen)
     }
 
     /// Pseudo-legal moves of the side to move, castling excluded.
@@ -1687,4 +1660,19 @@ impl Position for OrthoPosition {
     fn clone_box(&self) -> Box<dyn Position> {
         Box::new(self.clone())
     }
+}
+
+/// Whether a slider of kind `piece` or `queen` attacks square `s` along
+/// one of `directions` (the first occupied cell on each ray decides).
+#[inline]
+fn slider_attacks(cells: &[u8], s: isize, directions: &[isize], piece: u8, queen: u8) -> bool {
+    directions.iter().any(|&d| {
+        let mut t = s + d;
+        loop {
+            match cells[t as usize] {
+                EMPTY => t += d,
+                x => return x == piece || x == queen,
+            }
+        }
+    })
 }
