@@ -185,8 +185,19 @@ fn multiple_runs_each_line_and_answers_once_per_recipient() {
     let r = w.replies();
     let to_a: Vec<_> = r.iter().filter(|m| m.to == "a@x").collect();
     assert_eq!(to_a.len(), 1, "{r:#?}");
-    assert!(to_a[0].body.contains("alice's turn") || to_a[0].body.contains("bob's turn"));
-    assert!(to_a[0].body.contains("refused") || to_a[0].body.contains("turn"));
+    // The move, the show, and the refused second move, in one answer.
+    assert!(
+        to_a[0].body.contains("It is bob's turn."),
+        "{}",
+        to_a[0].body
+    );
+    assert!(
+        to_a[0]
+            .body
+            .contains("It is bob's turn on chess board 101, not yours"),
+        "{}",
+        to_a[0].body
+    );
     assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
 }
 

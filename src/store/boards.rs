@@ -200,11 +200,6 @@ pub fn boards_of_game(conn: &Connection, game: &str) -> Result<Vec<Board>> {
     boards_where(conn, "game = ?1", params![game])
 }
 
-/// Every board of every game.
-pub fn all_boards(conn: &Connection) -> Result<Vec<Board>> {
-    boards_where(conn, "1", [])
-}
-
 /// Boards of `game` (or of every game when `None`) where `userid` plays.
 pub fn boards_of_user(conn: &Connection, game: Option<&str>, userid: &str) -> Result<Vec<Board>> {
     boards_where(

@@ -5,7 +5,7 @@
 pub mod servers;
 pub mod world;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use mail_parser::MessageParser;
@@ -178,8 +178,4 @@ pub fn parse_sent(raw: &str) -> SentMail {
 /// The mails addressed to `to`.
 pub fn to<'a>(mails: &'a [SentMail], to: &str) -> Vec<&'a SentMail> {
     mails.iter().filter(|m| m.to == to).collect()
-}
-
-pub fn exists(p: &Path) -> bool {
-    p.exists()
 }
