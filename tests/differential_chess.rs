@@ -4,7 +4,7 @@
 
 use cozy_chess::util::{display_uci_move, parse_san_move, parse_uci_move};
 use pbmchess::rules::chess;
-use pbmchess::rules::orthodox::Board;
+use pbmchess::rules::orthodox::State;
 
 const STARTS: [&str; 6] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -47,7 +47,7 @@ fn random_playouts_agree_with_cozy_chess() {
     let mut stalemates = 0;
     for game in 0..300 {
         let fen = STARTS[game % STARTS.len()];
-        let mut mine = Board::from_fen(chess::variant(), fen).unwrap();
+        let mut mine = State::from_fen(chess::variant(), fen).unwrap();
         let mut theirs = cozy_chess::Board::from_fen(fen, false).unwrap();
         for ply in 0..200 {
             positions += 1;

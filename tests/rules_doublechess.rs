@@ -5,7 +5,7 @@
 //! generator written here from the rules text.
 
 use pbmchess::rules::doublechess;
-use pbmchess::rules::orthodox::Board;
+use pbmchess::rules::orthodox::State;
 use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};
 
 const START: &str =
@@ -769,7 +769,7 @@ fn random_playouts_agree_with_the_reference() {
     let mut castlings = 0;
     for game in 0..60 {
         let fen = starts[game % starts.len()];
-        let mut mine = Board::from_fen(doublechess::variant(), fen).unwrap();
+        let mut mine = State::from_fen(doublechess::variant(), fen).unwrap();
         let mut reference = Ref::from_fen(fen);
         for ply in 0..120 {
             positions += 1;

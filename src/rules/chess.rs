@@ -5,21 +5,19 @@
 use std::sync::LazyLock;
 
 use super::board::Geometry;
-use super::orthodox::{Castling, OrthoPosition, Variant};
-use super::{check_options, Color, Game, Position, SetupError};
+use super::engine::EngineGame;
+use super::orthodox::{Castling, Orthodox, State, Variant};
+use super::{Color, SetupError};
 
 /// The FIDE start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// A chess position: the shared orthodox position on the chess variant.
-pub type ChessPosition = OrthoPosition;
 
 /// Orthodox FIDE chess.
 pub struct Chess;
 
 /// The chess variant data (geometry, castling table, notation rules).
-pub fn variant() -> &'static Variant {
-    static VARIANT: LazyLock<Variant> = LazyLock::new(|| {
+pub fn variant() -> &'static Variant<Orthodox> {
+    static VARIANT: LazyLock<Variant<Orthodox>> = LazyLock::new(|| {
         let g = Geometry::CHESS;
         let mut castlings = Vec::new();
         for color in [Color::White, Color::Black] {
@@ -50,24 +48,24 @@ pub fn variant() -> &'static Variant {
             castlings,
             true,
             "Write a move in algebraic notation (Nf3, exd5, e8=Q, O-O) or as from and to squares (g1f3, e7e8q).",
+            Orthodox,
         )
     });
     &VARIANT
 }
 
-impl Game for Chess {
+impl EngineGame for Chess {
+    type Engine = State;
     fn name(&self) -> &'static str {
         "chess"
     }
     fn title(&self) -> &'static str {
         "Chess"
     }
-    fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
-        check_options(&Chess, options)?;
-        Ok(Box::new(OrthoPosition::start(variant())))
+    fn start(&self, _options: &[String]) -> Result<State, SetupError> {
+        Ok(State::start(variant()))
     }
-    fn position(&self, text: &str, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
-        check_options(&Chess, options)?;
-        Ok(Box::new(OrthoPosition::from_fen(variant(), text)?))
+    fn read_position(&self, text: &str, _options: &[String]) -> Result<State, SetupError> {
+        State::from_fen(variant(), text)
     }
 }

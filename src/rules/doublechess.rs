@@ -26,15 +26,13 @@
 use std::sync::LazyLock;
 
 use super::board::Geometry;
-use super::orthodox::{Castling, OrthoPosition, Variant};
-use super::{check_options, Color, Game, Position, SetupError};
+use super::engine::EngineGame;
+use super::orthodox::{Castling, Orthodox, State, Variant};
+use super::{Color, SetupError};
 
 /// The Double Chess start position.
 pub const START_FEN: &str =
     "rnbqrnbqkbnrqbnr/pppppppppppppppp/16/16/16/16/PPPPPPPPPPPPPPPP/RNBQRNBQKBNRQBNR w LEPAlepa - 0 1";
-
-/// A Double Chess position: the shared orthodox position on this variant.
-pub type DoubleChessPosition = OrthoPosition;
 
 /// Double Chess (David Short, 1996).
 pub struct DoubleChess;
@@ -44,8 +42,8 @@ pub struct DoubleChess;
 type CastlingRow = (&'static str, char, (u8, u8), (u8, u8), &'static [u8]);
 
 /// The Double Chess variant data.
-pub fn variant() -> &'static Variant {
-    static VARIANT: LazyLock<Variant> = LazyLock::new(|| {
+pub fn variant() -> &'static Variant<Orthodox> {
+    static VARIANT: LazyLock<Variant<Orthodox>> = LazyLock::new(|| {
         let g = Geometry::DOUBLE;
         // Files: a=0 … e=4, f=5, g=6, h=7, i=8, j=9, k=10, l=11, m=12, p=15.
         let mut castlings = Vec::new();
@@ -70,24 +68,24 @@ pub fn variant() -> &'static Variant {
             castlings,
             false,
             "Write a move in algebraic notation with lower-case files a to p (Nf3, ixj3, p8=Q, O-O, O-O-O-O) or as from and to squares (k1j3, i1m1).",
+            Orthodox,
         )
     });
     &VARIANT
 }
 
-impl Game for DoubleChess {
+impl EngineGame for DoubleChess {
+    type Engine = State;
     fn name(&self) -> &'static str {
         "doublechess"
     }
     fn title(&self) -> &'static str {
         "Double Chess"
     }
-    fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
-        check_options(&DoubleChess, options)?;
-        Ok(Box::new(OrthoPosition::start(variant())))
+    fn start(&self, _options: &[String]) -> Result<State, SetupError> {
+        Ok(State::start(variant()))
     }
-    fn position(&self, text: &str, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
-        check_options(&DoubleChess, options)?;
-        Ok(Box::new(OrthoPosition::from_fen(variant(), text)?))
+    fn read_position(&self, text: &str, _options: &[String]) -> Result<State, SetupError> {
+        State::from_fen(variant(), text)
     }
 }

@@ -5,6 +5,14 @@
 //! positions, and [`Position`] judges and applies turn actions, reports the
 //! outcome, writes position text and hands a [`Diagram`] to `render`.
 //!
+//! A game does not implement those faces by hand: it writes an
+//! [`Engine`](engine::Engine) (its rules, a position without history) and
+//! an [`EngineGame`](engine::EngineGame) (its names and how to make
+//! engines); [`engine`] turns them into `Position` and `Game`, with the
+//! draw [`history`] and [`perft`] written once. The chess-like games share
+//! the [`orthodox`] core and differ by data and hooks; geometry is in
+//! [`board`] (2D) and [`cube`] (3D).
+//!
 //! Resignation, draw offers and timers are not rules matters: the server
 //! handles them. The rules core only knows what happens on the board,
 //! including the automatic draws (stalemate, repetition, 50 moves, dead
@@ -12,7 +20,10 @@
 
 pub mod board;
 pub mod chess;
+pub mod cube;
 pub mod doublechess;
+pub mod engine;
+pub mod history;
 pub mod orthodox;
 pub mod perft;
 
@@ -54,6 +65,31 @@ impl Color {
         match self {
             Color::White => "White",
             Color::Black => "Black",
+        }
+    }
+
+    /// The side's letter in position texts: `w` or `b`.
+    pub fn fen_letter(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+
+    /// A piece letter in this side's case: upper case White, lower case Black.
+    pub fn cased(self, letter: char) -> char {
+        match self {
+            Color::White => letter.to_ascii_uppercase(),
+            Color::Black => letter.to_ascii_lowercase(),
+        }
+    }
+
+    /// The side a piece letter's case names.
+    pub fn of_case(letter: char) -> Color {
+        if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
         }
     }
 }
@@ -211,6 +247,9 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn to_text(&self) -> String;
     /// Who acts next (for a pending decision, the player who must decide).
     fn to_act(&self) -> Color;
+    /// Whether the next action is a decision the rules ask of
+    /// [`Position::to_act`] (a Shadow reveal) rather than a turn.
+    fn is_decision(&self) -> bool;
     /// Where the game stands, automatic draws included.
     fn outcome(&self) -> Outcome;
     /// Judge `input` (any accepted notation) and, if legal, apply it.
@@ -220,6 +259,8 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn legal_actions(&self) -> Vec<String>;
     /// Number of legal action sequences of length `depth` (see rules.md).
     fn perft(&self, depth: u32) -> u64;
+    /// Perft split by first action: `(action name, count)`, sorted by name.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// The boards and notes to draw.
     fn diagram(&self) -> Diagram;
     fn clone_box(&self) -> Box<dyn Position>;
@@ -249,7 +290,7 @@ pub trait Game: Send + Sync {
 }
 
 /// Refuse options a game does not know.
-pub fn check_options(game: &'static dyn Game, options: &[String]) -> Result<(), SetupError> {
+pub fn check_options(game: &dyn Game, options: &[String]) -> Result<(), SetupError> {
     for option in options {
         if !game.options().contains(&option.as_str()) {
             let accepted = if game.options().is_empty() {
@@ -285,6 +326,19 @@ pub fn game(name: &str) -> Option<&'static dyn Game> {
         .find(|g| g.name().eq_ignore_ascii_case(name))
 }
 
+/// The position `pbmchess perft` counts from: `position` text, or the
+/// start, under `options`.
+pub fn perft_position(
+    game: &'static dyn Game,
+    position: Option<&str>,
+    options: &[String],
+) -> Result<Box<dyn Position>, SetupError> {
+    match position {
+        Some(text) => game.position(text, options),
+        None => game.start(options),
+    }
+}
+
 /// Perft of `game` (no options) from its start, or from `position` text:
 /// what `pbmchess perft GAME DEPTH [--position TEXT]` prints.
 pub fn perft(
@@ -292,9 +346,5 @@ pub fn perft(
     depth: u32,
     position: Option<&str>,
 ) -> Result<u64, SetupError> {
-    let p = match position {
-        Some(text) => game.position(text, &[])?,
-        None => game.start(&[])?,
-    };
-    Ok(p.perft(depth))
+    Ok(perft_position(game, position, &[])?.perft(depth))
 }

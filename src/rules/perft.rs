@@ -2,24 +2,14 @@
 //! generator (rules.md: draw rules are ignored; counting stops only where no
 //! action exists or the game's own rule ends it).
 //!
-//! Any variant whose positions implement [`Node`] gets [`perft`] (with bulk
-//! counting at the last ply) and [`divide`] (per-action counts, for finding
-//! where two generators disagree).
+//! Every [`Engine`] gets [`perft`] (with bulk counting at the last ply) and
+//! [`divide`] (per-action counts, for finding where two generators
+//! disagree: `pbmchess perft GAME DEPTH --divide`).
 
-/// A position that perft can walk.
-pub trait Node: Sized {
-    /// One turn action.
-    type Action;
-    /// Every legal action here (empty when the game is over by its own rule).
-    fn actions(&self) -> Vec<Self::Action>;
-    /// The position after a legal action.
-    fn after(&self, action: &Self::Action) -> Self;
-    /// A name for the action in [`divide`]'s output (coordinate form).
-    fn action_name(&self, action: &Self::Action) -> String;
-}
+use super::engine::Engine;
 
 /// The number of legal action sequences of length `depth` from `node`.
-pub fn perft<N: Node>(node: &N, depth: u32) -> u64 {
+pub fn perft<E: Engine>(node: &E, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -35,7 +25,7 @@ pub fn perft<N: Node>(node: &N, depth: u32) -> u64 {
 
 /// Perft split by first action: `(action name, count)`, sorted by name.
 /// The counts sum to `perft(node, depth)` (for `depth >= 1`).
-pub fn divide<N: Node>(node: &N, depth: u32) -> Vec<(String, u64)> {
+pub fn divide<E: Engine>(node: &E, depth: u32) -> Vec<(String, u64)> {
     let mut out: Vec<(String, u64)> = node
         .actions()
         .iter()

@@ -1,0 +1,259 @@
+//! The trait every game's rules implement, and the server's face for free.
+//!
+//! A game writes an [`Engine`]: a position without history that knows its
+//! legal actions, applies them, writes and reads their notation, says who
+//! acts and whether the game ended by its own rules. Wrapping it in
+//! [`Tracked`] (the engine together with its [`History`]) gives the
+//! object-safe [`Position`] the server uses: `play`, `legal_actions`, the
+//! automatic draws, `perft` and `divide` are written once, here and in
+//! [`perft`](super::perft). A game's [`EngineGame`] (its names, options and
+//! how to make its engines) likewise gives the object-safe [`Game`].
+//!
+//! # The replay contract
+//! The server stores each action's canonical notation and replays a board
+//! by reading it back. So an engine's [`Engine::notation`] of a legal
+//! action must always read back, through [`Engine::read`] in the same
+//! position, as that same action, and two legal actions never share a
+//! notation. The registry-wide property test (`tests/rules_registry.rs`)
+//! proves it for every registered game, together with position-text round
+//! trips.
+
+use std::fmt;
+use std::hash::Hash;
+
+use super::history::History;
+use super::perft;
+use super::{
+    check_options, Color, Diagram, Game, MoveError, Outcome, Played, Position, SetupError,
+};
+
+/// One game's rules, as a position without history.
+pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
+    /// One turn action (a move, a drop, a reveal decision …).
+    type Action: Clone + PartialEq + fmt::Debug;
+    /// What the repetition rule compares.
+    type Key: Clone + Eq + Hash + fmt::Debug + Send + Sync;
+
+    /// The game this position belongs to.
+    fn game(&self) -> &'static dyn Game;
+
+    /// Who acts next (for a pending decision, the player who must decide).
+    fn to_act(&self) -> Color;
+
+    /// Whether the next action is a *decision* (a choice the rules ask of
+    /// [`Engine::to_act`], such as a Shadow reveal) rather than a turn.
+    fn is_decision(&self) -> bool {
+        false
+    }
+
+    /// Every legal action, the draw rules aside; empty where no action
+    /// exists or the game's own rule ended it.
+    fn actions(&self) -> Vec<Self::Action>;
+
+    /// Whether any legal action exists (override when cheaper than listing).
+    fn has_action(&self) -> bool {
+        !self.actions().is_empty()
+    }
+
+    /// Apply a legal action (not checked), with all its automatic
+    /// consequences.
+    fn play_unchecked(&mut self, action: &Self::Action);
+
+    /// The position after a legal action.
+    fn after(&self, action: &Self::Action) -> Self {
+        let mut next = self.clone();
+        next.play_unchecked(action);
+        next
+    }
+
+    /// The automatic consequences of a legal action, one plain sentence
+    /// each, as the players are told (removed pairs, reveals, warps).
+    fn events(&self, action: &Self::Action) -> Vec<String> {
+        let _ = action;
+        Vec::new()
+    }
+
+    /// The canonical notation of a legal action, stored and echoed.
+    fn notation(&self, action: &Self::Action) -> String;
+
+    /// The canonical notation of each of `actions`, which are all the legal
+    /// actions here (override when notation needs the whole list).
+    fn notations(&self, actions: &[Self::Action]) -> Vec<String> {
+        actions.iter().map(|a| self.notation(a)).collect()
+    }
+
+    /// The name of an action in `divide`'s output (the coordinate form
+    /// where a game has one; the notation by default).
+    fn action_name(&self, action: &Self::Action) -> String {
+        self.notation(action)
+    }
+
+    /// Read an action in any accepted notation: the one legal action the
+    /// text means, or a refusal that tells the player what to write.
+    fn read(&self, input: &str) -> Result<Self::Action, MoveError>;
+
+    /// How the position itself ends the game (mate, stalemate, a variant's
+    /// own end), the draws by history aside.
+    fn end(&self) -> Outcome;
+
+    /// Whether neither side can ever win (an automatic draw).
+    fn is_insufficient_material(&self) -> bool {
+        false
+    }
+
+    /// What the repetition rule compares.
+    fn repetition_key(&self) -> Self::Key;
+
+    /// Plies counted towards the move rule (the halfmove clock), as the
+    /// position text has it; 0 right after an irreversible action.
+    fn move_clock(&self) -> u32;
+
+    /// Position text, read back by the game's [`EngineGame::read_position`].
+    fn to_text(&self) -> String;
+
+    /// The boards and notes to draw.
+    fn diagram(&self) -> Diagram;
+}
+
+/// An engine together with its draw history: the [`Position`] the server
+/// holds.
+#[derive(Clone, Debug)]
+pub struct Tracked<E: Engine> {
+    engine: E,
+    history: History<E::Key>,
+}
+
+impl<E: Engine> Tracked<E> {
+    /// A position whose history starts here.
+    pub fn new(engine: E) -> Tracked<E> {
+        let history = History::new(engine.repetition_key(), engine.move_clock());
+        Tracked { engine, history }
+    }
+
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    pub fn history(&self) -> &History<E::Key> {
+        &self.history
+    }
+
+    /// Apply a legal action, keeping the history.
+    pub fn apply(&mut self, action: &E::Action) {
+        self.engine.play_unchecked(action);
+        self.history
+            .record(self.engine.repetition_key(), self.engine.move_clock());
+    }
+}
+
+impl<E: Engine> Position for Tracked<E> {
+    fn game(&self) -> &'static dyn Game {
+        self.engine.game()
+    }
+
+    fn to_text(&self) -> String {
+        self.engine.to_text()
+    }
+
+    fn to_act(&self) -> Color {
+        self.engine.to_act()
+    }
+
+    fn is_decision(&self) -> bool {
+        self.engine.is_decision()
+    }
+
+    /// The position's own end first (mate before the 50-move rule), then
+    /// the draws by history, then insufficient material.
+    fn outcome(&self) -> Outcome {
+        let end = self.engine.end();
+        if end.is_over() {
+            return end;
+        }
+        if let Some(ending) = self.history.draw() {
+            return Outcome::Drawn { ending };
+        }
+        if self.engine.is_insufficient_material() {
+            return Outcome::Drawn {
+                ending: super::Ending::InsufficientMaterial,
+            };
+        }
+        Outcome::Ongoing
+    }
+
+    fn play(&mut self, input: &str) -> Result<Played, MoveError> {
+        if self.outcome().is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let action = self.engine.read(input)?;
+        let notation = self.engine.notation(&action);
+        let events = self.engine.events(&action);
+        self.apply(&action);
+        Ok(Played { notation, events })
+    }
+
+    /// Empty once the game is over, draws included (as `play` refuses).
+    fn legal_actions(&self) -> Vec<String> {
+        if self.outcome().is_over() {
+            return Vec::new();
+        }
+        let mut out = self.engine.notations(&self.engine.actions());
+        out.sort();
+        out
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(&self.engine, depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        perft::divide(&self.engine, depth)
+    }
+
+    fn diagram(&self) -> Diagram {
+        self.engine.diagram()
+    }
+
+    fn clone_box(&self) -> Box<dyn Position> {
+        Box::new(self.clone())
+    }
+}
+
+/// One game built on an [`Engine`]: its names, options and how to make its
+/// positions. Every `EngineGame` is a [`Game`] (options are checked before
+/// [`EngineGame::start`] and [`EngineGame::read_position`] are called).
+pub trait EngineGame: Send + Sync + 'static {
+    type Engine: Engine;
+    /// The command name (`chess`, `doublechess`).
+    fn name(&self) -> &'static str;
+    /// The name written in subjects and help (`Chess`, `Double Chess`).
+    fn title(&self) -> &'static str;
+    /// The `-options` a challenge may give, without the dash.
+    fn options(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The starting position under these (known) options.
+    fn start(&self, options: &[String]) -> Result<Self::Engine, SetupError>;
+    /// A position read from its text under these (known) options.
+    fn read_position(&self, text: &str, options: &[String]) -> Result<Self::Engine, SetupError>;
+}
+
+impl<G: EngineGame> Game for G {
+    fn name(&self) -> &'static str {
+        EngineGame::name(self)
+    }
+    fn title(&self) -> &'static str {
+        EngineGame::title(self)
+    }
+    fn options(&self) -> &'static [&'static str] {
+        EngineGame::options(self)
+    }
+    fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
+        check_options(self, options)?;
+        Ok(Box::new(Tracked::new(EngineGame::start(self, options)?)))
+    }
+    fn position(&self, text: &str, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
+        check_options(self, options)?;
+        Ok(Box::new(Tracked::new(self.read_position(text, options)?)))
+    }
+}

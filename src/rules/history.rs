@@ -1,0 +1,112 @@
+//! The draw history any engine can use: how often each position occurred
+//! since the last irreversible action, and the move clock (rules.md §0:
+//! threefold repetition and 100 plies without progress draw
+//! automatically). An engine supplies the key and the clock
+//! ([`Engine::repetition_key`](super::engine::Engine::repetition_key),
+//! [`Engine::move_clock`](super::engine::Engine::move_clock)); what
+//! "irreversible" means is the engine's: a clock back at 0.
+//!
+//! # Rulings
+//! - History starts at the position a game was created from (the start or
+//!   a position text) and is cleared whenever the clock is back at 0
+//!   (nothing before an irreversible action can recur).
+//! - The move rule draws at [`MOVE_RULE_PLIES`] plies, unless the position
+//!   ends the game by itself (mate and stalemate are judged first, by the
+//!   caller).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use super::Ending;
+
+/// Plies without progress that draw (the 50-move rule).
+pub const MOVE_RULE_PLIES: u32 = 100;
+/// Occurrences of one position that draw.
+pub const REPETITIONS_TO_DRAW: u32 = 3;
+
+/// Repetition keys with their counts since the last irreversible action,
+/// the current key, and the move clock.
+#[derive(Clone, Debug)]
+pub struct History<K> {
+    counts: HashMap<K, u32>,
+    current: K,
+    clock: u32,
+}
+
+impl<K: Clone + Eq + Hash> History<K> {
+    /// A history that starts at a position with this key and clock.
+    pub fn new(key: K, clock: u32) -> History<K> {
+        let mut counts = HashMap::new();
+        counts.insert(key.clone(), 1);
+        History {
+            counts,
+            current: key,
+            clock,
+        }
+    }
+
+    /// The position after an action: its key and clock (0 clears what
+    /// came before).
+    pub fn record(&mut self, key: K, clock: u32) {
+        if clock == 0 {
+            self.counts.clear();
+        }
+        *self.counts.entry(key.clone()).or_insert(0) += 1;
+        self.current = key;
+        self.clock = clock;
+    }
+
+    /// How often the current position has occurred (this time included).
+    pub fn repetitions(&self) -> u32 {
+        self.counts.get(&self.current).copied().unwrap_or(1)
+    }
+
+    /// Plies since the last irreversible action.
+    pub fn clock(&self) -> u32 {
+        self.clock
+    }
+
+    /// The draw the history decides: the move rule first, then repetition.
+    pub fn draw(&self) -> Option<Ending> {
+        if self.clock >= MOVE_RULE_PLIES {
+            Some(Ending::FiftyMoveRule)
+        } else if self.repetitions() >= REPETITIONS_TO_DRAW {
+            Some(Ending::Repetition)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn third_occurrence_draws_and_an_irreversible_action_forgets() {
+        let mut h = History::new("a", 0);
+        h.record("b", 1);
+        h.record("a", 2);
+        assert_eq!(h.repetitions(), 2);
+        assert_eq!(h.draw(), None);
+        h.record("b", 3);
+        h.record("a", 4);
+        assert_eq!(h.repetitions(), 3);
+        assert_eq!(h.draw(), Some(Ending::Repetition));
+        h.record("a", 0);
+        assert_eq!(h.repetitions(), 1);
+        assert_eq!(h.draw(), None);
+    }
+
+    #[test]
+    fn the_move_rule_draws_at_100_plies_and_before_repetition() {
+        let mut h = History::new(1u64, 98);
+        h.record(2, 99);
+        assert_eq!(h.draw(), None);
+        h.record(1, 100);
+        assert_eq!(h.draw(), Some(Ending::FiftyMoveRule));
+        let h = History::new(7u64, 250);
+        assert_eq!(h.clock(), 250);
+        assert_eq!(h.draw(), Some(Ending::FiftyMoveRule));
+    }
+}
