@@ -220,19 +220,6 @@ fn small(grid: &Grid) -> Block {
     }
 }
 
-fn piece_name(letter: char) -> String {
-    match letter.to_ascii_uppercase() {
-        'K' => "King".to_string(),
-        'Q' => "Queen".to_string(),
-        'R' => "Rook".to_string(),
-        'B' => "Bishop".to_string(),
-        'N' => "Knight".to_string(),
-        'P' => "Pawn".to_string(),
-        'Z' => "Zelig".to_string(),
-        other => other.to_string(),
-    }
-}
-
 /// `Shadow d4: White Rook, Black Knight` for every square holding several
 /// glyphs, board by board, in drawing order (top rank first).
 fn stack_notes(diagram: &Diagram) -> Vec<String> {
@@ -250,7 +237,7 @@ fn stack_notes(diagram: &Diagram) -> Vec<String> {
                 }
                 let pieces: Vec<String> = cell
                     .iter()
-                    .map(|g| format!("{} {}", g.color.name(), piece_name(g.letter)))
+                    .map(|g| format!("{} {}", g.color.name(), g.piece_name()))
                     .collect();
                 let square = format!("{}{}", file_letter(file), rank as u32 + 1);
                 let place = if several && !grid.label.is_empty() {

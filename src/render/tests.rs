@@ -1,6 +1,6 @@
 use super::*;
 use crate::command::BoardSize;
-use crate::rules::{Color, Diagram, Glyph, Grid};
+use crate::rules::{Color, Diagram, Glyph, Grid, PIECE_NAMES};
 
 /// A grid from rows written top rank first: upper case White, lower case
 /// Black, `.` empty.
@@ -335,4 +335,27 @@ fn move_list_of_recent_plies_and_of_none() {
     assert_eq!(text, "98. Kh1\n99. Qg2#\n");
     let text = move_list(&[MoveRecord::new(99, "Kh1"), MoveRecord::new(100, "Qg2#")]);
     assert_eq!(text, " 99. Kh1\n100. Qg2#\n");
+}
+
+#[test]
+fn every_piece_letter_of_the_games_is_drawn_and_named() {
+    for &(letter, name) in PIECE_NAMES {
+        for color in [Color::White, Color::Black] {
+            let mut g = Grid::empty("", 2, 2);
+            g.put(0, 0, Glyph { color, letter });
+            g.put(0, 0, Glyph { color, letter });
+            let d = one(g);
+            let large = board(&d, BoardSize::Large);
+            let small = board(&d, BoardSize::Small);
+            let drawn = match color {
+                Color::White => format!(":{letter}:"),
+                Color::Black => format!("*{letter}*"),
+            };
+            assert!(large.contains(&drawn), "{letter}: {large}");
+            let row = format!("1 | {} ", color.cased(letter));
+            assert!(small.contains(&row), "{letter}: {small}");
+            let note = format!("a1: {0} {name}, {0} {name}", color.name());
+            assert!(large.contains(&note), "{letter}: {large}");
+        }
+    }
 }

@@ -190,11 +190,36 @@ pub enum SetupError {
     },
 }
 
-/// One piece as drawn on a board: owner and letter (upper case, `K Q R B N P Z U`).
+/// One piece as drawn on a board: owner and letter (upper case, one of
+/// [`PIECE_NAMES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Glyph {
     pub color: Color,
     pub letter: char,
+}
+
+/// Every piece letter the games use, with the name players read: the
+/// orthodox six, the Zelig family's zelig and Temporal Chess's unicorn.
+pub const PIECE_NAMES: &[(char, &str)] = &[
+    ('K', "King"),
+    ('Q', "Queen"),
+    ('R', "Rook"),
+    ('B', "Bishop"),
+    ('N', "Knight"),
+    ('P', "Pawn"),
+    ('Z', "Zelig"),
+    ('U', "Unicorn"),
+];
+
+impl Glyph {
+    /// The piece's name (`Knight`), or its letter when no game uses it.
+    pub fn piece_name(self) -> String {
+        let letter = self.letter.to_ascii_uppercase();
+        PIECE_NAMES
+            .iter()
+            .find(|(l, _)| *l == letter)
+            .map_or_else(|| letter.to_string(), |(_, name)| name.to_string())
+    }
 }
 
 /// One drawn board: `files` × `ranks` cells, each holding zero or more glyphs
