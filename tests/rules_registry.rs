@@ -113,3 +113,39 @@ fn every_registered_game_is_known_to_the_command_language_and_has_help() {
         assert!(rules::game(&game.name().to_uppercase()).is_some());
     }
 }
+
+/// `rules` is the pure core: no file under `src/rules/` names another
+/// module of this crate (`crate::server`, `crate::store`, …).
+#[test]
+fn the_rules_core_imports_nothing_of_ours() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules"),
+        &mut files,
+    );
+    assert!(files.len() > 10, "found {files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if let Some(at) = code.find("crate::") {
+                assert!(
+                    code[at..].starts_with("crate::rules"),
+                    "{}:{}: {line}",
+                    file.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+}

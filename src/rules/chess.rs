@@ -62,7 +62,7 @@ impl EngineGame for Chess {
     fn title(&self) -> &'static str {
         "Chess"
     }
-    fn start(&self, _options: &[String]) -> Result<State, SetupError> {
+    fn start_position(&self, _options: &[String]) -> Result<State, SetupError> {
         Ok(State::start(variant()))
     }
     fn read_position(&self, text: &str, _options: &[String]) -> Result<State, SetupError> {

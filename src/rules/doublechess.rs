@@ -82,7 +82,7 @@ impl EngineGame for DoubleChess {
     fn title(&self) -> &'static str {
         "Double Chess"
     }
-    fn start(&self, _options: &[String]) -> Result<State, SetupError> {
+    fn start_position(&self, _options: &[String]) -> Result<State, SetupError> {
         Ok(State::start(variant()))
     }
     fn read_position(&self, text: &str, _options: &[String]) -> Result<State, SetupError> {

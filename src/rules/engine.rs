@@ -221,7 +221,7 @@ impl<E: Engine> Position for Tracked<E> {
 
 /// One game built on an [`Engine`]: its names, options and how to make its
 /// positions. Every `EngineGame` is a [`Game`] (options are checked before
-/// [`EngineGame::start`] and [`EngineGame::read_position`] are called).
+/// [`EngineGame::start_position`] and [`EngineGame::read_position`] are called).
 pub trait EngineGame: Send + Sync + 'static {
     type Engine: Engine;
     /// The command name (`chess`, `doublechess`).
@@ -233,7 +233,7 @@ pub trait EngineGame: Send + Sync + 'static {
         &[]
     }
     /// The starting position under these (known) options.
-    fn start(&self, options: &[String]) -> Result<Self::Engine, SetupError>;
+    fn start_position(&self, options: &[String]) -> Result<Self::Engine, SetupError>;
     /// A position read from its text under these (known) options.
     fn read_position(&self, text: &str, options: &[String]) -> Result<Self::Engine, SetupError>;
 }
@@ -250,7 +250,7 @@ impl<G: EngineGame> Game for G {
     }
     fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
         check_options(self, options)?;
-        Ok(Box::new(Tracked::new(EngineGame::start(self, options)?)))
+        Ok(Box::new(Tracked::new(self.start_position(options)?)))
     }
     fn position(&self, text: &str, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
         check_options(self, options)?;

@@ -57,3 +57,6 @@ pub use pieces::{Kind, Piece, Tag};
 pub use read::Spec;
 pub use state::{Capture, CastleRefusal, Move, Special, State};
 pub use variant::{Castling, Variant};
+
+#[cfg(test)]
+mod tests;
