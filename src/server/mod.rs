@@ -7,14 +7,29 @@
 //! others still apply), the replies are grouped into one mail per recipient
 //! and queued in the outbox, and the transaction commits. A database or
 //! template failure rolls everything back and leaves the mail in the inbox.
+//!
+//! The modules, listed so that each imports only modules after it (and
+//! `Ctx`, `Refusal`, `Reply` from here):
+//!
+//! - the commands: `account` (signup, passwords, help), `social` (chat,
+//!   observers, listings), `pending` (queue, submit, confirm, preview),
+//!   `play` (challenge, move, show, games, timers), `settings` (vacations,
+//!   notifications, which challenges a player takes);
+//! - below them: `queued` (a queued move played when its turn comes),
+//!   `loaded` (a board loaded with its plies; a ply stored, a game finished
+//!   and rated), `compose` (board mails), `text` (capitals, comments with
+//!   passwords masked), `templates`.
 
 mod account;
 mod compose;
+mod loaded;
 mod pending;
 mod play;
+mod queued;
 mod settings;
 mod social;
 pub mod templates;
+mod text;
 
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;

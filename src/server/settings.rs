@@ -3,6 +3,7 @@
 
 use chrono::{Datelike, Duration, TimeZone, Utc};
 
+use super::loaded::require_board;
 use super::{Ctx, Outcome, Refusal, Reply};
 use crate::command::Credentials;
 use crate::rules::Game;
@@ -90,7 +91,7 @@ pub(crate) fn notify(
         store::add_result_notification(ctx.conn, game.name(), None, &user.userid)?;
     }
     for &n in boards {
-        super::play::require_board(ctx, game, n)?;
+        require_board(ctx, game, n)?;
         store::add_result_notification(ctx.conn, game.name(), Some(n), &user.userid)?;
     }
     let which = if boards.is_empty() {

@@ -3,7 +3,8 @@
 
 use minijinja::context;
 
-use super::play::load;
+use super::loaded::{load, passes, require_board, seat_to_act};
+use super::play::show_mail;
 use super::{Ctx, Outcome, Refusal, Reply};
 use crate::command::Credentials;
 use crate::ratings;
@@ -85,7 +86,7 @@ pub(crate) fn subscribe(
     };
     let mut added = Vec::new();
     for n in numbers {
-        super::play::require_board(ctx, game, n)?;
+        require_board(ctx, game, n)?;
         if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
             added.push(n.to_string());
         }
@@ -240,7 +241,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
                 game.name(),
                 b.board,
                 b.players.join(" - "),
-                b.players[super::play::seat_to_act(game, &b)?]
+                b.players[seat_to_act(game, &b)?]
             ));
         }
     }
@@ -318,11 +319,10 @@ fn user_boards(
             if !numbers.is_empty() && !numbers.contains(&b.board) {
                 continue;
             }
-            if numbers.is_empty() && !super::play::passes(game, &b, filter, &[userid.to_string()])?
-            {
+            if numbers.is_empty() && !passes(game, &b, filter, &[userid.to_string()])? {
                 continue;
             }
-            let (subject, body) = super::play::show_mail(ctx, game, b.board, None, size)?;
+            let (subject, body) = show_mail(ctx, game, b.board, None, size)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
