@@ -3,10 +3,10 @@
 //! played, a game finished and rated).
 
 use super::compose::BoardView;
-use super::{Ctx, Outcome, Refusal, ServerError};
+use super::{Ctx, Handled, Refusal, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
-use crate::rules::{self, Game, Outcome as RulesOutcome, Position};
+use crate::rules::{self, Game, Position};
 use crate::store::{self, BoardStatus, Ply};
 
 /// A board with its plies and the position they lead to.
@@ -54,7 +54,7 @@ pub(crate) fn replay(
 
 /// The seat to act on an active board, read from its stored position (no
 /// replay needed).
-pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Outcome<usize> {
+pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Handled<usize> {
     let position = game
         .position(&row.position, &row.options)
         .map_err(|e| ServerError::Replay {
@@ -72,7 +72,7 @@ pub(crate) fn passes(
     b: &store::Board,
     filter: BoardFilter,
     users: &[String],
-) -> Outcome<bool> {
+) -> Handled<bool> {
     Ok(match filter {
         BoardFilter::All => true,
         BoardFilter::Active => b.is_active(),
@@ -87,7 +87,7 @@ pub(crate) fn passes(
 }
 
 /// Refuse a board number that does not exist.
-pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<()> {
+pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handled<()> {
     if store::board_exists(ctx.conn, game.name(), number)? {
         Ok(())
     } else {
@@ -103,7 +103,7 @@ fn no_such_board(game: &'static dyn Game, number: u32) -> Refusal {
     ))
 }
 
-pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<Loaded> {
+pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handled<Loaded> {
     let Some(row) = store::board(ctx.conn, game.name(), number)? else {
         return Err(no_such_board(game, number).into());
     };
@@ -127,7 +127,7 @@ pub(crate) fn apply_move(
     seat: usize,
     text: &str,
     comment: String,
-) -> Outcome<Result<Vec<String>, rules::MoveError>> {
+) -> Handled<Result<Vec<String>, rules::MoveError>> {
     let number = loaded.row.board;
     let played = match loaded.position.play(text) {
         Ok(played) => played,
@@ -155,11 +155,11 @@ pub(crate) fn apply_move(
         loaded.row.proposal = None;
     }
     Ok(Ok(match loaded.position.outcome() {
-        RulesOutcome::Ongoing => vec![],
-        RulesOutcome::Won { winner, ending } => {
+        rules::Outcome::Ongoing => vec![],
+        rules::Outcome::Won { winner, ending } => {
             finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
         }
-        RulesOutcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
+        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
     }))
 }
 
@@ -169,7 +169,7 @@ pub(crate) fn finish(
     loaded: &mut Loaded,
     winner: Option<usize>,
     ending: &str,
-) -> Outcome<Vec<String>> {
+) -> Handled<Vec<String>> {
     let game = loaded.row.game.clone();
     store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
     store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
@@ -181,7 +181,7 @@ pub(crate) fn finish(
     let [a, b] = players.as_slice() else {
         return Ok(vec![]);
     };
-    let current = |userid: &str| -> Outcome<store::Rating> {
+    let current = |userid: &str| -> Handled<store::Rating> {
         Ok(
             store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
                 rating: ratings::START_RATING,

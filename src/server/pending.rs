@@ -51,10 +51,10 @@ use super::compose::RECENT_PLIES;
 use super::loaded::{load, replay, Loaded};
 use super::play;
 use super::text::{capitalise, commented};
-use super::{Ctx, Failure, Outcome, Refusal, Reply};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardRef, BoardSize, Credentials, MoveAction};
 use crate::render::{self, MoveRecord};
-use crate::rules::{Game, MoveError, Outcome as RulesOutcome, Played, Position};
+use crate::rules::{self, Game, MoveError, Played, Position};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
@@ -82,7 +82,7 @@ fn board_move<'a>(
     number: u32,
     verb: &str,
     action: &'a MoveAction,
-) -> Outcome<&'a str> {
+) -> Handled<&'a str> {
     let done = if verb.ends_with('e') {
         format!("{verb}d")
     } else {
@@ -117,7 +117,7 @@ fn seated(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Outcome<(Loaded, store::User, usize)> {
+) -> Handled<(Loaded, store::User, usize)> {
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     let user = ctx.authenticate(who).map_err(on_board(game, number))?;
     let Some(seat) = loaded.row.seat_of(&user.userid) else {
@@ -164,7 +164,7 @@ pub(crate) fn queue(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "queue", action)?;
     let text = text.trim();
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
@@ -313,7 +313,7 @@ fn private_board_mail(
     loaded: &Loaded,
     user: &store::User,
     line: String,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let view = loaded.view(game, vec![line]);
     let size = store::board_size(ctx.conn, &user.userid, game.name())?;
     Ok(vec![Reply {
@@ -332,7 +332,7 @@ pub(crate) fn submit(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "submit", action)?;
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
     let next_ply = loaded.plies.len() as u32 + 1;
@@ -418,7 +418,7 @@ pub(crate) fn confirm(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     let submitted = match loaded.row.seat_of(&who.userid) {
         Some(seat) => {
@@ -482,7 +482,7 @@ pub(crate) fn preview(
     game: &'static dyn Game,
     at: BoardRef,
     moves: &[String],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let number = at.board;
     let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     if let Some(n) = at.ply {
@@ -549,7 +549,7 @@ fn hypothetical_body(
     position: &dyn Position,
     size: BoardSize,
     intro: String,
-) -> Outcome<String> {
+) -> Handled<String> {
     let records = |plies: &[Ply]| -> Vec<MoveRecord> {
         plies
             .iter()
@@ -574,15 +574,15 @@ fn hypothetical_body(
     );
     let players = &loaded.row.players;
     let then = match position.outcome() {
-        RulesOutcome::Ongoing => format!(
+        rules::Outcome::Ongoing => format!(
             "After the previewed plies it would be {}'s turn.",
             players[position.to_act().index()]
         ),
-        RulesOutcome::Won { winner, ending } => format!(
+        rules::Outcome::Won { winner, ending } => format!(
             "The previewed plies would end the game: won by {} ({ending}).",
             players[winner.index()]
         ),
-        RulesOutcome::Drawn { ending } => {
+        rules::Outcome::Drawn { ending } => {
             format!("The previewed plies would end the game: a tie ({ending}).")
         }
     };

@@ -4,7 +4,7 @@ use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
 use super::text::{capitalise, commented};
-use super::{Ctx, Failure, Outcome, Refusal, Reply};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Timers};
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Proposal};
@@ -14,7 +14,7 @@ pub(crate) fn drawing_for_sender(
     ctx: &Ctx<'_>,
     game: &str,
     number: u32,
-) -> Outcome<Option<String>> {
+) -> Handled<Option<String>> {
     let Some(game) = rules::game(game) else {
         return Ok(None);
     };
@@ -34,7 +34,7 @@ pub(crate) fn start_board(
     players: &[String],
     options: &[String],
     timers: &Timers,
-) -> Outcome<(u32, Vec<Reply>)> {
+) -> Handled<(u32, Vec<Reply>)> {
     let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
     if players.len() != 2 {
         return Err(Refusal::new(format!(
@@ -102,7 +102,7 @@ pub(crate) fn challenge(
     players: &[String],
     options: &[String],
     timers: &Timers,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let (_, mut replies) = start_board(ctx, game, players, options, timers)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
@@ -129,7 +129,7 @@ pub(crate) fn act(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let on_board = |r: Refusal| Failure::Refused(r.on(game.name(), Some(number)));
     let mut loaded = load(ctx, game, number).map_err(|f| match f {
         Failure::Refused(r) => on_board(r),
@@ -296,7 +296,7 @@ pub(crate) fn show_body(
     number: u32,
     at: Option<u32>,
     size: BoardSize,
-) -> Outcome<String> {
+) -> Handled<String> {
     Ok(show_mail(ctx, game, number, at, size)?.1)
 }
 
@@ -308,7 +308,7 @@ pub(crate) fn show_mail(
     number: u32,
     at: Option<u32>,
     size: BoardSize,
-) -> Outcome<(String, String)> {
+) -> Handled<(String, String)> {
     let mut loaded = load(ctx, game, number)?;
     let subject = loaded.view(game, vec![]).subject();
     if let Some(n) = at {
@@ -338,7 +338,7 @@ pub(crate) fn show(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     boards: &[BoardRef],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let size = ctx.sender_size(game.name())?;
     let mut replies = Vec::new();
     for r in boards {
@@ -357,7 +357,7 @@ fn filtered(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<store::Board>> {
+) -> Handled<Vec<store::Board>> {
     let mut boards = if users.is_empty() {
         store::boards_of_game(ctx.conn, game.name())?
     } else {
@@ -387,7 +387,7 @@ pub(crate) fn show_users(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let boards = filtered(ctx, game, users, filter)?;
     if boards.is_empty() {
         return Err(Refusal::new(format!(
@@ -414,7 +414,7 @@ pub(crate) fn games(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let boards = filtered(ctx, game, users, filter)?;
     let mut lines = Vec::new();
     for b in &boards {
@@ -462,7 +462,7 @@ pub(crate) fn games(
 }
 
 /// Reminders and forfeits due now on every active board.
-pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
+pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     use crate::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
     let mut replies = Vec::new();

@@ -4,7 +4,7 @@
 
 use super::compose::BoardView;
 use super::loaded::{apply_move, Loaded};
-use super::{Ctx, Outcome, Reply};
+use super::{Ctx, Handled, Reply};
 use crate::rules::Game;
 use crate::store::{self, PendingKind};
 
@@ -23,7 +23,7 @@ pub(crate) fn play_queued(
     game: &'static dyn Game,
     loaded: &mut Loaded,
     news: &mut Vec<String>,
-) -> Outcome<Vec<Notice>> {
+) -> Handled<Vec<Notice>> {
     let number = loaded.row.board;
     let mut notices = Vec::new();
     while loaded.row.is_active() {
@@ -75,7 +75,7 @@ pub(crate) fn tell_players(
     view: &BoardView<'_>,
     replies: &mut [Reply],
     notices: &[Notice],
-) -> Outcome<()> {
+) -> Handled<()> {
     for notice in notices {
         let Some(user) = store::user(ctx.conn, &notice.userid)? else {
             continue;
