@@ -13,7 +13,7 @@ pub(crate) const RECENT_PLIES: usize = 10;
 /// A board in a state worth mailing.
 pub(crate) struct BoardView<'a> {
     pub game: &'static dyn Game,
-    pub row: &'a store::Board,
+    pub row: &'a store::BoardRow,
     pub plies: &'a [Ply],
     pub position: &'a dyn Position,
     /// Lines after the status line: rating changes, or what just happened.

@@ -11,7 +11,7 @@ use crate::store::{self, BoardStatus, Ply};
 
 /// A board with its plies and the position they lead to.
 pub(crate) struct Loaded {
-    pub row: store::Board,
+    pub row: store::BoardRow,
     pub plies: Vec<Ply>,
     pub position: Box<dyn Position>,
 }
@@ -33,7 +33,7 @@ impl Loaded {
 /// The position the stored plies lead to from the board's start.
 pub(crate) fn replay(
     game: &'static dyn Game,
-    row: &store::Board,
+    row: &store::BoardRow,
     plies: &[Ply],
 ) -> Result<Box<dyn Position>, ServerError> {
     let corrupt = |reason: String| ServerError::Replay {
@@ -54,7 +54,7 @@ pub(crate) fn replay(
 
 /// The seat to act on an active board, read from its stored position (no
 /// replay needed).
-pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Handled<usize> {
+pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::BoardRow) -> Handled<usize> {
     let position = game
         .position(&row.position, &row.options)
         .map_err(|e| ServerError::Replay {
@@ -69,7 +69,7 @@ pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Handle
 /// `users` (anyone when empty) is to act on it.
 pub(crate) fn passes(
     game: &'static dyn Game,
-    b: &store::Board,
+    b: &store::BoardRow,
     filter: BoardFilter,
     users: &[String],
 ) -> Handled<bool> {

@@ -357,14 +357,14 @@ fn filtered(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Handled<Vec<store::Board>> {
+) -> Handled<Vec<store::BoardRow>> {
     let mut boards = if users.is_empty() {
         store::boards_of_game(ctx.conn, game.name())?
     } else {
         let mut all = Vec::new();
         for u in users {
             for b in store::boards_of_user(ctx.conn, Some(game.name()), &u.to_lowercase())? {
-                if !all.iter().any(|x: &store::Board| x.board == b.board) {
+                if !all.iter().any(|x: &store::BoardRow| x.board == b.board) {
                     all.push(b);
                 }
             }
