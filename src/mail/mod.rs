@@ -71,17 +71,16 @@
 mod config;
 mod imap;
 mod inbox;
+mod open;
 mod outbound;
 mod parse;
 mod text;
 mod transports;
 
-pub use config::{
-    open_inbox, open_sender, ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig,
-    SmtpTls,
-};
+pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use imap::ImapInbox;
 pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
+pub use open::{open_inbox, open_sender};
 pub use outbound::{
     build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
     Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
