@@ -7,6 +7,15 @@
 //! separate from the I/O parts (the [`Inbox`] and [`Sender`]
 //! implementations).
 //!
+//! The files, arrows pointing one way: `open` turns the config into an
+//! [`Inbox`] or a [`Sender`] and is the one file that knows every
+//! transport: `inbox` (the trait, Maildir), `imap`, `outbound` (the trait,
+//! message building, retries, the Maildir outbox) and `transports` (SMTP,
+//! sendmail). `imap` and `transports` read their settings from `config`
+//! (the `[inbox]` and `[outbox]` sections) and share `connect` (password,
+//! extra CA certificates, the loopback check). `parse` and `text` turn
+//! inbound mail into an [`Envelope`].
+//!
 //! # The daemon's use
 //!
 //! ```no_run
@@ -69,6 +78,7 @@
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
 mod config;
+mod connect;
 mod imap;
 mod inbox;
 mod open;
