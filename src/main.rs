@@ -190,14 +190,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Serve | Cmd::Poll => {
-            let inbox = mail::open_inbox(&config.inbox).map_err(|e| e.to_string())?;
-            let sender = mail::open_sender(&config.outbox).map_err(|e| e.to_string())?;
-            let mut daemon = Daemon {
-                server,
-                conn,
-                inbox,
-                sender,
-            };
+            let mut daemon = Daemon::open(server, conn).map_err(|e| e.to_string())?;
             let stop = Arc::new(AtomicBool::new(false));
             if matches!(cli.command, Cmd::Serve) {
                 for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -207,10 +200,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 let report = daemon.pass(&stop).map_err(err)?;
                 tracing::info!(report = ?report, "pass done");
-                // Exit 2 (a failure) when the inbox could not be read or a
-                // mail not processed; replies that wait for the SMTP server
-                // are not a failure: the outbox keeps them.
-                if report.inbox_failed || report.mails_failed > 0 {
+                if report.failed() {
                     return Ok(ExitCode::from(2));
                 }
             }
@@ -230,13 +220,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
             }
             daemon::process_raw(&server, &mut conn, &raw).map_err(err)?;
-            send_now(&config, clock, &conn)?;
+            daemon::send_outbox_now(&config, clock, &conn).map_err(err)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Tick { .. } => {
             let n = server.run_timers(&mut conn).map_err(err)?;
             println!("{n} timer mails queued");
-            send_now(&config, clock, &conn)?;
+            daemon::send_outbox_now(&config, clock, &conn).map_err(err)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Admin(AdminCmd::User(UserCmd::Add {
@@ -318,23 +308,6 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 Err(r) => Ok(refused(r)),
             }
-        }
-    }
-}
-
-/// Send the due outbox mail now, when the transport takes it; otherwise it
-/// waits in the outbox for the next poll.
-fn send_now(config: &Config, clock: &dyn Clock, conn: &rusqlite::Connection) -> Result<(), String> {
-    let stop = AtomicBool::new(false);
-    let mut report = daemon::PassReport::default();
-    match mail::open_sender(&config.outbox) {
-        Ok(mut sender) => {
-            daemon::drain_outbox(config, clock, conn, sender.as_mut(), &stop, &mut report)
-                .map_err(|e| e.to_string())
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "replies stay in the outbox");
-            Ok(())
         }
     }
 }
