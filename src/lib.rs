@@ -4,6 +4,7 @@
 //! render, store}`; `mail` reads inbound mail for the server and drains the
 //! outbox. `rules` imports nothing of ours.
 
+pub mod app;
 pub mod clock;
 pub mod command;
 pub mod config;
