@@ -30,6 +30,15 @@ pub struct PassReport {
     pub timer_mails: usize,
 }
 
+impl PassReport {
+    /// Whether the pass failed (`poll` exits 2): the inbox could not be
+    /// read, or a mail could not be processed. Replies that wait for the
+    /// SMTP server are no failure: the outbox keeps them.
+    pub fn failed(&self) -> bool {
+        self.inbox_failed || self.mails_failed > 0
+    }
+}
+
 /// Handle one raw inbound message completely (the `process` command and each
 /// mail of a pass). Returns the outcome; logs one line.
 pub fn process_raw(
@@ -167,6 +176,25 @@ pub fn drain_outbox(
     Ok(())
 }
 
+/// Send the due outbox mail now (after `process` and `tick`), when the
+/// configured transport opens; otherwise it waits in the outbox for the
+/// next pass, and a warning is logged.
+pub fn send_outbox_now(
+    config: &Config,
+    clock: &dyn Clock,
+    conn: &Connection,
+) -> Result<(), ServerError> {
+    let stop = AtomicBool::new(false);
+    let mut report = PassReport::default();
+    match mail::open_sender(&config.outbox) {
+        Ok(mut sender) => drain_outbox(config, clock, conn, sender.as_mut(), &stop, &mut report),
+        Err(e) => {
+            warn!(error = %e, "replies stay in the outbox");
+            Ok(())
+        }
+    }
+}
+
 /// How long a pass holds a mail it is sending; after a crash mid-send the
 /// mail is due again once this has passed.
 const SEND_LEASE: Duration = Duration::from_secs(300);
@@ -191,7 +219,20 @@ pub struct Daemon<'a> {
     pub sender: Box<dyn Sender>,
 }
 
-impl Daemon<'_> {
+impl<'a> Daemon<'a> {
+    /// The daemon of `server` on `conn`, with the inbox and the outbox of
+    /// its config opened (an IMAP or SMTP server is not connected yet).
+    pub fn open(server: Server<'a>, conn: Connection) -> Result<Daemon<'a>, mail::MailError> {
+        let inbox = mail::open_inbox(&server.config.inbox)?;
+        let sender = mail::open_sender(&server.config.outbox)?;
+        Ok(Daemon {
+            server,
+            conn,
+            inbox,
+            sender,
+        })
+    }
+
     /// One pass: inbox, outbox, timers.
     pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
@@ -463,6 +504,83 @@ mod tests {
         assert_eq!(report.sent, 3);
         assert_eq!(report.send_failures, 1);
         assert_eq!(store::pending_count(&conn).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_pass_failed_when_mail_was_not_read_not_when_it_was_not_sent() {
+        assert!(!PassReport::default().failed());
+        let unsent = PassReport {
+            send_failures: 3,
+            ..PassReport::default()
+        };
+        assert!(!unsent.failed(), "the outbox keeps what was not sent");
+        let down = PassReport {
+            inbox_failed: true,
+            ..PassReport::default()
+        };
+        assert!(down.failed());
+        let broken = PassReport {
+            mails_read: 2,
+            mails_failed: 1,
+            ..PassReport::default()
+        };
+        assert!(broken.failed());
+    }
+
+    #[test]
+    fn sending_now_drains_the_outbox_or_leaves_it_for_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = store::open_in_memory().unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x"]);
+        // A transport that cannot be opened (SMTP without a host): nothing
+        // is lost, and it is no error.
+        let mut config = Config {
+            outbox: mail::OutboxConfig::Smtp(mail::SmtpConfig {
+                url: None,
+                host: None,
+                port: None,
+                tls: mail::SmtpTls::None,
+                username: None,
+                password: None,
+                password_file: None,
+                tls_ca_file: None,
+                timeout_seconds: 1,
+                hello_name: None,
+            }),
+            ..Config::default()
+        };
+        send_outbox_now(&config, &clock, &conn).unwrap();
+        assert_eq!(store::pending_count(&conn).unwrap(), 2);
+        config.outbox = mail::OutboxConfig::Maildir {
+            path: dir.path().join("out"),
+        };
+        send_outbox_now(&config, &clock, &conn).unwrap();
+        assert_eq!(store::pending_count(&conn).unwrap(), 0);
+        let sent = std::fs::read_dir(dir.path().join("out/new")).unwrap();
+        assert_eq!(sent.count(), 2);
+    }
+
+    #[test]
+    fn a_daemon_opens_the_configured_mail_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config {
+            inbox: mail::InboxConfig::Maildir {
+                path: dir.path().join("in"),
+            },
+            outbox: mail::OutboxConfig::Maildir {
+                path: dir.path().join("out"),
+            },
+            ..Config::default()
+        };
+        let templates = crate::server::templates::Templates::load(None).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let server = Server::new(&config, &clock, &templates);
+        let mut daemon = Daemon::open(server, store::open_in_memory().unwrap()).unwrap();
+        assert!(dir.path().join("in/new").is_dir());
+        assert!(dir.path().join("out/new").is_dir());
+        let report = daemon.pass(&AtomicBool::new(false)).unwrap();
+        assert_eq!(report, PassReport::default());
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! pbmchess: a play-by-email turn server for chess variants.
 //!
-//! The layers, arrows pointing one way: `main -> server -> {command, rules,
+//! The layers, arrows pointing one way: `main -> app -> {daemon, server}`
+//! (and `main -> rules` for perft), `daemon -> server -> {command, rules,
 //! render, store}`; `mail` reads inbound mail for the server and drains the
 //! outbox. `rules` imports nothing of ours.
 
+pub mod app;
 pub mod clock;
 pub mod command;
 pub mod config;

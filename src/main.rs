@@ -1,20 +1,18 @@
-//! The `pbmchess` command line: parse arguments, load the config, call the library.
+//! The `pbmchess` command line: parse the arguments and run one small
+//! function per subcommand. The work is in the library (`pbmchess::app`
+//! and below); here are the printing and the exit codes.
 
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use rusqlite::Connection;
 
-use pbmchess::clock::{Clock, FixedClock, SystemClock};
-use pbmchess::command::{BoardSize, Timers};
-use pbmchess::config::Config;
-use pbmchess::daemon::{self, Daemon};
-use pbmchess::server::templates::Templates;
-use pbmchess::server::{Refusal, Server};
-use pbmchess::{mail, rules, store};
+use pbmchess::app::{self, App, AppError};
+use pbmchess::command::BoardSize;
+use pbmchess::rules;
+use pbmchess::server::Refusal;
 
 /// A play-by-email turn server for chess variants.
 ///
@@ -118,260 +116,169 @@ fn main() -> ExitCode {
         .init();
     match run(cli) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("pbmchess: {message}");
-            ExitCode::from(2)
+        Err(e) => {
+            eprintln!("pbmchess: {e}");
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
-fn refused(r: Refusal) -> ExitCode {
-    eprintln!("pbmchess: {}", r.sentence);
-    ExitCode::from(1)
-}
-
-fn run(cli: Cli) -> Result<ExitCode, String> {
-    if let Cmd::Perft {
-        game,
-        depth,
-        position,
-        options,
-    } = &cli.command
-    {
-        return perft(game, *depth, position.as_deref(), options);
-    }
-    let config = Config::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
-    let templates = Templates::load(config.templates.dir.as_deref()).map_err(|e| e.to_string())?;
-    let system = SystemClock;
-    let fixed;
-    let clock: &dyn Clock = match &cli.command {
-        Cmd::Tick { now: Some(text) } => {
-            let t = chrono::DateTime::parse_from_rfc3339(text).map_err(|e| {
-                format!(
-                    "--now {text:?} is not an RFC 3339 time ({e}); write e.g. 2026-12-24T12:00:00Z"
-                )
-            })?;
-            fixed = FixedClock(t.with_timezone(&chrono::Utc));
-            &fixed
-        }
-        _ => &system,
+fn run(cli: Cli) -> Result<ExitCode, AppError> {
+    let now = match &cli.command {
+        Cmd::Perft {
+            game,
+            depth,
+            position,
+            options,
+        } => return perft(game, *depth, position.as_deref(), options),
+        Cmd::Tick { now } => now.as_deref(),
+        _ => None,
     };
-    let server = Server::new(&config, clock, &templates);
-    let mut conn = store::open(&config.database.path).map_err(|e| e.to_string())?;
-    let err = |e: pbmchess::server::ServerError| e.to_string();
-
+    let app = App::load(cli.config.as_deref(), now)?;
+    let conn = app.open_database()?;
     match cli.command {
-        Cmd::Perft { .. } => unreachable!("handled above"),
-        Cmd::Init => {
-            println!("database: {}", config.database.path.display());
-            match &config.inbox {
-                mail::InboxConfig::Maildir { path } => {
-                    mail::MaildirInbox::open(path).map_err(|e| e.to_string())?;
-                    println!("inbox: Maildir {}", path.display());
-                }
-                mail::InboxConfig::Imap(imap) => println!(
-                    "inbox: IMAP {}@{}:{} mailbox {}",
-                    imap.username,
-                    imap.host,
-                    imap.port(),
-                    imap.mailbox
-                ),
-            }
-            mail::open_sender(&config.outbox).map_err(|e| e.to_string())?;
-            match &config.outbox {
-                mail::OutboxConfig::Maildir { path } => {
-                    println!("outbox: Maildir {}", path.display())
-                }
-                mail::OutboxConfig::Smtp(_) => println!("outbox: SMTP"),
-                mail::OutboxConfig::Sendmail { command } => {
-                    println!("outbox: sendmail {}", command.display())
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Serve | Cmd::Poll => {
-            let inbox = mail::open_inbox(&config.inbox).map_err(|e| e.to_string())?;
-            let sender = mail::open_sender(&config.outbox).map_err(|e| e.to_string())?;
-            let mut daemon = Daemon {
-                server,
-                conn,
-                inbox,
-                sender,
-            };
-            let stop = Arc::new(AtomicBool::new(false));
-            if matches!(cli.command, Cmd::Serve) {
-                for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                    register_stop(signal, stop.clone())?;
-                }
-                daemon.serve(&stop);
-            } else {
-                let report = daemon.pass(&stop).map_err(err)?;
-                tracing::info!(report = ?report, "pass done");
-                // Exit 2 (a failure) when the inbox could not be read or a
-                // mail not processed; replies that wait for the SMTP server
-                // are not a failure: the outbox keeps them.
-                if report.inbox_failed || report.mails_failed > 0 {
-                    return Ok(ExitCode::from(2));
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Process { file } => {
-            let mut raw = Vec::new();
-            match &file {
-                Some(path) => {
-                    raw = std::fs::read(path)
-                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-                }
-                None => {
-                    std::io::stdin()
-                        .read_to_end(&mut raw)
-                        .map_err(|e| format!("cannot read standard input: {e}"))?;
-                }
-            }
-            daemon::process_raw(&server, &mut conn, &raw).map_err(err)?;
-            send_now(&config, clock, &conn)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Tick { .. } => {
-            let n = server.run_timers(&mut conn).map_err(err)?;
-            println!("{n} timer mails queued");
-            send_now(&config, clock, &conn)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Cmd::Init => init(&app),
+        Cmd::Serve => serve(&app, conn),
+        Cmd::Poll => poll(&app, conn),
+        Cmd::Process { file } => process(&app, conn, file.as_deref()),
+        Cmd::Tick { .. } => tick(&app, conn),
         Cmd::Admin(AdminCmd::User(UserCmd::Add {
             userid,
             password,
             emails,
-        })) => match server
-            .admin_add_user(&mut conn, &userid, &password, &emails)
-            .map_err(err)?
-        {
-            Ok(()) => {
-                println!("user {} added", userid.to_lowercase());
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(r) => Ok(refused(r)),
-        },
-        Cmd::Admin(AdminCmd::User(UserCmd::List)) => {
-            for u in store::users(&conn).map_err(|e| e.to_string())? {
-                let state = if u.signed_off_at.is_some() {
-                    "  (signed off)"
-                } else {
-                    ""
-                };
-                println!("{:<20} {}{state}", u.userid, u.addresses.join(", "));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Admin(AdminCmd::User(UserCmd::Remove { userid })) => {
-            let userid = userid.to_lowercase();
-            if store::sign_off(&conn, &userid, clock.now()).map_err(|e| e.to_string())? {
-                println!("user {userid} signed off");
-                Ok(ExitCode::SUCCESS)
-            } else {
-                Ok(refused(Refusal::new(format!(
-                    "there is no active user called {userid}"
-                ))))
-            }
-        }
+        })) => user_add(&app, conn, &userid, &password, &emails),
+        Cmd::Admin(AdminCmd::User(UserCmd::List)) => user_list(conn),
+        Cmd::Admin(AdminCmd::User(UserCmd::Remove { userid })) => user_remove(&app, conn, &userid),
         Cmd::Admin(AdminCmd::User(UserCmd::Passwd { userid, password })) => {
-            match server
-                .admin_set_password(&mut conn, &userid, &password)
-                .map_err(err)?
-            {
-                Ok(()) => {
-                    println!("password of {} changed", userid.to_lowercase());
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(r) => Ok(refused(r)),
-            }
+            user_passwd(&app, conn, &userid, &password)
         }
         Cmd::Admin(AdminCmd::Challenge { game, words }) => {
-            let (players, options, timers) = match challenge_words(&words) {
-                Ok(parts) => parts,
-                Err(r) => return Ok(refused(r)),
-            };
-            match server
-                .admin_challenge(&mut conn, &game, &players, &options, &timers)
-                .map_err(err)?
-            {
-                Ok(number) => {
-                    println!("{number}");
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(r) => Ok(refused(r)),
-            }
+            admin_challenge(&app, conn, &game, &words)
         }
         Cmd::Admin(AdminCmd::Show { game, board, size }) => {
-            let size = match size {
-                Size::Small => BoardSize::Small,
-                Size::Large => BoardSize::Large,
-            };
-            match server
-                .admin_show(&mut conn, &game, board, size)
-                .map_err(err)?
-            {
-                Ok(text) => {
-                    print!("{text}");
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(r) => Ok(refused(r)),
-            }
+            admin_show(&app, conn, &game, board, size)
         }
+        Cmd::Perft { .. } => unreachable!("perft needs no config and returned above"),
     }
 }
 
-/// Send the due outbox mail now, when the transport takes it; otherwise it
-/// waits in the outbox for the next poll.
-fn send_now(config: &Config, clock: &dyn Clock, conn: &rusqlite::Connection) -> Result<(), String> {
-    let stop = AtomicBool::new(false);
-    let mut report = daemon::PassReport::default();
-    match mail::open_sender(&config.outbox) {
-        Ok(mut sender) => {
-            daemon::drain_outbox(config, clock, conn, sender.as_mut(), &stop, &mut report)
-                .map_err(|e| e.to_string())
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "replies stay in the outbox");
-            Ok(())
-        }
-    }
+fn init(app: &App) -> Result<ExitCode, AppError> {
+    app.init(|line| println!("{line}"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
-/// Split `admin challenge` words into players, `-options` and `--timers`,
-/// with the same reading as the mail command.
-fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers), Refusal> {
-    let line = format!("chess challenge {}", words.join(" "));
-    match pbmchess::command::parse_line(&line) {
-        Ok(parsed) => match parsed.command {
-            pbmchess::command::Command::Game {
-                command:
-                    pbmchess::command::GameCommand::Challenge {
-                        players,
-                        options,
-                        timers,
-                    },
-                ..
-            } => Ok((players, options, timers)),
-            _ => Err(Refusal::new("give the players, then any -options")),
-        },
-        Err(e) => Err(Refusal::new(e.message)),
-    }
+fn serve(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
+    let mut daemon = app.daemon(conn)?;
+    let stop = app::stop_on_signals()?;
+    daemon.serve(&stop);
+    Ok(ExitCode::SUCCESS)
 }
 
+/// One pass. Exit 2 when the inbox could not be read or a mail not
+/// processed (replies that wait for the SMTP server are no failure).
+fn poll(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
+    let mut daemon = app.daemon(conn)?;
+    let report = daemon.pass(&AtomicBool::new(false))?;
+    tracing::info!(report = ?report, "pass done");
+    if report.failed() {
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn process(app: &App, mut conn: Connection, file: Option<&Path>) -> Result<ExitCode, AppError> {
+    let raw = app::read_message(file)?;
+    app.process(&mut conn, &raw)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tick(app: &App, mut conn: Connection) -> Result<ExitCode, AppError> {
+    let n = app.server().run_timers(&mut conn)?;
+    println!("{n} timer mails queued");
+    app.send_now(&conn)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn user_add(
+    app: &App,
+    mut conn: Connection,
+    userid: &str,
+    password: &str,
+    emails: &[String],
+) -> Result<ExitCode, AppError> {
+    app.server()
+        .admin_add_user(&mut conn, userid, password, emails)??;
+    println!("user {} added", userid.to_lowercase());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn user_list(conn: Connection) -> Result<ExitCode, AppError> {
+    for line in app::user_list(&conn)? {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn user_remove(app: &App, conn: Connection, userid: &str) -> Result<ExitCode, AppError> {
+    let userid = app.remove_user(&conn, userid)?;
+    println!("user {userid} signed off");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn user_passwd(
+    app: &App,
+    mut conn: Connection,
+    userid: &str,
+    password: &str,
+) -> Result<ExitCode, AppError> {
+    app.server()
+        .admin_set_password(&mut conn, userid, password)??;
+    println!("password of {} changed", userid.to_lowercase());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn admin_challenge(
+    app: &App,
+    mut conn: Connection,
+    game: &str,
+    words: &[String],
+) -> Result<ExitCode, AppError> {
+    let number = app.challenge(&mut conn, game, words)?;
+    println!("{number}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn admin_show(
+    app: &App,
+    mut conn: Connection,
+    game: &str,
+    board: u32,
+    size: Size,
+) -> Result<ExitCode, AppError> {
+    let size = match size {
+        Size::Small => BoardSize::Small,
+        Size::Large => BoardSize::Large,
+    };
+    let text = app.server().admin_show(&mut conn, game, board, size)??;
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `perft`: count the move sequences of `depth` plies from the start or
+/// from `position`; needs no config.
 fn perft(
     game: &str,
     depth: u32,
     position: Option<&str>,
     options: &[String],
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, AppError> {
     let Some(rules) = rules::game(game) else {
         let names: Vec<_> = rules::registry().iter().map(|g| g.name()).collect();
-        return Ok(refused(Refusal::new(format!(
+        return Err(Refusal::new(format!(
             "there is no game called {game}; the games are {}",
             names.join(", ")
-        ))));
+        ))
+        .into());
     };
     let position = match position {
         Some(text) => rules.position(text, options),
@@ -382,12 +289,6 @@ fn perft(
             println!("{}", p.perft(depth));
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => Ok(refused(Refusal::new(e.to_string()))),
+        Err(e) => Err(Refusal::new(e.to_string()).into()),
     }
-}
-
-fn register_stop(signal: i32, stop: Arc<AtomicBool>) -> Result<(), String> {
-    signal_hook::flag::register(signal, stop)
-        .map(|_| ())
-        .map_err(|e| format!("cannot install the handler for signal {signal}: {e}"))
 }

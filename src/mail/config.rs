@@ -1,15 +1,9 @@
-//! The `[inbox]` and `[outbox]` config sections, and opening them.
+//! The `[inbox]` and `[outbox]` config sections.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Deserialize;
-
-use super::imap::ImapInbox;
-use super::inbox::{Inbox, MaildirInbox};
-use super::outbound::{MaildirOutbox, Sender};
-use super::transports::{SendmailOutbox, SmtpOutbox};
-use super::MailError;
 
 /// A secret string (a password, a URL with credentials): printed as
 /// `*****` by `Debug` and `Display`, so it never reaches a log.
@@ -267,60 +261,6 @@ impl SmtpConfig {
     }
 }
 
-/// Reads a PEM certificate file named by `tls_ca_file`.
-pub(crate) fn read_ca_file(
-    path: Option<&Path>,
-    section: &str,
-) -> Result<Option<Vec<u8>>, MailError> {
-    path.map(|p| {
-        std::fs::read(p)
-            .map_err(|e| MailError::Config(format!("[{section}] tls_ca_file {}: {e}", p.display())))
-    })
-    .transpose()
-}
-
-/// The password from `password` or `password_file` (first line, without
-/// its line end); an error when both are given or the file is unreadable.
-pub(crate) fn resolve_password(
-    password: Option<&Secret>,
-    password_file: Option<&Path>,
-    section: &str,
-) -> Result<Option<Secret>, MailError> {
-    match (password, password_file) {
-        (Some(_), Some(_)) => Err(MailError::Config(format!(
-            "[{section}] has both password and password_file: keep one"
-        ))),
-        (Some(p), None) => Ok(Some(p.clone())),
-        (None, Some(file)) => {
-            let text = std::fs::read_to_string(file).map_err(|e| {
-                MailError::Config(format!("[{section}] password_file {}: {e}", file.display()))
-            })?;
-            let line = text.lines().next().unwrap_or("");
-            Ok(Some(Secret::new(line)))
-        }
-        (None, None) => Ok(None),
-    }
-}
-
-/// Opens the configured inbox. A Maildir is created if missing; an IMAP
-/// inbox connects lazily on the first fetch (so a server that is down at
-/// start only delays mail), but its password is read now.
-pub fn open_inbox(config: &InboxConfig) -> Result<Box<dyn Inbox>, MailError> {
-    Ok(match config {
-        InboxConfig::Maildir { path } => Box::new(MaildirInbox::open(path)?),
-        InboxConfig::Imap(imap) => Box::new(ImapInbox::new(imap)?),
-    })
-}
-
-/// Opens the configured transport. Nothing is connected yet.
-pub fn open_sender(config: &OutboxConfig) -> Result<Box<dyn Sender>, MailError> {
-    Ok(match config {
-        OutboxConfig::Maildir { path } => Box::new(MaildirOutbox::open(path)?),
-        OutboxConfig::Smtp(smtp) => Box::new(SmtpOutbox::new(smtp)?),
-        OutboxConfig::Sendmail { command } => Box::new(SendmailOutbox::new(command)),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,36 +352,5 @@ mod tests {
                 command: "/usr/sbin/sendmail".into()
             }
         );
-    }
-
-    #[test]
-    fn password_file_is_read_and_both_is_an_error() {
-        let tmp = tempfile::tempdir().unwrap();
-        let file = tmp.path().join("pw");
-        std::fs::write(&file, "from-file\nignored\n").unwrap();
-        let got = resolve_password(None, Some(&file), "inbox")
-            .unwrap()
-            .unwrap();
-        assert_eq!(got.expose(), "from-file");
-        let p = Secret::new("x");
-        assert!(resolve_password(Some(&p), Some(&file), "inbox").is_err());
-        let err = resolve_password(None, Some(&tmp.path().join("missing")), "inbox").unwrap_err();
-        assert!(err.to_string().contains("password_file"));
-        assert!(resolve_password(None, None, "inbox").unwrap().is_none());
-    }
-
-    #[test]
-    fn open_creates_default_maildirs() {
-        let tmp = tempfile::tempdir().unwrap();
-        let inbox = InboxConfig::Maildir {
-            path: tmp.path().join("in"),
-        };
-        let outbox = OutboxConfig::Maildir {
-            path: tmp.path().join("out"),
-        };
-        open_inbox(&inbox).unwrap();
-        open_sender(&outbox).unwrap();
-        assert!(tmp.path().join("in/new").is_dir());
-        assert!(tmp.path().join("out/new").is_dir());
     }
 }

@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use imap::{Client, ImapConnection, Session};
 
-use super::config::{read_ca_file, resolve_password, ImapConfig, ImapTls, Secret};
+use super::config::{ImapConfig, ImapTls, Secret};
+use super::connect::{is_loopback, read_ca_file, resolve_password};
 use super::inbox::{Done, InboundMessage, Inbox};
-use super::transports::is_loopback;
 use super::MailError;
 
 /// Longest single IDLE: RFC 2177 asks clients to re-issue IDLE at least

@@ -7,6 +7,15 @@
 //! separate from the I/O parts (the [`Inbox`] and [`Sender`]
 //! implementations).
 //!
+//! The files, arrows pointing one way: `open` turns the config into an
+//! [`Inbox`] or a [`Sender`] and is the one file that knows every
+//! transport: `inbox` (the trait, Maildir), `imap`, `outbound` (the trait,
+//! message building, retries, the Maildir outbox) and `transports` (SMTP,
+//! sendmail). `imap` and `transports` read their settings from `config`
+//! (the `[inbox]` and `[outbox]` sections) and share `connect` (password,
+//! extra CA certificates, the loopback check). `parse` and `text` turn
+//! inbound mail into an [`Envelope`].
+//!
 //! # The daemon's use
 //!
 //! ```no_run
@@ -69,19 +78,19 @@
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
 mod config;
+mod connect;
 mod imap;
 mod inbox;
+mod open;
 mod outbound;
 mod parse;
 mod text;
 mod transports;
 
-pub use config::{
-    open_inbox, open_sender, ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig,
-    SmtpTls,
-};
+pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use imap::ImapInbox;
 pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
+pub use open::{open_inbox, open_sender};
 pub use outbound::{
     build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
     Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,

@@ -9,7 +9,8 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
 
-use super::config::{read_ca_file, resolve_password, SmtpConfig, SmtpTls};
+use super::config::{SmtpConfig, SmtpTls};
+use super::connect::{is_loopback, read_ca_file, resolve_password};
 use super::outbound::{SendError, Sender};
 use super::MailError;
 
@@ -140,14 +141,6 @@ impl Sender for SmtpOutbox {
 /// would refuse every mail alike until the configuration is fixed.
 fn is_login_problem(code: &str) -> bool {
     matches!(code, "530" | "534" | "535" | "538")
-}
-
-pub(crate) fn is_loopback(host: &str) -> bool {
-    let h = host.trim_start_matches('[').trim_end_matches(']');
-    h.eq_ignore_ascii_case("localhost")
-        || h.parse::<std::net::IpAddr>()
-            .map(|ip| ip.is_loopback())
-            .unwrap_or(false)
 }
 
 /// Sends by running a sendmail-compatible program:
@@ -342,13 +335,5 @@ mod tests {
         };
         let err = SmtpOutbox::new(&cfg).unwrap().send(&msg()).unwrap_err();
         assert!(matches!(err, SendError::Temporary(_)), "{err}");
-    }
-
-    #[test]
-    fn loopback_hosts() {
-        assert!(is_loopback("localhost"));
-        assert!(is_loopback("127.0.0.2"));
-        assert!(is_loopback("[::1]"));
-        assert!(!is_loopback("mail.example.org"));
     }
 }

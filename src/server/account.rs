@@ -5,7 +5,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use minijinja::context;
 
-use super::{Ctx, Outcome, Refusal, Reply, ServerError};
+use super::{Ctx, Handled, Refusal, Reply, ServerError};
 
 use crate::command::{self, BoardSize, Credentials, Password};
 use crate::rules::Game;
@@ -71,7 +71,7 @@ pub(crate) fn create_user(
     userid: &str,
     password: &Password,
     addresses: &[String],
-) -> Outcome<Vec<String>> {
+) -> Handled<Vec<String>> {
     let userid = userid.to_lowercase();
     check_userid(&userid)?;
     if password.expose().is_empty() {
@@ -105,7 +105,7 @@ pub(crate) fn signup(
     userid: &str,
     password: &Password,
     addresses: &[String],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let addresses = create_user(ctx, userid, password, addresses)?;
     let userid = userid.to_lowercase();
     let name = &ctx.server.config.server.name;
@@ -121,7 +121,7 @@ pub(crate) fn signup(
 }
 
 /// `help [topic...]`, `<game> help`.
-pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Outcome<Vec<Reply>> {
+pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     let server = ctx.server;
     let games: Vec<_> = crate::rules::registry()
         .iter()
@@ -175,7 +175,7 @@ pub(crate) fn set_size(
     game: &'static dyn Game,
     who: &Credentials,
     size: BoardSize,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     store::set_board_size(ctx.conn, &user.userid, game.name(), size)?;
     let word = match size {
@@ -194,7 +194,7 @@ pub(crate) fn set_size(
     )?])
 }
 
-fn confirmation(ctx: &Ctx<'_>, to: &str, subject: &str, text: String) -> Outcome<Vec<Reply>> {
+fn confirmation(ctx: &Ctx<'_>, to: &str, subject: &str, text: String) -> Handled<Vec<Reply>> {
     Ok(vec![ctx.notice(to, subject, &text)?])
 }
 
@@ -203,7 +203,7 @@ pub(crate) fn change_password(
     ctx: &Ctx<'_>,
     who: &Credentials,
     new: &Password,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     if new.expose().is_empty() {
         return Err(Refusal::new("The new password must not be empty.").into());
@@ -226,7 +226,7 @@ pub(crate) fn change_address(
     ctx: &Ctx<'_>,
     who: &Credentials,
     addresses: &[String],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let addresses: Vec<String> = if addresses.is_empty() {
         ctx.sender
@@ -256,7 +256,7 @@ pub(crate) fn change_address(
 
 /// `signoff <userid> <pw>` / `delete`: the account stops; its active boards
 /// run on until the timers forfeit them; its history stays.
-pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Outcome<Vec<Reply>> {
+pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     store::sign_off(ctx.conn, &user.userid, ctx.now)?;
     let active = store::boards_of_user(ctx.conn, None, &user.userid)?

@@ -2,7 +2,7 @@
 
 use minijinja::context;
 
-use super::{Ctx, Outcome, Reply};
+use super::{Ctx, Handled, Reply};
 use crate::command::BoardSize;
 use crate::rules::{Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
@@ -13,7 +13,7 @@ pub(crate) const RECENT_PLIES: usize = 10;
 /// A board in a state worth mailing.
 pub(crate) struct BoardView<'a> {
     pub game: &'static dyn Game,
-    pub row: &'a store::Board,
+    pub row: &'a store::BoardRow,
     pub plies: &'a [Ply],
     pub position: &'a dyn Position,
     /// Lines after the status line: rating changes, or what just happened.
@@ -111,7 +111,7 @@ impl BoardView<'_> {
     }
 
     /// The body as drawn for one reader.
-    pub fn body(&self, ctx: &Ctx<'_>, size: BoardSize) -> Outcome<String> {
+    pub fn body(&self, ctx: &Ctx<'_>, size: BoardSize) -> Handled<String> {
         let board = crate::render::board(&self.position.diagram(), size);
         let board = board.trim_end();
         let (commenter, comment) = match &self.comment {
@@ -135,7 +135,7 @@ impl BoardView<'_> {
 
     /// One mail to each player and each observer (and, once the game is
     /// over, each who asked for its result), in their own board size.
-    pub fn to_players(&self, ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
+    pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let mut readers = self.row.players.clone();
         let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
         if !self.row.is_active() {

@@ -7,14 +7,29 @@
 //! others still apply), the replies are grouped into one mail per recipient
 //! and queued in the outbox, and the transaction commits. A database or
 //! template failure rolls everything back and leaves the mail in the inbox.
+//!
+//! The modules, listed so that each imports only modules after it (and
+//! `Ctx`, `Refusal`, `Reply` from here):
+//!
+//! - the commands: `account` (signup, passwords, help), `social` (chat,
+//!   observers, listings), `pending` (queue, submit, confirm, preview),
+//!   `play` (challenge, move, show, games, timers), `settings` (vacations,
+//!   notifications, which challenges a player takes);
+//! - below them: `queued` (a queued move played when its turn comes),
+//!   `loaded` (a board loaded with its plies; a ply stored, a game finished
+//!   and rated), `compose` (board mails), `text` (capitals, comments with
+//!   passwords masked), `templates`.
 
 mod account;
 mod compose;
+mod loaded;
 mod pending;
 mod play;
+mod queued;
 mod settings;
 mod social;
 pub mod templates;
+mod text;
 
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
@@ -109,7 +124,8 @@ impl<E: Into<ServerError>> From<E> for Failure {
     }
 }
 
-pub type Outcome<T> = Result<T, Failure>;
+/// What a command (or a step of one) comes to: its value, or its [`Failure`].
+pub type Handled<T> = Result<T, Failure>;
 
 /// One mail the server wants to send, before grouping per recipient.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +153,7 @@ impl Ctx<'_> {
         to: &str,
         subject: impl Into<String>,
         text: impl AsRef<str>,
-    ) -> Outcome<Reply> {
+    ) -> Handled<Reply> {
         Ok(Reply {
             to: to.to_string(),
             subject: subject.into(),
@@ -153,7 +169,7 @@ impl Ctx<'_> {
 
     /// The board drawing the sender prefers for `game`: that of the user
     /// whose address it is, else large.
-    pub fn sender_size(&self, game: &str) -> Outcome<BoardSize> {
+    pub fn sender_size(&self, game: &str) -> Handled<BoardSize> {
         let Some(sender) = self.sender else {
             return Ok(BoardSize::Large);
         };
@@ -164,7 +180,7 @@ impl Ctx<'_> {
     }
 
     /// Check a userid and password; the user is returned when they match.
-    pub fn authenticate(&self, who: &Credentials) -> Outcome<store::User> {
+    pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
         let Some(user) = store::user(self.conn, &who.userid)? else {
             return Err(Refusal::new(format!(
                 "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
@@ -441,7 +457,7 @@ impl<'a> Server<'a> {
     }
 
     /// Run one parsed command.
-    fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Outcome<Vec<Reply>> {
+    fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Handled<Vec<Reply>> {
         match &parsed.command {
             Command::Help { topics } => account::help(ctx, topics),
             Command::Signup {
@@ -467,7 +483,7 @@ impl<'a> Server<'a> {
         ctx: &Ctx<'_>,
         game: &str,
         command: &GameCommand,
-    ) -> Outcome<Vec<Reply>> {
+    ) -> Handled<Vec<Reply>> {
         let Some(rules) = crate::rules::game(game) else {
             return Err(Refusal::new(format!(
                 "This server does not referee {game} yet; send \"help\" for the games it has."
@@ -621,7 +637,7 @@ impl<'a> Server<'a> {
     fn admin<T>(
         &self,
         conn: &mut Connection,
-        f: impl FnOnce(&Ctx<'_>) -> Outcome<T>,
+        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
     ) -> Result<Result<T, Refusal>, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let ctx = Ctx {

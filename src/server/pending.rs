@@ -22,7 +22,7 @@
 //!   be readable. A guard must name a ply after the opponent's next one
 //!   (`#N` with N greater than the next ply).
 //! - The queued move is played right after the opponent's ply is applied,
-//!   in the same transaction, and the board mails of that ply show both
+//!   in the same transaction (`queued` does it), and the board mails of that ply show both
 //!   plies (with a line saying the second was queued). If by then it is
 //!   illegal, or its guard names another ply, it is dropped and its player
 //!   is told why in one sentence added to their own copy of the board mail
@@ -47,22 +47,18 @@
 //!   end). A move that cannot be played is refused naming its place in the
 //!   list, the ply it would be and the rules' reason.
 
-use super::compose::{BoardView, RECENT_PLIES};
-use super::play::{self, capitalise, commented, load, Loaded};
-use super::{Ctx, Failure, Outcome, Refusal, Reply};
+use super::compose::RECENT_PLIES;
+use super::loaded::{load, replay, Loaded};
+use super::play;
+use super::text::{capitalise, commented};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardRef, BoardSize, Credentials, MoveAction};
 use crate::render::{self, MoveRecord};
-use crate::rules::{Game, MoveError, Outcome as RulesOutcome, Played, Position};
+use crate::rules::{self, Game, MoveError, Played, Position};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
-
-/// A sentence for one player only, added to their copy of a board mail.
-pub(crate) struct Notice {
-    pub userid: String,
-    pub text: String,
-}
 
 fn board_refusal(game: &'static dyn Game, number: u32, sentence: String) -> Failure {
     Failure::Refused(Refusal::new(sentence).on(game.name(), Some(number)))
@@ -86,7 +82,7 @@ fn board_move<'a>(
     number: u32,
     verb: &str,
     action: &'a MoveAction,
-) -> Outcome<&'a str> {
+) -> Handled<&'a str> {
     let done = if verb.ends_with('e') {
         format!("{verb}d")
     } else {
@@ -121,7 +117,7 @@ fn seated(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Outcome<(Loaded, store::User, usize)> {
+) -> Handled<(Loaded, store::User, usize)> {
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     let user = ctx.authenticate(who).map_err(on_board(game, number))?;
     let Some(seat) = loaded.row.seat_of(&user.userid) else {
@@ -168,7 +164,7 @@ pub(crate) fn queue(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "queue", action)?;
     let text = text.trim();
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
@@ -317,7 +313,7 @@ fn private_board_mail(
     loaded: &Loaded,
     user: &store::User,
     line: String,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let view = loaded.view(game, vec![line]);
     let size = store::board_size(ctx.conn, &user.userid, game.name())?;
     Ok(vec![Reply {
@@ -325,91 +321,6 @@ fn private_board_mail(
         subject: view.subject(),
         body: view.body(ctx, size)?,
     }])
-}
-
-/// Right after a ply is applied: play the queued move of whoever is to act
-/// now (and again, should that give the turn to another queued move).
-/// Lines for every board mail are added to `news`; what only the queuing
-/// player may read is returned.
-pub(crate) fn play_queued(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    loaded: &mut Loaded,
-    news: &mut Vec<String>,
-) -> Outcome<Vec<Notice>> {
-    let number = loaded.row.board;
-    let mut notices = Vec::new();
-    while loaded.row.is_active() {
-        let seat = to_act(loaded);
-        let Some(queued) =
-            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
-        else {
-            break;
-        };
-        let userid = loaded.row.players[seat].clone();
-        let ply = loaded.plies.len() as u32 + 1;
-        let dropped = |why: String| Notice {
-            userid: userid.clone(),
-            text: format!(
-                "Your queued move {} was not played and is dropped: {why}",
-                queued.notation
-            ),
-        };
-        if let Some(n) = queued.guard.filter(|&n| n != ply) {
-            notices.push(dropped(format!(
-                "it was guarded as ply {n}, but your turn came at ply {ply}; send your move for ply {ply}."
-            )));
-            continue;
-        }
-        let comment = queued.comment.clone();
-        match play::apply_move(ctx, game, loaded, seat, &queued.notation, comment.clone())? {
-            Ok(mut ratings) => {
-                let notation = &loaded.plies[loaded.plies.len() - 1].notation;
-                news.push(format!(
-                    "{userid}'s queued move {notation} was played automatically as ply {ply}."
-                ));
-                if !comment.is_empty() {
-                    news.push(format!("{userid} wrote with it: {comment}"));
-                }
-                news.append(&mut ratings);
-            }
-            Err(e) => notices.push(dropped(format!(
-                "{}; it is your turn, so send your move.",
-                e.to_string().trim_end_matches('.')
-            ))),
-        }
-    }
-    Ok(notices)
-}
-
-/// Add each notice to its player's own copy of the board mail.
-pub(crate) fn tell_players(
-    ctx: &Ctx<'_>,
-    view: &BoardView<'_>,
-    replies: &mut [Reply],
-    notices: &[Notice],
-) -> Outcome<()> {
-    for notice in notices {
-        let Some(user) = store::user(ctx.conn, &notice.userid)? else {
-            continue;
-        };
-        let mut news = view.news.clone();
-        news.push(notice.text.clone());
-        let personal = BoardView {
-            game: view.game,
-            row: view.row,
-            plies: view.plies,
-            position: view.position,
-            news,
-            recent_only: view.recent_only,
-            comment: view.comment.clone(),
-        };
-        let size = store::board_size(ctx.conn, &user.userid, view.game.name())?;
-        for reply in replies.iter_mut().filter(|r| r.to == user.address()) {
-            reply.body = personal.body(ctx, size)?;
-        }
-    }
-    Ok(())
 }
 
 /// `<game> submit <board> <userid> <pw> <move>[#N]`: check the move and
@@ -421,7 +332,7 @@ pub(crate) fn submit(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "submit", action)?;
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
     let next_ply = loaded.plies.len() as u32 + 1;
@@ -507,7 +418,7 @@ pub(crate) fn confirm(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     let submitted = match loaded.row.seat_of(&who.userid) {
         Some(seat) => {
@@ -571,7 +482,7 @@ pub(crate) fn preview(
     game: &'static dyn Game,
     at: BoardRef,
     moves: &[String],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let number = at.board;
     let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     if let Some(n) = at.ply {
@@ -588,7 +499,7 @@ pub(crate) fn preview(
             ));
         }
         loaded.plies.truncate(n as usize);
-        loaded.position = play::replay(game, &loaded.row, &loaded.plies)?;
+        loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut position = loaded.position.clone_box();
     let mut previewed = Vec::new();
@@ -638,7 +549,7 @@ fn hypothetical_body(
     position: &dyn Position,
     size: BoardSize,
     intro: String,
-) -> Outcome<String> {
+) -> Handled<String> {
     let records = |plies: &[Ply]| -> Vec<MoveRecord> {
         plies
             .iter()
@@ -663,15 +574,15 @@ fn hypothetical_body(
     );
     let players = &loaded.row.players;
     let then = match position.outcome() {
-        RulesOutcome::Ongoing => format!(
+        rules::Outcome::Ongoing => format!(
             "After the previewed plies it would be {}'s turn.",
             players[position.to_act().index()]
         ),
-        RulesOutcome::Won { winner, ending } => format!(
+        rules::Outcome::Won { winner, ending } => format!(
             "The previewed plies would end the game: won by {} ({ending}).",
             players[winner.index()]
         ),
-        RulesOutcome::Drawn { ending } => {
+        rules::Outcome::Drawn { ending } => {
             format!("The previewed plies would end the game: a tie ({ending}).")
         }
     };

@@ -1,125 +1,20 @@
 //! Boards: challenge, move (with the special moves), show, games.
 
-use super::compose::BoardView;
-use super::{Ctx, Failure, Outcome, Refusal, Reply, ServerError};
-use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Password, Timers};
-use crate::ratings::{self, Score};
-use crate::rules::{self, Game, Outcome as RulesOutcome, Position};
-use crate::store::{self, BoardStatus, Ply, Proposal};
-
-/// A board with its plies and the position they lead to.
-pub(crate) struct Loaded {
-    pub row: store::Board,
-    pub plies: Vec<Ply>,
-    pub position: Box<dyn Position>,
-}
-
-impl Loaded {
-    pub(crate) fn view<'a>(&'a self, game: &'static dyn Game, news: Vec<String>) -> BoardView<'a> {
-        BoardView {
-            game,
-            row: &self.row,
-            plies: &self.plies,
-            position: self.position.as_ref(),
-            news,
-            recent_only: true,
-            comment: None,
-        }
-    }
-}
-
-/// The position after the first `upto` plies (all when `None`).
-pub(crate) fn replay(
-    game: &'static dyn Game,
-    row: &store::Board,
-    plies: &[Ply],
-) -> Result<Box<dyn Position>, ServerError> {
-    let corrupt = |reason: String| ServerError::Replay {
-        game: row.game.clone(),
-        board: row.board,
-        reason,
-    };
-    let mut position = game
-        .position(&row.start_position, &row.options)
-        .map_err(|e| corrupt(e.to_string()))?;
-    for ply in plies {
-        position
-            .play(&ply.notation)
-            .map_err(|e| corrupt(format!("ply {}: {e}", ply.ply)))?;
-    }
-    Ok(position)
-}
-
-/// The seat to act on an active board, read from its stored position (no
-/// replay needed).
-pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::Board) -> Outcome<usize> {
-    let position = game
-        .position(&row.position, &row.options)
-        .map_err(|e| ServerError::Replay {
-            game: row.game.clone(),
-            board: row.board,
-            reason: e.to_string(),
-        })?;
-    Ok(position.to_act().index())
-}
-
-/// Whether a board passes a listing filter; for `next`, whether one of
-/// `users` (anyone when empty) is to act on it.
-pub(crate) fn passes(
-    game: &'static dyn Game,
-    b: &store::Board,
-    filter: BoardFilter,
-    users: &[String],
-) -> Outcome<bool> {
-    Ok(match filter {
-        BoardFilter::All => true,
-        BoardFilter::Active => b.is_active(),
-        BoardFilter::Inactive => !b.is_active(),
-        BoardFilter::Next => {
-            b.is_active() && {
-                let to_act = &b.players[seat_to_act(game, b)?];
-                users.is_empty() || users.iter().any(|u| *to_act == u.to_lowercase())
-            }
-        }
-    })
-}
-
-/// Refuse a board number that does not exist.
-pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<()> {
-    if store::board_exists(ctx.conn, game.name(), number)? {
-        Ok(())
-    } else {
-        Err(no_such_board(game, number).into())
-    }
-}
-
-fn no_such_board(game: &'static dyn Game, number: u32) -> Refusal {
-    Refusal::new(format!(
-        "There is no {} board {number}; send \"{} games all\" for the list of boards.",
-        game.name(),
-        game.name()
-    ))
-}
-
-pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Outcome<Loaded> {
-    let Some(row) = store::board(ctx.conn, game.name(), number)? else {
-        return Err(no_such_board(game, number).into());
-    };
-    let plies = store::plies(ctx.conn, game.name(), number)?;
-    let position = replay(game, &row, &plies)?;
-    Ok(Loaded {
-        row,
-        plies,
-        position,
-    })
-}
+use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
+use super::queued;
+use super::settings::check_challenge;
+use super::text::{capitalise, commented};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
+use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Timers};
+use crate::rules::{self, Game};
+use crate::store::{self, BoardStatus, Proposal};
 
 /// The board drawn for the sender of an erroneous command, if it exists.
 pub(crate) fn drawing_for_sender(
     ctx: &Ctx<'_>,
     game: &str,
     number: u32,
-) -> Outcome<Option<String>> {
+) -> Handled<Option<String>> {
     let Some(game) = rules::game(game) else {
         return Ok(None);
     };
@@ -139,7 +34,7 @@ pub(crate) fn start_board(
     players: &[String],
     options: &[String],
     timers: &Timers,
-) -> Outcome<(u32, Vec<Reply>)> {
+) -> Handled<(u32, Vec<Reply>)> {
     let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
     if players.len() != 2 {
         return Err(Refusal::new(format!(
@@ -173,7 +68,7 @@ pub(crate) fn start_board(
             Some(_) => {}
         }
     }
-    super::settings::check_challenge(ctx, game, &players)?;
+    check_challenge(ctx, game, &players)?;
     let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
@@ -207,7 +102,7 @@ pub(crate) fn challenge(
     players: &[String],
     options: &[String],
     timers: &Timers,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let (_, mut replies) = start_board(ctx, game, players, options, timers)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
@@ -226,62 +121,6 @@ pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
     }
 }
 
-/// The comment of this command with the name of who made it.
-/// The comment of this command with the name of who made it; a word equal
-/// to the commander's password (any case) is masked, so a password typed
-/// into the body is not relayed either.
-pub(crate) fn commented(
-    ctx: &Ctx<'_>,
-    userid: Option<&str>,
-    password: Option<&Password>,
-) -> Option<(String, String)> {
-    let comment = ctx.comment.trim();
-    if comment.is_empty() {
-        return None;
-    }
-    let comment = match password.map(Password::expose).filter(|p| !p.is_empty()) {
-        Some(secret) => mask_word(comment, secret),
-        None => comment.to_string(),
-    };
-    let who = userid.or(ctx.sender).unwrap_or("the challenger");
-    Some((who.to_string(), comment))
-}
-
-/// `text` with every whole word equal to `secret` (ignoring case) replaced
-/// by `*****`; words are split at white space and trailing punctuation.
-fn mask_word(text: &str, secret: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        let core = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
-        if !core.is_empty() && core.eq_ignore_ascii_case(secret) {
-            out.push_str("*****");
-            out.push_str(&word[core.len()..]);
-        } else {
-            out.push_str(word);
-        }
-        word.clear();
-    };
-    for c in text.chars() {
-        if c.is_whitespace() {
-            flush(&mut word, &mut out);
-            out.push(c);
-        } else {
-            word.push(c);
-        }
-    }
-    flush(&mut word, &mut out);
-    out
-}
-
-pub(crate) fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
 /// `<game> move <board> <userid> <pw> <action>[#N]` and `<game> resign`.
 pub(crate) fn act(
     ctx: &Ctx<'_>,
@@ -290,7 +129,7 @@ pub(crate) fn act(
     who: &Credentials,
     action: &MoveAction,
     guard: Option<u32>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let on_board = |r: Refusal| Failure::Refused(r.on(game.name(), Some(number)));
     let mut loaded = load(ctx, game, number).map_err(|f| match f {
         Failure::Refused(r) => on_board(r),
@@ -340,7 +179,7 @@ pub(crate) fn act(
                 .unwrap_or_default();
             news = apply_move(ctx, game, &mut loaded, seat, text, comment)?
                 .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
-            notices = super::pending::play_queued(ctx, game, &mut loaded, &mut news)?;
+            notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {
             if loaded.plies.len() < 2 {
@@ -438,56 +277,9 @@ pub(crate) fn act(
     let mut view = loaded.view(game, news);
     view.comment = commented(ctx, Some(&userid), Some(&who.password));
     let mut replies = view.to_players(ctx)?;
-    super::pending::tell_players(ctx, &view, &mut replies, &notices)?;
+    queued::tell_players(ctx, &view, &mut replies, &notices)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
-}
-
-/// Judge and apply a board move of the player in `seat` (whose turn it is)
-/// and store it: the ply, the position, the end of a pending proposal and,
-/// when the move ends the game, the result. Returns the rating sentences of
-/// a finished game, or the rules' refusal (nothing changed then).
-pub(crate) fn apply_move(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    loaded: &mut Loaded,
-    seat: usize,
-    text: &str,
-    comment: String,
-) -> Outcome<Result<Vec<String>, rules::MoveError>> {
-    let number = loaded.row.board;
-    let played = match loaded.position.play(text) {
-        Ok(played) => played,
-        Err(e) => return Ok(Err(e)),
-    };
-    let ply = Ply {
-        ply: loaded.plies.len() as u32 + 1,
-        seat,
-        notation: played.notation,
-        events: played.events,
-        comment,
-        played_at: ctx.now,
-    };
-    store::append_ply(ctx.conn, game.name(), number, &ply)?;
-    loaded.plies.push(ply);
-    store::update_position(
-        ctx.conn,
-        game.name(),
-        number,
-        &loaded.position.to_text(),
-        ctx.now,
-    )?;
-    if loaded.row.proposal.is_some() {
-        store::set_proposal(ctx.conn, game.name(), number, None)?;
-        loaded.row.proposal = None;
-    }
-    Ok(Ok(match loaded.position.outcome() {
-        RulesOutcome::Ongoing => vec![],
-        RulesOutcome::Won { winner, ending } => {
-            finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
-        }
-        RulesOutcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
-    }))
 }
 
 fn describe(kind: Proposal) -> &'static str {
@@ -497,63 +289,6 @@ fn describe(kind: Proposal) -> &'static str {
     }
 }
 
-/// End a board and rate it; returns the rating sentences.
-fn finish(
-    ctx: &Ctx<'_>,
-    loaded: &mut Loaded,
-    winner: Option<usize>,
-    ending: &str,
-) -> Outcome<Vec<String>> {
-    let game = loaded.row.game.clone();
-    store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
-    store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
-    loaded.row.status = BoardStatus::Finished {
-        winner_seat: winner,
-        ending: ending.to_string(),
-    };
-    let players = loaded.row.players.clone();
-    let [a, b] = players.as_slice() else {
-        return Ok(vec![]);
-    };
-    let current = |userid: &str| -> Outcome<store::Rating> {
-        Ok(
-            store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
-                rating: ratings::START_RATING,
-                games: 0,
-            }),
-        )
-    };
-    let (ra, rb) = (current(a)?, current(b)?);
-    let score = match winner {
-        Some(0) => Score::Win,
-        Some(_) => Score::Loss,
-        None => Score::Draw,
-    };
-    let (na, nb) = ratings::update(ra.rating, rb.rating, score);
-    store::set_rating(
-        ctx.conn,
-        &game,
-        a,
-        store::Rating {
-            rating: na,
-            games: ra.games + 1,
-        },
-    )?;
-    store::set_rating(
-        ctx.conn,
-        &game,
-        b,
-        store::Rating {
-            rating: nb,
-            games: rb.games + 1,
-        },
-    )?;
-    Ok(vec![
-        ratings::change_sentence(a, ra.rating, na),
-        ratings::change_sentence(b, rb.rating, nb),
-    ])
-}
-
 /// The body `show` sends for one board (optionally at ply `at`).
 pub(crate) fn show_body(
     ctx: &Ctx<'_>,
@@ -561,7 +296,7 @@ pub(crate) fn show_body(
     number: u32,
     at: Option<u32>,
     size: BoardSize,
-) -> Outcome<String> {
+) -> Handled<String> {
     Ok(show_mail(ctx, game, number, at, size)?.1)
 }
 
@@ -573,7 +308,7 @@ pub(crate) fn show_mail(
     number: u32,
     at: Option<u32>,
     size: BoardSize,
-) -> Outcome<(String, String)> {
+) -> Handled<(String, String)> {
     let mut loaded = load(ctx, game, number)?;
     let subject = loaded.view(game, vec![]).subject();
     if let Some(n) = at {
@@ -603,7 +338,7 @@ pub(crate) fn show(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     boards: &[BoardRef],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let size = ctx.sender_size(game.name())?;
     let mut replies = Vec::new();
     for r in boards {
@@ -622,14 +357,14 @@ fn filtered(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<store::Board>> {
+) -> Handled<Vec<store::BoardRow>> {
     let mut boards = if users.is_empty() {
         store::boards_of_game(ctx.conn, game.name())?
     } else {
         let mut all = Vec::new();
         for u in users {
             for b in store::boards_of_user(ctx.conn, Some(game.name()), &u.to_lowercase())? {
-                if !all.iter().any(|x: &store::Board| x.board == b.board) {
+                if !all.iter().any(|x: &store::BoardRow| x.board == b.board) {
                     all.push(b);
                 }
             }
@@ -652,7 +387,7 @@ pub(crate) fn show_users(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let boards = filtered(ctx, game, users, filter)?;
     if boards.is_empty() {
         return Err(Refusal::new(format!(
@@ -679,7 +414,7 @@ pub(crate) fn games(
     game: &'static dyn Game,
     users: &[String],
     filter: BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let boards = filtered(ctx, game, users, filter)?;
     let mut lines = Vec::new();
     for b in &boards {
@@ -727,7 +462,7 @@ pub(crate) fn games(
 }
 
 /// Reminders and forfeits due now on every active board.
-pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
+pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     use crate::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
     let mut replies = Vec::new();
@@ -796,16 +531,4 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Outcome<Vec<Reply>> {
         }
     }
     Ok(replies)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mask_word;
-
-    #[test]
-    fn passwords_in_comments_are_masked_as_whole_words() {
-        assert_eq!(mask_word("my pw is Hunter2.", "hunter2"), "my pw is *****.");
-        assert_eq!(mask_word("hunter22 stays", "hunter2"), "hunter22 stays");
-        assert_eq!(mask_word("a\n\nhunter2", "hunter2"), "a\n\n*****");
-    }
 }

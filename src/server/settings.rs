@@ -3,7 +3,8 @@
 
 use chrono::{Datelike, Duration, TimeZone, Utc};
 
-use super::{Ctx, Outcome, Refusal, Reply};
+use super::loaded::require_board;
+use super::{Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
 use crate::rules::Game;
 use crate::store::{self, ChallengeSettings, Vacation};
@@ -13,7 +14,7 @@ fn confirm(
     user: &store::User,
     subject: String,
     text: String,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     Ok(vec![ctx.notice(ctx.answer_to(user), subject, &text)?])
 }
 
@@ -23,7 +24,7 @@ fn confirm(
 /// started in the current calendar year (UTC), as they were taken (a
 /// vacation ended early with `off` counts only its days taken, rounded up).
 /// A new vacation replaces a running one.
-pub(crate) fn vacation(ctx: &Ctx<'_>, who: &Credentials, days: Option<u32>) -> Outcome<Vec<Reply>> {
+pub(crate) fn vacation(ctx: &Ctx<'_>, who: &Credentials, days: Option<u32>) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let subject = "Vacation".to_string();
     let Some(days) = days else {
@@ -84,13 +85,13 @@ pub(crate) fn notify(
     game: &'static dyn Game,
     who: &Credentials,
     boards: &[u32],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     if boards.is_empty() {
         store::add_result_notification(ctx.conn, game.name(), None, &user.userid)?;
     }
     for &n in boards {
-        super::play::require_board(ctx, game, n)?;
+        require_board(ctx, game, n)?;
         store::add_result_notification(ctx.conn, game.name(), Some(n), &user.userid)?;
     }
     let which = if boards.is_empty() {
@@ -125,7 +126,7 @@ pub(crate) fn challenges(
     game: &'static dyn Game,
     who: &Credentials,
     change: impl FnOnce(&mut ChallengeSettings),
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let mut settings = store::challenge_settings(ctx.conn, &user.userid, game.name())?;
     change(&mut settings);
@@ -152,7 +153,7 @@ pub(crate) fn check_challenge(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     players: &[String],
-) -> Outcome<()> {
+) -> Handled<()> {
     let Some(sender) = ctx.sender else {
         return Ok(()); // the admin may start any board
     };

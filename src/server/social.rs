@@ -3,8 +3,9 @@
 
 use minijinja::context;
 
-use super::play::load;
-use super::{Ctx, Outcome, Refusal, Reply};
+use super::loaded::{load, passes, require_board, seat_to_act};
+use super::play::show_mail;
+use super::{Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
 use crate::ratings;
 use crate::rules::{self, Game};
@@ -17,7 +18,7 @@ pub(crate) fn chat(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number)?;
     let user = ctx.authenticate(who)?;
     let observers = store::observers(ctx.conn, game.name(), number)?;
@@ -72,7 +73,7 @@ pub(crate) fn subscribe(
     boards: &[u32],
     all: bool,
     who: &Credentials,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let numbers: Vec<u32> = if all {
         store::boards_of_game(ctx.conn, game.name())?
@@ -85,7 +86,7 @@ pub(crate) fn subscribe(
     };
     let mut added = Vec::new();
     for n in numbers {
-        super::play::require_board(ctx, game, n)?;
+        require_board(ctx, game, n)?;
         if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
             added.push(n.to_string());
         }
@@ -120,7 +121,7 @@ pub(crate) fn unsubscribe(
     boards: &[u32],
     all: bool,
     who: &Credentials,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let mut removed = 0;
     if all {
@@ -144,7 +145,7 @@ pub(crate) fn unsubscribe(
 }
 
 /// `<game> standings` (= `ratings`): the rating table of the game.
-pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<Reply>> {
+pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let table = store::standings(ctx.conn, game.name())?;
     let mut lines = Vec::new();
     for (i, (userid, r)) in table.iter().enumerate() {
@@ -178,7 +179,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<R
 }
 
 /// `<game> history`: the finished boards of the game.
-pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<Reply>> {
+pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let mut lines = Vec::new();
     for b in store::boards_of_game(ctx.conn, game.name())? {
         let BoardStatus::Finished {
@@ -211,7 +212,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Outcome<Vec<Rep
 
 /// `list [game...]`: the active boards of those games (of every game when
 /// none is named), one line each.
-pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
+pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
     let chosen: Vec<&'static dyn Game> = if games.is_empty() {
         rules::registry().to_vec()
     } else {
@@ -240,7 +241,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Outcome<Vec<Reply>> {
                 game.name(),
                 b.board,
                 b.players.join(" - "),
-                b.players[super::play::seat_to_act(game, &b)?]
+                b.players[seat_to_act(game, &b)?]
             ));
         }
     }
@@ -261,7 +262,7 @@ pub(crate) fn message_users(
     ctx: &Ctx<'_>,
     who: &Credentials,
     to: &[String],
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let text = ctx.comment.trim();
     if text.is_empty() {
@@ -307,7 +308,7 @@ fn user_boards(
     numbers: &[u32],
     filter: crate::command::BoardFilter,
     size: Option<crate::command::BoardSize>,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let mut replies = Vec::new();
     for &game in games {
         let size = match size {
@@ -318,11 +319,10 @@ fn user_boards(
             if !numbers.is_empty() && !numbers.contains(&b.board) {
                 continue;
             }
-            if numbers.is_empty() && !super::play::passes(game, &b, filter, &[userid.to_string()])?
-            {
+            if numbers.is_empty() && !passes(game, &b, filter, &[userid.to_string()])? {
                 continue;
             }
-            let (subject, body) = super::play::show_mail(ctx, game, b.board, None, size)?;
+            let (subject, body) = show_mail(ctx, game, b.board, None, size)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
@@ -344,7 +344,7 @@ pub(crate) fn all_show(
     ctx: &Ctx<'_>,
     userid: &str,
     filter: crate::command::BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let userid = userid.to_lowercase();
     if store::user(ctx.conn, &userid)?.is_none() {
         return Err(Refusal::new(format!(
@@ -363,7 +363,7 @@ pub(crate) fn show_as(
     who: &Credentials,
     boards: &[u32],
     filter: crate::command::BoardFilter,
-) -> Outcome<Vec<Reply>> {
+) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let size = store::board_size(ctx.conn, &user.userid, game.name())?;
     user_boards(ctx, &[game], &user.userid, boards, filter, Some(size))

@@ -34,7 +34,7 @@ pub enum BoardStatus {
 
 /// One board row with its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct BoardRow {
     pub game: String,
     pub board: u32,
     pub options: Vec<String>,
@@ -53,7 +53,7 @@ pub struct Board {
     pub players: Vec<String>,
 }
 
-impl Board {
+impl BoardRow {
     pub fn is_active(&self) -> bool {
         self.status == BoardStatus::Active
     }
@@ -126,7 +126,7 @@ const BOARD_COLUMNS: &str = "game, board, options, start_position, position, sta
      ending, proposal, proposal_seat, nag_days, forfeit_days, total_days, created_at,
      last_action_at, last_nag_at";
 
-fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<Board> {
+fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
     let game: String = r.get(0)?;
     let board: u32 = r.get(1)?;
     let options: String = r.get(2)?;
@@ -153,7 +153,7 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<Board> {
         let rows = stmt.query_map(params![game, board], |r| r.get::<_, String>(0))?;
         rows.collect::<rusqlite::Result<Vec<_>>>()?
     };
-    Ok(Board {
+    Ok(BoardRow {
         options: options.split_whitespace().map(String::from).collect(),
         start_position: r.get(3)?,
         position: r.get(4)?,
@@ -176,7 +176,7 @@ fn boards_where(
     conn: &Connection,
     clause: &str,
     params: impl rusqlite::Params,
-) -> Result<Vec<Board>> {
+) -> Result<Vec<BoardRow>> {
     let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE {clause} ORDER BY game, board");
     let mut stmt = conn.prepare(&sql)?;
     let mut rows = stmt.query(params)?;
@@ -187,7 +187,7 @@ fn boards_where(
     Ok(out)
 }
 
-pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<Board>> {
+pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<BoardRow>> {
     Ok(
         boards_where(conn, "game = ?1 AND board = ?2", params![game, number])?
             .into_iter()
@@ -196,12 +196,16 @@ pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<Board>
 }
 
 /// Every board of `game`.
-pub fn boards_of_game(conn: &Connection, game: &str) -> Result<Vec<Board>> {
+pub fn boards_of_game(conn: &Connection, game: &str) -> Result<Vec<BoardRow>> {
     boards_where(conn, "game = ?1", params![game])
 }
 
 /// Boards of `game` (or of every game when `None`) where `userid` plays.
-pub fn boards_of_user(conn: &Connection, game: Option<&str>, userid: &str) -> Result<Vec<Board>> {
+pub fn boards_of_user(
+    conn: &Connection,
+    game: Option<&str>,
+    userid: &str,
+) -> Result<Vec<BoardRow>> {
     boards_where(
         conn,
         "(?1 IS NULL OR game = ?1) AND EXISTS (SELECT 1 FROM board_players p
@@ -211,7 +215,7 @@ pub fn boards_of_user(conn: &Connection, game: Option<&str>, userid: &str) -> Re
 }
 
 /// Active boards of every game (for the timers).
-pub fn active_boards(conn: &Connection) -> Result<Vec<Board>> {
+pub fn active_boards(conn: &Connection) -> Result<Vec<BoardRow>> {
     boards_where(conn, "status = 'active'", [])
 }
 

@@ -94,7 +94,7 @@ impl World {
         w
     }
 
-    pub fn board(&self) -> store::Board {
+    pub fn board(&self) -> store::BoardRow {
         store::board(&self.conn, "chess", 101).unwrap().unwrap()
     }
 }

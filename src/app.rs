@@ -1,0 +1,416 @@
+//! What the `pbmchess` subcommands run, as library code: loading the config,
+//! the templates and the clock, opening the database and the mail folders,
+//! and the few steps a subcommand takes around the server. `main.rs` parses
+//! the arguments, calls one small function per subcommand, prints, and turns
+//! an [`AppError`] into the exit code.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use rusqlite::Connection;
+
+use crate::clock::{Clock, FixedClock, SystemClock};
+use crate::command::{self, Command, GameCommand, Timers};
+use crate::config::{Config, ConfigError};
+use crate::daemon::{self, Daemon};
+use crate::mail::{self, InboxConfig, MailError, OutboxConfig};
+use crate::server::templates::{TemplateError, Templates};
+use crate::server::{Refusal, Server, ServerError};
+use crate::store::{self, StoreError};
+
+/// Why a subcommand did not do what it was asked. Its `Display` is the
+/// message for the user; [`AppError::exit_code`] is the process's exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request was wrong (exit 1); the sentence says why.
+    #[error("{}", .0.sentence)]
+    Refused(Refusal),
+    /// The config could not be read (exit 2).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A template override could not be read or compiled (exit 2).
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The database failed (exit 2).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A mail folder or transport could not be opened (exit 2).
+    #[error(transparent)]
+    Mail(#[from] MailError),
+    /// The server failed (the database or a template; exit 2).
+    #[error(transparent)]
+    Server(#[from] ServerError),
+    /// Anything else that failed (exit 2), said in a sentence.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<Refusal> for AppError {
+    fn from(r: Refusal) -> Self {
+        AppError::Refused(r)
+    }
+}
+
+impl AppError {
+    /// 1 when the request was refused, 2 when something failed.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AppError::Refused(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// What every subcommand but `perft` runs with: the config, the templates
+/// and the clock. The database is opened apart ([`App::open_database`]),
+/// as the daemon owns its connection.
+pub struct App {
+    pub config: Config,
+    pub templates: Templates,
+    clock: Box<dyn Clock>,
+}
+
+impl App {
+    /// Load the config file (the built-in defaults when `None`) and the
+    /// templates it names. The clock is the real time, or stopped at `now`
+    /// (RFC 3339, as `tick --now` gives it).
+    pub fn load(config: Option<&Path>, now: Option<&str>) -> Result<App, AppError> {
+        let config = Config::load(config)?;
+        let templates = Templates::load(config.templates.dir.as_deref())?;
+        let clock: Box<dyn Clock> = match now {
+            Some(text) => Box::new(parse_now(text)?),
+            None => Box::new(SystemClock),
+        };
+        Ok(App {
+            config,
+            templates,
+            clock,
+        })
+    }
+
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// The server on this config, templates and clock.
+    pub fn server(&self) -> Server<'_> {
+        Server::new(&self.config, self.clock(), &self.templates)
+    }
+
+    /// Open the database, creating it and its folder when missing, with
+    /// its schema brought up to date.
+    pub fn open_database(&self) -> Result<Connection, AppError> {
+        Ok(store::open(&self.config.database.path)?)
+    }
+
+    /// `init`: create the Maildir inbox and the Maildir outbox when those
+    /// are configured (an IMAP or SMTP server is not contacted), and say
+    /// where the database and the mail are, one line each to `say`.
+    pub fn init(&self, mut say: impl FnMut(String)) -> Result<(), AppError> {
+        say(format!("database: {}", self.config.database.path.display()));
+        match &self.config.inbox {
+            InboxConfig::Maildir { path } => {
+                mail::MaildirInbox::open(path)?;
+                say(format!("inbox: Maildir {}", path.display()));
+            }
+            InboxConfig::Imap(imap) => say(format!(
+                "inbox: IMAP {}@{}:{} mailbox {}",
+                imap.username,
+                imap.host,
+                imap.port(),
+                imap.mailbox
+            )),
+        }
+        mail::open_sender(&self.config.outbox)?;
+        say(match &self.config.outbox {
+            OutboxConfig::Maildir { path } => format!("outbox: Maildir {}", path.display()),
+            OutboxConfig::Smtp(_) => "outbox: SMTP".to_string(),
+            OutboxConfig::Sendmail { command } => format!("outbox: sendmail {}", command.display()),
+        });
+        Ok(())
+    }
+
+    /// The daemon (`serve`, `poll`) on `conn`, its inbox and outbox opened.
+    pub fn daemon(&self, conn: Connection) -> Result<Daemon<'_>, AppError> {
+        Ok(Daemon::open(self.server(), conn)?)
+    }
+
+    /// `process`: answer one raw RFC 5322 message, then send the replies
+    /// at once when the transport takes them.
+    pub fn process(&self, conn: &mut Connection, raw: &[u8]) -> Result<(), AppError> {
+        daemon::process_raw(&self.server(), conn, raw)?;
+        self.send_now(conn)
+    }
+
+    /// Send the due outbox mail now (see [`daemon::send_outbox_now`]).
+    pub fn send_now(&self, conn: &Connection) -> Result<(), AppError> {
+        Ok(daemon::send_outbox_now(&self.config, self.clock(), conn)?)
+    }
+
+    /// `admin user remove`: sign the user off (their history stays).
+    /// Returns the userid as stored (lower case).
+    pub fn remove_user(&self, conn: &Connection, userid: &str) -> Result<String, AppError> {
+        let userid = userid.to_lowercase();
+        if store::sign_off(conn, &userid, self.clock.now())? {
+            Ok(userid)
+        } else {
+            Err(Refusal::new(format!("there is no active user called {userid}")).into())
+        }
+    }
+
+    /// `admin challenge GAME WORDS...`: start a board of `game` (the players
+    /// get their board mails); returns its number. The words are read as
+    /// the mail command reads them: players, `-options`, `--timers`.
+    pub fn challenge(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        words: &[String],
+    ) -> Result<u32, AppError> {
+        let (players, options, timers) = challenge_words(words)?;
+        Ok(self
+            .server()
+            .admin_challenge(conn, game, &players, &options, &timers)??)
+    }
+}
+
+/// `admin user list`: one line per user, their addresses and whether they
+/// signed off.
+pub fn user_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+    Ok(store::users(conn)?
+        .into_iter()
+        .map(|u| {
+            let state = if u.signed_off_at.is_some() {
+                "  (signed off)"
+            } else {
+                ""
+            };
+            format!("{:<20} {}{state}", u.userid, u.addresses.join(", "))
+        })
+        .collect())
+}
+
+/// The raw message `process` answers: the file, or standard input.
+pub fn read_message(file: Option<&Path>) -> Result<Vec<u8>, AppError> {
+    let mut raw = Vec::new();
+    match file {
+        Some(path) => {
+            raw = std::fs::read(path)
+                .map_err(|e| AppError::Failed(format!("cannot read {}: {e}", path.display())))?
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut raw)
+                .map_err(|e| AppError::Failed(format!("cannot read standard input: {e}")))?;
+        }
+    }
+    Ok(raw)
+}
+
+/// A flag that SIGINT and SIGTERM set: `serve` finishes the mail in hand
+/// and returns.
+pub fn stop_on_signals() -> Result<Arc<AtomicBool>, AppError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone()).map_err(|e| {
+            AppError::Failed(format!(
+                "cannot install the handler for signal {signal}: {e}"
+            ))
+        })?;
+    }
+    Ok(stop)
+}
+
+/// `tick --now`: the clock stopped at an RFC 3339 time.
+fn parse_now(text: &str) -> Result<FixedClock, AppError> {
+    let t = chrono::DateTime::parse_from_rfc3339(text).map_err(|e| {
+        AppError::Failed(format!(
+            "--now {text:?} is not an RFC 3339 time ({e}); write e.g. 2026-12-24T12:00:00Z"
+        ))
+    })?;
+    Ok(FixedClock(t.with_timezone(&chrono::Utc)))
+}
+
+/// Split `admin challenge` words into players, `-options` and `--timers`,
+/// with the same reading as the mail command.
+fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers), Refusal> {
+    let line = format!("chess challenge {}", words.join(" "));
+    match command::parse_line(&line) {
+        Ok(parsed) => match parsed.command {
+            Command::Game {
+                command:
+                    GameCommand::Challenge {
+                        players,
+                        options,
+                        timers,
+                    },
+                ..
+            } => Ok((players, options, timers)),
+            _ => Err(Refusal::new("give the players, then any -options")),
+        },
+        Err(e) => Err(Refusal::new(e.message)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    /// An app on a config file in `dir` with the given sections, and its
+    /// database opened.
+    fn app_in(dir: &Path, sections: &str) -> (App, Connection) {
+        let file = dir.join("pbmchess.toml");
+        std::fs::write(
+            &file,
+            format!("[database]\npath = \"db.sqlite\"\n{sections}"),
+        )
+        .unwrap();
+        let app = App::load(Some(&file), None).unwrap();
+        let conn = app.open_database().unwrap();
+        (app, conn)
+    }
+
+    const MAILDIRS: &str = "[inbox]\nkind = \"maildir\"\npath = \"in\"\n\
+                            [outbox]\nkind = \"maildir\"\npath = \"out\"\n";
+
+    #[test]
+    fn challenge_words_are_read_as_the_mail_command_reads_them() {
+        let (players, options, timers) =
+            challenge_words(&words("Alice bob -Lenient --forfeittime=3")).unwrap();
+        assert_eq!(players, ["alice", "bob"]);
+        assert_eq!(options, ["lenient"]);
+        assert_eq!(
+            timers,
+            Timers {
+                forfeit_days: Some(3),
+                ..Timers::default()
+            }
+        );
+        let refusal = challenge_words(&words("alice")).unwrap_err();
+        assert!(refusal.sentence.contains("two players"), "{refusal:?}");
+        assert!(challenge_words(&words("alice bob --sleeptime=3")).is_err());
+    }
+
+    #[test]
+    fn now_is_an_rfc3339_time_or_a_failure_that_says_so() {
+        let clock = parse_now("2026-12-24T12:00:00+01:00").unwrap();
+        assert_eq!(clock.0.to_rfc3339(), "2026-12-24T11:00:00+00:00");
+        let e = parse_now("tomorrow").unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("RFC 3339"), "{e}");
+        let app = App::load(None, Some("2026-12-24T11:00:00Z")).unwrap();
+        assert_eq!(app.clock().now(), clock.0);
+    }
+
+    #[test]
+    fn refusals_exit_1_and_failures_exit_2() {
+        let refused = AppError::from(Refusal::new("there is no user called x"));
+        assert_eq!(refused.exit_code(), 1);
+        assert_eq!(refused.to_string(), "there is no user called x");
+        let missing = App::load(Some(Path::new("/nonexistent/pbmchess.toml")), None);
+        let e = missing.err().unwrap();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("cannot read the config file"), "{e}");
+    }
+
+    #[test]
+    fn init_creates_the_maildirs_and_says_where_everything_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, _conn) = app_in(dir.path(), MAILDIRS);
+        let mut lines = Vec::new();
+        app.init(|line| lines.push(line)).unwrap();
+        let at = |name: &str| dir.path().join(name).display().to_string();
+        assert_eq!(
+            lines,
+            [
+                format!("database: {}", at("db.sqlite")),
+                format!("inbox: Maildir {}", at("in")),
+                format!("outbox: Maildir {}", at("out")),
+            ]
+        );
+        assert!(dir.path().join("db.sqlite").is_file());
+        assert!(dir.path().join("in/new").is_dir());
+        assert!(dir.path().join("out/new").is_dir());
+    }
+
+    #[test]
+    fn init_names_mail_servers_without_contacting_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, _conn) = app_in(
+            dir.path(),
+            "[inbox]\nkind = \"imap\"\nhost = \"imap.example.org\"\nusername = \"chess\"\n\
+             [outbox]\nkind = \"sendmail\"\n",
+        );
+        let mut lines = Vec::new();
+        app.init(|line| lines.push(line)).unwrap();
+        assert_eq!(
+            lines[1],
+            "inbox: IMAP chess@imap.example.org:993 mailbox INBOX"
+        );
+        assert_eq!(lines[2], "outbox: sendmail /usr/sbin/sendmail");
+    }
+
+    #[test]
+    fn admin_challenge_list_and_remove() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, mut conn) = app_in(dir.path(), MAILDIRS);
+        for (userid, address) in [("alice", "a@x.test"), ("Bob", "b@x.test")] {
+            app.server()
+                .admin_add_user(&mut conn, userid, "pw", &[address.to_string()])
+                .unwrap()
+                .unwrap();
+        }
+        assert_eq!(
+            app.challenge(&mut conn, "chess", &words("alice bob"))
+                .unwrap(),
+            101
+        );
+        let e = app
+            .challenge(&mut conn, "chess", &words("alice nobody"))
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 1);
+        assert!(e.to_string().contains("nobody"), "{e}");
+
+        assert_eq!(app.remove_user(&conn, "BOB").unwrap(), "bob");
+        let e = app.remove_user(&conn, "bob").unwrap_err();
+        assert_eq!(e.to_string(), "there is no active user called bob");
+        assert_eq!(
+            user_list(&conn).unwrap(),
+            [
+                format!("{:<20} a@x.test", "alice"),
+                format!("{:<20} b@x.test  (signed off)", "bob"),
+            ]
+        );
+    }
+
+    #[test]
+    fn process_answers_a_message_and_sends_the_reply_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, mut conn) = app_in(dir.path(), MAILDIRS);
+        let file = dir.path().join("one.eml");
+        std::fs::write(
+            &file,
+            "From: a@players.test\r\nTo: pbmchess@localhost\r\nMessage-ID: <p1@t>\r\n\
+             Subject: help\r\n\r\n\r\n",
+        )
+        .unwrap();
+        let raw = read_message(Some(&file)).unwrap();
+        app.process(&mut conn, &raw).unwrap();
+        assert_eq!(store::pending_count(&conn).unwrap(), 0);
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("out/new"))
+                .unwrap()
+                .count(),
+            1
+        );
+        let e = read_message(Some(&dir.path().join("missing.eml"))).unwrap_err();
+        assert!(e.to_string().starts_with("cannot read "), "{e}");
+        assert_eq!(e.exit_code(), 2);
+    }
+}

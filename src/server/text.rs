@@ -1,0 +1,74 @@
+//! Small text helpers the commands share: a capital first letter for the
+//! rules' sentences, and the player's comment with their password masked.
+
+use super::Ctx;
+use crate::command::Password;
+
+/// `s` with its first letter in upper case (the rules' errors start in
+/// lower case; a refusal is a sentence).
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The comment of this command with the name of who made it; a word equal
+/// to the commander's password (any case) is masked, so a password typed
+/// into the body is not relayed either.
+pub(crate) fn commented(
+    ctx: &Ctx<'_>,
+    userid: Option<&str>,
+    password: Option<&Password>,
+) -> Option<(String, String)> {
+    let comment = ctx.comment.trim();
+    if comment.is_empty() {
+        return None;
+    }
+    let comment = match password.map(Password::expose).filter(|p| !p.is_empty()) {
+        Some(secret) => mask_word(comment, secret),
+        None => comment.to_string(),
+    };
+    let who = userid.or(ctx.sender).unwrap_or("the challenger");
+    Some((who.to_string(), comment))
+}
+
+/// `text` with every whole word equal to `secret` (ignoring case) replaced
+/// by `*****`; words are split at white space and trailing punctuation.
+fn mask_word(text: &str, secret: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let core = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
+        if !core.is_empty() && core.eq_ignore_ascii_case(secret) {
+            out.push_str("*****");
+            out.push_str(&word[core.len()..]);
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask_word;
+
+    #[test]
+    fn passwords_in_comments_are_masked_as_whole_words() {
+        assert_eq!(mask_word("my pw is Hunter2.", "hunter2"), "my pw is *****.");
+        assert_eq!(mask_word("hunter22 stays", "hunter2"), "hunter22 stays");
+        assert_eq!(mask_word("a\n\nhunter2", "hunter2"), "a\n\n*****");
+    }
+}
