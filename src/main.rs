@@ -57,6 +57,10 @@ enum Cmd {
         /// Game options, without the dash (e.g. --option lenient).
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Print the count after each first action (one line each, `name: count`),
+        /// then the total: how to find where two move generators disagree.
+        #[arg(long)]
+        divide: bool,
     },
 }
 
@@ -130,7 +134,8 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
             depth,
             position,
             options,
-        } => return perft(game, *depth, position.as_deref(), options),
+            divide,
+        } => return perft(game, *depth, position.as_deref(), options, *divide),
         Cmd::Tick { now } => now.as_deref(),
         _ => None,
     };
@@ -271,6 +276,7 @@ fn perft(
     depth: u32,
     position: Option<&str>,
     options: &[String],
+    divide: bool,
 ) -> Result<ExitCode, AppError> {
     let Some(rules) = rules::game(game) else {
         let names: Vec<_> = rules::registry().iter().map(|g| g.name()).collect();
@@ -280,15 +286,19 @@ fn perft(
         ))
         .into());
     };
-    let position = match position {
-        Some(text) => rules.position(text, options),
-        None => rules.start(options),
-    };
-    match position {
-        Ok(p) => {
-            println!("{}", p.perft(depth));
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => Err(Refusal::new(e.to_string()).into()),
+    if divide && depth == 0 {
+        return Err(Refusal::new("--divide needs a depth of 1 or more").into());
     }
+    let p =
+        rules::perft_position(rules, position, options).map_err(|e| Refusal::new(e.to_string()))?;
+    if divide {
+        let parts = p.divide(depth);
+        for (action, count) in &parts {
+            println!("{action}: {count}");
+        }
+        println!("total: {}", parts.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        println!("{}", p.perft(depth));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -222,3 +222,28 @@ fn perft_counts_without_a_config() {
     let out = run(&["perft", "nochess", "1"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn perft_divide_prints_each_first_move_and_the_total() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .args(["perft", "chess", "3", "--divide"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 21, "{text}");
+    assert!(lines.contains(&"e2e4: 600"), "{text}");
+    assert!(lines.contains(&"g1f3: 440"), "{text}");
+    let sum: u64 = lines[..20]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 8902);
+    assert_eq!(lines[20], "total: 8902");
+    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .args(["perft", "doublechess", "0", "--divide"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
