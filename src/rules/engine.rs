@@ -88,6 +88,13 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
         self.notation(action)
     }
 
+    /// The names of `actions`, which are all the legal actions here, as
+    /// [`Engine::action_name`] gives them (override when naming one action
+    /// needs the whole list, as notation often does).
+    fn action_names(&self, actions: &[Self::Action]) -> Vec<String> {
+        actions.iter().map(|a| self.action_name(a)).collect()
+    }
+
     /// Read an action in any accepted notation: the one legal action the
     /// text means, or a refusal that tells the player what to write.
     fn read(&self, input: &str) -> Result<Self::Action, MoveError>;

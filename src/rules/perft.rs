@@ -26,15 +26,12 @@ pub fn perft<E: Engine>(node: &E, depth: u32) -> u64 {
 /// Perft split by first action: `(action name, count)`, sorted by name.
 /// The counts sum to `perft(node, depth)` (for `depth >= 1`).
 pub fn divide<E: Engine>(node: &E, depth: u32) -> Vec<(String, u64)> {
+    let actions = node.actions();
     let mut out: Vec<(String, u64)> = node
-        .actions()
-        .iter()
-        .map(|a| {
-            (
-                node.action_name(a),
-                perft(&node.after(a), depth.saturating_sub(1)),
-            )
-        })
+        .action_names(&actions)
+        .into_iter()
+        .zip(&actions)
+        .map(|(name, a)| (name, perft(&node.after(a), depth.saturating_sub(1))))
         .collect();
     out.sort();
     out

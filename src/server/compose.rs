@@ -46,7 +46,11 @@ impl BoardView<'_> {
         match &self.row.status {
             BoardStatus::Active => {
                 let to_act = &self.row.players[self.position.to_act().index()];
-                let mut line = format!("It is {to_act}'s turn.");
+                let mut line = if self.position.is_decision() {
+                    format!("It is {to_act}'s decision (see below the board).")
+                } else {
+                    format!("It is {to_act}'s turn.")
+                };
                 if let Some((proposal, seat)) = self.row.proposal {
                     let by = &self.row.players[seat];
                     let what = match proposal {

@@ -54,7 +54,7 @@ use super::text::{capitalise, commented};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardRef, BoardSize, Credentials, MoveAction};
 use crate::render::{self, MoveRecord};
-use crate::rules::{self, Game, MoveError, Played, Position};
+use crate::rules::{self, Color, Game, MoveError, Played, Position};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
@@ -222,7 +222,8 @@ pub(crate) fn queue(
             ));
         }
     }
-    if let Err(e) = check_queueable(loaded.position.as_ref(), text, guard, next_ply) {
+    let queuer = Color::from_index(seat).expect("a seat of two");
+    if let Err(e) = check_queueable(loaded.position.as_ref(), queuer, text, guard, next_ply) {
         let sentence = match e {
             e @ MoveError::Unreadable { .. } => capitalise(&e.to_string()),
             _ => format!(
@@ -273,6 +274,7 @@ pub(crate) fn queue(
 /// at least one of the opponent's moves; further ahead it must be readable.
 fn check_queueable(
     position: &dyn Position,
+    queuer: Color,
     text: &str,
     guard: Option<u32>,
     next_ply: u32,
@@ -284,26 +286,65 @@ fn check_queueable(
         };
     }
     let mut first_error = None;
-    let replies = position.legal_actions();
-    if replies.is_empty() {
+    let mut budget = QUEUE_CHECK_POSITIONS;
+    if walk_to_queuer(
+        position,
+        queuer,
+        text,
+        QUEUE_CHECK_DEPTH,
+        &mut budget,
+        &mut first_error,
+    ) {
         return Ok(());
-    }
-    for reply in replies {
-        let mut after = position.clone_box();
-        if after.play(&reply).is_err() {
-            continue;
-        }
-        match after.play(text) {
-            Ok(_) => return Ok(()),
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
     }
     match first_error {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// How many actions the queue check follows before the queuer's turn: the
+/// opponent's move and the decisions it may set off (Shadow reveals, which
+/// can alternate between the players).
+const QUEUE_CHECK_DEPTH: u32 = 4;
+/// How many positions the queue check may look at.
+const QUEUE_CHECK_POSITIONS: u32 = 5_000;
+
+/// Walk the actions from `position` until `queuer` has a turn (not a
+/// decision), and try `text` there: whether it is legal in some position
+/// reached. Errors of the tries are kept in `first_error`. When the walk
+/// runs out of depth or budget, the move is given the benefit of the doubt.
+fn walk_to_queuer(
+    position: &dyn Position,
+    queuer: Color,
+    text: &str,
+    depth: u32,
+    budget: &mut u32,
+    first_error: &mut Option<MoveError>,
+) -> bool {
+    if *budget == 0 || depth == 0 {
+        return true;
+    }
+    *budget -= 1;
+    if position.to_act() == queuer && !position.is_decision() {
+        return match position.clone_box().play(text) {
+            Ok(_) => true,
+            Err(e) => {
+                first_error.get_or_insert(e);
+                false
+            }
+        };
+    }
+    let actions = position.legal_actions();
+    if actions.is_empty() {
+        // The game ends first: nothing to refuse.
+        return first_error.is_none();
+    }
+    actions.iter().any(|action| {
+        let mut after = position.clone_box();
+        after.play(action).is_ok()
+            && walk_to_queuer(after.as_ref(), queuer, text, depth - 1, budget, first_error)
+    })
 }
 
 /// A board mail to the player alone, with `line` under the status line.

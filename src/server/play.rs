@@ -182,8 +182,9 @@ pub(crate) fn act(
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {
-            if loaded.plies.len() < 2 {
-                // Resigned before both players moved: unrated and deleted.
+            if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
+            {
+                // Resigned before both players had acted: unrated and deleted.
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
                     winner_seat: Some(1 - seat),

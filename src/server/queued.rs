@@ -26,7 +26,9 @@ pub(crate) fn play_queued(
 ) -> Handled<Vec<Notice>> {
     let number = loaded.row.board;
     let mut notices = Vec::new();
-    while loaded.row.is_active() {
+    // A queued move is a turn, never a decision the rules ask for (a
+    // Shadow reveal): while one waits, queued moves wait too.
+    while loaded.row.is_active() && !loaded.position.is_decision() {
         let seat = loaded.position.to_act().index();
         let Some(queued) =
             store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?

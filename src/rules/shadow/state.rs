@@ -1,0 +1,678 @@
+//! The two boards, the turn actions, and what a turn does: the main move,
+//! the shadow move, and the reveals (with collapses and chimeras) it sets
+//! off. The rulings are in the [module docs](super).
+
+use super::super::orthodox::Kind;
+use super::super::{Color, Ending, Outcome};
+use super::units::{slot, Counts, Sq, Unit, ORDER};
+
+/// The shadow part of a main move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShadowPart {
+    /// No shadow piece of the class can move (or castling).
+    None,
+    /// One shadow piece of the class moves, as on an empty board.
+    Move { from: Sq, to: Sq },
+    /// Promotion: this shadow pawn is removed (a shadow piece of the new
+    /// kind appears on the promotion square).
+    RemovePawn(Sq),
+}
+
+/// One turn action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A unit moves by the pattern of its component `class`.
+    Main {
+        from: Sq,
+        to: Sq,
+        class: Kind,
+        promotion: Option<Kind>,
+        shadow: ShadowPart,
+    },
+    /// Castling: `kingside` or queenside; main board only.
+    Castle { kingside: bool },
+    /// The pending decision: reveal the shadow piece on this square.
+    Reveal(Sq),
+}
+
+/// A taken piece waiting for its reveal: whose it was (they choose), its
+/// kind, and where it was taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pending {
+    pub owner: Color,
+    pub kind: Kind,
+    pub taken_on: Sq,
+}
+
+/// The castling rights as bits: White O-O, White O-O-O, Black O-O, Black O-O-O.
+pub const CASTLE_LETTERS: [char; 4] = ['K', 'Q', 'k', 'q'];
+
+/// Both boards and everything the next turn needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub(crate) main: [Option<Unit>; 64],
+    /// Shadow stacks: `[square][colour][kind slot]` counts.
+    pub(crate) shadow: [[Counts; 2]; 64],
+    /// The next main mover.
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    pub(crate) ep: Option<Sq>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    /// Taken pieces waiting for their reveal, first in first out.
+    pub(crate) pending: Vec<Pending>,
+}
+
+const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+const KNIGHT_LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (-1, 2),
+    (-2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, -2),
+    (-2, -1),
+];
+const ROOK_LINES: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_LINES: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// The steps or lines of a non-pawn kind, and whether it slides.
+fn pattern(kind: Kind) -> (&'static [(i8, i8)], bool) {
+    match kind {
+        Kind::King => (&KING_STEPS, false),
+        Kind::Queen => (&KING_STEPS, true),
+        Kind::Rook => (&ROOK_LINES, true),
+        Kind::Bishop => (&BISHOP_LINES, true),
+        Kind::Knight => (&KNIGHT_LEAPS, false),
+        Kind::Pawn => (&[], false),
+    }
+}
+
+/// White's forward is up the ranks.
+pub(crate) fn forward(color: Color) -> i8 {
+    match color {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+/// The rank pawns start on (their second rank) and the last rank.
+pub(crate) fn pawn_ranks(color: Color) -> (i8, i8) {
+    match color {
+        Color::White => (1, 7),
+        Color::Black => (6, 0),
+    }
+}
+
+/// The castling right bit of a side and wing.
+fn right_bit(color: Color, kingside: bool) -> u8 {
+    1 << (color.index() * 2 + usize::from(!kingside))
+}
+
+/// King from/to and rook from/to squares of a castling.
+pub(crate) fn castle_squares(color: Color, kingside: bool) -> (Sq, Sq, Sq, Sq) {
+    let r = match color {
+        Color::White => 0,
+        Color::Black => 7,
+    };
+    let s = |f| Sq::at(f, r).expect("on board");
+    if kingside {
+        (s(4), s(6), s(7), s(5))
+    } else {
+        (s(4), s(2), s(0), s(3))
+    }
+}
+
+impl State {
+    pub fn unit(&self, sq: Sq) -> Option<Unit> {
+        self.main[sq.index()]
+    }
+
+    /// How many shadow pieces of `color` and `kind` stand on `sq`.
+    pub fn shadows(&self, sq: Sq, color: Color, kind: Kind) -> u8 {
+        self.shadow[sq.index()][color.index()][slot(kind)]
+    }
+
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    pub fn pending(&self) -> &[Pending] {
+        &self.pending
+    }
+
+    /// Who acts next: the chooser of a pending reveal, else the main mover.
+    pub fn to_act(&self) -> Color {
+        self.pending.first().map_or(self.side, |p| p.owner)
+    }
+
+    /// The squares holding shadow pieces of `owner` and `kind`: the reveal
+    /// candidates.
+    pub fn reveal_candidates(&self, owner: Color, kind: Kind) -> Vec<Sq> {
+        Sq::all()
+            .filter(|&sq| self.shadows(sq, owner, kind) > 0)
+            .collect()
+    }
+
+    /// Whether `color` still has a king, on the main board (alone or in a
+    /// chimera) or in shadow.
+    pub fn has_king(&self, color: Color) -> bool {
+        Sq::all().any(|sq| {
+            self.unit(sq)
+                .is_some_and(|u| u.color == color && u.has(Kind::King))
+                || self.shadows(sq, color, Kind::King) > 0
+        })
+    }
+
+    /// The game's own end: judged once no reveal is pending.
+    pub fn kings_outcome(&self) -> Outcome {
+        if !self.pending.is_empty() {
+            return Outcome::Ongoing;
+        }
+        match (self.has_king(Color::White), self.has_king(Color::Black)) {
+            (true, true) => Outcome::Ongoing,
+            (false, false) => Outcome::Drawn {
+                ending: Ending::KingsCaptured,
+            },
+            (true, false) => Outcome::Won {
+                winner: Color::White,
+                ending: Ending::KingsCaptured,
+            },
+            (false, true) => Outcome::Won {
+                winner: Color::Black,
+                ending: Ending::KingsCaptured,
+            },
+        }
+    }
+
+    // ------------------------------------------------------------ movement
+
+    /// Where a unit of `color` on `from` may go by the pattern of `class`
+    /// on the main board: `(to, en passant)`. Units block; enemy units are
+    /// taken whole; own units are never entered.
+    pub(crate) fn main_targets(&self, from: Sq, class: Kind, color: Color) -> Vec<(Sq, bool)> {
+        let mut out = Vec::new();
+        let free_or_enemy = |sq: Sq| self.unit(sq).is_none_or(|u| u.color != color);
+        if class == Kind::Pawn {
+            let f = forward(color);
+            let (start, _) = pawn_ranks(color);
+            if let Some(one) = from.step(0, f) {
+                if self.unit(one).is_none() {
+                    out.push((one, false));
+                    if from.rank() == start {
+                        if let Some(two) = one.step(0, f) {
+                            if self.unit(two).is_none() {
+                                out.push((two, false));
+                            }
+                        }
+                    }
+                }
+            }
+            for df in [-1, 1] {
+                if let Some(t) = from.step(df, f) {
+                    match self.unit(t) {
+                        Some(u) if u.color != color => out.push((t, false)),
+                        None if self.ep == Some(t) => out.push((t, true)),
+                        _ => {}
+                    }
+                }
+            }
+            return out;
+        }
+        let (steps, slides) = pattern(class);
+        for &(df, dr) in steps {
+            let mut at = from;
+            while let Some(t) = at.step(df, dr) {
+                if free_or_enemy(t) {
+                    out.push((t, false));
+                }
+                if !slides || self.unit(t).is_some() {
+                    break;
+                }
+                at = t;
+            }
+        }
+        out
+    }
+
+    /// Whether any pattern of any unit of `by` attacks `target`.
+    pub fn attacked(&self, target: Sq, by: Color) -> bool {
+        Sq::all().any(|from| {
+            let Some(u) = self.unit(from) else {
+                return false;
+            };
+            u.color == by && u.classes().any(|class| self.hits(from, class, by, target))
+        })
+    }
+
+    /// Whether a unit of `color` on `from` attacks `target` by `class`.
+    fn hits(&self, from: Sq, class: Kind, color: Color, target: Sq) -> bool {
+        if class == Kind::Pawn {
+            return [-1, 1]
+                .into_iter()
+                .any(|df| from.step(df, forward(color)) == Some(target));
+        }
+        let (steps, slides) = pattern(class);
+        steps.iter().any(|&(df, dr)| {
+            let mut at = from;
+            while let Some(t) = at.step(df, dr) {
+                if t == target {
+                    return true;
+                }
+                if !slides || self.unit(t).is_some() {
+                    return false;
+                }
+                at = t;
+            }
+            false
+        })
+    }
+
+    /// Where a shadow piece of `kind` and `color` on `from` may go, as on
+    /// an empty board (pawns: straight forward, two from their second rank,
+    /// never onto the last rank).
+    pub(crate) fn shadow_targets(from: Sq, kind: Kind, color: Color) -> Vec<Sq> {
+        let mut out = Vec::new();
+        if kind == Kind::Pawn {
+            let f = forward(color);
+            let (start, last) = pawn_ranks(color);
+            for n in 1..=(if from.rank() == start { 2 } else { 1 }) {
+                if let Some(t) = from.step(0, f * n).filter(|t| t.rank() != last) {
+                    out.push(t);
+                }
+            }
+            return out;
+        }
+        let (steps, slides) = pattern(kind);
+        for &(df, dr) in steps {
+            let mut at = from;
+            while let Some(t) = at.step(df, dr) {
+                out.push(t);
+                if !slides {
+                    break;
+                }
+                at = t;
+            }
+        }
+        out
+    }
+
+    /// The shadow parts that may follow a main move of `class` by `color`
+    /// (promotion: the shadow pawns that may be removed).
+    pub(crate) fn shadow_parts(
+        &self,
+        class: Kind,
+        color: Color,
+        promotes: bool,
+    ) -> Vec<ShadowPart> {
+        let mut out = Vec::new();
+        if promotes {
+            for sq in self.reveal_candidates(color, Kind::Pawn) {
+                out.push(ShadowPart::RemovePawn(sq));
+            }
+        } else {
+            for from in self.reveal_candidates(color, class) {
+                for to in State::shadow_targets(from, class, color) {
+                    out.push(ShadowPart::Move { from, to });
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(ShadowPart::None);
+        }
+        out
+    }
+
+    /// Whether the main mover has any action (no pending decision).
+    pub fn has_main_action(&self) -> bool {
+        let color = self.side;
+        Sq::all().any(|from| {
+            self.unit(from).is_some_and(|u| {
+                u.color == color
+                    && u.classes()
+                        .any(|class| !self.main_targets(from, class, color).is_empty())
+            })
+        })
+    }
+
+    /// Whether castling on this wing is legal now.
+    pub fn can_castle(&self, kingside: bool) -> bool {
+        let color = self.side;
+        if self.castling & right_bit(color, kingside) == 0 {
+            return false;
+        }
+        let (k_from, k_to, r_from, _) = castle_squares(color, kingside);
+        let pure = |sq: Sq, kind| self.unit(sq) == Some(Unit::piece(color, kind));
+        if !pure(k_from, Kind::King) || !pure(r_from, Kind::Rook) {
+            return false;
+        }
+        let (lo, hi) = if r_from.file() < k_from.file() {
+            (r_from.file() + 1, k_from.file())
+        } else {
+            (k_from.file() + 1, r_from.file())
+        };
+        if (lo..hi).any(|f| {
+            self.unit(Sq::at(f, k_from.rank()).expect("on board"))
+                .is_some()
+        }) {
+            return false;
+        }
+        let step = if kingside { 1 } else { -1 };
+        let enemy = color.opponent();
+        let mut at = k_from;
+        loop {
+            if self.attacked(at, enemy) {
+                return false;
+            }
+            if at == k_to {
+                return true;
+            }
+            at = at.step(step, 0).expect("on board");
+        }
+    }
+
+    /// Every legal action: the reveal choices while one is pending, else
+    /// the main moves with their shadow parts, and castling. Empty once a
+    /// side has lost its kings.
+    pub fn actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        if let Some(head) = self.pending.first() {
+            for sq in self.reveal_candidates(head.owner, head.kind) {
+                out.push(Action::Reveal(sq));
+            }
+            return out;
+        }
+        if self.kings_outcome().is_over() {
+            return out;
+        }
+        let color = self.side;
+        let (_, last) = pawn_ranks(color);
+        // The shadow parts depend only on the class (and on promoting).
+        let mut parts_of: [Option<Vec<ShadowPart>>; 7] = Default::default();
+        for from in Sq::all() {
+            let Some(unit) = self.unit(from).filter(|u| u.color == color) else {
+                continue;
+            };
+            for class in unit.classes() {
+                for (to, _) in self.main_targets(from, class, color) {
+                    let promotes = class == Kind::Pawn && to.rank() == last;
+                    let key = if promotes { 6 } else { slot(class) };
+                    let parts = parts_of[key]
+                        .get_or_insert_with(|| self.shadow_parts(class, color, promotes))
+                        .clone();
+                    let promotions: &[Option<Kind>] = if promotes {
+                        &[
+                            Some(Kind::Queen),
+                            Some(Kind::Rook),
+                            Some(Kind::Bishop),
+                            Some(Kind::Knight),
+                        ]
+                    } else {
+                        &[None]
+                    };
+                    for &promotion in promotions {
+                        for &shadow in &parts {
+                            out.push(Action::Main {
+                                from,
+                                to,
+                                class,
+                                promotion,
+                                shadow,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for kingside in [true, false] {
+            if self.can_castle(kingside) {
+                out.push(Action::Castle { kingside });
+            }
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ applying
+
+    /// Apply a legal action with all its automatic consequences, telling
+    /// what happened in `events` when given.
+    pub fn apply(&mut self, action: Action, mut events: Option<&mut Vec<String>>) {
+        match action {
+            Action::Main {
+                from,
+                to,
+                class,
+                promotion,
+                shadow,
+            } => self.main_move(from, to, class, promotion, shadow, events.as_deref_mut()),
+            Action::Castle { kingside } => {
+                let color = self.side;
+                let (k_from, k_to, r_from, r_to) = castle_squares(color, kingside);
+                self.main[k_to.index()] = self.main[k_from.index()].take();
+                self.main[r_to.index()] = self.main[r_from.index()].take();
+                self.castling &= !(right_bit(color, true) | right_bit(color, false));
+                self.ep = None;
+                self.halfmove += 1;
+                self.end_main_move();
+            }
+            Action::Reveal(sq) => {
+                let head = self.pending.remove(0);
+                self.reveal(head, sq, events.as_deref_mut());
+            }
+        }
+        self.resolve(events);
+    }
+
+    fn main_move(
+        &mut self,
+        from: Sq,
+        to: Sq,
+        class: Kind,
+        promotion: Option<Kind>,
+        shadow: ShadowPart,
+        mut events: Option<&mut Vec<String>>,
+    ) {
+        let color = self.side;
+        let mut unit = self.main[from.index()].take().expect("a unit moves");
+        let mut reset = class == Kind::Pawn;
+        let taken_on = if class == Kind::Pawn && self.ep == Some(to) && self.unit(to).is_none() {
+            to.step(0, -forward(color))
+                .expect("behind the en passant square")
+        } else {
+            to
+        };
+        if let Some(taken) = self.main[taken_on.index()].take() {
+            reset = true;
+            self.touch(taken_on);
+            if let Some(e) = events.as_deref_mut() {
+                e.push(format!(
+                    "{}'s {} on {taken_on} is taken.",
+                    taken.color.name(),
+                    taken.describe()
+                ));
+            }
+            self.queue(taken, taken_on);
+        }
+        if let Some(kind) = promotion {
+            unit.parts[slot(Kind::Pawn)] -= 1;
+            unit.parts[slot(kind)] += 1;
+        }
+        self.touch(from);
+        self.touch(to);
+        self.main[to.index()] = Some(unit);
+        self.ep = (class == Kind::Pawn && (to.rank() - from.rank()).abs() == 2)
+            .then(|| from.step(0, forward(color)).expect("between"));
+        match shadow {
+            ShadowPart::None => {}
+            ShadowPart::Move { from, to } => {
+                self.shadow[from.index()][color.index()][slot(class)] -= 1;
+                self.shadow[to.index()][color.index()][slot(class)] += 1;
+            }
+            ShadowPart::RemovePawn(sq) => {
+                let kind = promotion.expect("a promotion");
+                self.shadow[sq.index()][color.index()][slot(Kind::Pawn)] -= 1;
+                self.shadow[to.index()][color.index()][slot(kind)] += 1;
+                if let Some(e) = events {
+                    e.push(format!(
+                        "{}'s shadow pawn on {sq} becomes a shadow {} on {to}.",
+                        color.name(),
+                        kind.name()
+                    ));
+                }
+            }
+        }
+        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        self.end_main_move();
+    }
+
+    fn end_main_move(&mut self) {
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.opponent();
+    }
+
+    /// Something changed on `sq`: the castling rights that need a pure,
+    /// unmoved piece there are gone.
+    fn touch(&mut self, sq: Sq) {
+        for color in [Color::White, Color::Black] {
+            for kingside in [true, false] {
+                let (k, _, r, _) = castle_squares(color, kingside);
+                if sq == k || sq == r {
+                    self.castling &= !right_bit(color, kingside);
+                }
+            }
+        }
+    }
+
+    /// Queue every component of a taken unit for its reveal, K Q R B N P.
+    fn queue(&mut self, taken: Unit, taken_on: Sq) {
+        for kind in taken.components() {
+            self.pending.push(Pending {
+                owner: taken.color,
+                kind,
+                taken_on,
+            });
+        }
+    }
+
+    /// Resolve the queue's head while it needs no choice: no candidate,
+    /// nothing happens; one square, it is revealed; two or more, a
+    /// decision waits.
+    fn resolve(&mut self, mut events: Option<&mut Vec<String>>) {
+        while let Some(&head) = self.pending.first() {
+            let candidates = self.reveal_candidates(head.owner, head.kind);
+            match candidates.as_slice() {
+                [] => {
+                    self.pending.remove(0);
+                    if let Some(e) = events.as_deref_mut() {
+                        e.push(format!(
+                            "{} has no shadow {} left to reveal.",
+                            head.owner.name(),
+                            head.kind.name()
+                        ));
+                    }
+                }
+                [sq] => {
+                    let sq = *sq;
+                    self.pending.remove(0);
+                    self.reveal(head, sq, events.as_deref_mut());
+                }
+                several => {
+                    if let Some(e) = events.as_deref_mut() {
+                        let names: Vec<String> = several.iter().map(|s| s.to_string()).collect();
+                        e.push(format!(
+                            "{} must choose which shadow {} is revealed: {}.",
+                            head.owner.name(),
+                            head.kind.name(),
+                            names.join(", ")
+                        ));
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The shadow piece of `head` on `sq` lands on the main board there:
+    /// on an empty square it is a piece, on its own colour it fuses into a
+    /// chimera, on the other colour the square's colour decides who is
+    /// taken (dark: White, light: Black).
+    fn reveal(&mut self, head: Pending, sq: Sq, mut events: Option<&mut Vec<String>>) {
+        let owner = head.owner;
+        self.shadow[sq.index()][owner.index()][slot(head.kind)] -= 1;
+        let mut say = |text: String| {
+            if let Some(e) = events.as_deref_mut() {
+                e.push(text);
+            }
+        };
+        say(format!(
+            "{}'s shadow {} on {sq} is revealed.",
+            owner.name(),
+            head.kind.name()
+        ));
+        self.touch(sq);
+        match self.main[sq.index()] {
+            None => self.main[sq.index()] = Some(Unit::piece(owner, head.kind)),
+            Some(mut unit) if unit.color == owner => {
+                unit.parts[slot(head.kind)] += 1;
+                self.main[sq.index()] = Some(unit);
+                say(format!(
+                    "It fuses with the {} there into a chimera.",
+                    Unit {
+                        parts: {
+                            let mut p = unit.parts;
+                            p[slot(head.kind)] -= 1;
+                            p
+                        },
+                        ..unit
+                    }
+                    .describe()
+                ));
+            }
+            Some(unit) => {
+                self.halfmove = 0;
+                let loser = if sq.is_dark() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let shade = if sq.is_dark() { "dark" } else { "light" };
+                if loser == owner {
+                    say(format!(
+                        "It collapses with {}'s {} on the {shade} square {sq}: the revealed {} is taken.",
+                        unit.color.name(),
+                        unit.describe(),
+                        head.kind.name()
+                    ));
+                    self.queue(Unit::piece(owner, head.kind), sq);
+                } else {
+                    say(format!(
+                        "It collapses with {}'s {} on the {shade} square {sq}, which is taken.",
+                        unit.color.name(),
+                        unit.describe()
+                    ));
+                    self.main[sq.index()] = Some(Unit::piece(owner, head.kind));
+                    self.queue(unit, sq);
+                }
+            }
+        }
+    }
+
+    /// The kinds, in [`ORDER`], of a colour's shadow stack on `sq`.
+    pub(crate) fn stack(&self, sq: Sq, color: Color) -> impl Iterator<Item = Kind> + '_ {
+        ORDER
+            .into_iter()
+            .flat_map(move |k| std::iter::repeat_n(k, self.shadows(sq, color, k) as usize))
+    }
+}

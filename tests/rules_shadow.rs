@@ -1,0 +1,384 @@
+//! Shadow Chess (rules.md §4): the published counts, and every rule as a
+//! scenario from position text.
+
+use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -";
+
+fn pos(text: &str) -> Box<dyn Position> {
+    rules::game("shadowchess")
+        .unwrap()
+        .position(text, &[])
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn play(p: &mut Box<dyn Position>, action: &str) -> Vec<String> {
+    let before = p.to_text();
+    match p.play(action) {
+        Ok(played) => played.events,
+        Err(e) => panic!("{before}: {action} refused: {e}"),
+    }
+}
+
+fn main_board(p: &dyn Position) -> String {
+    p.to_text().split(' ').next().unwrap().to_string()
+}
+
+fn shadow_board(p: &dyn Position) -> String {
+    p.to_text().split(' ').nth(1).unwrap().to_string()
+}
+
+// ------------------------------------------------------------ counts
+
+#[test]
+fn perft_from_the_start_matches_rules_md() {
+    let p = rules::game("shadowchess").unwrap().start(&[]).unwrap();
+    assert_eq!(p.to_text(), START);
+    assert_eq!(p.perft(1), 280);
+    assert_eq!(p.perft(2), 78400);
+}
+
+#[test]
+fn perft_after_a_capture_with_an_automatic_reveal_matches_rules_md() {
+    let p = pos("7k/3n4/8/8/8/8/8/K2R4 1n6/8/8/8/8/8/8/8 w - - 0 1 -");
+    assert_eq!(p.perft(1), 15);
+    assert_eq!(p.perft(2), 300);
+}
+
+#[test]
+fn start_actions_pair_each_main_move_with_each_shadow_move_of_its_class() {
+    let p = rules::game("shadowchess").unwrap().start(&[]).unwrap();
+    let actions = p.legal_actions();
+    assert!(actions.contains(&"e4/d2d3".to_string()));
+    assert!(actions.contains(&"e4/e2e4".to_string()));
+    assert!(actions.contains(&"Nf3/b1d2".to_string()), "stacking on d2");
+    assert!(actions.contains(&"Nf3/g1e2".to_string()));
+    assert!(!actions.iter().any(|a| a.starts_with("Nf3/e2")));
+}
+
+// ------------------------------------------------------------ reveals
+
+#[test]
+fn a_taken_piece_reveals_its_only_shadow_automatically() {
+    let mut p = pos("7k/3n4/8/8/8/8/8/K2R4 1n6/8/8/8/8/8/8/8 w - - 0 1 -");
+    let events = play(&mut p, "Rxd7");
+    assert_eq!(
+        p.to_text(),
+        "1n5k/3R4/8/8/8/8/8/K7 8/8/8/8/8/8/8/8 b - - 0 1 -"
+    );
+    assert!(
+        events.iter().any(|e| e.contains("knight on d7 is taken")),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("shadow knight on b8 is revealed")),
+        "{events:?}"
+    );
+    assert!(!p.is_decision());
+    assert_eq!(p.to_act(), Color::Black);
+}
+
+#[test]
+fn a_reveal_onto_an_own_piece_makes_a_chimera_that_moves_by_each_component() {
+    let mut p = pos("1r5k/3n4/8/8/8/8/8/K2R4 1n6/8/8/8/8/8/8/8 w - - 0 1 -");
+    let events = play(&mut p, "Rxd7");
+    assert!(
+        main_board(p.as_ref()).starts_with("1[rn]5k/"),
+        "{}",
+        p.to_text()
+    );
+    assert!(events.iter().any(|e| e.contains("chimera")), "{events:?}");
+    let actions = p.legal_actions();
+    // As a rook: b7…b1, a8 and c8…g8; as a knight: a6, c6, xd7; the king: 3.
+    assert_eq!(actions.len(), 7 + 1 + 5 + 3 + 3, "{actions:?}");
+    let mut as_knight = p.clone_box();
+    play(&mut as_knight, "b8c6");
+    assert!(
+        main_board(as_knight.as_ref()).contains("2[rn]5/"),
+        "{}",
+        as_knight.to_text()
+    );
+    let mut as_rook = p.clone_box();
+    play(&mut as_rook, "b8b2");
+    assert!(
+        main_board(as_rook.as_ref()).contains("/1[rn]6/K7"),
+        "{}",
+        as_rook.to_text()
+    );
+    // SAN names the class: Nc6 is the chimera moving as a knight.
+    let mut by_san = p.clone_box();
+    play(&mut by_san, "Nc6");
+    assert_eq!(by_san.to_text(), as_knight.to_text());
+}
+
+#[test]
+fn a_collapse_on_a_dark_square_takes_the_white_unit() {
+    // Black's only shadow knight stands on c3 (dark) under a white bishop.
+    let mut p = pos("7k/3n4/8/8/8/2B5/8/K2R4 8/8/8/8/8/2n5/8/8 w - - 0 1 -");
+    let events = play(&mut p, "Rxd7");
+    assert_eq!(
+        main_board(p.as_ref()),
+        "7k/3R4/8/8/8/2n5/8/K7",
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e.contains("dark square c3")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_collapse_on_a_light_square_takes_the_black_unit_even_the_revealed_one() {
+    // f3 is light: the revealed knight itself is taken.
+    let mut p = pos("7k/3n4/8/8/8/5B2/8/K2R4 8/8/8/8/8/5n2/8/8 w - - 0 1 -");
+    let events = play(&mut p, "Rxd7");
+    assert_eq!(main_board(p.as_ref()), "7k/3R4/8/8/8/5B2/8/K7");
+    assert!(
+        events.iter().any(|e| e.contains("light square f3")),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e.contains("no shadow knight left")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn the_capturer_can_die_in_a_collapse_on_its_own_square() {
+    // e7 is dark: the shadow knight revealed there takes the white rook.
+    let mut p = pos("7k/4n3/8/8/8/8/8/K3R3 8/4n3/8/8/8/8/8/8 w - - 0 1 -");
+    play(&mut p, "Rxe7");
+    assert_eq!(main_board(p.as_ref()), "7k/4n3/8/8/8/8/8/K7");
+    assert_eq!(shadow_board(p.as_ref()), "8/8/8/8/8/8/8/8");
+}
+
+#[test]
+fn a_chain_of_reveals_alternates_its_choosers() {
+    let mut p = pos("7k/n7/8/8/8/2B5/8/R6K 8/8/5n2/8/8/2n5/1B4B1/8 w - - 0 1 -");
+    let events = play(&mut p, "Rxa7");
+    assert!(p.is_decision());
+    assert_eq!(p.to_act(), Color::Black);
+    assert_eq!(p.legal_actions(), vec!["reveal c3", "reveal f6"]);
+    assert!(p.to_text().ends_with(" b - - 0 1 na7"), "{}", p.to_text());
+    assert!(
+        events.iter().any(|e| e.contains("Black must choose")),
+        "{events:?}"
+    );
+    // A main move is refused while the decision waits, with the way out.
+    match p.clone_box().play("Kg8") {
+        Err(MoveError::Illegal { reason, .. }) => {
+            assert!(reason.contains("reveal c3 or reveal f6"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Black reveals onto the white bishop on c3 (dark): the bishop goes,
+    // and White must choose which shadow bishop comes out.
+    let events = play(&mut p, "reveal c3");
+    assert!(p.is_decision());
+    assert_eq!(p.to_act(), Color::White);
+    assert_eq!(p.legal_actions(), vec!["reveal b2", "reveal g2"]);
+    assert!(
+        events.iter().any(|e| e.contains("White must choose")),
+        "{events:?}"
+    );
+    play(&mut p, "reveal g2");
+    assert!(!p.is_decision());
+    assert_eq!(p.to_act(), Color::Black);
+    assert_eq!(
+        p.to_text(),
+        "7k/R7/8/8/8/2n5/6B1/7K 8/8/5n2/8/8/8/1B6/8 b - - 0 1 -"
+    );
+}
+
+#[test]
+fn a_taken_king_comes_back_from_the_shadow_board() {
+    let mut p = pos("k7/8/8/8/8/8/8/R6K 8/8/8/4k3/8/8/8/8 w - - 0 1 -");
+    play(&mut p, "Rxa8");
+    assert_eq!(main_board(p.as_ref()), "R7/8/8/4k3/8/8/8/7K");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+}
+
+#[test]
+fn a_side_without_kings_on_either_board_loses() {
+    let mut p = pos("k7/8/8/8/8/8/8/R6K 8/8/8/8/8/8/8/8 w - - 0 1 -");
+    play(&mut p, "Rxa8");
+    assert_eq!(
+        p.outcome(),
+        Outcome::Won {
+            winner: Color::White,
+            ending: Ending::KingsCaptured
+        }
+    );
+    assert!(p.legal_actions().is_empty());
+    assert_eq!(p.perft(1), 0);
+}
+
+#[test]
+fn both_sides_losing_their_kings_in_one_turn_is_a_draw() {
+    // The rook takes Black's king-and-knight chimera; the knight's reveal
+    // lands on the white king on dark e1 and takes it.
+    let mut p = pos("8/1[kn]6/8/8/8/8/8/1R2K3 8/8/8/8/8/8/8/4n3 w - - 0 1 -");
+    play(&mut p, "Rxb7");
+    assert_eq!(
+        p.outcome(),
+        Outcome::Drawn {
+            ending: Ending::KingsCaptured
+        }
+    );
+}
+
+// ------------------------------------------------------------ moves
+
+#[test]
+fn promotion_turns_a_shadow_pawn_into_a_shadow_of_the_new_kind() {
+    let mut p = pos("7k/1P6/8/8/8/8/8/K7 8/8/8/8/8/8/P1P5/8 w - - 0 1 -");
+    let actions = p.legal_actions();
+    for expected in ["b8=Q/a2", "b8=Q/c2", "b8=N/a2", "b8=R/c2"] {
+        assert!(actions.contains(&expected.to_string()), "{actions:?}");
+    }
+    let events = play(&mut p, "b8=Q/a2");
+    assert_eq!(main_board(p.as_ref()), "1Q5k/8/8/8/8/8/8/K7");
+    assert_eq!(shadow_board(p.as_ref()), "1Q6/8/8/8/8/8/2P5/8");
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("shadow pawn on a2 becomes a shadow queen on b8")),
+        "{events:?}"
+    );
+    // Without shadow pawns nothing happens on the shadow board.
+    let mut q = pos("7k/1P6/8/8/8/8/8/K7 8/8/8/8/8/8/8/8 w - - 0 1 -");
+    play(&mut q, "b8=N");
+    assert_eq!(main_board(q.as_ref()), "1N5k/8/8/8/8/8/8/K7");
+    assert_eq!(shadow_board(q.as_ref()), "8/8/8/8/8/8/8/8");
+}
+
+#[test]
+fn only_the_pawn_of_a_chimera_promotes_by_the_pawn_pattern() {
+    let mut p = pos("7k/[RP]7/8/8/8/8/8/K7 8/8/8/8/8/8/8/8 w - - 0 1 -");
+    let mut by_pawn = p.clone_box();
+    play(&mut by_pawn, "a7a8=Q(P)");
+    assert!(
+        main_board(by_pawn.as_ref()).starts_with("[QR]6k"),
+        "{}",
+        by_pawn.to_text()
+    );
+    play(&mut p, "a7a8(R)");
+    assert!(
+        main_board(p.as_ref()).starts_with("[RP]6k"),
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn castling_moves_no_shadow_and_needs_unattacked_squares() {
+    let mut p = pos("4k3/8/8/8/8/8/8/R3K2R 8/8/8/8/8/8/8/R3K2R w KQ - 0 1 -");
+    assert!(p.legal_actions().contains(&"O-O".to_string()));
+    play(&mut p, "O-O");
+    assert_eq!(main_board(p.as_ref()), "4k3/8/8/8/8/8/8/R4RK1");
+    assert_eq!(shadow_board(p.as_ref()), "8/8/8/8/8/8/8/R3K2R");
+    assert!(p.to_text().contains(" b - - "), "{}", p.to_text());
+    // A black knight-and-bishop chimera attacks f1 as a bishop.
+    let q = pos("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 -"
+        .replace(" w ", " 8/8/8/8/8/8/8/8 w ")
+        .as_str());
+    assert!(q.legal_actions().contains(&"O-O".to_string()));
+    let mut r = pos("4k3/8/8/8/1[bn]6/8/8/R3K2R 8/8/8/8/8/8/8/8 w KQ - 0 1 -");
+    assert!(!r.legal_actions().contains(&"O-O".to_string()));
+    assert!(matches!(r.play("O-O"), Err(MoveError::Illegal { .. })));
+}
+
+#[test]
+fn moving_into_attack_is_legal_and_kings_are_taken_like_pieces() {
+    let mut p = pos("4k3/8/8/8/8/8/4r3/4K3 8/8/8/8/8/8/8/8 w - - 0 1 -");
+    let actions = p.legal_actions();
+    assert!(actions.contains(&"Kd1".to_string()), "{actions:?}");
+    assert!(actions.contains(&"Kxe2".to_string()), "{actions:?}");
+    play(&mut p, "Kd1");
+    play(&mut p, "Rd2");
+    play(&mut p, "Kc1");
+    play(&mut p, "Rd1");
+    play(&mut p, "Kb2");
+    play(&mut p, "Rd2");
+    play(&mut p, "Kc1");
+    let events = play(&mut p, "Rc2");
+    let _ = events;
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    play(&mut p, "Kd1");
+    play(&mut p, "Rc1");
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    play(&mut p, "Kxc1");
+    let mut q = pos("4k3/8/8/8/8/8/8/3rK3 8/8/8/8/8/8/8/8 b - - 0 1 -");
+    play(&mut q, "Rxe1");
+    assert_eq!(
+        q.outcome(),
+        Outcome::Won {
+            winner: Color::Black,
+            ending: Ending::KingsCaptured
+        }
+    );
+}
+
+// ------------------------------------------------------------ notation
+
+#[test]
+fn a_missing_or_wrong_shadow_part_is_answered_with_the_choices() {
+    let mut p = rules::game("shadowchess").unwrap().start(&[]).unwrap();
+    match p.play("Nf3") {
+        Err(MoveError::Illegal { reason, .. }) => {
+            assert!(reason.contains("Nf3/b1a3"), "{reason}");
+            assert!(reason.contains("Nf3/g1h3"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    match p.play("Nf3/b1b3") {
+        Err(MoveError::Illegal { reason, .. }) => assert!(reason.contains("Nf3/b1c3"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // Coordinates, class letters and dashes are all read.
+    assert_eq!(
+        p.clone_box().play("g1f3/Nb1-c3").unwrap().notation,
+        "Nf3/b1c3"
+    );
+    assert_eq!(
+        p.clone_box().play("e2e4/Pd2d3").unwrap().notation,
+        "e4/d2d3"
+    );
+    assert_eq!(p.play("e4/d2-d4").unwrap().notation, "e4/d2d4");
+}
+
+#[test]
+fn a_move_without_a_shadow_move_takes_no_shadow_part() {
+    let mut p = pos("7k/3n4/8/8/8/8/8/K2R4 1n6/8/8/8/8/8/8/8 w - - 0 1 -");
+    assert!(matches!(
+        p.clone_box().play("Rd2/b1c3"),
+        Err(MoveError::Illegal { .. })
+    ));
+    assert_eq!(p.play("Rd2/-").unwrap().notation, "Rd2");
+}
+
+#[test]
+fn position_text_reads_back_and_bad_text_is_refused() {
+    for text in [
+        START,
+        "1[rn]5k/3R4/8/8/8/8/8/K7 8/8/8/(NPp)7/8/8/8/8 b - - 3 12 -",
+        "7k/R7/8/8/8/2n5/8/7K 8/8/5n2/8/8/8/1B4B1/8 w - - 0 1 Bc3",
+    ] {
+        assert_eq!(pos(text).to_text(), text);
+    }
+    let game = rules::game("shadowchess").unwrap();
+    for bad in [
+        "8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1",
+        "8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 x - - 0 1 -",
+        "[Kn]7/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1 -",
+        "P7/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1 -",
+        "8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w K - 0 1 -",
+        "8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1 Nc3",
+        "[8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1 -",
+        "9/8/8/8/8/8/8/8 8/8/8/8/8/8/8/8 w - - 0 1 -",
+    ] {
+        assert!(game.position(bad, &[]).is_err(), "{bad}");
+    }
+}
