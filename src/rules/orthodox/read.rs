@@ -172,6 +172,22 @@ impl<H: Hooks> State<H> {
                 }
             }
         }
+        if let Some(c) = choice.filter(|&c| !self.is_pseudo_choice(&groups, c)) {
+            // The move is there, but not with that choice.
+            let mut fitting: Vec<String> = legal
+                .iter()
+                .filter(|&&m| groups.iter().flatten().any(|spec| self.fits(m, spec)))
+                .map(|&m| self.san_with(m, &legal))
+                .collect();
+            if !fitting.is_empty() {
+                fitting.sort();
+                fitting.dedup();
+                return Err(illegal(format!(
+                    "{c} is not a choice of that move; write {}.",
+                    or_list(&fitting)
+                )));
+            }
+        }
         let mut first_missing = None;
         for spec in groups.iter().flatten() {
             match self.explain(spec, &legal) {
@@ -263,6 +279,16 @@ impl<H: Hooks> State<H> {
         }
     }
 
+    /// Whether a pseudo-legal move fits one of the readings with choice
+    /// `c` (then it is refused for the king's sake, not for the choice).
+    fn is_pseudo_choice(&self, groups: &[Vec<Spec>], c: Square) -> bool {
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        pseudo
+            .iter()
+            .any(|&m| m.choice == Some(c) && groups.iter().flatten().any(|spec| self.fits(m, spec)))
+    }
+
     /// Whether a move fits a reading.
     fn fits(&self, m: Move, spec: &Spec) -> bool {
         m.to == spec.to
@@ -343,6 +369,12 @@ impl<H: Hooks> State<H> {
                 .any(|m| pieces.contains(&m.from) && m.to == spec.to)
         {
             return Explanation::Reason("only a pawn that reaches the last rank promotes.".into());
+        }
+        if let Some(reason) = pieces
+            .iter()
+            .find_map(|&sq| self.variant.hooks.explain_refusal(self, sq, spec.to))
+        {
+            return Explanation::Reason(reason);
         }
         let mut parts = Vec::new();
         for &sq in &pieces {
