@@ -21,6 +21,7 @@
 pub mod board;
 pub mod chess;
 pub mod cube;
+pub mod doppelganger;
 pub mod doublechess;
 pub mod engine;
 pub mod history;
@@ -339,7 +340,11 @@ pub fn check_options(game: &dyn Game, options: &[String]) -> Result<(), SetupErr
 
 /// Every game this server referees, in the order help lists them.
 pub fn registry() -> &'static [&'static dyn Game] {
-    static GAMES: &[&dyn Game] = &[&chess::Chess, &doublechess::DoubleChess];
+    static GAMES: &[&dyn Game] = &[
+        &chess::Chess,
+        &doublechess::DoubleChess,
+        &doppelganger::Doppelganger,
+    ];
     GAMES
 }
 
