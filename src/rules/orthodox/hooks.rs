@@ -116,8 +116,10 @@ pub trait Hooks: Sized + Send + Sync + 'static {
 
     /// Why a piece of the side to move on `from` cannot go to `to`, when
     /// the variant forbids what chess allows there (e.g. a promotion
-    /// without a partner); asked when move text fits no legal move. `None`
-    /// lets the core explain (the piece's legal moves).
+    /// without a partner, a square its own test rules out); asked, before
+    /// the core's own explanations, when move text fits no legal move.
+    /// `None` lets the core explain (a king left in check, the piece's
+    /// legal moves).
     fn explain_refusal(&self, state: &State<Self>, from: Square, to: Square) -> Option<String> {
         let _ = (state, from, to);
         None

@@ -351,6 +351,13 @@ impl<H: Hooks> State<H> {
                 return Explanation::Reason(self.castle_reason(i, c));
             }
         }
+        // The variant's own reason comes before the core's guesses.
+        if let Some(reason) = pieces
+            .iter()
+            .find_map(|&sq| self.variant.hooks.explain_refusal(self, sq, spec.to))
+        {
+            return Explanation::Reason(reason);
+        }
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);
         if pseudo
@@ -369,12 +376,6 @@ impl<H: Hooks> State<H> {
                 .any(|m| pieces.contains(&m.from) && m.to == spec.to)
         {
             return Explanation::Reason("only a pawn that reaches the last rank promotes.".into());
-        }
-        if let Some(reason) = pieces
-            .iter()
-            .find_map(|&sq| self.variant.hooks.explain_refusal(self, sq, spec.to))
-        {
-            return Explanation::Reason(reason);
         }
         let mut parts = Vec::new();
         for &sq in &pieces {
