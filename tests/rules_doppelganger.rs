@@ -434,6 +434,11 @@ fn castling_is_lost_with_a_rook_removed_as_a_partner() {
     assert!(actions(&*p).contains(&"O-O".to_string()));
     let e = refusal(&*p, "O-O-O").to_string();
     assert!(e.contains("cannot castle (O-O-O) any more"), "{e}");
+    let e = refusal(&*p, "O-O/a7").to_string();
+    assert!(
+        e.contains("a7 is not a choice of that move; write O-O."),
+        "{e}"
+    );
     // White loses a castling the same way.
     let mut p = pos("3rk3/8/8/8/3R4/8/8/R3K2R b KQ - 0 1 pairs=d4h1");
     play(&mut p, "Rxd4");

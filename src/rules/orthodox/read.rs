@@ -141,9 +141,16 @@ impl<H: Hooks> State<H> {
             .read_suffix(self, &text)
             .map_err(illegal)?;
         if let Some(n) = castling_length(core) {
-            return self
+            let m = self
                 .parse_castling(input.trim(), n, &legal)
-                .ok_or_else(unreadable)?;
+                .ok_or_else(unreadable)??;
+            return match choice {
+                Some(c) if m.choice != Some(c) => Err(illegal(format!(
+                    "{c} is not a choice of that move; write {}.",
+                    self.san_with(m, &legal)
+                ))),
+                _ => Ok(m),
+            };
         }
         let groups = Spec::read(self.variant, core).ok_or_else(unreadable)?;
         for group in &groups {
