@@ -21,6 +21,7 @@
 pub mod board;
 pub mod chess;
 pub mod cube;
+pub mod doppelganger;
 pub mod doublechess;
 pub mod engine;
 pub mod history;
@@ -343,6 +344,7 @@ pub fn registry() -> &'static [&'static dyn Game] {
     static GAMES: &[&dyn Game] = &[
         &chess::Chess,
         &doublechess::DoubleChess,
+        &doppelganger::Doppelganger,
         &shadow::ShadowChess,
     ];
     GAMES

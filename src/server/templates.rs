@@ -30,6 +30,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/help/doublechess.txt"),
     ),
     (
+        "help/doppelganger.txt",
+        include_str!("../../templates/help/doppelganger.txt"),
+    ),
+    (
         "help/shadowchess.txt",
         include_str!("../../templates/help/shadowchess.txt"),
     ),

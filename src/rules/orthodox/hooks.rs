@@ -11,7 +11,8 @@
 //! standard make; [`Hooks::is_legal_after`] on the resulting position, after
 //! the mover's king was found safe; [`Hooks::is_insufficient_material`] for
 //! the automatic draw; the notation suffix after the SAN and the extra
-//! position-text fields after FEN's six.
+//! position-text fields after FEN's six; [`Hooks::explain_refusal`] when
+//! move text fits no legal move; [`Hooks::diagram_notes`] under the board.
 
 use super::super::board::Square;
 use super::super::SetupError;
@@ -111,6 +112,23 @@ pub trait Hooks: Sized + Send + Sync + 'static {
     ) -> Result<(&'a str, Option<Square>), String> {
         let _ = state;
         Ok((text, None))
+    }
+
+    /// Why a piece of the side to move on `from` cannot go to `to`, when
+    /// the variant forbids what chess allows there (e.g. a promotion
+    /// without a partner, a square its own test rules out); asked, before
+    /// the core's own explanations, when move text fits no legal move.
+    /// `None` lets the core explain (a king left in check, the piece's
+    /// legal moves).
+    fn explain_refusal(&self, state: &State<Self>, from: Square, to: Square) -> Option<String> {
+        let _ = (state, from, to);
+        None
+    }
+
+    /// Lines written under the drawn board (e.g. which pieces are pairs).
+    fn diagram_notes(&self, state: &State<Self>) -> Vec<String> {
+        let _ = state;
+        Vec::new()
     }
 
     /// Position-text fields written after FEN's six (e.g. `pairs=…`).

@@ -141,9 +141,16 @@ impl<H: Hooks> State<H> {
             .read_suffix(self, &text)
             .map_err(illegal)?;
         if let Some(n) = castling_length(core) {
-            return self
+            let m = self
                 .parse_castling(input.trim(), n, &legal)
-                .ok_or_else(unreadable)?;
+                .ok_or_else(unreadable)??;
+            return match choice {
+                Some(c) if m.choice != Some(c) => Err(illegal(format!(
+                    "{c} is not a choice of that move; write {}.",
+                    self.san_with(m, &legal)
+                ))),
+                _ => Ok(m),
+            };
         }
         let groups = Spec::read(self.variant, core).ok_or_else(unreadable)?;
         for group in &groups {
@@ -170,6 +177,22 @@ impl<H: Hooks> State<H> {
                         candidates,
                     });
                 }
+            }
+        }
+        if let Some(c) = choice.filter(|&c| !self.is_pseudo_choice(&groups, c)) {
+            // The move is there, but not with that choice.
+            let mut fitting: Vec<String> = legal
+                .iter()
+                .filter(|&&m| groups.iter().flatten().any(|spec| self.fits(m, spec)))
+                .map(|&m| self.san_with(m, &legal))
+                .collect();
+            if !fitting.is_empty() {
+                fitting.sort();
+                fitting.dedup();
+                return Err(illegal(format!(
+                    "{c} is not a choice of that move; write {}.",
+                    or_list(&fitting)
+                )));
             }
         }
         let mut first_missing = None;
@@ -263,6 +286,16 @@ impl<H: Hooks> State<H> {
         }
     }
 
+    /// Whether a pseudo-legal move fits one of the readings with choice
+    /// `c` (then it is refused for the king's sake, not for the choice).
+    fn is_pseudo_choice(&self, groups: &[Vec<Spec>], c: Square) -> bool {
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        pseudo
+            .iter()
+            .any(|&m| m.choice == Some(c) && groups.iter().flatten().any(|spec| self.fits(m, spec)))
+    }
+
     /// Whether a move fits a reading.
     fn fits(&self, m: Move, spec: &Spec) -> bool {
         m.to == spec.to
@@ -324,6 +357,13 @@ impl<H: Hooks> State<H> {
             {
                 return Explanation::Reason(self.castle_reason(i, c));
             }
+        }
+        // The variant's own reason comes before the core's guesses.
+        if let Some(reason) = pieces
+            .iter()
+            .find_map(|&sq| self.variant.hooks.explain_refusal(self, sq, spec.to))
+        {
+            return Explanation::Reason(reason);
         }
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);

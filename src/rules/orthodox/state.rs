@@ -571,11 +571,16 @@ impl<H: Hooks> State<H> {
         self.cells[sq.index()] == EMPTY
     }
 
-    /// Coordinate (UCI) form: `e2e4`, `e7e8q`; castling as the king's move.
+    /// Coordinate (UCI) form: `e2e4`, `e7e8q`; castling as the king's
+    /// move; a variant's choice square after a slash (`e4d5/c7`).
     pub fn uci(&self, m: Move) -> String {
         let mut s = format!("{}{}", m.from, m.to);
         if let Special::Promotion(k) = m.special {
             s.push(self.variant.hooks.letter(k).to_ascii_lowercase());
+        }
+        if let Some(sq) = m.choice {
+            s.push('/');
+            s.push_str(&sq.to_string());
         }
         s
     }

@@ -60,6 +60,20 @@ impl Hooks for ToyHooks {
         after.piece_at(h1).is_none_or(|p| p.kind == Kind::Rook)
     }
 
+    fn explain_refusal(&self, state: &State<Self>, from: Square, to: Square) -> Option<String> {
+        let h1 = state.variant().geometry.parse_square("h1").unwrap();
+        (to == h1 && state.piece_at(from).is_some_and(|p| p.kind != Kind::Rook))
+            .then(|| "only a rook may stand on h1 in this toy.".to_string())
+    }
+
+    fn diagram_notes(&self, state: &State<Self>) -> Vec<String> {
+        state
+            .pieces()
+            .filter(|&(sq, _)| state.tag_at(sq) != Tag::NONE)
+            .map(|(sq, _)| format!("marked: {sq}"))
+            .collect()
+    }
+
     fn write_suffix(&self, _state: &State<Self>, m: Move) -> String {
         m.choice.map_or(String::new(), |sq| format!("/{sq}"))
     }
@@ -174,6 +188,39 @@ fn a_missing_choice_lists_the_choices_and_a_bad_one_is_explained() {
         Err(MoveError::Illegal { reason, .. }) => assert!(reason.contains("z9"), "{reason}"),
         other => panic!("{other:?}"),
     }
+    // A square that is no choice of the move: the right ones are listed.
+    match p.play("exd5/e1") {
+        Err(MoveError::Illegal { reason, .. }) => assert_eq!(
+            reason,
+            "e1 is not a choice of that move; write exd5/a7 or exd5/h7."
+        ),
+        other => panic!("{other:?}"),
+    }
+    match p.play("Kd2/a7") {
+        Err(MoveError::Illegal { reason, .. }) => {
+            assert_eq!(reason, "a7 is not a choice of that move; write Kd2.")
+        }
+        other => panic!("{other:?}"),
+    }
+    // The coordinate form (divide's names) carries the choice too.
+    let names: Vec<String> = p.divide(1).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"e4d5/h7".to_string()), "{names:?}");
+}
+
+#[test]
+fn the_variant_explains_its_own_refusals_and_writes_notes_under_the_board() {
+    let mut p = Toy.position("4k3/p7/8/8/8/8/8/6K1 w - - 0 1", &[]).unwrap();
+    match p.play("Kh1") {
+        Err(MoveError::Illegal { reason, .. }) => {
+            assert_eq!(reason, "only a rook may stand on h1 in this toy.")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(p.diagram().notes.is_empty());
+    let p = Toy
+        .position("4k3/p6p/8/3p4/4P3/8/8/4K3 w - - 0 1 marks=e4,d5", &[])
+        .unwrap();
+    assert_eq!(p.diagram().notes, ["marked: e4", "marked: d5"]);
 }
 
 #[test]
