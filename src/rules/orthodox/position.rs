@@ -145,7 +145,7 @@ impl<H: Hooks> Engine for State<H> {
         }
         Diagram {
             boards: vec![grid],
-            notes: Vec::new(),
+            notes: hooks.notes(self),
         }
     }
 }
