@@ -26,6 +26,7 @@ pub mod engine;
 pub mod history;
 pub mod orthodox;
 pub mod perft;
+pub mod zelig;
 
 use std::fmt;
 
@@ -339,7 +340,13 @@ pub fn check_options(game: &dyn Game, options: &[String]) -> Result<(), SetupErr
 
 /// Every game this server referees, in the order help lists them.
 pub fn registry() -> &'static [&'static dyn Game] {
-    static GAMES: &[&dyn Game] = &[&chess::Chess, &doublechess::DoubleChess];
+    static GAMES: &[&dyn Game] = &[
+        &chess::Chess,
+        &doublechess::DoubleChess,
+        &zelig::MCHESS,
+        &zelig::ZELIG,
+        &zelig::ZELIG2,
+    ];
     GAMES
 }
 
