@@ -167,3 +167,26 @@ fn zelig2_refuses_by_its_limits_and_mchess_tells_powers() {
         }
     }
 }
+
+#[test]
+fn perft_through_the_binary_for_each_rule_set() {
+    let s = Install::new();
+    for (game, n) in [("mchess", "400"), ("zelig", "400"), ("zelig2", "324")] {
+        assert_eq!(s.ok(&["perft", game, "2"]).trim(), n, "{game}");
+    }
+    // King 5, rook a1 10, rook h1 7 (up to h6), and one promotion: 23.
+    let fen = "1k6/7P/8/8/8/8/8/Z3K2Z w - - 0 1";
+    assert_eq!(
+        s.ok(&["perft", "zelig", "1", "--position", fen]).trim(),
+        "23"
+    );
+    let out = s.run(&[
+        "perft",
+        "zelig",
+        "1",
+        "--position",
+        "rnbqkbnr/8/8/8/8/8/8/4K3 w - - 0 1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no piece letter"));
+}
