@@ -222,7 +222,8 @@ impl Hooks for DoppelHooks {
                         ));
                     }
                 }
-                Kind::Queen | Kind::King => {}
+                // Unpaired; Doppelganger has no monarch either.
+                Kind::Queen | Kind::King | Kind::Monarch => {}
             }
         }
         if let (Special::Promotion(kind), Some(sq)) = (m.special, m.choice) {

@@ -28,6 +28,7 @@ pub mod history;
 pub mod orthodox;
 pub mod perft;
 pub mod shadow;
+pub mod zelig;
 
 use std::fmt;
 
@@ -346,6 +347,9 @@ pub fn registry() -> &'static [&'static dyn Game] {
         &doublechess::DoubleChess,
         &doppelganger::Doppelganger,
         &shadow::ShadowChess,
+        &zelig::MCHESS,
+        &zelig::ZELIG,
+        &zelig::ZELIG2,
     ];
     GAMES
 }

@@ -37,6 +37,18 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/shadowchess.txt",
         include_str!("../../templates/help/shadowchess.txt"),
     ),
+    (
+        "help/mchess.txt",
+        include_str!("../../templates/help/mchess.txt"),
+    ),
+    (
+        "help/zelig.txt",
+        include_str!("../../templates/help/zelig.txt"),
+    ),
+    (
+        "help/zelig2.txt",
+        include_str!("../../templates/help/zelig2.txt"),
+    ),
 ];
 
 /// A template could not be loaded or rendered: an admin's problem, never a

@@ -206,7 +206,9 @@ impl<H: Hooks> State<H> {
     /// Validate a setup into a playable position: one king a side, no pawn
     /// on a back rank, castling rights backed by king and partner on their
     /// squares, an en passant square right behind a pawn that just
-    /// double-stepped, and the side not to move not in check.
+    /// double-stepped, and the side not to move not in check. The
+    /// variant's [`Hooks::after_setup`] runs once the pieces are placed,
+    /// before those tests.
     pub fn from_setup(
         variant: &'static Variant<H>,
         setup: &Setup,
@@ -240,6 +242,7 @@ impl<H: Hooks> State<H> {
         for &(sq, piece) in &setup.placement {
             state.put(sq, Some((piece, Tag::NONE)));
         }
+        variant.hooks.after_setup(&mut state);
         let partner = variant.hooks.castling_partner();
         for &i in &setup.castling {
             let c = &variant.castlings[i];
@@ -250,7 +253,7 @@ impl<H: Hooks> State<H> {
                     letter: c.fen_letter(),
                     color: c.color,
                     king: c.king_from,
-                    partner: partner.name(),
+                    partner: variant.hooks.kind_name(partner),
                     rook: c.rook_from,
                 });
             }

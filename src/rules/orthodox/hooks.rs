@@ -4,15 +4,20 @@
 //! Chess use [`Orthodox`], the defaults.
 //!
 //! The core calls them at fixed points: the letter table when reading and
-//! writing FEN and moves; [`Hooks::promotion_kinds`] and
+//! writing FEN and moves (a piece written with a letter is any piece whose
+//! kind has that letter, so several kinds may share one);
+//! [`Hooks::after_setup`] once a position text's pieces are placed;
+//! [`Hooks::promotion_kinds`] and
 //! [`Hooks::castling_partner`] in move generation; [`Hooks::expand`] on every
 //! pseudo-legal move (a move may stand for several turn actions that differ
 //! by their [`Move::choice`](super::Move)); [`Hooks::after_make`] after the
 //! standard make; [`Hooks::is_legal_after`] on the resulting position, after
-//! the mover's king was found safe; [`Hooks::is_insufficient_material`] for
-//! the automatic draw; the notation suffix after the SAN and the extra
-//! position-text fields after FEN's six; [`Hooks::explain_refusal`] when
-//! move text fits no legal move; [`Hooks::diagram_notes`] under the board.
+//! the mover's king was found safe, and [`Hooks::illegal_reason`] to tell
+//! the player why it said no; [`Hooks::is_insufficient_material`] for
+//! the automatic draw; the notation suffix after the SAN, the extra
+//! position-text fields after FEN's six, [`Hooks::kind_name`] in refusals;
+//! [`Hooks::explain_refusal`] when move text fits no legal move;
+//! [`Hooks::diagram_notes`] under the drawn board.
 
 use super::super::board::Square;
 use super::super::SetupError;
@@ -38,9 +43,23 @@ pub trait Hooks: Sized + Send + Sync + 'static {
         Kind::from_letter(c)
     }
 
-    /// The upper-case letter of a kind (the piece-letter table).
+    /// The upper-case letter of a kind (the piece-letter table). Kinds may
+    /// share a letter; a move written with it names any of them.
     fn letter(&self, kind: Kind) -> char {
         kind.letter()
+    }
+
+    /// The name players read for a kind in refusals (`knight`; a Zelig
+    /// game says `zelig` for every kind its zeligs move as).
+    fn kind_name(&self, kind: Kind) -> &'static str {
+        kind.name()
+    }
+
+    /// Set what the variant derives from the placement (Zelig powers) in a
+    /// position just read from text: its pieces are placed, castling
+    /// rights, en passant square and the check test are not yet judged.
+    fn after_setup(&self, state: &mut State<Self>) {
+        let _ = state;
     }
 
     /// What a pawn may promote to, in generation order.
@@ -85,6 +104,14 @@ pub trait Hooks: Sized + Send + Sync + 'static {
         true
     }
 
+    /// Why [`Hooks::is_legal_after`] refuses `m` (it does, on `after`): the
+    /// reason told to the player, a sentence without its subject, as in
+    /// `it would leave two zeligs on the d-file.`
+    fn illegal_reason(&self, after: &State<Self>, m: Move) -> String {
+        let _ = (after, m);
+        "the rules of this game forbid it.".into()
+    }
+
     /// Whether neither side can ever mate: K v K or K + one knight or
     /// bishop v K (rules.md §0).
     fn is_insufficient_material(&self, state: &State<Self>) -> bool {
@@ -125,7 +152,8 @@ pub trait Hooks: Sized + Send + Sync + 'static {
         None
     }
 
-    /// Lines written under the drawn board (e.g. which pieces are pairs).
+    /// Lines written under the drawn board, one each (which pieces are
+    /// pairs, every zelig's power).
     fn diagram_notes(&self, state: &State<Self>) -> Vec<String> {
         let _ = state;
         Vec::new()

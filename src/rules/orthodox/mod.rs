@@ -32,6 +32,9 @@
 //!   square) is castling, as is the coordinate form `e1g1`.
 //!   Text that is exactly the canonical SAN of a legal move (check suffix
 //!   aside) always means that move.
+//!   A piece letter names every kind the variant writes with it (the
+//!   Zelig games write `Z` for five kinds), in reading and in SAN's
+//!   disambiguation alike.
 //!   With case tolerance (chess): `K Q R N` in either case are pieces, other
 //!   letters of `a`–`h` in either case are files; an upper-case `B` is a
 //!   bishop first and a b-file only if no bishop move fits; a lower-case `b`

@@ -5,13 +5,15 @@
 //!
 //! | bits | meaning |
 //! |---|---|
-//! | 0–2 | the [`Kind`] (1 pawn … 6 king; 0 empty; 7 is free for a seventh kind) |
+//! | 0–2 | the [`Kind`] (1 pawn … 6 king, 7 monarch; 0 empty) |
 //! | 3 | set for a Black piece |
-//! | 4–6 | the piece's [`Tag`]: an identity a variant gives a piece (a Doppelganger pair number, a Zelig mark); the core moves it with the piece and ignores it otherwise |
+//! | 4–6 | the piece's [`Tag`]: an identity a variant gives a piece (a Doppelganger pair number); the core moves it with the piece and ignores it otherwise |
 //! | 7 | set on the padding cells off the board |
 //!
 //! Movement and attacks compare only bits 0–3 (kind and colour), so a tag
-//! never changes how a piece moves.
+//! never changes how a piece moves. King and monarch differ only in bit 0
+//! (6 and 7), so one comparison with bit 0 set finds either; the attack
+//! test relies on it.
 
 use super::super::Color;
 
@@ -24,10 +26,17 @@ pub enum Kind {
     Rook = 4,
     Queen = 5,
     King = 6,
+    /// A variant's piece that steps like a king but is not royal (the Zelig
+    /// family's zelig on the e-file): it attacks and gives check, may be
+    /// attacked and taken, and may stand next to kings. No orthodox game
+    /// has one; it has no FEN letter of its own (a variant's letter table
+    /// names it).
+    Monarch = 7,
 }
 
 impl Kind {
-    /// Every kind, in code order.
+    /// The six orthodox kinds, in code order (the letters FEN and SAN know
+    /// by default; [`Kind::Monarch`] is not among them).
     pub const ALL: [Kind; 6] = [
         Kind::Pawn,
         Kind::Knight,
@@ -49,6 +58,7 @@ impl Kind {
             Kind::Rook => 'R',
             Kind::Queen => 'Q',
             Kind::King => 'K',
+            Kind::Monarch => 'M',
         }
     }
 
@@ -61,10 +71,12 @@ impl Kind {
             Kind::Rook => "rook",
             Kind::Queen => "queen",
             Kind::King => "king",
+            Kind::Monarch => "monarch",
         }
     }
 
-    /// The kind named by a letter, either case (the FIDE letters).
+    /// The kind named by a letter, either case (the FIDE letters; never
+    /// [`Kind::Monarch`]).
     pub fn from_letter(c: char) -> Option<Kind> {
         let upper = c.to_ascii_uppercase();
         Kind::ALL.into_iter().find(|k| k.letter() == upper)
@@ -81,6 +93,7 @@ impl Kind {
             ROOK => Kind::Rook,
             QUEEN => Kind::Queen,
             KING => Kind::King,
+            MONARCH => Kind::Monarch,
             other => unreachable!("cell code {code:#04x} holds no piece kind ({other})"),
         }
     }
@@ -168,6 +181,7 @@ pub(crate) const BISHOP: u8 = Kind::Bishop as u8;
 pub(crate) const ROOK: u8 = Kind::Rook as u8;
 pub(crate) const QUEEN: u8 = Kind::Queen as u8;
 pub(crate) const KING: u8 = Kind::King as u8;
+pub(crate) const MONARCH: u8 = Kind::Monarch as u8;
 
 /// The colour bit of a side's cell codes.
 pub(crate) fn color_bit(c: Color) -> u8 {
@@ -218,8 +232,19 @@ mod tests {
     }
 
     #[test]
+    fn the_monarch_has_code_7_and_no_fide_letter() {
+        let m = Piece::new(Color::Black, Kind::Monarch);
+        assert_eq!(m.code(), MONARCH | BLACK);
+        assert_eq!(Piece::from_code(with_tag(m.code(), Tag(3))), Some(m));
+        // King and monarch differ in bit 0 only (the attack test's trick).
+        assert_eq!(KING | 1, MONARCH);
+        assert_eq!(Kind::from_letter('M'), None);
+        assert!(!Kind::ALL.contains(&Kind::Monarch));
+    }
+
+    #[test]
     #[should_panic(expected = "holds no piece kind")]
-    fn a_seventh_kind_code_is_never_decoded_as_another_kind() {
-        Kind::from_code(7);
+    fn an_empty_code_is_never_decoded_as_a_kind() {
+        Kind::from_code(EMPTY);
     }
 }

@@ -14,7 +14,9 @@ use super::variant::{Castling, Variant};
 /// One reading of move text, independent of any position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
-    /// `None` for the coordinate form (whatever stands on the from-square).
+    /// `None` for the coordinate form (whatever stands on the from-square);
+    /// otherwise the kind the piece letter names, which stands for every
+    /// kind with that letter ([`Hooks::letter`](super::Hooks::letter)).
     pub piece: Option<Kind>,
     pub from_file: Option<u8>,
     pub from_rank: Option<u8>,
@@ -234,6 +236,7 @@ impl<H: Hooks> State<H> {
     fn castle_reason(&self, i: usize, c: &Castling) -> String {
         let refusal = self.castle_refusal(i).unwrap_or(CastleRefusal::Exposed);
         let n = c.notation;
+        let hooks = &self.variant.hooks;
         match refusal {
             CastleRefusal::NoRight => {
                 let king = Piece::new(self.side, Kind::King);
@@ -249,13 +252,13 @@ impl<H: Hooks> State<H> {
                 } else if self.piece_at(c.rook_from) != Some(rook) {
                     format!(
                         "you cannot castle ({n}) any more because the {} from {} has moved or been taken.",
-                        rook.kind.name(),
+                        hooks.kind_name(rook.kind),
                         c.rook_from
                     )
                 } else {
                     format!(
                         "you cannot castle ({n}) any more because the {} on {} has moved.",
-                        rook.kind.name(),
+                        hooks.kind_name(rook.kind),
                         c.rook_from
                     )
                 }
@@ -283,6 +286,29 @@ impl<H: Hooks> State<H> {
                 format!("to castle ({n}) the king would land on {sq}, which is attacked.")
             }
             CastleRefusal::Exposed => format!("castling ({n}) would leave your king in check."),
+            CastleRefusal::Forbidden => {
+                let m = self.castle_move(i);
+                hooks.illegal_reason(&self.after(m), m)
+            }
+        }
+    }
+
+    /// Whether the piece on `sq` is written with the letter of `kind`.
+    fn written_as(&self, sq: Square, kind: Kind) -> bool {
+        let hooks = &self.variant.hooks;
+        self.kind_on(sq)
+            .is_some_and(|k| k == kind || hooks.letter(k) == hooks.letter(kind))
+    }
+
+    /// What a refusal calls the piece of `kind` on the board: its name,
+    /// and how it moves when the variant's name does not say it
+    /// (`zelig (bishop)`).
+    fn piece_name(&self, kind: Kind) -> String {
+        let name = self.variant.hooks.kind_name(kind);
+        if name == kind.name() {
+            name.to_string()
+        } else {
+            format!("{name} ({})", kind.name())
         }
     }
 
@@ -299,7 +325,7 @@ impl<H: Hooks> State<H> {
     /// Whether a move fits a reading.
     fn fits(&self, m: Move, spec: &Spec) -> bool {
         m.to == spec.to
-            && spec.piece.is_none_or(|k| self.kind_on(m.from) == Some(k))
+            && spec.piece.is_none_or(|k| self.written_as(m.from, k))
             && spec.from_file.is_none_or(|f| f == m.from.file())
             && spec.from_rank.is_none_or(|r| r == m.from.rank())
             && spec
@@ -320,7 +346,7 @@ impl<H: Hooks> State<H> {
                 Some(p) if p.color != self.side => {
                     return Explanation::Reason(format!(
                         "the {} on {from} is {}'s, and it is {}'s move.",
-                        p.kind.name(),
+                        self.variant.hooks.kind_name(p.kind),
                         p.color.name(),
                         self.side.name()
                     ))
@@ -332,7 +358,7 @@ impl<H: Hooks> State<H> {
             .pieces()
             .filter(|&(sq, p)| {
                 p.color == self.side
-                    && spec.piece.is_none_or(|k| p.kind == k)
+                    && spec.piece.is_none_or(|k| self.written_as(sq, k))
                     && spec.from_file.is_none_or(|f| f == sq.file())
                     && spec.from_rank.is_none_or(|r| r == sq.rank())
             })
@@ -346,7 +372,10 @@ impl<H: Hooks> State<H> {
                 (None, Some(r)) => format!(" on rank {}", r + 1),
                 (None, None) => String::new(),
             };
-            return Explanation::NoPiece(format!("you have no {}{place}.", kind.name()));
+            return Explanation::NoPiece(format!(
+                "you have no {}{place}.",
+                self.variant.hooks.kind_name(kind)
+            ));
         }
         // Castling asked for as a king move.
         for (i, c) in self.variant.castlings.iter().enumerate() {
@@ -367,10 +396,20 @@ impl<H: Hooks> State<H> {
         }
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);
-        if pseudo
-            .iter()
-            .any(|&m| pieces.contains(&m.from) && self.fits(m, spec))
-        {
+        let fitting: Vec<Move> = pseudo
+            .into_iter()
+            .filter(|&m| pieces.contains(&m.from) && self.fits(m, spec))
+            .collect();
+        // The king is safe, but the variant's own rule says no.
+        for &m in &fitting {
+            let after = self.after(m);
+            if !after.attacked(after.king(self.side), after.side)
+                && !self.variant.hooks.is_legal_after(&after, m)
+            {
+                return Explanation::Reason(self.variant.hooks.illegal_reason(&after, m));
+            }
+        }
+        if !fitting.is_empty() {
             return Explanation::Reason(if self.is_check() {
                 "your king is in check, and that move does not get it out of check.".into()
             } else {
@@ -402,14 +441,11 @@ impl<H: Hooks> State<H> {
             }
             targets.sort();
             let dests: Vec<String> = targets.into_iter().map(|t| t.2).collect();
+            let name = self.piece_name(kind);
             parts.push(if dests.is_empty() {
-                format!("the {} on {sq} has no legal move", kind.name())
+                format!("the {name} on {sq} has no legal move")
             } else {
-                format!(
-                    "the {} on {sq} can move to {}",
-                    kind.name(),
-                    or_list(&dests)
-                )
+                format!("the {name} on {sq} can move to {}", or_list(&dests))
             });
         }
         Explanation::Reason(format!("{}.", parts.join("; ")))

@@ -51,13 +51,16 @@ impl<H: Hooks> State<H> {
             return s;
         }
         s.push(hooks.letter(kind));
+        // Rivals: other pieces written with the same letter that reach `to`.
         let mut rivals: Vec<_> = legal
             .iter()
             .filter(|o| {
                 o.to == m.to
                     && o.from != m.from
                     && !matches!(o.special, Special::Castle(_))
-                    && self.kind_on(o.from) == Some(kind)
+                    && self
+                        .kind_on(o.from)
+                        .is_some_and(|k| hooks.letter(k) == hooks.letter(kind))
             })
             .map(|o| o.from)
             .collect();

@@ -11,7 +11,7 @@ use super::super::Color;
 use super::hooks::{Hooks, Orthodox};
 use super::pieces::{
     color_bit, is_enemy, tag_of, with_tag, Kind, Piece, Tag, BLACK, EMPTY, KIND_MASK, KING, KNIGHT,
-    OFF, PAWN, PIECE_MASK, QUEEN,
+    MONARCH, OFF, PAWN, PIECE_MASK, QUEEN,
 };
 use super::variant::Variant;
 
@@ -89,9 +89,11 @@ pub enum CastleRefusal {
     InCheck,
     CrossesAttacked(Square),
     LandsAttacked(Square),
-    /// Any other reason the final position is not legal (e.g. the king left
-    /// attacked).
+    /// The king would be attacked in the final position (e.g. through a
+    /// variant's consequence).
     Exposed,
+    /// The variant's own test ([`Hooks::is_legal_after`]) refuses it.
+    Forbidden,
 }
 
 /// A position without history: placement, side, castling rights, en
@@ -204,6 +206,18 @@ impl<H: Hooks> State<H> {
         };
     }
 
+    /// Change the kind of the piece on `sq`, keeping its owner, its tag and
+    /// every castling right (a variant's conversion, such as a zelig's new
+    /// power); nothing when the square is empty. Neither the old nor the
+    /// new kind may be a king (kings are tracked; use [`State::put`]).
+    pub fn set_kind(&mut self, sq: Square, kind: Kind) {
+        let code = self.cells[sq.index()];
+        if code != EMPTY {
+            debug_assert!(kind != Kind::King && code & KIND_MASK != KING);
+            self.cells[sq.index()] = (code & !KIND_MASK) | kind as u8;
+        }
+    }
+
     /// Set the mark of the piece on `sq` (nothing when the square is empty).
     pub fn set_tag(&mut self, sq: Square, tag: Tag) {
         let code = self.cells[sq.index()];
@@ -237,8 +251,10 @@ impl<H: Hooks> State<H> {
         if KNIGHT_STEPS.iter().any(|&d| at(s + d) == knight) {
             return true;
         }
-        let king = KING | bit;
-        if ALL_DIRECTIONS.iter().any(|&d| at(s + d) == king) {
+        // King (6) and monarch (7) differ in bit 0 only: setting it finds
+        // either with one comparison (chess has no monarch and pays nothing).
+        let stepper = MONARCH | bit;
+        if ALL_DIRECTIONS.iter().any(|&d| at(s + d) | 1 == stepper) {
             return true;
         }
         let queen = QUEEN | bit;
@@ -314,7 +330,7 @@ impl<H: Hooks> State<H> {
                     }
                 }
                 Kind::Knight => self.steps(s, &KNIGHT_STEPS, mine, out, &mut push),
-                Kind::King => self.steps(s, &ALL_DIRECTIONS, mine, out, &mut push),
+                Kind::King | Kind::Monarch => self.steps(s, &ALL_DIRECTIONS, mine, out, &mut push),
                 Kind::Bishop => self.slides(s, &DIAGONAL, mine, out, &mut push),
                 Kind::Rook => self.slides(s, &ORTHOGONAL, mine, out, &mut push),
                 Kind::Queen => self.slides(s, &ALL_DIRECTIONS, mine, out, &mut push),
@@ -395,8 +411,13 @@ impl<H: Hooks> State<H> {
                 });
             }
         }
-        if !self.is_legal(self.castle_move(i)) {
+        let m = self.castle_move(i);
+        let after = self.after(m);
+        if after.attacked(after.kings[self.side.index()], after.side) {
             return Some(CastleRefusal::Exposed);
+        }
+        if !self.variant.hooks.is_legal_after(&after, m) {
+            return Some(CastleRefusal::Forbidden);
         }
         None
     }

@@ -89,7 +89,7 @@ const BISHOP_LINES: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 /// The steps or lines of a non-pawn kind, and whether it slides.
 fn pattern(kind: Kind) -> (&'static [(i8, i8)], bool) {
     match kind {
-        Kind::King => (&KING_STEPS, false),
+        Kind::King | Kind::Monarch => (&KING_STEPS, false),
         Kind::Queen => (&KING_STEPS, true),
         Kind::Rook => (&ROOK_LINES, true),
         Kind::Bishop => (&BISHOP_LINES, true),

@@ -83,6 +83,7 @@ pub fn slot(kind: Kind) -> usize {
         Kind::Bishop => 3,
         Kind::Knight => 4,
         Kind::Pawn => 5,
+        Kind::Monarch => unreachable!("Shadow Chess has no monarch: no text or move names one"),
     }
 }
 
