@@ -26,6 +26,7 @@ pub mod engine;
 pub mod history;
 pub mod orthodox;
 pub mod perft;
+pub mod temporal;
 
 use std::fmt;
 
