@@ -340,7 +340,11 @@ pub fn check_options(game: &dyn Game, options: &[String]) -> Result<(), SetupErr
 
 /// Every game this server referees, in the order help lists them.
 pub fn registry() -> &'static [&'static dyn Game] {
-    static GAMES: &[&dyn Game] = &[&chess::Chess, &doublechess::DoubleChess];
+    static GAMES: &[&dyn Game] = &[
+        &chess::Chess,
+        &doublechess::DoubleChess,
+        &temporal::Temporal,
+    ];
     GAMES
 }
 

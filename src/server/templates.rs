@@ -29,6 +29,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/doublechess.txt",
         include_str!("../../templates/help/doublechess.txt"),
     ),
+    (
+        "help/temporal.txt",
+        include_str!("../../templates/help/temporal.txt"),
+    ),
 ];
 
 /// A template could not be loaded or rendered: an admin's problem, never a
