@@ -1051,13 +1051,32 @@ mod reference {
         out
     }
 
-    /// Whether the piece of `kind` on `from` attacks `target`.
-    fn hits(r: &Ref, from: usize, kind: char, white: bool, target: usize) -> bool {
-        // An attack on a cell is a move there, were an enemy standing on it.
-        let mut copy = *r;
-        copy.active[target] = Some((!white, 'K'));
-        copy.active[from] = Some((white, kind));
-        dests(&copy, from, kind, white).contains(&target)
+    /// Whether the piece of `kind` on `from` attacks `target`: the step
+    /// between them fits the kind, and nothing active stands in between.
+    fn hits(r: &Ref, from: usize, kind: char, target: usize) -> bool {
+        let (f, t) = (at(from), at(target));
+        let d = [t.0 - f.0, t.1 - f.1, t.2 - f.2];
+        let mut size = d.map(i8::abs);
+        if kind == 'N' {
+            size.sort();
+            return size == [0, 1, 2];
+        }
+        let len = size.into_iter().max().unwrap_or(0);
+        if len == 0 || size.iter().any(|&x| x != 0 && x != len) {
+            return false;
+        }
+        let axes = size.iter().filter(|&&x| x != 0).count();
+        let fits = match kind {
+            'K' => len == 1,
+            'Q' => true,
+            'R' => axes == 1,
+            'B' => axes == 2,
+            'U' => axes == 3,
+            _ => false,
+        };
+        let s = d.map(i8::signum);
+        fits && (1..len)
+            .all(|k| r.active[idx((f.0 + s[0] * k, f.1 + s[1] * k, f.2 + s[2] * k))].is_none())
     }
 
     impl Ref {
@@ -1193,7 +1212,7 @@ mod reference {
                 }
             }
             (0..64).any(|i| match self.active[i] {
-                Some((pw, k)) if pw != w && i != cell => hits(self, i, k, pw, cell),
+                Some((pw, k)) if pw != w && i != cell => hits(self, i, k, cell),
                 _ => false,
             })
         }
@@ -1257,7 +1276,7 @@ mod reference {
             }
             if let Some((dc, dk)) = drop {
                 if let Some((k, false)) = n.royal(!me) {
-                    if hits(&n, dc, dk, me, k) {
+                    if hits(&n, dc, dk, k) {
                         return None;
                     }
                 }
@@ -1399,10 +1418,85 @@ mod reference {
                     .find(|&i| r.active[i] == Some((false, 'K')))
                     .unwrap();
                 knight_checks += (0..64)
-                    .filter(|&c| r.active[c].is_none() && hits(&r, c, 'N', true, bk))
+                    .filter(|&c| r.active[c].is_none() && hits(&r, c, 'N', bk))
                     .count() as u64;
             }
         }
         (drops, steps, knight_checks)
+    }
+}
+
+// ------------------------------------------------------------ no panics
+
+mod garbage {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text built from the pieces of the notations, so that near-misses
+    /// are common.
+    fn soup() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just("K"),
+                Just("Q"),
+                Just("R"),
+                Just("N"),
+                Just("U"),
+                Just("@"),
+                Just("-"),
+                Just("x"),
+                Just(":"),
+                Just("V"),
+                Just("C"),
+                Just("("),
+                Just(")"),
+                Just(","),
+                Just("Aa1"),
+                Just("Bb2"),
+                Just("Dd4"),
+                Just("Ee5"),
+                Just("0"),
+                Just("7"),
+                Just("99999999999"),
+                Just(" "),
+                Just("="),
+                Just("phase"),
+                Just("play"),
+                Just("place"),
+                Just("side"),
+                Just("w"),
+                Just("white"),
+                Just("black"),
+                Just("wres"),
+                Just("bres"),
+                Just("clock"),
+                Just("é"),
+            ],
+            0..24,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_is_judged_without_panicking(move_text in soup(), position_text in soup()) {
+            for text in [
+                START,
+                "phase=play side=w white=K@Aa1,N@Ab1(V1),R@Ac1 black=Q@Cc3,K@Dd4 wres=B1 bres=N1 clock=5",
+                "phase=play side=b white=K@Bb2(C1),K@Bb3,U@Cc2 black=N@Bb4(V1),R@Db2,K@Dd4 wres=Q1 bres=R1 clock=0",
+            ] {
+                let mut p = pos(text);
+                if let Ok(played) = p.play(&move_text) {
+                    prop_assert!(!played.notation.is_empty());
+                }
+            }
+            let mut text = START.to_string();
+            text.push(' ');
+            text.push_str(&position_text);
+            let _ = game().position(&position_text, &[]);
+            let _ = game().position(&text, &[]);
+        }
     }
 }
