@@ -37,7 +37,9 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
     assert!(board.body.contains("No warps are running."));
     let small = to(&mails, BOB).pop().unwrap().clone();
     assert!(
-        small.body.contains(" 4 |   -   - |  4     4 |   -   - |  4"),
+        small
+            .body
+            .contains(" 4 |   -   - |  4     4 |   -   - |  4"),
         "{}",
         small.body
     );
@@ -112,8 +114,9 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
         let m = only_one(&mails, addr);
         assert!(m.body.contains("7. Bb2-Ba2"), "{}", m.body);
         assert!(
-            m.body
-                .contains("The last counter comes off White's vanished knight: it reappears on Ab1."),
+            m.body.contains(
+                "The last counter comes off White's vanished knight: it reappears on Ab1."
+            ),
             "{}",
             m.body
         );
@@ -124,7 +127,10 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
     let shown = s.ok(&["admin", "show", "temporal", "101", "--size", "small"]);
     assert!(shown.contains("1. K@Bb2"), "{shown}");
     assert!(shown.contains("2. K@Dd4"), "{shown}");
-    assert!(shown.contains("   White's knight on Ab1 vanishes"), "{shown}");
+    assert!(
+        shown.contains("   White's knight on Ab1 vanishes"),
+        "{shown}"
+    );
 
     s.send(ALICE, "help temporal", "");
     s.poll();
