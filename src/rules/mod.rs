@@ -28,6 +28,7 @@ pub mod history;
 pub mod orthodox;
 pub mod perft;
 pub mod shadow;
+pub mod temporal;
 pub mod zelig;
 
 use std::fmt;
@@ -350,6 +351,7 @@ pub fn registry() -> &'static [&'static dyn Game] {
         &zelig::MCHESS,
         &zelig::ZELIG,
         &zelig::ZELIG2,
+        &temporal::Temporal,
     ];
     GAMES
 }

@@ -49,6 +49,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/zelig2.txt",
         include_str!("../../templates/help/zelig2.txt"),
     ),
+    (
+        "help/temporal.txt",
+        include_str!("../../templates/help/temporal.txt"),
+    ),
 ];
 
 /// A template could not be loaded or rendered: an admin's problem, never a

@@ -1,0 +1,132 @@
+//! Temporal Chess as an [`Engine`]: the server's face, the end of the
+//! game, the draws and the diagram (the four levels side by side, the
+//! reserves and running warps listed under them).
+
+use super::super::engine::Engine;
+use super::super::{Color, Diagram, Ending, Game, Glyph, Grid, MoveError, Outcome};
+use super::field::{Phase, State};
+use super::moves::Action;
+use super::pieces::Kind;
+use super::warps;
+
+impl Engine for State {
+    type Action = Action;
+    /// The whole state but the clock: pieces, warps and counters,
+    /// reserves, side and phase.
+    type Key = State;
+
+    fn game(&self) -> &'static dyn Game {
+        &super::Temporal
+    }
+
+    fn to_act(&self) -> Color {
+        self.side
+    }
+
+    fn actions(&self) -> Vec<Action> {
+        self.legal_actions()
+    }
+
+    fn play_unchecked(&mut self, action: &Action) {
+        *self = self.resolve(action, None).0;
+    }
+
+    fn after(&self, action: &Action) -> State {
+        self.resolve(action, None).0
+    }
+
+    fn events(&self, action: &Action) -> Vec<String> {
+        let mut events = Vec::new();
+        let _ = self.resolve(action, Some(&mut events));
+        events.iter().map(warps::Event::sentence).collect()
+    }
+
+    fn notation(&self, action: &Action) -> String {
+        State::notation(self, action)
+    }
+
+    fn read(&self, input: &str) -> Result<Action, MoveError> {
+        State::read(self, input)
+    }
+
+    /// A paradox win, or, with no legal action, checkmate (the royal king,
+    /// or a vanished king's reappearance cell, attacked) or stalemate.
+    fn end(&self) -> Outcome {
+        match self.phase {
+            Phase::Won(winner) => Outcome::Won {
+                winner,
+                ending: Ending::OriginalCaptured,
+            },
+            Phase::Place => Outcome::Ongoing,
+            Phase::Play if !self.legal_actions().is_empty() => Outcome::Ongoing,
+            Phase::Play if self.threatened(self.side) => Outcome::Won {
+                winner: self.side.opponent(),
+                ending: Ending::Checkmate,
+            },
+            Phase::Play => Outcome::Drawn {
+                ending: Ending::Stalemate,
+            },
+        }
+    }
+
+    /// K v K with empty reserves and no warps.
+    fn is_insufficient_material(&self) -> bool {
+        self.phase == Phase::Play
+            && self.warps.iter().all(Option::is_none)
+            && self.reserves.iter().all(|r| r.is_empty())
+            && self.pieces().all(|(_, p)| p.kind == Kind::King)
+    }
+
+    fn repetition_key(&self) -> State {
+        State { clock: 0, ..*self }
+    }
+
+    fn move_clock(&self) -> u32 {
+        self.clock
+    }
+
+    fn to_text(&self) -> String {
+        State::to_text(self)
+    }
+
+    fn diagram(&self) -> Diagram {
+        let mut boards: Vec<Grid> = (0..4u8)
+            .map(|level| Grid::empty(format!("Level {}", (b'A' + level) as char), 4, 4))
+            .collect();
+        for (cell, piece) in self.pieces() {
+            boards[cell.level() as usize].put(
+                cell.file(),
+                cell.rank(),
+                Glyph {
+                    color: piece.color,
+                    letter: piece.kind.letter(),
+                },
+            );
+        }
+        let mut notes = Vec::new();
+        if self.phase == Phase::Place {
+            notes.push(
+                "The kings are placed first, White's and then Black's, which may not stand next to White's."
+                    .to_string(),
+            );
+        }
+        for color in [Color::White, Color::Black] {
+            notes.push(format!(
+                "{}'s reserve: {}.",
+                color.name(),
+                self.reserve(color).described()
+            ));
+        }
+        let running: Vec<String> = [Color::White, Color::Black]
+            .into_iter()
+            .filter_map(|c| self.warp_piece(c))
+            .map(|(w, p)| warps::note(w, p))
+            .collect();
+        if running.is_empty() {
+            notes.push("No warps are running.".into());
+        } else {
+            notes.extend(running);
+        }
+        Diagram { boards, notes }
+    }
+}
