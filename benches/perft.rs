@@ -36,5 +36,9 @@ fn main() {
             5,
             193_690_690,
         );
+        time("doppelganger", "start", None, 5, 5_655_848);
+        time("zelig", "start", None, 5, 4_877_958);
+        time("mchess", "start", None, 5, 5_431_209);
+        time("temporal", "start", None, 3, 1_061_984);
     }
 }
