@@ -15,32 +15,39 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 /// Orthodox FIDE chess.
 pub struct Chess;
 
+/// The FIDE castlings on 8x8, White's then Black's: `O-O` (king e→g,
+/// rook h→f) and `O-O-O` (king e→c, rook a→d). Every 8x8 variant uses them.
+pub fn castlings() -> Vec<Castling> {
+    let g = Geometry::CHESS;
+    let mut castlings = Vec::new();
+    for color in [Color::White, Color::Black] {
+        castlings.push(Castling::on_back_rank(
+            g,
+            color,
+            "O-O",
+            'K',
+            (4, 6),
+            (7, 5),
+            &[5, 6],
+        ));
+        castlings.push(Castling::on_back_rank(
+            g,
+            color,
+            "O-O-O",
+            'Q',
+            (4, 2),
+            (0, 3),
+            &[1, 2, 3],
+        ));
+    }
+    castlings
+}
+
 /// The chess variant data (geometry, castling table, notation rules).
 pub fn variant() -> &'static Variant<Orthodox> {
     static VARIANT: LazyLock<Variant<Orthodox>> = LazyLock::new(|| {
         let g = Geometry::CHESS;
-        let mut castlings = Vec::new();
-        for color in [Color::White, Color::Black] {
-            // O-O: king e→g, rook h→f; O-O-O: king e→c, rook a→d.
-            castlings.push(Castling::on_back_rank(
-                g,
-                color,
-                "O-O",
-                'K',
-                (4, 6),
-                (7, 5),
-                &[5, 6],
-            ));
-            castlings.push(Castling::on_back_rank(
-                g,
-                color,
-                "O-O-O",
-                'Q',
-                (4, 2),
-                (0, 3),
-                &[1, 2, 3],
-            ));
-        }
+        let castlings = castlings();
         Variant::new(
             &Chess,
             g,

@@ -40,7 +40,7 @@ use std::sync::LazyLock;
 
 use super::board::{Geometry, Square};
 use super::engine::EngineGame;
-use super::orthodox::{Capture, Castling, Hooks, Kind, Move, Piece, Special, State, Variant};
+use super::orthodox::{Capture, Hooks, Kind, Move, Piece, Special, State, Variant};
 use super::{Color, SetupError};
 
 /// The start position: the chess start, each side's two rooks, knights and
@@ -61,27 +61,7 @@ pub struct DoppelHooks {
 pub fn variant(lenient: bool) -> &'static Variant<DoppelHooks> {
     fn make(lenient: bool) -> Variant<DoppelHooks> {
         let g = Geometry::CHESS;
-        let mut castlings = Vec::new();
-        for color in [Color::White, Color::Black] {
-            castlings.push(Castling::on_back_rank(
-                g,
-                color,
-                "O-O",
-                'K',
-                (4, 6),
-                (7, 5),
-                &[5, 6],
-            ));
-            castlings.push(Castling::on_back_rank(
-                g,
-                color,
-                "O-O-O",
-                'Q',
-                (4, 2),
-                (0, 3),
-                &[1, 2, 3],
-            ));
-        }
+        let castlings = super::chess::castlings();
         Variant::new(
             &Doppelganger,
             g,

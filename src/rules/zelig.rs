@@ -44,7 +44,7 @@ use std::sync::LazyLock;
 
 use super::board::{Geometry, Square};
 use super::engine::EngineGame;
-use super::orthodox::{Capture, Castling, Hooks, Kind, Move, Piece, Special, State, Variant};
+use super::orthodox::{Capture, Hooks, Kind, Move, Piece, Special, State, Variant};
 use super::{Color, SetupError};
 
 /// The start position of all three games.
@@ -433,28 +433,8 @@ impl ZeligGame {
 /// A game's variant: chess geometry and castling, zelig hooks.
 fn build(game: &'static ZeligGame) -> Variant<ZeligHooks> {
     let g = Geometry::CHESS;
-    let mut castlings = Vec::new();
-    for color in [Color::White, Color::Black] {
-        // O-O: king e→g, zelig h→f; O-O-O: king e→c, zelig a→d.
-        castlings.push(Castling::on_back_rank(
-            g,
-            color,
-            "O-O",
-            'K',
-            (4, 6),
-            (7, 5),
-            &[5, 6],
-        ));
-        castlings.push(Castling::on_back_rank(
-            g,
-            color,
-            "O-O-O",
-            'Q',
-            (4, 2),
-            (0, 3),
-            &[1, 2, 3],
-        ));
-    }
+    // O-O: king e→g, zelig h→f; O-O-O: king e→c, zelig a→d.
+    let castlings = super::chess::castlings();
     Variant::new(
         game,
         g,
