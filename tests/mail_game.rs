@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{to, Install, SentMail};
+use common::{only_one, to, Install, SentMail};
 
 const ALICE: &str = "alice@players.test";
 const BOB: &str = "bob@players.test";
@@ -18,12 +18,6 @@ fn signed_up_pair() -> Install {
     assert_eq!(to(&mails, ALICE).len(), 1);
     assert!(mails[0].subject.contains("Welcome"), "{}", mails[0].subject);
     s
-}
-
-fn only_one<'a>(mails: &'a [SentMail], addr: &str) -> &'a SentMail {
-    let mine = to(mails, addr);
-    assert_eq!(mine.len(), 1, "one mail to {addr}: {mails:#?}");
-    mine[0]
 }
 
 /// Play one move by mail and return the mails it caused.

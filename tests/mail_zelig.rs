@@ -5,16 +5,10 @@
 
 mod common;
 
-use common::{to, Install, SentMail};
+use common::{only_one, to, Install};
 
 const ALICE: &str = "alice@players.test";
 const BOB: &str = "bob@players.test";
-
-fn only_one<'a>(mails: &'a [SentMail], addr: &str) -> &'a SentMail {
-    let mine = to(mails, addr);
-    assert_eq!(mine.len(), 1, "one mail to {addr}: {mails:#?}");
-    mine[0]
-}
 
 fn players() -> Install {
     let mut s = Install::new();

@@ -175,6 +175,13 @@ pub fn parse_sent(raw: &str) -> SentMail {
     }
 }
 
+/// The one mail addressed to `addr` (fails the test if there are more or none).
+pub fn only_one<'a>(mails: &'a [SentMail], addr: &str) -> &'a SentMail {
+    let mine = to(mails, addr);
+    assert_eq!(mine.len(), 1, "one mail to {addr}: {mails:#?}");
+    mine[0]
+}
+
 /// The mails addressed to `to`.
 pub fn to<'a>(mails: &'a [SentMail], to: &str) -> Vec<&'a SentMail> {
     mails.iter().filter(|m| m.to == to).collect()
