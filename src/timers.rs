@@ -12,7 +12,10 @@ use chrono::{DateTime, Duration, Utc};
 pub enum TimerAction {
     Nothing,
     Remind,
+    /// The player to act has not acted for `forfeit_days`.
     Forfeit,
+    /// The player to act has used up the board's total time.
+    TimeUp,
 }
 
 /// A board's clock readings.
@@ -22,6 +25,25 @@ pub struct BoardClock {
     pub last_nag_at: Option<DateTime<Utc>>,
     pub nag_days: u32,
     pub forfeit_days: u32,
+    /// With `--totaltime=N`: N, and the time the player to act has used,
+    /// their current turn included.
+    pub total: Option<(u32, Duration)>,
+}
+
+/// The time a player has used on a board: the sum of the spans in which it
+/// was their turn (`turns`, each from the action before to their own, the
+/// running turn up to now included), less the time they spent on vacation
+/// within them. Ruling: vacation days count against neither the forfeit
+/// time nor the total time.
+pub fn time_used(
+    turns: &[(DateTime<Utc>, DateTime<Utc>)],
+    vacations: &[(DateTime<Utc>, DateTime<Utc>)],
+) -> Duration {
+    turns
+        .iter()
+        .filter(|(from, to)| from < to)
+        .map(|&(from, to)| (to - from) - time_on_vacation(vacations, from, to))
+        .fold(Duration::zero(), |a, b| a + b)
 }
 
 /// How much of the time from `from` to `to` the player spent on vacation
@@ -51,6 +73,11 @@ pub fn time_on_vacation(
 
 /// Decide for one board at `now`.
 pub fn decide(clock: &BoardClock, now: DateTime<Utc>) -> TimerAction {
+    if let Some((days, used)) = clock.total {
+        if used >= Duration::days(days as i64) {
+            return TimerAction::TimeUp;
+        }
+    }
     let idle = now - clock.last_action_at;
     if idle >= Duration::days(clock.forfeit_days as i64) {
         return TimerAction::Forfeit;
@@ -80,6 +107,7 @@ mod tests {
                 last_nag_at: nagged_hours_ago.map(|h| now - Duration::hours(h)),
                 nag_days: 7,
                 forfeit_days: 21,
+                total: None,
             },
             now,
         )
@@ -113,6 +141,24 @@ mod tests {
         assert_eq!(decide(&c, now), TimerAction::Nothing);
         let (c, now) = clock(8, Some(24));
         assert_eq!(decide(&c, now), TimerAction::Remind);
+    }
+
+    #[test]
+    fn total_time_is_the_sum_of_turns_less_vacations_and_forfeits_when_used_up() {
+        let t = |d: i64| {
+            DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc)
+                + Duration::days(d)
+        };
+        let turns = [(t(0), t(3)), (t(5), t(6)), (t(10), t(14))];
+        assert_eq!(time_used(&turns, &[]), Duration::days(8));
+        assert_eq!(time_used(&turns, &[(t(12), t(20))]), Duration::days(6));
+        let (mut c, now) = clock(1, None);
+        c.total = Some((8, Duration::days(8)));
+        assert_eq!(decide(&c, now), TimerAction::TimeUp);
+        c.total = Some((8, Duration::days(7)));
+        assert_eq!(decide(&c, now), TimerAction::Nothing);
     }
 
     #[test]

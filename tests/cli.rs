@@ -152,12 +152,23 @@ fn tick_with_a_moved_clock_reminds_and_forfeits() {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "a@x.test");
     assert!(mails[0].body.contains("Reminder"));
+    assert!(
+        mails[0].subject.starts_with("Nag: Chess Board 101 "),
+        "{}",
+        mails[0].subject
+    );
     let much_later = (chrono::Utc::now() + chrono::Duration::days(30)).to_rfc3339();
     s.ok(&["tick", "--now", &much_later]);
     s.poll();
     let mails = s.take_outbox();
     assert_eq!(mails.len(), 2);
-    assert!(mails[0].body.starts_with("Game won by bob (forfeit)."));
+    assert!(
+        mails[0]
+            .body
+            .starts_with("Game won by bob (forfeit: alice did not act for 30 days)."),
+        "{}",
+        mails[0].body
+    );
     let out = s.run(&["tick", "--now", "tomorrow"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("RFC 3339"));

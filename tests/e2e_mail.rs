@@ -240,7 +240,7 @@ fn a_whole_game_by_real_mail_with_poll() {
         servers.mailbox("alice").last().unwrap().clone(),
         servers.sink().last().unwrap().clone(),
     ] {
-        assert_eq!(m.subject, "Chess Board 101 bob", "{}", m.raw);
+        assert_eq!(m.subject, "New Chess Board 101 bob", "{}", m.raw);
         assert!(m.body.starts_with("It is bob's turn."), "{}", m.body);
     }
     let moves = [
@@ -420,8 +420,8 @@ fn replies_due_while_smtp_is_down_are_delivered_once_after_it_is_back() {
     assert_eq!(
         to_carol,
         [
-            "Chess Board 101 bob",
             "Chess Board 101 carol",
+            "New Chess Board 101 bob",
             "Welcome to PBM Chess, carol"
         ]
     );
@@ -521,7 +521,7 @@ fn poll_while_imap_is_down_exits_2_still_sends_and_catches_up_later() {
     let sink = servers.sink();
     assert_eq!(sink.len(), 3, "{sink:#?}");
     for m in &sink[1..] {
-        assert_eq!(m.subject, "Chess Board 101 bob");
+        assert_eq!(m.subject, "New Chess Board 101 bob");
     }
     assert_eq!(pending(&s), 0);
 

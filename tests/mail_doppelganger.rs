@@ -46,7 +46,7 @@ fn a_doppelganger_game_tells_both_players_every_removal() {
     let mails = s.take_outbox();
     assert_eq!(
         only_one(&mails, ALICE).subject,
-        "Doppelganger Chess Board 101 alice"
+        "New Doppelganger Chess Board 101 alice"
     );
 
     move_mails(&mut s, "doppelganger move 101 alice apw e4");
@@ -57,7 +57,7 @@ fn a_doppelganger_game_tells_both_players_every_removal() {
         assert_eq!(m.subject, "Doppelganger Chess Board 101 bob");
         assert!(
             m.body
-                .contains("3. exd5/h7\n   Also removed: the pawn on h7."),
+                .contains("\n2. exd5/h7\n   Also removed: the pawn on h7."),
             "{}",
             m.body
         );
@@ -86,7 +86,7 @@ fn a_doppelganger_game_tells_both_players_every_removal() {
         assert_eq!(m.subject, "Doppelganger Chess Board 101 alice");
         assert!(
             m.body
-                .contains("6. Qxf3\n   Also removed: Nb1 (the partner of the knight taken on f3)."),
+                .contains(" Qxf3\n   Also removed: Nb1 (the partner of the knight taken on f3)."),
             "{}",
             m.body
         );
@@ -100,8 +100,8 @@ fn a_doppelganger_game_tells_both_players_every_removal() {
     }
     // A queen has no partner: nothing else is removed.
     let (a, _) = move_mails(&mut s, "doppelganger move 101 alice apw Qxf3");
-    assert!(a.body.contains("7. Qxf3\n"), "{}", a.body);
-    assert!(!a.body.contains("7. Qxf3\n   "), "{}", a.body);
+    assert!(a.body.contains("\n4. Qxf3\n"), "{}", a.body);
+    assert!(!a.body.contains("\n4. Qxf3\n   "), "{}", a.body);
 
     let shown = s.ok(&["admin", "show", "doppelganger", "101"]);
     assert!(shown.contains("Also removed: the pawn on a2."), "{shown}");
@@ -122,7 +122,7 @@ fn lenient_is_a_challenge_option_and_others_are_refused() {
     let mails = s.take_outbox();
     assert_eq!(
         only_one(&mails, BOB).subject,
-        "Doppelganger Chess Board 101 alice"
+        "New Doppelganger Chess Board 101 alice"
     );
     s.send(ALICE, "doppelganger challenge alice bob -queens", "");
     s.poll();

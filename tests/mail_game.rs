@@ -37,7 +37,7 @@ fn a_whole_game_to_mate_by_mail() {
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for addr in [ALICE, BOB] {
         let m = only_one(&mails, addr);
-        assert_eq!(m.subject, "Chess Board 101 alice **");
+        assert_eq!(m.subject, "New Chess Board 101 alice **");
         assert!(m.body.starts_with("It is alice's turn."), "{}", m.body);
         assert!(m.body.contains("Good luck!"));
     }

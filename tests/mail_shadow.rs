@@ -17,7 +17,7 @@ fn a_pending_reveal_is_decided_by_the_choosers_mail() {
     s.poll();
     let mails = s.take_outbox();
     let board = to(&mails, ALICE).pop().unwrap().clone();
-    assert_eq!(board.subject, "Shadow Chess Board 101 alice");
+    assert_eq!(board.subject, "New Shadow Chess Board 101 alice");
     assert!(board.body.contains("Main"), "{}", board.body);
     assert!(board.body.contains("Shadow"), "{}", board.body);
 

@@ -27,7 +27,7 @@ fn a_zelig_game_to_a_mate_only_the_quota_makes() {
     s.poll();
     let mails = s.take_outbox();
     let board = to(&mails, ALICE).pop().unwrap().clone();
-    assert_eq!(board.subject, "Zelig Chess Board 101 alice");
+    assert_eq!(board.subject, "New Zelig Chess Board 101 alice");
     assert!(
         board
             .body
@@ -81,7 +81,7 @@ fn a_zelig_game_to_a_mate_only_the_quota_makes() {
             "{}",
             m.body
         );
-        assert!(m.body.contains("4. Zh4#"), "{}", m.body);
+        assert!(m.body.contains(" Zh4#\n"), "{}", m.body);
         assert!(
             m.body.contains("Black's zelig on h4 is a bishop."),
             "{}",
@@ -143,7 +143,7 @@ fn zelig2_refuses_by_its_limits_and_mchess_tells_powers() {
     let mails = s.take_outbox();
     let last = to(&mails, BOB).pop().unwrap().clone();
     assert_eq!(last.subject, "M-Chess Board 101 bob", "{}", last.body);
-    assert!(last.body.contains("7. O-O"), "{}", last.body);
+    assert!(last.body.contains("\n4. O-O"), "{}", last.body);
     assert!(
         last.body.contains("White's zelig on f1 is a bishop."),
         "{}",

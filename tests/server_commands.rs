@@ -150,7 +150,17 @@ fn show_at_a_ply_and_games_table() {
     let r = w.replies();
     let m = single(&r);
     assert_eq!(m.to, "z@x");
-    assert!(m.body.contains("The position after ply 1."), "{}", m.body);
+    // A historic view says so in its subject and body, and both agree.
+    assert_eq!(m.subject, "Chess Board 101 after ply 1 (historic)");
+    assert!(
+        m.body.starts_with(
+            "Historic view: Chess Board 101 as it stood after ply 1 of 2. bob was to act then."
+        ),
+        "{}",
+        m.body
+    );
+    assert!(m.body.contains("\n1. e4\n"), "{}", m.body);
+    assert!(!m.body.contains("e5"), "{}", m.body);
     w.mail("z@x", "chess show 101#9", "");
     assert!(single(&w.replies()).body.contains("has 2 plies"));
     w.mail("z@x", "chess games", "");
@@ -268,12 +278,18 @@ fn timers_remind_then_forfeit() {
     let m = single(&r);
     assert_eq!(m.to, "a@x");
     assert!(m.body.contains("Reminder"), "{}", m.body);
+    assert!(
+        m.subject.starts_with("Nag: Chess Board 101 alice"),
+        "{}",
+        m.subject
+    );
     assert_eq!(w.ticks(), 0, "not twice a day");
     w.advance(Duration::days(14));
     assert_eq!(w.ticks(), 2);
     let r = w.replies();
     assert!(
-        r[0].body.starts_with("Game won by bob (forfeit)."),
+        r[0].body
+            .starts_with("Game won by bob (forfeit: alice did not act for 21 days)."),
         "{}",
         r[0].body
     );
@@ -309,7 +325,7 @@ fn a_multiple_answer_lists_each_part_under_its_subject() {
     let body = &to_a[0].body;
     assert_eq!(to_a[0].subject, "pbmchess answers (3 parts)");
     let turn = body.find("=== Chess Board 101 bob ===").expect(body);
-    let games = body.find("=== Chess games ===").expect(body);
+    let games = body.find("=== List of Chess games ===").expect(body);
     let error = body.find("=== Chess Board 101 Error ===").expect(body);
     assert!(turn < games && games < error, "{body}");
     assert!(

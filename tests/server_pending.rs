@@ -94,8 +94,8 @@ fn queue_out_of_turn_is_private_and_played_after_the_opponents_move() {
         let m = to(&r, addr);
         assert_eq!(m.subject, "Chess Board 101 alice");
         assert!(m.body.starts_with("It is alice's turn."), "{}", m.body);
-        assert!(m.body.contains("1. e4\n"), "{}", m.body);
-        assert!(m.body.contains("2. e5\n"), "{}", m.body);
+        // The queued move is listed as played automatically.
+        assert!(m.body.contains("\n1. e4         e5 (Auto)\n"), "{}", m.body);
         assert!(
             m.body
                 .contains("bob's queued move e5 was played automatically as ply 2."),
@@ -334,7 +334,7 @@ fn submit_previews_without_playing_and_confirm_plays() {
     assert_eq!(m.subject, "Chess Board 101 preview");
     assert!(m.body.contains("Preview of your move e4"), "{}", m.body);
     assert!(m.body.contains("chess confirm 101 alice"), "{}", m.body);
-    assert!(m.body.contains("Previewed:\n1. e4"), "{}", m.body);
+    assert!(m.body.contains("\n1. e4 (preview)\n"), "{}", m.body);
     assert!(
         m.body.contains(&drawing(&["e4"], BoardSize::Small)),
         "small, after the move: {}",
@@ -437,7 +437,7 @@ fn confirm_also_plays_the_opponents_queued_move() {
     w.mail("a@x", "chess submit 101 alice pa e4", "");
     w.mail("a@x", "chess confirm 101 alice pa", "");
     let r = w.replies();
-    assert!(r.iter().any(|m| m.body.contains("2. e5")), "{r:#?}");
+    assert!(r.iter().any(|m| m.body.contains("e5 (Auto)")), "{r:#?}");
     assert_eq!(plies(&w), ["e4", "e5"]);
 }
 
@@ -452,7 +452,8 @@ fn preview_applies_several_moves_and_stores_nothing() {
     assert_eq!(m.to, "z@x");
     assert_eq!(m.subject, "Chess Board 101 preview");
     assert!(
-        m.body.contains("Previewed:\n1. e4\n2. e5\n3. Nf3\n"),
+        m.body
+            .contains("\n1. e4 (preview)    e5 (preview)\n2. Nf3 (preview)\n"),
         "{}",
         m.body
     );
@@ -480,9 +481,13 @@ fn preview_from_an_earlier_ply() {
     let r = w.replies();
     let m = single(&r);
     assert!(m.body.contains("after ply 2"), "{}", m.body);
-    assert!(m.body.contains("Played:\n1. e4\n2. e5\n"), "{}", m.body);
+    assert!(
+        m.body
+            .contains("\n1. e4             e5\n2. d4 (preview)   exd4 (preview)\n"),
+        "{}",
+        m.body
+    );
     assert!(!m.body.contains("Nf3"), "{}", m.body);
-    assert!(m.body.contains("Previewed:\n3. d4\n4. exd4"), "{}", m.body);
     assert!(
         m.body
             .contains(&drawing(&["e4", "e5", "d4", "exd4"], BoardSize::Large)),

@@ -6,16 +6,74 @@ use crate::rules::{Color, Diagram, Glyph, Grid};
 /// Spaces between boards drawn side by side.
 const GAP: usize = 4;
 
-/// Draw a position's diagram in the player's chosen size (commands.md §6).
-pub fn board(diagram: &Diagram, size: BoardSize) -> String {
+/// How one reader wants boards drawn: the size, and from which side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Drawing {
+    pub size: BoardSize,
+    /// Black's side at the bottom (rank 1 on top, the files from right to
+    /// left), as a player of Black may prefer (`set ... flip`).
+    pub from_black: bool,
+}
+
+impl From<BoardSize> for Drawing {
+    fn from(size: BoardSize) -> Drawing {
+        Drawing {
+            size,
+            from_black: false,
+        }
+    }
+}
+
+impl Drawing {
+    /// The one line under every board that says how to read it.
+    pub fn legend(self) -> String {
+        let pieces = match self.size {
+            BoardSize::Large => {
+                "White pieces are :K: or  K , Black pieces *K*; ::: is an empty dark square"
+            }
+            BoardSize::Small => {
+                "White pieces are upper case, Black pieces lower case; - is an empty dark square"
+            }
+        };
+        let side = if self.from_black {
+            "; drawn from Black's side."
+        } else {
+            "."
+        };
+        format!("{pieces}{side}")
+    }
+
+    /// The ranks in drawing order, top first.
+    fn ranks(self, grid: &Grid) -> Vec<u8> {
+        if self.from_black {
+            (0..grid.ranks).collect()
+        } else {
+            (0..grid.ranks).rev().collect()
+        }
+    }
+
+    /// The files in drawing order, left first.
+    fn files(self, grid: &Grid) -> Vec<u8> {
+        if self.from_black {
+            (0..grid.files).rev().collect()
+        } else {
+            (0..grid.files).collect()
+        }
+    }
+}
+
+/// Draw a position's diagram in the reader's chosen size and side
+/// (commands.md §6), with the legend line under the boards.
+pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
+    let drawing = drawing.into();
     let several = diagram.boards.len() > 1;
     let blocks: Vec<Block> = diagram
         .boards
         .iter()
         .map(|grid| {
-            let mut block = match size {
-                BoardSize::Large => large(grid),
-                BoardSize::Small => small(grid),
+            let mut block = match drawing.size {
+                BoardSize::Large => large(grid, drawing),
+                BoardSize::Small => small(grid, drawing),
             };
             if several {
                 block.add_label(&grid.label);
@@ -25,13 +83,21 @@ pub fn board(diagram: &Diagram, size: BoardSize) -> String {
         .collect();
 
     let mut lines = join_side_by_side(&blocks);
+    let (top, bottom) = if drawing.from_black {
+        ("  White", "  Black")
+    } else {
+        ("  Black", "  White")
+    };
     if let Some(last) = blocks.last() {
         if let Some(line) = last.top_row.and_then(|i| lines.get_mut(i)) {
-            line.push_str("  Black");
+            line.push_str(top);
         }
         if let Some(line) = last.bottom_row.and_then(|i| lines.get_mut(i)) {
-            line.push_str("  White");
+            line.push_str(bottom);
         }
+    }
+    if !blocks.is_empty() {
+        lines.push(drawing.legend());
     }
 
     let stacks = stack_notes(diagram);
@@ -128,22 +194,22 @@ fn rank_width(grid: &Grid) -> usize {
     grid.ranks.to_string().len()
 }
 
-fn large(grid: &Grid) -> Block {
+fn large(grid: &Grid, drawing: Drawing) -> Block {
     let w = rank_width(grid);
     let margin = " ".repeat(w + 3);
     let mut letters = margin.clone();
     let mut rule = format!("{margin}+");
-    for f in 0..grid.files {
+    for f in drawing.files(grid) {
         letters.push_str(&format!("  {} ", file_letter(f)));
         rule.push_str("---+");
     }
     let mut lines = vec![letters.clone(), rule.clone()];
     let mut top_row = None;
     let mut bottom_row = None;
-    for rank in (0..grid.ranks).rev() {
+    for rank in drawing.ranks(grid) {
         let n = rank as u32 + 1;
         let mut row = format!("  {n:>w$} |");
-        for file in 0..grid.files {
+        for file in drawing.files(grid) {
             let dark = is_dark(file, rank);
             let cell = match top(grid, file, rank) {
                 None if dark => ":::".to_string(),
@@ -175,11 +241,13 @@ fn large(grid: &Grid) -> Block {
     }
 }
 
-fn small(grid: &Grid) -> Block {
+fn small(grid: &Grid, drawing: Drawing) -> Block {
     let w = rank_width(grid);
     let margin = " ".repeat(w + 2);
     let mut letters = format!("{margin}  ");
-    let letter_row: Vec<String> = (0..grid.files)
+    let letter_row: Vec<String> = drawing
+        .files(grid)
+        .into_iter()
         .map(|f| file_letter(f).to_string())
         .collect();
     letters.push_str(&letter_row.join(" "));
@@ -187,10 +255,10 @@ fn small(grid: &Grid) -> Block {
     let mut lines = vec![letters.clone(), frame.clone()];
     let mut top_row = None;
     let mut bottom_row = None;
-    for rank in (0..grid.ranks).rev() {
+    for rank in drawing.ranks(grid) {
         let n = rank as u32 + 1;
         let mut row = format!(" {n:>w$} |");
-        for file in 0..grid.files {
+        for file in drawing.files(grid) {
             let c = match top(grid, file, rank) {
                 None if is_dark(file, rank) => '-',
                 None => ' ',

@@ -5,9 +5,13 @@
 //!
 //! # Boards (commands.md §6)
 //!
-//! [`board`] draws a [`Diagram`](crate::rules::Diagram) in the player's chosen
-//! [`BoardSize`](crate::command::BoardSize). White is always at the bottom
-//! (rank 1 last), as pbmserv draws it; a1 is dark.
+//! [`board`] draws a [`Diagram`](crate::rules::Diagram) as the reader asked
+//! ([`Drawing`]: the [`BoardSize`](crate::command::BoardSize), and the side).
+//! White is at the bottom (rank 1 last), as pbmserv draws it, unless the
+//! reader asked for Black's side (`set ... flip`): then rank 1 is on top and
+//! the files run from right to left. a1 is dark. One legend line under the
+//! boards says which marks are White, which Black, and what an empty dark
+//! square looks like.
 //!
 //! Large (the default), three characters a square; `Black` stands after the
 //! right-hand rank number of the top rank, `White` after that of the bottom
@@ -58,22 +62,25 @@
 //!
 //! # Move lists
 //!
-//! [`move_list`] writes one ply a line, numbered by ply as pbmserv does
-//! (plies do not pair into White/Black moves in every game: Temporal
-//! warps, pending decisions), the numbers right-aligned; what happened
-//! automatically is written under its ply, indented to the notation:
+//! [`move_list`] writes the plies in move pairs, two columns, White's ply
+//! and Black's answer on one line under a move number, so a ply number is
+//! never read as a move number. A ply played from a player's queue is
+//! marked `(Auto)`. Where a seat acts twice in a row (a Shadow reveal
+//! decision, a game set up with Black to move) the missing half of the
+//! pair is written `...`. What happened automatically is written under its
+//! line, indented to the first column:
 //!
 //! ```text
-//!  9. Nf3
-//! 10. reveal c4
+//!  9. Nf3        reveal c4
 //!     Black's shadow knight on c4 is revealed.
+//! 10. ...        Nxe4 (Auto)
 //! ```
 
 mod diagram;
 mod moves;
 
-pub use diagram::board;
-pub use moves::{move_list, MoveRecord};
+pub use diagram::{board, Drawing};
+pub use moves::{move_list, MoveRecord, AUTO};
 
 #[cfg(test)]
 mod tests;

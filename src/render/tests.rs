@@ -137,9 +137,11 @@ const SEED_SMALL: &str = "     a b c d e f g h i j k l m n o p
      a b c d e f g h i j k l m n o p
 ";
 
-/// Our drawing without the `Black`/`White` words, which the seed lacks.
+/// Our drawing without the `Black`/`White` words and the legend line,
+/// which the seed lacks.
 fn without_sides(text: &str) -> String {
     text.lines()
+        .filter(|l| !l.starts_with("White pieces are"))
         .map(|l| {
             l.strip_suffix("  Black")
                 .or_else(|| l.strip_suffix("  White"))
@@ -171,8 +173,44 @@ fn sides_are_named_beside_top_and_bottom_ranks() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[2].ends_with("|  8  Black"));
     assert!(lines[16].ends_with("|  1  White"));
-    assert_eq!(text.matches("Black").count(), 1);
-    assert_eq!(text.matches("White").count(), 1);
+    assert_eq!(text.matches("  Black").count(), 1);
+    assert_eq!(text.matches("  White").count(), 1);
+    assert_eq!(
+        lines.last(),
+        Some(&"White pieces are :K: or  K , Black pieces *K*; ::: is an empty dark square.")
+    );
+}
+
+#[test]
+fn from_blacks_side_rank_one_is_on_top_and_the_files_run_backwards() {
+    for size in [BoardSize::Large, BoardSize::Small] {
+        let drawing = Drawing {
+            size,
+            from_black: true,
+        };
+        let text = board(&one(grid("", START)), drawing);
+        assert_tidy(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].trim_start().starts_with('h'), "{text}");
+        assert!(lines[0].trim_end().ends_with('a'), "{text}");
+        let top = lines.iter().find(|l| l.ends_with("  White")).unwrap();
+        let bottom = lines.iter().find(|l| l.ends_with("  Black")).unwrap();
+        assert!(top.trim_start().starts_with("1 |"), "{text}");
+        assert!(bottom.trim_start().starts_with("8 |"), "{text}");
+        // White's king on e1 (a dark square) is the fourth from the left.
+        match size {
+            BoardSize::Large => assert_eq!(top.split('|').nth(4), Some(":K:"), "{text}"),
+            BoardSize::Small => {
+                let cells = top.split('|').nth(1).unwrap();
+                assert_eq!(&cells[6..8], " K", "{text}");
+            }
+        }
+        assert!(text
+            .lines()
+            .last()
+            .unwrap()
+            .ends_with("drawn from Black's side."));
+    }
 }
 
 fn shadow_diagram() -> Diagram {
@@ -299,42 +337,77 @@ fn odd_grids_do_not_panic() {
     );
 }
 
+fn with_events(mut record: MoveRecord, events: &[&str]) -> MoveRecord {
+    record.events = events.iter().map(|e| e.to_string()).collect();
+    record
+}
+
 #[test]
-fn move_list_by_ply() {
+fn move_list_in_pairs() {
+    let mut queued = MoveRecord::new(10, "a6");
+    queued.mark = AUTO;
     let plies: Vec<MoveRecord> = vec![
         MoveRecord::new(1, "e4"),
         MoveRecord::new(2, "c5"),
         MoveRecord::new(3, "Nf3"),
-        (
-            4,
-            "reveal c4".to_string(),
-            vec![
-                "Black's shadow knight on c4 is revealed.".to_string(),
-                "White's shadow on c4 is removed.".to_string(),
+        with_events(
+            MoveRecord::new(4, "reveal c4"),
+            &[
+                "Black's shadow knight on c4 is revealed.",
+                "White's shadow on c4 is removed.",
             ],
-        )
-            .into(),
+        ),
         MoveRecord::new(5, "d4"),
         MoveRecord::new(6, "cxd4"),
         MoveRecord::new(7, "Nxd4"),
         MoveRecord::new(8, "Nf6"),
         MoveRecord::new(9, "Nc3"),
-        MoveRecord::new(10, "a6"),
+        queued,
         MoveRecord::new(11, "Bg5"),
     ];
-    let text = move_list(&plies);
+    let text = move_list(&plies, None);
     assert_tidy(&text);
-    assert!(text.starts_with(" 1. e4\n 2. c5\n"));
+    assert!(text.starts_with("1. e4         c5\n2. Nf3        reveal c4\n"));
+    assert!(text.contains("\n5. Nc3        a6 (Auto)\n"));
+    assert!(text.ends_with("\n6. Bg5\n"));
     insta::assert_snapshot!(text);
 }
 
 #[test]
+fn move_list_pairs_seats_that_act_twice_with_dots() {
+    let mut plies = vec![MoveRecord::new(1, "e4"), MoveRecord::new(2, "e5")];
+    // White decides after its own move (a Shadow reveal): Black's half is dots.
+    plies.push(MoveRecord {
+        seat: 0,
+        ..MoveRecord::new(3, "Nf3")
+    });
+    plies.push(MoveRecord {
+        seat: 0,
+        ..MoveRecord::new(4, "reveal f3")
+    });
+    plies.push(MoveRecord {
+        seat: 1,
+        ..MoveRecord::new(5, "Nc6")
+    });
+    let text = move_list(&plies, None);
+    assert_eq!(text, "1. e4          e5\n2. Nf3\n3. reveal f3   Nc6\n");
+    // A game set up with Black to move starts with dots.
+    let text = move_list(&[MoveRecord::new(2, "e5"), MoveRecord::new(3, "Nf3")], None);
+    assert_eq!(text, "1. ...        e5\n2. Nf3\n");
+}
+
+#[test]
 fn move_list_of_recent_plies_and_of_none() {
-    assert_eq!(move_list(&[]), "");
-    let text = move_list(&[MoveRecord::new(98, "Kh1"), MoveRecord::new(99, "Qg2#")]);
-    assert_eq!(text, "98. Kh1\n99. Qg2#\n");
-    let text = move_list(&[MoveRecord::new(99, "Kh1"), MoveRecord::new(100, "Qg2#")]);
-    assert_eq!(text, " 99. Kh1\n100. Qg2#\n");
+    assert_eq!(move_list(&[], None), "");
+    let all: Vec<MoveRecord> = (1..=200).map(|n| MoveRecord::new(n, "Kh1")).collect();
+    // The last 10 plies are on the last 5 lines; an odd cut starts at its pair.
+    let text = move_list(&all, Some(10));
+    assert_eq!(text.lines().count(), 5);
+    assert!(text.starts_with(" 96. Kh1"), "{text}");
+    let text = move_list(&all, Some(9));
+    assert_eq!(text.lines().count(), 5);
+    // A finished 80-ply game fits in 40 lines.
+    assert_eq!(move_list(&all[..80], None).lines().count(), 40);
 }
 
 #[test]

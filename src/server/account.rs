@@ -213,9 +213,12 @@ pub(crate) fn change_password(
         "The password of {} is changed; use the new one from now on.",
         user.userid
     );
-    // To the account's own address too, so a stranger's change is noticed.
-    let mut replies = confirmation(ctx, user.address(), "Password changed", text.clone())?;
-    if let Some(sender) = ctx.sender.filter(|s| *s != user.address()) {
+    // To the account's own addresses too, so a stranger's change is noticed.
+    let mut replies = ctx.notice_to_user(&user, "Password changed", &text)?;
+    if let Some(sender) = ctx
+        .sender
+        .filter(|s| !user.addresses.iter().any(|a| a == s))
+    {
         replies.extend(confirmation(ctx, sender, "Password changed", text)?);
     }
     Ok(replies)
@@ -247,9 +250,10 @@ pub(crate) fn change_address(
         user.userid,
         addresses.join(", ")
     );
-    let mut replies = confirmation(ctx, user.address(), "Address changed", text.clone())?;
-    if addresses[0] != user.address() {
-        replies.extend(confirmation(ctx, &addresses[0], "Address changed", text)?);
+    // To the old addresses and to each new one.
+    let mut replies = ctx.notice_to_user(&user, "Address changed", &text)?;
+    for a in addresses.iter().filter(|a| !user.addresses.contains(a)) {
+        replies.extend(confirmation(ctx, a, "Address changed", text.clone())?);
     }
     Ok(replies)
 }

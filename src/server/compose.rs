@@ -1,14 +1,30 @@
 //! Board mails: the subject and the body in pbmserv's order (commands.md §5).
 
+use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
 use super::{Ctx, Handled, Reply};
-use crate::command::BoardSize;
+use crate::ratings;
+use crate::render::{Drawing, MoveRecord, AUTO};
 use crate::rules::{Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
 
 /// Plies shown in a turn mail; show and final mails list them all.
 pub(crate) const RECENT_PLIES: usize = 10;
+
+/// Why a board mail is sent; it decides the subject's prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Occasion {
+    /// A turn played, or the board asked for: `Chess Board 101 bob`.
+    Turn,
+    /// A board just started: `New Chess Board 102 alice`.
+    New,
+    /// A reminder: `Nag: Chess Board 105 dave`.
+    Nag,
+    /// The board as it stood after an earlier ply (`show 102#5`), out of
+    /// how many played by now: `Chess Board 102 after ply 5 (historic)`.
+    Historic { ply: u32, of: usize },
+}
 
 /// A board in a state worth mailing.
 pub(crate) struct BoardView<'a> {
@@ -22,30 +38,91 @@ pub(crate) struct BoardView<'a> {
     pub recent_only: bool,
     /// Who commented, and what (relayed to everyone).
     pub comment: Option<(String, String)>,
+    pub occasion: Occasion,
+}
+
+/// A stored ply as the move list shows it.
+pub(crate) fn record(p: &Ply) -> MoveRecord {
+    MoveRecord {
+        ply: p.ply,
+        seat: p.seat,
+        notation: p.notation.clone(),
+        mark: if p.auto { AUTO } else { "" },
+        events: p.events.clone(),
+    }
+}
+
+/// `White` or `Black` for a seat.
+pub(crate) fn colour(seat: usize) -> &'static str {
+    if seat == 0 {
+        "White"
+    } else {
+        "Black"
+    }
+}
+
+/// A time as the clock block writes it.
+fn at(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// A duration in days with one decimal (`3.5 days`).
+pub(crate) fn days(d: Duration) -> String {
+    let tenths = (d.num_minutes().max(0) as f64 / 144.0).round() / 10.0;
+    if tenths == 1.0 {
+        "1 day".to_string()
+    } else {
+        format!("{tenths:.1} days")
+    }
 }
 
 impl BoardView<'_> {
+    /// The player to act on an active board.
+    fn to_act(&self) -> &str {
+        &self.row.players[self.position.to_act().index()]
+    }
+
     /// `Chess Board 101 bob`: the player to act, or `finished`; ` **`
-    /// when a comment is attached.
+    /// when a comment is attached; `New `/`Nag: ` before it for a new
+    /// board or a reminder; a historic view says so.
     pub fn subject(&self) -> String {
+        let stars = if self.comment.is_some() { " **" } else { "" };
+        let title = self.game.title();
+        let number = self.row.board;
+        if let Occasion::Historic { ply, .. } = self.occasion {
+            return format!("{title} Board {number} after ply {ply} (historic)");
+        }
         let who = match &self.row.status {
-            BoardStatus::Active => self.row.players[self.position.to_act().index()].as_str(),
+            BoardStatus::Active => self.to_act(),
             BoardStatus::Finished { .. } => "finished",
         };
-        let stars = if self.comment.is_some() { " **" } else { "" };
-        format!(
-            "{} Board {} {}{stars}",
-            self.game.title(),
-            self.row.board,
-            who
-        )
+        let prefix = match self.occasion {
+            Occasion::New => "New ",
+            Occasion::Nag => "Nag: ",
+            _ => "",
+        };
+        format!("{prefix}{title} Board {number} {who}{stars}")
     }
 
     /// `It is bob's turn.` / `Game won by alice (checkmate).` / `Game was a tie (stalemate).`
     pub fn status(&self) -> String {
+        if let Occasion::Historic { ply, of } = self.occasion {
+            let then = if self.position.outcome() == crate::rules::Outcome::Ongoing {
+                format!(" {} was to act then.", self.to_act())
+            } else {
+                String::new()
+            };
+            return format!(
+                "Historic view: {} Board {} as it stood after ply {ply} of {of}.{then} Send \"{} show {}\" for the board now.",
+                self.game.title(),
+                self.row.board,
+                self.game.name(),
+                self.row.board
+            );
+        }
         match &self.row.status {
             BoardStatus::Active => {
-                let to_act = &self.row.players[self.position.to_act().index()];
+                let to_act = self.to_act();
                 let mut line = if self.position.is_decision() {
                     format!("It is {to_act}'s decision (see below the board).")
                 } else {
@@ -83,40 +160,96 @@ impl BoardView<'_> {
         }
     }
 
-    fn moves(&self) -> String {
-        let skip = if self.recent_only && self.row.is_active() {
-            self.plies.len().saturating_sub(RECENT_PLIES)
-        } else {
-            0
-        };
-        let lines: Vec<crate::render::MoveRecord> = self.plies[skip..]
-            .iter()
-            .map(|p| crate::render::MoveRecord {
-                ply: p.ply,
-                notation: p.notation.clone(),
-                events: p.events.clone(),
-            })
-            .collect();
-        crate::render::move_list(&lines)
+    /// `Chess Board 101: alice (White, 1616) against bob (Black, 1584, provisional)`,
+    /// and the game's options when it has any.
+    fn header(&self, ctx: &Ctx<'_>) -> Handled<String> {
+        let mut sides = Vec::new();
+        for (seat, userid) in self.row.players.iter().enumerate() {
+            let rating = store::rating(ctx.conn, self.game.name(), userid)?;
+            let (points, games) =
+                rating.map_or((ratings::START_RATING, 0), |r| (r.rating, r.games));
+            let provisional = if games < ratings::PROVISIONAL_GAMES {
+                ", provisional"
+            } else {
+                ""
+            };
+            sides.push(format!(
+                "{userid} ({}, {points}{provisional})",
+                colour(seat)
+            ));
+        }
+        let mut header = format!(
+            "{} Board {}: {}",
+            self.game.title(),
+            self.row.board,
+            sides.join(" against ")
+        );
+        if !self.row.options.is_empty() {
+            header.push_str(&format!("\nOptions: {}", self.row.options.join(" ")));
+        }
+        Ok(header)
     }
 
-    fn clock(&self) -> String {
-        let last = self.row.last_action_at.format("%Y-%m-%d %H:%M UTC");
-        match &self.row.status {
-            BoardStatus::Active => format!(
-                "Started {}. Last action {last}.",
-                self.row.created_at.format("%Y-%m-%d")
-            ),
-            BoardStatus::Finished { .. } => format!(
-                "Started {}. Ended {last}.",
-                self.row.created_at.format("%Y-%m-%d")
-            ),
+    fn moves(&self) -> String {
+        let records: Vec<MoveRecord> = self.plies.iter().map(record).collect();
+        let recent = (self.recent_only && self.row.is_active()).then_some(RECENT_PLIES);
+        crate::render::move_list(&records, recent)
+    }
+
+    /// When the board started and its last action (or its end), and with a
+    /// total time limit, the time each player has used.
+    fn clock(&self, ctx: &Ctx<'_>) -> Handled<String> {
+        if let Occasion::Historic { ply, .. } = self.occasion {
+            let when = self
+                .plies
+                .last()
+                .map_or(self.row.created_at, |p| p.played_at);
+            return Ok(format!(
+                "Started {}. Ply {ply} was played {}.",
+                self.row.created_at.format("%Y-%m-%d"),
+                at(when)
+            ));
         }
+        let started = self.row.created_at.format("%Y-%m-%d");
+        let mut clock = match &self.row.status {
+            BoardStatus::Active => {
+                format!(
+                    "Started {started}. Last action {}.",
+                    at(self.row.last_action_at)
+                )
+            }
+            BoardStatus::Finished { .. } => format!(
+                "Started {started}. Ended {}.",
+                at(self.row.finished_at.unwrap_or(self.row.last_action_at))
+            ),
+        };
+        if let Some(total) = self.row.total_days {
+            let used: Vec<String> = (0..self.row.players.len())
+                .map(|seat| {
+                    Ok(format!(
+                        "{} {}",
+                        self.row.players[seat],
+                        days(time_used(
+                            ctx,
+                            self.row,
+                            self.plies,
+                            seat,
+                            self.position.to_act().index()
+                        )?)
+                    ))
+                })
+                .collect::<Handled<_>>()?;
+            clock.push_str(&format!(
+                "\nTime used of the {total} days each: {}.",
+                used.join(", ")
+            ));
+        }
+        Ok(clock)
     }
 
     /// The body as drawn for one reader.
-    pub fn body(&self, ctx: &Ctx<'_>, size: BoardSize) -> Handled<String> {
-        let board = crate::render::board(&self.position.diagram(), size);
+    pub fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
+        let board = crate::render::board(&self.position.diagram(), drawing);
         let board = board.trim_end();
         let (commenter, comment) = match &self.comment {
             Some((who, text)) => (who.as_str(), text.as_str()),
@@ -127,18 +260,20 @@ impl BoardView<'_> {
             context! {
                 status => self.status(),
                 rating_changes => &self.news,
+                header => self.header(ctx)?,
                 moves => self.moves().trim_end(),
                 board => board,
                 observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
                 commenter => commenter,
                 comment => comment,
-                clock => self.clock(),
+                clock => self.clock(ctx)?,
             },
         )?)
     }
 
-    /// One mail to each player and each observer (and, once the game is
-    /// over, each who asked for its result), in their own board size.
+    /// One mail to each address of each player and each observer (and, once
+    /// the game is over, of each who asked for its result), drawn as each
+    /// reader asked. Signed-off users get no more mail.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let mut readers = self.row.players.clone();
         let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
@@ -157,16 +292,65 @@ impl BoardView<'_> {
         }
         let mut replies = Vec::new();
         for userid in &readers {
-            let Some(user) = store::user(ctx.conn, userid)? else {
-                continue;
-            };
-            let size = store::board_size(ctx.conn, userid, self.game.name())?;
-            replies.push(Reply {
-                to: user.address().to_string(),
-                subject: self.subject(),
-                body: self.body(ctx, size)?,
-            });
+            replies.extend(self.to_user(ctx, userid)?);
         }
         Ok(replies)
+    }
+
+    /// This board mail to each address of one user (none when the user
+    /// does not exist or has signed off).
+    pub fn to_user(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Vec<Reply>> {
+        let Some(user) = store::user(ctx.conn, userid)? else {
+            return Ok(vec![]);
+        };
+        if user.signed_off_at.is_some() {
+            return Ok(vec![]);
+        }
+        let body = self.body(ctx, ctx.drawing_of(userid, self.game.name())?)?;
+        Ok(Reply::to_user(&user, &self.subject(), &body))
+    }
+}
+
+/// The time the player in `seat` has used on a board (vacations not
+/// counted; while the board is active, the running turn of the player in
+/// `to_act` up to now included).
+pub(crate) fn time_used(
+    ctx: &Ctx<'_>,
+    row: &store::BoardRow,
+    plies: &[Ply],
+    seat: usize,
+    to_act: usize,
+) -> Handled<Duration> {
+    let mut turns = Vec::new();
+    let mut since = row.created_at;
+    for p in plies {
+        if p.seat == seat {
+            turns.push((since, p.played_at));
+        }
+        since = p.played_at;
+    }
+    if row.is_active() && seat == to_act {
+        turns.push((since, ctx.now));
+    }
+    let userid = &row.players[seat];
+    let away: Vec<_> = store::vacations(ctx.conn, userid, row.created_at)?
+        .into_iter()
+        .map(|v| (v.starts_at, v.ends_at))
+        .collect();
+    Ok(crate::timers::time_used(&turns, &away))
+}
+
+impl Reply {
+    /// The same mail to each address on file of `user` (commands.md §5:
+    /// every address gets the user's mail).
+    pub(crate) fn to_user(user: &store::User, subject: &str, body: &str) -> Vec<Reply> {
+        user.addresses
+            .iter()
+            .map(|a| Reply {
+                to: a.clone(),
+                subject: subject.to_string(),
+                body: body.to_string(),
+            })
+            .collect()
     }
 }

@@ -2,7 +2,7 @@
 //! and the position they lead to, and the writes that change it (a ply
 //! played, a game finished and rated).
 
-use super::compose::BoardView;
+use super::compose::{BoardView, Occasion};
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
@@ -26,6 +26,7 @@ impl Loaded {
             news,
             recent_only: true,
             comment: None,
+            occasion: Occasion::Turn,
         }
     }
 }
@@ -120,6 +121,8 @@ pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handl
 /// and store it: the ply, the position, the end of a pending proposal and,
 /// when the move ends the game, the result. Returns the rating sentences of
 /// a finished game, or the rules' refusal (nothing changed then).
+/// `from_queue` marks a ply played from the player's queue (listed
+/// `(Auto)`).
 pub(crate) fn apply_move(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
@@ -127,6 +130,7 @@ pub(crate) fn apply_move(
     seat: usize,
     text: &str,
     comment: String,
+    from_queue: bool,
 ) -> Handled<Result<Vec<String>, rules::MoveError>> {
     let number = loaded.row.board;
     let played = match loaded.position.play(text) {
@@ -140,6 +144,7 @@ pub(crate) fn apply_move(
         events: played.events,
         comment,
         played_at: ctx.now,
+        auto: from_queue,
     };
     store::append_ply(ctx.conn, game.name(), number, &ply)?;
     loaded.plies.push(ply);
@@ -150,6 +155,7 @@ pub(crate) fn apply_move(
         &loaded.position.to_text(),
         ctx.now,
     )?;
+    loaded.row.last_action_at = ctx.now;
     if loaded.row.proposal.is_some() {
         store::set_proposal(ctx.conn, game.name(), number, None)?;
         loaded.row.proposal = None;
@@ -173,6 +179,7 @@ pub(crate) fn finish(
     let game = loaded.row.game.clone();
     store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
     store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
+    loaded.row.finished_at = Some(ctx.now);
     loaded.row.status = BoardStatus::Finished {
         winner_seat: winner,
         ending: ending.to_string(),

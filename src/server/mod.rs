@@ -39,6 +39,7 @@ use crate::clock::Clock;
 use crate::command::{self, BoardSize, Command, Credentials, GameCommand, Parsed};
 use crate::config::Config;
 use crate::mail::{Envelope, Outgoing};
+use crate::render::Drawing;
 use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
@@ -161,6 +162,20 @@ impl Ctx<'_> {
         })
     }
 
+    /// A plain text notice to each address of `user` (none once signed off).
+    pub fn notice_to_user(
+        &self,
+        user: &store::User,
+        subject: impl Into<String>,
+        text: impl AsRef<str>,
+    ) -> Handled<Vec<Reply>> {
+        if user.signed_off_at.is_some() {
+            return Ok(vec![]);
+        }
+        let body = self.server.notice_body(text.as_ref())?;
+        Ok(Reply::to_user(user, &subject.into(), &body))
+    }
+
     /// Where an answer to `user`'s command goes: the sender, or (from the
     /// admin CLI) the user's own address.
     pub fn answer_to<'u>(&'u self, user: &'u store::User) -> &'u str {
@@ -168,15 +183,34 @@ impl Ctx<'_> {
     }
 
     /// The board drawing the sender prefers for `game`: that of the user
-    /// whose address it is, else large.
-    pub fn sender_size(&self, game: &str) -> Handled<BoardSize> {
+    /// whose address it is, else large from White's side.
+    pub fn sender_drawing(&self, game: &str) -> Handled<Drawing> {
         let Some(sender) = self.sender else {
-            return Ok(BoardSize::Large);
+            return Ok(Drawing::default());
         };
         match store::userids_with_address(self.conn, sender)?.first() {
-            Some(userid) => Ok(store::board_size(self.conn, userid, game)?),
-            None => Ok(BoardSize::Large),
+            Some(userid) => self.drawing_of(userid, game),
+            None => Ok(Drawing::default()),
         }
+    }
+
+    /// The board drawing `userid` chose for `game` (`set ... small|large|flip`).
+    pub fn drawing_of(&self, userid: &str, game: &str) -> Handled<Drawing> {
+        Ok(Drawing {
+            size: store::board_size(self.conn, userid, game)?,
+            from_black: store::from_black(self.conn, userid, game)?,
+        })
+    }
+
+    /// The userid that the sender's address belongs to, if any (the first
+    /// when several share it).
+    pub fn sender_userid(&self) -> Handled<Option<String>> {
+        let Some(sender) = self.sender else {
+            return Ok(None);
+        };
+        Ok(store::userids_with_address(self.conn, sender)?
+            .into_iter()
+            .next())
     }
 
     /// Check a userid and password; the user is returned when they match.
@@ -340,7 +374,7 @@ impl<'a> Server<'a> {
                 }
             }
         }
-        self.queue(&tx, replies, Some(&mail.message_id), now)?;
+        self.queue(&tx, replies, Some(sender), Some(&mail.message_id), now)?;
         record("answered")?;
         tx.commit()?;
         Ok(MailOutcome::Answered {
@@ -375,15 +409,19 @@ impl<'a> Server<'a> {
         Ok(())
     }
 
-    /// Queue replies, one mail per recipient; returns how many mails.
+    /// Queue replies; those to the `sender` of a command are joined into
+    /// one mail, every other reply is a mail of its own (a board mail
+    /// stays one board's mail, whatever else the sender's mail did).
+    /// Returns how many mails.
     fn queue(
         &self,
         conn: &Connection,
         replies: Vec<Reply>,
+        sender: Option<&str>,
         cause: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<usize, ServerError> {
-        let mails = self.group(replies)?;
+        let mails = self.group(replies, sender)?;
         let n = mails.len();
         for (to, subject, body) in mails {
             self.enqueue(conn, &to, &subject, body, cause, now)?;
@@ -391,17 +429,28 @@ impl<'a> Server<'a> {
         Ok(n)
     }
 
-    /// One mail per recipient, in the order of first mention; several
-    /// replies to one recipient are joined under their subjects.
-    fn group(&self, replies: Vec<Reply>) -> Result<Vec<(String, String, String)>, ServerError> {
-        let mut order: Vec<String> = Vec::new();
-        for r in &replies {
-            if !order.contains(&r.to) {
-                order.push(r.to.clone());
-            }
-        }
+    /// The mails to send, in the order of first mention: the replies to
+    /// `sender` joined under their subjects (when there are several), each
+    /// other reply as it is (a reply identical to one before is sent once).
+    fn group(
+        &self,
+        replies: Vec<Reply>,
+        sender: Option<&str>,
+    ) -> Result<Vec<(String, String, String)>, ServerError> {
         let mut out = Vec::new();
-        for to in order {
+        let mut sender_done = false;
+        for (i, r) in replies.iter().enumerate() {
+            if Some(r.to.as_str()) != sender {
+                if !replies[..i].contains(r) {
+                    out.push((r.to.clone(), r.subject.clone(), r.body.clone()));
+                }
+                continue;
+            }
+            if sender_done {
+                continue;
+            }
+            sender_done = true;
+            let to = r.to.clone();
             let mine: Vec<&Reply> = replies.iter().filter(|r| r.to == to).collect();
             if let [one] = mine.as_slice() {
                 out.push((to, one.subject.clone(), one.body.clone()));
@@ -559,7 +608,7 @@ impl<'a> Server<'a> {
         let replies = self
             .admin(conn, |ctx| {
                 let replies = play::run_timers(ctx)?;
-                Ok(self.queue(ctx.conn, replies, None, ctx.now)?)
+                Ok(self.queue(ctx.conn, replies, None, None, ctx.now)?)
             })?
             .unwrap_or(0);
         Ok(replies)
@@ -613,7 +662,7 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             let (number, replies) = play::start_board(ctx, rules, players, options, timers)?;
-            self.queue(ctx.conn, replies, None, ctx.now)?;
+            self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(number)
         })
     }
@@ -630,7 +679,7 @@ impl<'a> Server<'a> {
             let Some(rules) = crate::rules::game(game) else {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
-            play::show_body(ctx, rules, board, None, size)
+            play::show_body(ctx, rules, board, None, Drawing::from(size))
         })
     }
 

@@ -47,15 +47,15 @@
 //!   end). A move that cannot be played is refused naming its place in the
 //!   list, the ply it would be and the rules' reason.
 
-use super::compose::RECENT_PLIES;
+use super::compose::{record, RECENT_PLIES};
 use super::loaded::{load, replay, Loaded};
 use super::play;
 use super::text::{capitalise, commented};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{BoardRef, BoardSize, Credentials, MoveAction};
-use crate::render::{self, MoveRecord};
+use crate::command::{BoardRef, Credentials, MoveAction};
+use crate::render::{self, Drawing, MoveRecord};
 use crate::rules::{self, Color, Game, MoveError, Played, Position};
-use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
+use crate::store::{self, BoardStatus, PendingKind, PendingMove};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
@@ -147,11 +147,6 @@ fn seated(
 /// Whose turn it is on an active board, as a seat.
 fn to_act(loaded: &Loaded) -> usize {
     loaded.position.to_act().index()
-}
-
-/// The address a private answer goes to: the sender's, else the user's.
-fn answer_to(ctx: &Ctx<'_>, user: &store::User) -> String {
-    ctx.sender.unwrap_or(user.address()).to_string()
 }
 
 /// `<game> queue <board> <userid> <pw> <move>[#N]`: play now if it is the
@@ -356,11 +351,11 @@ fn private_board_mail(
     line: String,
 ) -> Handled<Vec<Reply>> {
     let view = loaded.view(game, vec![line]);
-    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
+    let drawing = ctx.drawing_of(&user.userid, game.name())?;
     Ok(vec![Reply {
-        to: answer_to(ctx, user),
+        to: ctx.answer_to(user).to_string(),
         subject: view.subject(),
-        body: view.body(ctx, size)?,
+        body: view.body(ctx, drawing)?,
     }])
 }
 
@@ -436,17 +431,17 @@ pub(crate) fn submit(
             old.notation
         ));
     }
-    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
+    let drawing = ctx.drawing_of(&user.userid, game.name())?;
     let body = hypothetical_body(
         ctx,
         &loaded,
         &[(next_ply, played)],
         after.as_ref(),
-        size,
+        drawing,
         intro,
     )?;
     Ok(vec![Reply {
-        to: answer_to(ctx, &user),
+        to: ctx.answer_to(&user).to_string(),
         subject: preview_subject(game, number),
         body,
     }])
@@ -568,8 +563,8 @@ pub(crate) fn preview(
         "Preview of {} board {number} from {from}; nothing is played or stored.",
         game.title()
     );
-    let size = ctx.sender_size(game.name())?;
-    let body = hypothetical_body(ctx, &loaded, &previewed, position.as_ref(), size, intro)?;
+    let drawing = ctx.sender_drawing(game.name())?;
+    let body = hypothetical_body(ctx, &loaded, &previewed, position.as_ref(), drawing, intro)?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: preview_subject(game, number),
@@ -588,31 +583,25 @@ fn hypothetical_body(
     loaded: &Loaded,
     previewed: &[(u32, Played)],
     position: &dyn Position,
-    size: BoardSize,
+    drawing: Drawing,
     intro: String,
 ) -> Handled<String> {
-    let records = |plies: &[Ply]| -> Vec<MoveRecord> {
-        plies
-            .iter()
-            .map(|p| MoveRecord {
-                ply: p.ply,
-                notation: p.notation.clone(),
-                events: p.events.clone(),
-            })
-            .collect()
-    };
-    let skip = loaded.plies.len().saturating_sub(RECENT_PLIES);
-    let played = render::move_list(&records(&loaded.plies[skip..]));
-    let previewed_list = render::move_list(
-        &previewed
-            .iter()
-            .map(|(ply, p)| MoveRecord {
-                ply: *ply,
-                notation: p.notation.clone(),
-                events: p.events.clone(),
-            })
-            .collect::<Vec<_>>(),
-    );
+    // One list: the played plies, then the previewed ones marked as such
+    // (their seats found by walking them from the position they start at).
+    let mut records: Vec<MoveRecord> = loaded.plies.iter().map(record).collect();
+    let mut walk = loaded.position.clone_box();
+    for (ply, p) in previewed {
+        let seat = walk.to_act().index();
+        let _ = walk.play(&p.notation);
+        records.push(MoveRecord {
+            ply: *ply,
+            seat,
+            notation: p.notation.clone(),
+            mark: "(preview)",
+            events: p.events.clone(),
+        });
+    }
+    let list = render::move_list(&records, Some(RECENT_PLIES + previewed.len()));
     let players = &loaded.row.players;
     let then = match position.outcome() {
         rules::Outcome::Ongoing => format!(
@@ -628,14 +617,10 @@ fn hypothetical_body(
         }
     };
     let mut text = intro;
-    if !played.is_empty() {
-        text.push_str("\n\nPlayed:\n");
-        text.push_str(played.trim_end());
-    }
-    text.push_str("\n\nPreviewed:\n");
-    text.push_str(previewed_list.trim_end());
     text.push_str("\n\n");
-    text.push_str(render::board(&position.diagram(), size).trim_end());
+    text.push_str(list.trim_end());
+    text.push_str("\n\n");
+    text.push_str(render::board(&position.diagram(), drawing).trim_end());
     text.push_str("\n\n");
     text.push_str(&then);
     Ok(ctx.server.notice_body(&text)?)

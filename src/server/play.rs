@@ -1,11 +1,13 @@
 //! Boards: challenge, move (with the special moves), show, games.
 
+use super::compose::{days, time_used, Occasion};
 use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
 use super::text::{capitalise, commented};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{BoardFilter, BoardRef, BoardSize, Credentials, MoveAction, Timers};
+use crate::command::{BoardFilter, BoardRef, Credentials, MoveAction, Timers};
+use crate::render::Drawing;
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Proposal};
 
@@ -22,8 +24,11 @@ pub(crate) fn drawing_for_sender(
         return Ok(None);
     }
     let loaded = load(ctx, game, number)?;
-    let size = ctx.sender_size(game.name())?;
-    Ok(Some(crate::render::board(&loaded.position.diagram(), size)))
+    let drawing = ctx.sender_drawing(game.name())?;
+    Ok(Some(crate::render::board(
+        &loaded.position.diagram(),
+        drawing,
+    )))
 }
 
 /// Start a board: check the players and options, store it, and return its
@@ -90,7 +95,11 @@ pub(crate) fn start_board(
     )?;
     let loaded = load(ctx, game, number)?;
     let mut view = loaded.view(game, vec![]);
-    view.comment = commented(ctx, None, None);
+    view.occasion = Occasion::New;
+    // The challenger is named by userid, never by address (no password is
+    // needed to challenge, so it is the userid the sender's address has).
+    let challenger = ctx.sender_userid()?;
+    view.comment = commented(ctx, challenger.as_deref(), None);
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
 }
@@ -177,21 +186,23 @@ pub(crate) fn act(
             let comment = commented(ctx, None, Some(&who.password))
                 .map(|(_, c)| c)
                 .unwrap_or_default();
-            news = apply_move(ctx, game, &mut loaded, seat, text, comment)?
+            news = apply_move(ctx, game, &mut loaded, seat, text, comment, false)?
                 .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {
             if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
             {
-                // Resigned before both players had acted: unrated and deleted.
+                // Resigned before both players had acted: withdrawn,
+                // unrated and deleted (commands.md §4); nobody won it.
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
-                    winner_seat: Some(1 - seat),
-                    ending: "resignation".into(),
+                    winner_seat: None,
+                    ending: format!("withdrawn by {userid} before both players had moved, unrated"),
                 };
+                loaded.row.finished_at = Some(ctx.now);
                 news.push(format!(
-                    "The game was resigned before both players had moved, so it is not rated and {} board {number} is deleted.",
+                    "{userid} resigned before both players had moved, so {} board {number} is withdrawn: it is not rated and is deleted.",
                     game.name()
                 ));
             } else {
@@ -219,6 +230,7 @@ pub(crate) fn act(
             store::set_proposal(ctx.conn, game.name(), number, Some((kind, seat)))?;
             loaded.row.proposal = Some((kind, seat));
             store::touch(ctx.conn, game.name(), number, ctx.now)?;
+            loaded.row.last_action_at = ctx.now;
         }
         MoveAction::Accept | MoveAction::Reject => {
             let Some((kind, by)) = loaded.row.proposal else {
@@ -242,7 +254,10 @@ pub(crate) fn act(
                 describe(kind)
             ));
             match (accepted, kind) {
-                (false, _) => store::touch(ctx.conn, game.name(), number, ctx.now)?,
+                (false, _) => {
+                    store::touch(ctx.conn, game.name(), number, ctx.now)?;
+                    loaded.row.last_action_at = ctx.now;
+                }
                 (true, Proposal::Draw) => {
                     let mut changes = finish(ctx, &mut loaded, None, "agreement")?;
                     news.append(&mut changes);
@@ -259,6 +274,7 @@ pub(crate) fn act(
                         &loaded.position.to_text(),
                         ctx.now,
                     )?;
+                    loaded.row.last_action_at = ctx.now;
                     if let Some(taken) = taken {
                         news.push(format!(
                             "Ply {} ({}) is taken back.",
@@ -296,29 +312,28 @@ pub(crate) fn show_body(
     game: &'static dyn Game,
     number: u32,
     at: Option<u32>,
-    size: BoardSize,
+    drawing: Drawing,
 ) -> Handled<String> {
-    Ok(show_mail(ctx, game, number, at, size)?.1)
+    Ok(show_mail(ctx, game, number, at, drawing)?.1)
 }
 
-/// The subject (naming who is to act now, as turn mails do) and the body
-/// `show` sends for one board, optionally at ply `at`.
+/// The subject and the body `show` sends for one board: as it is now, or
+/// (with `at`) a historic view of the position after ply `at`, which says
+/// so in its subject and body.
 pub(crate) fn show_mail(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     number: u32,
     at: Option<u32>,
-    size: BoardSize,
+    drawing: Drawing,
 ) -> Handled<(String, String)> {
     let mut loaded = load(ctx, game, number)?;
-    let subject = loaded.view(game, vec![]).subject();
+    let of = loaded.plies.len();
     if let Some(n) = at {
-        if n as usize > loaded.plies.len() {
+        if n as usize > of {
             return Err(Refusal::new(format!(
-                "{} board {number} has {} plies so far; ask for #0 to #{} instead of #{n}.",
+                "{} board {number} has {of} plies so far; ask for #0 to #{of} instead of #{n}.",
                 game.title(),
-                loaded.plies.len(),
-                loaded.plies.len()
             ))
             .on(game.name(), Some(number))
             .into());
@@ -328,10 +343,10 @@ pub(crate) fn show_mail(
     }
     let mut view = loaded.view(game, vec![]);
     view.recent_only = false;
-    if let Some(n) = at {
-        view.news = vec![format!("The position after ply {n}.")];
+    if let Some(ply) = at {
+        view.occasion = Occasion::Historic { ply, of };
     }
-    Ok((subject, view.body(ctx, size)?))
+    Ok((view.subject(), view.body(ctx, drawing)?))
 }
 
 /// `<game> show <board>[#N]...`: board mails to the sender.
@@ -340,10 +355,10 @@ pub(crate) fn show(
     game: &'static dyn Game,
     boards: &[BoardRef],
 ) -> Handled<Vec<Reply>> {
-    let size = ctx.sender_size(game.name())?;
+    let drawing = ctx.sender_drawing(game.name())?;
     let mut replies = Vec::new();
     for r in boards {
-        let (subject, body) = show_mail(ctx, game, r.board, r.ply, size)?;
+        let (subject, body) = show_mail(ctx, game, r.board, r.ply, drawing)?;
         replies.push(Reply {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
@@ -457,12 +472,13 @@ pub(crate) fn games(
     )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
-        subject: format!("{} games", game.title()),
+        subject: format!("List of {} games", game.title()),
         body,
     }])
 }
 
-/// Reminders and forfeits due now on every active board.
+/// Reminders and forfeits due now on every active board: one mail per
+/// board and reader (`Nag: ...` for a reminder).
 pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     use crate::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
@@ -471,7 +487,8 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let Some(game) = rules::game(&row.game) else {
             continue;
         };
-        let Some(userid) = row.players.get(seat_to_act(game, &row)?) else {
+        let to_act = seat_to_act(game, &row)?;
+        let Some(userid) = row.players.get(to_act) else {
             continue;
         };
         // A player on vacation is neither reminded nor forfeited, and the
@@ -483,48 +500,62 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         if away.iter().any(|&(s, e)| s <= ctx.now && ctx.now < e) {
             continue;
         }
+        let total = match row.total_days {
+            Some(days) => {
+                let plies = store::plies(ctx.conn, game.name(), row.board)?;
+                Some((days, time_used(ctx, &row, &plies, to_act, to_act)?))
+            }
+            None => None,
+        };
         let clock = BoardClock {
             last_action_at: row.last_action_at
                 + crate::timers::time_on_vacation(&away, row.last_action_at, ctx.now),
             last_nag_at: row.last_nag_at,
             nag_days: row.nag_days.unwrap_or(defaults.nag_days),
             forfeit_days: row.forfeit_days.unwrap_or(defaults.forfeit_days),
+            total,
         };
+        let idle = (ctx.now - clock.last_action_at).num_days();
         match decide(&clock, ctx.now) {
             TimerAction::Nothing => {}
             TimerAction::Remind => {
                 let loaded = load(ctx, game, row.board)?;
-                let seat = loaded.position.to_act().index();
-                let userid = loaded.row.players[seat].clone();
-                let idle = (ctx.now - clock.last_action_at).num_days();
-                let news = vec![format!(
+                let mut lines = vec![format!(
                     "Reminder: {userid}, {} board {} has waited {idle} days for you; you forfeit after {} days without acting.",
                     game.title(),
                     row.board,
                     clock.forfeit_days
                 )];
-                let view = loaded.view(game, news);
-                if let Some(user) = store::user(ctx.conn, &userid)? {
-                    let size = store::board_size(ctx.conn, &userid, game.name())?;
-                    replies.push(Reply {
-                        to: user.address().to_string(),
-                        subject: view.subject(),
-                        body: view.body(ctx, size)?,
-                    });
+                if let Some((days_total, used)) = total {
+                    lines.push(format!(
+                        "You have used {} of your {days_total} days of total time.",
+                        days(used)
+                    ));
                 }
+                let mut view = loaded.view(game, lines);
+                view.occasion = Occasion::Nag;
+                replies.extend(view.to_user(ctx, userid)?);
                 store::set_last_nag(ctx.conn, game.name(), row.board, ctx.now)?;
             }
-            TimerAction::Forfeit => {
+            TimerAction::Forfeit | TimerAction::TimeUp => {
                 let mut loaded = load(ctx, game, row.board)?;
+                let loser = loaded.position.to_act().index();
+                let absent = loaded.row.players[loser].clone();
+                let ending = match (decide(&clock, ctx.now), total) {
+                    (TimerAction::TimeUp, Some((days_total, _))) => {
+                        format!("forfeit: {absent} used up the {days_total} days of total time")
+                    }
+                    _ => format!("forfeit: {absent} did not act for {idle} days"),
+                };
                 let news = match loaded.row.proposal {
                     // An unanswered draw proposal counts as accepted.
-                    Some((Proposal::Draw, _)) => {
-                        finish(ctx, &mut loaded, None, "agreement by silence")?
-                    }
-                    _ => {
-                        let loser = loaded.position.to_act().index();
-                        finish(ctx, &mut loaded, Some(1 - loser), "forfeit")?
-                    }
+                    Some((Proposal::Draw, _)) => finish(
+                        ctx,
+                        &mut loaded,
+                        None,
+                        &format!("agreement by silence: {absent} did not answer the draw proposal for {idle} days"),
+                    )?,
+                    _ => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
                 };
                 let view = loaded.view(game, news);
                 replies.extend(view.to_players(ctx)?);

@@ -51,7 +51,15 @@ pub(crate) fn play_queued(
             continue;
         }
         let comment = queued.comment.clone();
-        match apply_move(ctx, game, loaded, seat, &queued.notation, comment.clone())? {
+        match apply_move(
+            ctx,
+            game,
+            loaded,
+            seat,
+            &queued.notation,
+            comment.clone(),
+            true,
+        )? {
             Ok(mut ratings) => {
                 let notation = &loaded.plies[loaded.plies.len() - 1].notation;
                 news.push(format!(
@@ -92,10 +100,14 @@ pub(crate) fn tell_players(
             news,
             recent_only: view.recent_only,
             comment: view.comment.clone(),
+            occasion: view.occasion,
         };
-        let size = store::board_size(ctx.conn, &user.userid, view.game.name())?;
-        for reply in replies.iter_mut().filter(|r| r.to == user.address()) {
-            reply.body = personal.body(ctx, size)?;
+        let drawing = ctx.drawing_of(&user.userid, view.game.name())?;
+        for reply in replies
+            .iter_mut()
+            .filter(|r| user.addresses.contains(&r.to))
+        {
+            reply.body = personal.body(ctx, drawing)?;
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ use super::play::show_mail;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
 use crate::ratings;
+use crate::render::Drawing;
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus};
 
@@ -52,8 +53,8 @@ pub(crate) fn chat(
     let mut replies = Vec::new();
     for userid in readers {
         if let Some(reader) = store::user(ctx.conn, &userid)? {
-            replies.push(ctx.notice(
-                reader.address(),
+            replies.extend(ctx.notice_to_user(
+                &reader,
                 subject.clone(),
                 format!(
                     "{} says on {} board {number}:\n\n{text}",
@@ -104,7 +105,7 @@ pub(crate) fn subscribe(
             game.title(),
             if added.len() == 1 { "" } else { "s" },
             added.join(", "),
-            user.address()
+            user.addresses.join(" and ")
         )
     };
     Ok(vec![ctx.notice(
@@ -280,8 +281,14 @@ pub(crate) fn message_users(
             ))
             .into());
         };
-        replies.push(ctx.notice(
-            reader.address(),
+        if reader.signed_off_at.is_some() {
+            return Err(Refusal::new(format!(
+                "{userid} has signed off and gets no more mail; leave them out of the message."
+            ))
+            .into());
+        }
+        replies.extend(ctx.notice_to_user(
+            &reader,
             format!("Message from {} **", user.userid),
             format!(
                 "{} writes (reply with: message <your userid> <your password> {}):\n\n{text}",
@@ -307,13 +314,13 @@ fn user_boards(
     userid: &str,
     numbers: &[u32],
     filter: crate::command::BoardFilter,
-    size: Option<crate::command::BoardSize>,
+    drawing: Option<Drawing>,
 ) -> Handled<Vec<Reply>> {
     let mut replies = Vec::new();
     for &game in games {
-        let size = match size {
-            Some(size) => size,
-            None => ctx.sender_size(game.name())?,
+        let drawing = match drawing {
+            Some(drawing) => drawing,
+            None => ctx.sender_drawing(game.name())?,
         };
         for b in store::boards_of_user(ctx.conn, Some(game.name()), userid)? {
             if !numbers.is_empty() && !numbers.contains(&b.board) {
@@ -322,7 +329,7 @@ fn user_boards(
             if numbers.is_empty() && !passes(game, &b, filter, &[userid.to_string()])? {
                 continue;
             }
-            let (subject, body) = show_mail(ctx, game, b.board, None, size)?;
+            let (subject, body) = show_mail(ctx, game, b.board, None, drawing)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
@@ -365,6 +372,6 @@ pub(crate) fn show_as(
     filter: crate::command::BoardFilter,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
-    let size = store::board_size(ctx.conn, &user.userid, game.name())?;
-    user_boards(ctx, &[game], &user.userid, boards, filter, Some(size))
+    let drawing = ctx.drawing_of(&user.userid, game.name())?;
+    user_boards(ctx, &[game], &user.userid, boards, filter, Some(drawing))
 }

@@ -49,6 +49,7 @@ pub struct BoardRow {
     pub created_at: DateTime<Utc>,
     pub last_action_at: DateTime<Utc>,
     pub last_nag_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
     /// Userids by seat (seat 0 moves first).
     pub players: Vec<String>,
 }
@@ -73,6 +74,8 @@ pub struct Ply {
     pub events: Vec<String>,
     pub comment: String,
     pub played_at: DateTime<Utc>,
+    /// Played from the player's queue, not by a mail of theirs.
+    pub auto: bool,
 }
 
 /// What a new board starts with.
@@ -124,7 +127,7 @@ pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
 
 const BOARD_COLUMNS: &str = "game, board, options, start_position, position, status, winner_seat,
      ending, proposal, proposal_seat, nag_days, forfeit_days, total_days, created_at,
-     last_action_at, last_nag_at";
+     last_action_at, last_nag_at, finished_at";
 
 fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
     let game: String = r.get(0)?;
@@ -165,6 +168,7 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
         created_at: parse_time(&r.get::<_, String>(13)?)?,
         last_action_at: parse_time(&r.get::<_, String>(14)?)?,
         last_nag_at: parse_opt_time(r.get(15)?)?,
+        finished_at: parse_opt_time(r.get(16)?)?,
         players,
         game,
         board,
@@ -221,7 +225,7 @@ pub fn active_boards(conn: &Connection) -> Result<Vec<BoardRow>> {
 
 pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT ply, seat, notation, events, comment, played_at FROM plies
+        "SELECT ply, seat, notation, events, comment, played_at, auto FROM plies
          WHERE game = ?1 AND board = ?2 ORDER BY ply",
     )?;
     let mut rows = stmt.query(params![game, number])?;
@@ -239,6 +243,7 @@ pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
                 .collect(),
             comment: r.get(4)?,
             played_at: parse_time(&r.get::<_, String>(5)?)?,
+            auto: r.get(6)?,
         });
     }
     Ok(out)
@@ -246,8 +251,8 @@ pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
 
 pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<()> {
     conn.execute(
-        "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             game,
             number,
@@ -256,7 +261,8 @@ pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Resu
             ply.notation,
             ply.events.join("\n"),
             ply.comment,
-            time_text(ply.played_at)
+            time_text(ply.played_at),
+            ply.auto
         ],
     )?;
     Ok(())
@@ -471,6 +477,7 @@ mod tests {
                     events: vec!["x".into()],
                     comment: String::new(),
                     played_at: Utc::now(),
+                    auto: i == 1,
                 },
             )
             .unwrap();

@@ -152,6 +152,27 @@ pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSi
     Ok(())
 }
 
+/// Whether a player wants the boards of `game` drawn from Black's side.
+pub fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
+    let flipped: Option<bool> = conn
+        .query_row(
+            "SELECT from_black FROM preferences WHERE userid = ?1 AND game = ?2",
+            params![userid, game],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(flipped.unwrap_or(false))
+}
+
+pub fn set_from_black(conn: &Connection, userid: &str, game: &str, flipped: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO preferences (userid, game, board_size, from_black) VALUES (?1, ?2, 'large', ?3)
+         ON CONFLICT (userid, game) DO UPDATE SET from_black = excluded.from_black",
+        params![userid, game, flipped],
+    )?;
+    Ok(())
+}
+
 /// A player's rating in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rating {
@@ -235,6 +256,15 @@ mod tests {
         assert_eq!(board_size(&conn, "a", "chess").unwrap(), BoardSize::Small);
         assert_eq!(
             board_size(&conn, "a", "doublechess").unwrap(),
+            BoardSize::Large
+        );
+        assert!(!from_black(&conn, "a", "chess").unwrap());
+        set_from_black(&conn, "a", "chess", true).unwrap();
+        assert!(from_black(&conn, "a", "chess").unwrap());
+        assert_eq!(board_size(&conn, "a", "chess").unwrap(), BoardSize::Small);
+        set_from_black(&conn, "a", "shadowchess", true).unwrap();
+        assert_eq!(
+            board_size(&conn, "a", "shadowchess").unwrap(),
             BoardSize::Large
         );
     }
