@@ -9,6 +9,11 @@ use pbmchess::mail::{Envelope, Outgoing};
 use pbmchess::server::{MailOutcome, Server};
 use pbmchess::store;
 
+fn single_ref<'a>(replies: &[&'a Outgoing]) -> &'a Outgoing {
+    assert_eq!(replies.len(), 1, "{replies:#?}");
+    replies[0]
+}
+
 fn single(replies: &[Outgoing]) -> &Outgoing {
     assert_eq!(replies.len(), 1, "{replies:#?}");
     &replies[0]
@@ -411,7 +416,7 @@ fn standings_history_and_list() {
     let bob = table.find("bob").expect(table);
     assert!(alice < bob, "best first: {table}");
     assert!(table.contains("1616"), "{table}");
-    assert!(table.contains("(provisional)"), "{table}");
+    assert!(table.contains("Provisional (fewer than 20"), "{table}");
     w.mail("z@x", "chess history", "");
     let r = w.replies();
     assert!(
@@ -474,9 +479,15 @@ fn vacation_stops_reminders_and_forfeits_and_the_time_does_not_count() {
     w.replies();
     // bob is to act and goes away for 20 days.
     w.mail("b@x", "vacation bob pb 20", "");
-    assert!(single(&w.replies())
+    let r = w.replies();
+    let to_bob: Vec<_> = r.iter().filter(|m| m.to == "b@x").collect();
+    assert!(single_ref(&to_bob)
         .body
         .contains("Enjoy your vacation, bob"));
+    // His opponent is told.
+    assert!(r
+        .iter()
+        .any(|m| m.to == "a@x" && m.subject == "bob is on vacation"));
     w.advance(Duration::days(19));
     assert_eq!(w.ticks(), 0, "no reminder on vacation");
     w.advance(Duration::days(2));
@@ -492,7 +503,8 @@ fn vacation_stops_reminders_and_forfeits_and_the_time_does_not_count() {
 
 #[test]
 fn vacation_days_are_limited_per_year() {
-    let mut w = World::with_board();
+    let mut w = World::new();
+    w.mail("b@x", "signup bob pb", "");
     w.mail("b@x", "vacation bob pb 20", "");
     w.advance(Duration::days(20));
     w.replies();
@@ -586,4 +598,82 @@ fn help_pages_fit_a_76_column_mail() {
             assert!(line.chars().count() <= 76, "help{topic}: {line:?}");
         }
     }
+}
+
+#[test]
+fn the_clock_line_tells_the_time_of_the_action_itself() {
+    let mut w = World::with_board();
+    w.advance(Duration::days(2));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    let m = r.iter().find(|m| m.to == "b@x").unwrap();
+    assert!(
+        m.body
+            .contains("Started 2026-11-22. Last action 2026-11-24 10:00 UTC."),
+        "{}",
+        m.body
+    );
+    w.advance(Duration::hours(5));
+    w.mail("b@x", "chess move 101 bob pb propose", "");
+    let r = w.replies();
+    let m = r.iter().find(|m| m.to == "a@x").unwrap();
+    assert!(
+        m.body.contains("Last action 2026-11-24 15:00 UTC."),
+        "{}",
+        m.body
+    );
+    // A forfeit's mail ends when the forfeit happened, and says who did not act.
+    w.advance(Duration::days(30));
+    w.ticks();
+    let r = w.replies();
+    let m = r.iter().find(|m| m.to == "a@x").unwrap();
+    assert!(
+        m.body.starts_with(
+            "Game was a tie (agreement by silence: the draw proposal stood unanswered for 30 days)."
+        ),
+        "{}",
+        m.body
+    );
+    assert!(m.body.contains("Ended 2026-12-24 15:00 UTC."), "{}", m.body);
+}
+
+#[test]
+fn total_time_is_shown_while_it_applies_and_a_player_over_it_forfeits() {
+    let mut w = World::new();
+    w.mail("a@x", "signup alice pa", "");
+    w.mail("b@x", "signup bob pb", "");
+    w.mail("a@x", "chess challenge alice bob --totaltime=3", "");
+    w.replies();
+    w.advance(Duration::days(1));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    let m = r.iter().find(|m| m.to == "b@x").unwrap();
+    assert!(
+        m.body
+            .contains("Time used of the 3 days each: alice 1 day, bob 0.0 days."),
+        "{}",
+        m.body
+    );
+    w.advance(Duration::hours(36));
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.replies();
+    // alice has used 1 day; after 2 more without a move she is out of time,
+    // long before the 21 forfeit days.
+    w.advance(Duration::days(1));
+    assert_eq!(w.ticks(), 0);
+    w.advance(Duration::days(1));
+    assert_eq!(w.ticks(), 2);
+    let r = w.replies();
+    assert!(
+        r[0].body
+            .starts_with("Game won by bob (forfeit: alice used up the 3 days of total time)."),
+        "{}",
+        r[0].body
+    );
+    assert!(
+        r[0].body.contains("alice 3.0 days, bob 1.5 days."),
+        "{}",
+        r[0].body
+    );
+    assert!(!w.board().is_active());
 }

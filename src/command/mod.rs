@@ -58,9 +58,16 @@ pub fn is_valid_userid(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// Words a new account may not take as its userid, because `show`, `games`
-/// and `showas` read them as board filters.
-pub const RESERVED_USERIDS: &[&str] = &["all", "active", "inactive", "next"];
+/// Words a new account may not take as its userid: the board filters that
+/// `show`, `games` and `showas` read, the words that stand where a userid
+/// stands in board mail subjects (`Chess Board 111 finished`, `... Error`,
+/// `... preview`, `... chat`, `... after ply 5`), the subject prefixes
+/// (`New`, `Nag:`), and words of the command language that would read as a
+/// command (`multiple`, `help`, `board`).
+pub const RESERVED_USERIDS: &[&str] = &[
+    "all", "active", "inactive", "next", "finished", "error", "preview", "chat", "after", "new",
+    "nag", "multiple", "help", "board", "end",
+];
 
 /// A password as typed. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
@@ -108,6 +115,15 @@ pub enum BoardFilter {
     Inactive,
     /// Active boards where the user is to act.
     Next,
+}
+
+/// What `set` changes in a player's board drawing for a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// `small` or `large`.
+    Size(BoardSize),
+    /// `flip` (true: Black's side at the bottom) or `noflip`.
+    FromBlack(bool),
 }
 
 /// The board drawing a player wants.
@@ -248,7 +264,7 @@ pub enum GameCommand {
     /// My board drawing for this game.
     Set {
         who: Credentials,
-        size: BoardSize,
+        look: Look,
     },
     Standings,
     History,

@@ -34,7 +34,7 @@
 
 use super::{
     game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
-    GameCommand, MoveAction, ParseError, Parsed, Password, Request, Timers, GAME_NAMES,
+    GameCommand, Look, MoveAction, ParseError, Parsed, Password, Request, Timers, GAME_NAMES,
     RESERVED_USERIDS,
 };
 
@@ -418,7 +418,7 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
         ),
         "set" => (
             Usage {
-                needs: "your userid, your password and small or large",
+                needs: "your userid, your password and small, large, flip or noflip",
                 example: "{g} set alice secret small",
             },
             Creds::First(3),
@@ -1008,12 +1008,14 @@ impl<'a> Parser<'a> {
             "set" => {
                 let who = self.creds()?;
                 let word = self.need()?;
-                let size = match word.to_ascii_lowercase().as_str() {
-                    "small" => BoardSize::Small,
-                    "large" => BoardSize::Large,
-                    _ => return Err(self.bad(word, "small or large")),
+                let look = match word.to_ascii_lowercase().as_str() {
+                    "small" => Look::Size(BoardSize::Small),
+                    "large" => Look::Size(BoardSize::Large),
+                    "flip" => Look::FromBlack(true),
+                    "noflip" => Look::FromBlack(false),
+                    _ => return Err(self.bad(word, "small, large, flip or noflip")),
                 };
-                GameCommand::Set { who, size }
+                GameCommand::Set { who, look }
             }
             _ => unreachable!("every verb of GAME_VERBS is handled"),
         };
@@ -1221,8 +1223,8 @@ impl<'a> Parser<'a> {
                 let userid = self.check_userid(word)?;
                 if RESERVED_USERIDS.contains(&userid.as_str()) {
                     return Err(self.fail(format!(
-                        "'{word}' cannot be a userid, as show and games read it as a filter; \
-                         choose another, like: {}.",
+                        "'{word}' cannot be a userid, as it is a word of the command language \
+                         or of board mail subjects; choose another, like: {}.",
                         self.example()
                     )));
                 }

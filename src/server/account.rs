@@ -7,7 +7,7 @@ use minijinja::context;
 
 use super::{Ctx, Handled, Refusal, Reply, ServerError};
 
-use crate::command::{self, BoardSize, Credentials, Password};
+use crate::command::{self, BoardSize, Credentials, Look, Password};
 use crate::rules::Game;
 use crate::store;
 
@@ -170,20 +170,32 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
 }
 
 /// `<game> set <userid> <pw> small|large`
-pub(crate) fn set_size(
+pub(crate) fn set_look(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     who: &Credentials,
-    size: BoardSize,
+    look: Look,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
-    store::set_board_size(ctx.conn, &user.userid, game.name(), size)?;
-    let word = match size {
-        BoardSize::Small => "small",
-        BoardSize::Large => "large",
+    let how = match look {
+        Look::Size(size) => {
+            store::set_board_size(ctx.conn, &user.userid, game.name(), size)?;
+            match size {
+                BoardSize::Small => "small",
+                BoardSize::Large => "large",
+            }
+        }
+        Look::FromBlack(flipped) => {
+            store::set_from_black(ctx.conn, &user.userid, game.name(), flipped)?;
+            if flipped {
+                "from Black's side (rank 1 on top)"
+            } else {
+                "from White's side (rank 1 at the bottom)"
+            }
+        }
     };
     let text = format!(
-        "From now on your {} boards are drawn {word}, {}.",
+        "From now on your {} boards are drawn {how}, {}.",
         game.title(),
         user.userid
     );

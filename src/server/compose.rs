@@ -24,6 +24,10 @@ pub(crate) enum Occasion {
     /// The board as it stood after an earlier ply (`show 102#5`), out of
     /// how many played by now: `Chess Board 102 after ply 5 (historic)`.
     Historic { ply: u32, of: usize },
+    /// A board resigned by the player in `seat` before both players had
+    /// moved: deleted, unrated, won by nobody (commands.md §4):
+    /// `Chess Board 101 withdrawn`.
+    Withdrawn { seat: usize },
 }
 
 /// A board in a state worth mailing.
@@ -92,9 +96,10 @@ impl BoardView<'_> {
         if let Occasion::Historic { ply, .. } = self.occasion {
             return format!("{title} Board {number} after ply {ply} (historic)");
         }
-        let who = match &self.row.status {
-            BoardStatus::Active => self.to_act(),
-            BoardStatus::Finished { .. } => "finished",
+        let who = match (&self.row.status, self.occasion) {
+            (_, Occasion::Withdrawn { .. }) => "withdrawn",
+            (BoardStatus::Active, _) => self.to_act(),
+            (BoardStatus::Finished { .. }, _) => "finished",
         };
         let prefix = match self.occasion {
             Occasion::New => "New ",
@@ -118,6 +123,14 @@ impl BoardView<'_> {
                 self.row.board,
                 self.game.name(),
                 self.row.board
+            );
+        }
+        if let Occasion::Withdrawn { seat } = self.occasion {
+            return format!(
+                "{} Board {} is withdrawn: {} resigned before both players had moved, so the game is not rated and the board is deleted.",
+                self.game.title(),
+                self.row.board,
+                self.row.players[seat]
             );
         }
         match &self.row.status {
@@ -312,8 +325,8 @@ impl BoardView<'_> {
 }
 
 /// The time the player in `seat` has used on a board (vacations not
-/// counted; while the board is active, the running turn of the player in
-/// `to_act` up to now included).
+/// counted; the turn of the player in `to_act` up to now, or up to the end
+/// of a finished game, included).
 pub(crate) fn time_used(
     ctx: &Ctx<'_>,
     row: &store::BoardRow,
@@ -329,8 +342,9 @@ pub(crate) fn time_used(
         }
         since = p.played_at;
     }
-    if row.is_active() && seat == to_act {
-        turns.push((since, ctx.now));
+    if seat == to_act {
+        // The turn still running, or the one the game ended in (a forfeit).
+        turns.push((since, row.finished_at.unwrap_or(ctx.now)));
     }
     let userid = &row.players[seat];
     let away: Vec<_> = store::vacations(ctx.conn, userid, row.created_at)?

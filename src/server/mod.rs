@@ -145,6 +145,9 @@ pub(crate) struct Ctx<'a> {
     pub sender: Option<&'a str>,
     /// The player's comment (board-changing commands relay it).
     pub comment: &'a str,
+    /// The command line as the player wrote it (the Subject; empty for
+    /// the admin CLI and for `multiple` mails).
+    pub line: &'a str,
 }
 
 impl Ctx<'_> {
@@ -333,6 +336,7 @@ impl<'a> Server<'a> {
             // The body of a `multiple` mail is its commands (with their
             // passwords), never a comment to relay.
             comment: if request.multiple { "" } else { &mail.comment },
+            line: if request.multiple { "" } else { &mail.subject },
         };
         let mut replies = Vec::new();
         let mut refused = 0;
@@ -494,9 +498,17 @@ impl<'a> Server<'a> {
             },
             _ => None,
         };
+        // The comment is quoted back, so that it is not lost; any word of
+        // the command that the quote masks is masked in it too.
+        let comment = text::masked_like(ctx.comment.trim(), ctx.line, masked);
         let body = self.templates.render(
             "error.txt",
-            context! { message => &refusal.sentence, board => board, command => masked },
+            context! {
+                message => &refusal.sentence,
+                board => board,
+                command => masked,
+                comment => comment,
+            },
         )?;
         Ok(Reply {
             to: ctx.sender.unwrap_or_default().to_string(),
@@ -574,7 +586,7 @@ impl<'a> Server<'a> {
                 play::show_users(ctx, rules, users, *filter)
             }
             GameCommand::Games { users, filter } => play::games(ctx, rules, users, *filter),
-            GameCommand::Set { who, size } => account::set_size(ctx, rules, who, *size),
+            GameCommand::Set { who, look } => account::set_look(ctx, rules, who, *look),
             GameCommand::Chat { board, who } => social::chat(ctx, rules, *board, who),
             GameCommand::Subscribe { boards, all, who } => {
                 social::subscribe(ctx, rules, boards, *all, who)
@@ -695,6 +707,7 @@ impl<'a> Server<'a> {
             now: self.clock.now(),
             sender: None,
             comment: "",
+            line: "",
         };
         let result = f(&ctx);
         match result {

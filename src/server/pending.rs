@@ -479,6 +479,7 @@ pub(crate) fn confirm(
                 now: ctx.now,
                 sender: ctx.sender,
                 comment,
+                line: ctx.line,
             };
             play::act(
                 &ctx,

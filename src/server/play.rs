@@ -173,6 +173,7 @@ pub(crate) fn act(
     let userid = user.userid.clone();
     let mut news = Vec::new();
     let mut notices = Vec::new();
+    let mut occasion = Occasion::Turn;
     match action {
         MoveAction::Play(text) => {
             let to_act = loaded.position.to_act().index();
@@ -198,13 +199,10 @@ pub(crate) fn act(
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
                     winner_seat: None,
-                    ending: format!("withdrawn by {userid} before both players had moved, unrated"),
+                    ending: "withdrawn".into(),
                 };
                 loaded.row.finished_at = Some(ctx.now);
-                news.push(format!(
-                    "{userid} resigned before both players had moved, so {} board {number} is withdrawn: it is not rated and is deleted.",
-                    game.name()
-                ));
+                occasion = Occasion::Withdrawn { seat };
             } else {
                 news = finish(ctx, &mut loaded, Some(1 - seat), "resignation")?;
             }
@@ -292,6 +290,7 @@ pub(crate) fn act(
         }
     }
     let mut view = loaded.view(game, news);
+    view.occasion = occasion;
     view.comment = commented(ctx, Some(&userid), Some(&who.password));
     let mut replies = view.to_players(ctx)?;
     queued::tell_players(ctx, &view, &mut replies, &notices)?;
@@ -553,7 +552,9 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                         ctx,
                         &mut loaded,
                         None,
-                        &format!("agreement by silence: {absent} did not answer the draw proposal for {idle} days"),
+                        &format!(
+                            "agreement by silence: the draw proposal stood unanswered for {idle} days"
+                        ),
                     )?,
                     _ => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
                 };

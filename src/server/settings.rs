@@ -75,7 +75,48 @@ pub(crate) fn vacation(ctx: &Ctx<'_>, who: &Credentials, days: Option<u32>) -> H
         ends_at.format("%Y-%m-%d %H:%M UTC"),
         user.userid
     );
-    confirm(ctx, &user, subject, text)
+    let mut replies = confirm(ctx, &user, subject, text)?;
+    replies.extend(tell_opponents(ctx, &user.userid, ends_at)?);
+    Ok(replies)
+}
+
+/// Each opponent of `userid` on an active board is told that `userid` is
+/// away until `ends_at`, and on which boards (one notice per opponent).
+fn tell_opponents(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    ends_at: chrono::DateTime<Utc>,
+) -> Handled<Vec<Reply>> {
+    let mut boards_of: Vec<(String, Vec<String>)> = Vec::new();
+    for b in store::boards_of_user(ctx.conn, None, userid)? {
+        if !b.is_active() {
+            continue;
+        }
+        let title = crate::rules::game(&b.game).map_or(b.game.clone(), |g| g.title().to_string());
+        for opponent in b.players.iter().filter(|p| *p != userid) {
+            let named = format!("{title} Board {}", b.board);
+            match boards_of.iter_mut().find(|(o, _)| o == opponent) {
+                Some((_, list)) => list.push(named),
+                None => boards_of.push((opponent.clone(), vec![named])),
+            }
+        }
+    }
+    let mut replies = Vec::new();
+    for (opponent, boards) in boards_of {
+        let Some(reader) = store::user(ctx.conn, &opponent)? else {
+            continue;
+        };
+        replies.extend(ctx.notice_to_user(
+            &reader,
+            format!("{userid} is on vacation"),
+            format!(
+                "{userid} is on vacation until {}. Until then {userid} gets no reminders and forfeits nothing on {}; your own clock runs as usual.",
+                ends_at.format("%Y-%m-%d %H:%M UTC"),
+                boards.join(", ")
+            ),
+        )?);
+    }
+    Ok(replies)
 }
 
 /// `<game> notify <userid> <pw> [<board>...]`: mail me the results of those

@@ -145,32 +145,66 @@ pub(crate) fn unsubscribe(
     )?])
 }
 
-/// `<game> standings` (= `ratings`): the rating table of the game.
+/// `<game> standings` (= `ratings`): the rating table of the game, the
+/// established players (at least [`ratings::PROVISIONAL_GAMES`] rated
+/// games) first, then the provisional ones, each with won, lost and tied.
 pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let table = store::standings(ctx.conn, game.name())?;
-    let mut lines = Vec::new();
-    for (i, (userid, r)) in table.iter().enumerate() {
-        let provisional = if r.games < ratings::PROVISIONAL_GAMES {
-            "  (provisional)"
-        } else {
-            ""
-        };
-        lines.push(format!(
-            "{:>3}. {:<20} {:>5}  {:>3} games{provisional}",
-            i + 1,
-            userid,
-            r.rating,
-            r.games
-        ));
+    let records = store::records(ctx.conn, game.name())?;
+    let title = format!("{} Standings", game.title());
+    let head = format!(
+        "       {:<20} {:>6} {:>5} {:>4} {:>4} {:>4}",
+        "player", "rating", "games", "won", "lost", "tied"
+    );
+    let mut sections = Vec::new();
+    for (established, heading) in [
+        (
+            true,
+            format!(
+                "Established ({} or more rated games):",
+                ratings::PROVISIONAL_GAMES
+            ),
+        ),
+        (
+            false,
+            format!(
+                "Provisional (fewer than {} rated games):",
+                ratings::PROVISIONAL_GAMES
+            ),
+        ),
+    ] {
+        let mut lines = vec![heading, head.clone()];
+        let rows = table
+            .iter()
+            .filter(|(_, r)| (r.games >= ratings::PROVISIONAL_GAMES) == established);
+        for (i, (userid, r)) in rows.enumerate() {
+            let record = records
+                .iter()
+                .find(|(u, _)| u == userid)
+                .map(|(_, rec)| *rec)
+                .unwrap_or_default();
+            lines.push(format!(
+                "  {:>3}. {:<20} {:>6} {:>5} {:>4} {:>4} {:>4}",
+                i + 1,
+                userid,
+                r.rating,
+                r.games,
+                record.won,
+                record.lost,
+                record.tied
+            ));
+        }
+        if lines.len() > 2 {
+            sections.push(lines.join("\n"));
+        }
     }
-    let title = format!("{} ratings", game.title());
-    let body = if lines.is_empty() {
+    let body = if sections.is_empty() {
         format!(
             "{title}\n\nNobody has finished a rated {} game yet.\n",
             game.title()
         )
     } else {
-        format!("{title}\n\n{}\n", lines.join("\n"))
+        format!("{title}\n\n{}\n", sections.join("\n\n"))
     };
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
@@ -179,7 +213,8 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
     }])
 }
 
-/// `<game> history`: the finished boards of the game.
+/// `<game> history`: the finished boards of the game, with the dates they
+/// started and ended.
 pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let mut lines = Vec::new();
     for b in store::boards_of_game(ctx.conn, game.name())? {
@@ -194,9 +229,12 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
             Some(s) => format!("won by {} ({ending})", b.players[*s]),
             None => format!("tie ({ending})"),
         };
+        let ended = b.finished_at.unwrap_or(b.last_action_at);
         lines.push(format!(
-            "{:<6} {:<30} {result}",
+            "{:<6} {} to {}  {:<30} {result}",
             b.board,
+            b.created_at.format("%Y-%m-%d"),
+            ended.format("%Y-%m-%d"),
             b.players.join(" - ")
         ));
     }
@@ -206,7 +244,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
     )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
-        subject: format!("{} history", game.title()),
+        subject: format!("{} History", game.title()),
         body,
     }])
 }
@@ -252,7 +290,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
     )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
-        subject: format!("{} boards", ctx.server.config.server.name),
+        subject: "List of active games".to_string(),
         body,
     }])
 }

@@ -34,6 +34,25 @@ pub(crate) fn commented(
     Some((who.to_string(), comment))
 }
 
+/// `text` with every word of the command `line` that its quote `masked`
+/// hides (a password, or a word guessed to be one) masked as well, so a
+/// comment quoted back in an error mail never shows what the quote hides.
+pub(crate) fn masked_like(text: &str, line: &str, masked: &str) -> String {
+    let shown: Vec<String> = masked.split_whitespace().map(str::to_lowercase).collect();
+    let mut out = text.to_string();
+    for word in line.split_whitespace() {
+        let lower = word.to_lowercase();
+        let decoration = matches!(
+            lower.as_str(),
+            "re:" | "fwd:" | "fw:" | "aw:" | "sv:" | "**"
+        );
+        if !decoration && !shown.contains(&lower) {
+            out = mask_word(&out, word);
+        }
+    }
+    out
+}
+
 /// `text` with every whole word equal to `secret` (ignoring case) replaced
 /// by `*****`; words are split at white space and trailing punctuation.
 fn mask_word(text: &str, secret: &str) -> String {
@@ -64,6 +83,19 @@ fn mask_word(text: &str, secret: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::mask_word;
+
+    #[test]
+    fn a_quoted_comment_hides_what_the_quoted_command_hides() {
+        assert_eq!(
+            super::masked_like(
+                "my password is Hunter2, and e4 wins",
+                "Re: chess move 101 alice hunter2 e4",
+                "chess move 101 alice ***** e4"
+            ),
+            "my password is *****, and e4 wins"
+        );
+        assert_eq!(super::masked_like("no secrets", "", ""), "no secrets");
+    }
 
     #[test]
     fn passwords_in_comments_are_masked_as_whole_words() {

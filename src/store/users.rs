@@ -223,6 +223,38 @@ pub fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>>
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// A player's finished games of one game: won, lost, tied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub won: i64,
+    pub lost: i64,
+    pub tied: i64,
+}
+
+/// The record of every player who finished a board of `game`, by userid.
+pub fn records(conn: &Connection, game: &str) -> Result<Vec<(String, Record)>> {
+    let mut stmt = conn.prepare(
+        "SELECT p.userid,
+                SUM(b.winner_seat = p.seat),
+                SUM(b.winner_seat IS NOT NULL AND b.winner_seat != p.seat),
+                SUM(b.winner_seat IS NULL)
+         FROM boards b JOIN board_players p ON p.game = b.game AND p.board = b.board
+         WHERE b.game = ?1 AND b.status = 'finished'
+         GROUP BY p.userid ORDER BY p.userid",
+    )?;
+    let rows = stmt.query_map(params![game], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Record {
+                won: r.get(1)?,
+                lost: r.get(2)?,
+                tied: r.get(3)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 use super::*;
 use crate::command::{
-    BoardFilter, BoardRef, BoardSize, Command, Credentials, GameCommand, MoveAction, Password,
-    Timers,
+    BoardFilter, BoardRef, BoardSize, Command, Credentials, GameCommand, Look, MoveAction,
+    Password, Timers,
 };
 use proptest::prelude::*;
 
@@ -756,20 +756,34 @@ fn notify_accept_reject_limit_set() {
         game("doublechess set alice pw small"),
         GameCommand::Set {
             who: who("alice", "pw"),
-            size: BoardSize::Small
+            look: Look::Size(BoardSize::Small)
         }
     );
     assert_eq!(
         game("chess set alice pw LARGE"),
         GameCommand::Set {
             who: who("alice", "pw"),
-            size: BoardSize::Large
+            look: Look::Size(BoardSize::Large)
+        }
+    );
+    assert_eq!(
+        game("chess set alice pw flip"),
+        GameCommand::Set {
+            who: who("alice", "pw"),
+            look: Look::FromBlack(true)
+        }
+    );
+    assert_eq!(
+        game("chess set alice pw NoFlip"),
+        GameCommand::Set {
+            who: who("alice", "pw"),
+            look: Look::FromBlack(false)
         }
     );
     for (line, start, masked) in [
         (
             "chess set alice pw huge",
-            "'huge' is not small or large",
+            "'huge' is not small, large, flip or noflip",
             "chess set alice ***** huge",
         ),
         (
