@@ -788,7 +788,7 @@ fn notify_accept_reject_limit_set() {
         ),
         (
             "chess set alice pw",
-            "chess set needs your userid, your password and small or large",
+            "chess set needs your userid, your password and small, large, flip or noflip",
             "chess set ***** *****",
         ),
         (
