@@ -265,3 +265,17 @@ fn opponents_are_told_when_a_player_goes_on_vacation() {
         carols.body
     );
 }
+
+#[test]
+fn each_games_help_page_explains_the_drawing() {
+    let mut s = Install::new();
+    for game in ["chess", "doublechess", "shadowchess", "temporal"] {
+        let mails = round(&mut s, ALICE, &format!("help {game}"), "");
+        let body = &only_one(&mails, ALICE).body;
+        assert!(body.contains("Reading the board"), "{game}: {body}");
+        assert!(
+            body.contains("\"flip\" draws the board from Black's side"),
+            "{game}"
+        );
+    }
+}

@@ -22,6 +22,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/help/commands.txt"),
     ),
     (
+        "help/drawing.txt",
+        include_str!("../../templates/help/drawing.txt"),
+    ),
+    (
         "help/chess.txt",
         include_str!("../../templates/help/chess.txt"),
     ),
