@@ -279,3 +279,19 @@ fn each_games_help_page_explains_the_drawing() {
         );
     }
 }
+
+#[test]
+fn players_lists_ratings_without_addresses() {
+    let mut s = three_players();
+    round(&mut s, ALICE, "signoff alice apw", "");
+    for verb in ["players", "users"] {
+        let mails = round(&mut s, BOB, &format!("chess {verb}"), "");
+        let m = only_one(&mails, BOB);
+        assert_eq!(m.subject, "Chess Players");
+        assert!(m.body.contains("bob "), "{}", m.body);
+        assert!(m.body.contains("carol "), "{}", m.body);
+        assert!(m.body.contains("1600"), "{}", m.body);
+        assert!(!m.body.contains("alice"), "signed off: {}", m.body);
+        assert!(!m.body.contains('@'), "{}", m.body);
+    }
+}

@@ -268,6 +268,12 @@ pub enum GameCommand {
     },
     Standings,
     History,
+    /// The players of this game with their ratings (no addresses).
+    Players,
+    /// The game record of a board in PGN's layout (`pgn`).
+    Record {
+        board: u32,
+    },
 }
 
 /// One command of the language.

@@ -320,6 +320,9 @@ const GAME_VERBS: &[&str] = &[
     "standings",
     "ratings",
     "history",
+    "players",
+    "users",
+    "pgn",
 ];
 
 const ACCOUNT_VERBS: &[&str] = &[
@@ -346,7 +349,16 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
         example: "{g} {v}",
     };
     let spec = match verb {
-        "help" | "standings" | "ratings" | "history" => (NOTHING, Creds::None),
+        "help" | "standings" | "ratings" | "history" | "players" | "users" => {
+            (NOTHING, Creds::None)
+        }
+        "pgn" => (
+            Usage {
+                needs: "a board number",
+                example: "{g} pgn 101",
+            },
+            Creds::None,
+        ),
         "challenge" => (
             Usage {
                 needs: "the userids of the two players, White first",
@@ -835,6 +847,10 @@ impl<'a> Parser<'a> {
             "help" => GameCommand::Help,
             "standings" | "ratings" => GameCommand::Standings,
             "history" => GameCommand::History,
+            "players" | "users" => GameCommand::Players,
+            "pgn" => GameCommand::Record {
+                board: self.board_no()?,
+            },
             "challenge" => self.challenge()?,
             "move" | "queue" | "submit" => {
                 let board = self.board_no()?;

@@ -78,9 +78,11 @@
 
 mod diagram;
 mod moves;
+mod pgn;
 
 pub use diagram::{board, Drawing};
 pub use moves::{move_list, MoveRecord, AUTO};
+pub use pgn::{record, RecordTags};
 
 #[cfg(test)]
 mod tests;

@@ -260,6 +260,17 @@ impl BoardView<'_> {
         Ok(clock)
     }
 
+    /// The game record of a finished game (its end-of-game mail and its
+    /// board when shown carry it); none for an active, historic or
+    /// withdrawn board.
+    fn record(&self, ctx: &Ctx<'_>) -> Handled<Option<String>> {
+        if self.row.is_active() || self.occasion != Occasion::Turn {
+            return Ok(None);
+        }
+        let text = super::play::game_record(ctx, self.game, self.row, self.plies)?;
+        Ok(Some(text.trim_end().to_string()))
+    }
+
     /// The body as drawn for one reader.
     pub fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
         let board = crate::render::board(&self.position.diagram(), drawing);
@@ -280,6 +291,7 @@ impl BoardView<'_> {
                 commenter => commenter,
                 comment => comment,
                 clock => self.clock(ctx)?,
+                record => self.record(ctx)?,
             },
         )?)
     }

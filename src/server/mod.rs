@@ -611,6 +611,8 @@ impl<'a> Server<'a> {
                 settings::challenges(ctx, rules, who, |s| s.limit = *max)
             }
             GameCommand::History => social::history(ctx, rules),
+            GameCommand::Players => social::players(ctx, rules),
+            GameCommand::Record { board } => play::record(ctx, rules, *board),
         }
     }
 

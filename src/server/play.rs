@@ -565,3 +565,71 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     }
     Ok(replies)
 }
+
+/// The game record of a board in PGN's layout (see [`crate::render::record`]):
+/// PGN proper for chess; the same tags and layout with its own move text for
+/// every other game (a `Variant` tag names it). A board that did not start
+/// from the game's usual position carries `SetUp` and `FEN` tags with its
+/// start position text.
+pub(crate) fn game_record(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    row: &store::BoardRow,
+    plies: &[store::Ply],
+) -> Handled<String> {
+    let result = match &row.status {
+        BoardStatus::Active => "*",
+        BoardStatus::Finished {
+            winner_seat: Some(0),
+            ..
+        } => "1-0",
+        BoardStatus::Finished {
+            winner_seat: Some(_),
+            ..
+        } => "0-1",
+        BoardStatus::Finished {
+            winner_seat: None, ..
+        } => "1/2-1/2",
+    };
+    let mut extra = Vec::new();
+    if game.name() != "chess" {
+        extra.push(("Variant".to_string(), game.title().to_string()));
+    }
+    let usual = game.start(&row.options).map(|p| p.to_text()).ok();
+    if usual.as_deref() != Some(row.start_position.as_str()) {
+        extra.push(("SetUp".to_string(), "1".to_string()));
+        extra.push(("FEN".to_string(), row.start_position.clone()));
+    }
+    if let BoardStatus::Finished { ending, .. } = &row.status {
+        let termination = if ending.starts_with("forfeit") {
+            "time forfeit"
+        } else {
+            "normal"
+        };
+        extra.push(("Termination".to_string(), termination.to_string()));
+    }
+    let server = &ctx.server.config.server;
+    let tags = crate::render::RecordTags {
+        event: format!("{} Board {}", game.title(), row.board),
+        site: format!("{} <{}>", server.name, server.address),
+        date: row.created_at.format("%Y.%m.%d").to_string(),
+        round: "-".to_string(),
+        white: row.players.first().cloned().unwrap_or_default(),
+        black: row.players.get(1).cloned().unwrap_or_default(),
+        result: result.to_string(),
+        extra,
+    };
+    let records: Vec<_> = plies.iter().map(super::compose::record).collect();
+    Ok(crate::render::record(&tags, &records))
+}
+
+/// `<game> pgn <board>`: the game record, to the sender.
+pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handled<Vec<Reply>> {
+    let loaded = load(ctx, game, number)?;
+    // The record alone, so that a program can read the mail as a PGN file.
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: format!("{} Board {number} record", game.title()),
+        body: game_record(ctx, game, &loaded.row, &loaded.plies)?,
+    }])
+}

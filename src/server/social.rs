@@ -213,6 +213,41 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
     }])
 }
 
+/// `<game> players` (= `users`): every player who has not signed off, with
+/// their rating in this game (the start rating for those who have not
+/// finished a rated game yet), and never their addresses.
+pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
+    let table = store::standings(ctx.conn, game.name())?;
+    let mut lines = Vec::new();
+    for user in store::users(ctx.conn)? {
+        if user.signed_off_at.is_some() {
+            continue;
+        }
+        let rated = table.iter().find(|(u, _)| *u == user.userid);
+        let (rating, games) =
+            rated.map_or((ratings::START_RATING, 0), |(_, r)| (r.rating, r.games));
+        let provisional = if games < ratings::PROVISIONAL_GAMES {
+            "  provisional"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{:<20} {rating:>6} {games:>5} games{provisional}",
+            user.userid
+        ));
+    }
+    let title = format!("{} Players", game.title());
+    let body = ctx
+        .server
+        .templates
+        .render("games.txt", context! { title => &title, lines => lines })?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: title,
+        body,
+    }])
+}
+
 /// `<game> history`: the finished boards of the game, with the dates they
 /// started and ended.
 pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {

@@ -824,6 +824,9 @@ fn standings_ratings_history_help() {
     assert_eq!(game("chess standings"), GameCommand::Standings);
     assert_eq!(game("chess RATINGS"), GameCommand::Standings);
     assert_eq!(game("chess history"), GameCommand::History);
+    assert_eq!(game("chess players"), GameCommand::Players);
+    assert_eq!(game("chess USERS"), GameCommand::Players);
+    assert_eq!(game("chess pgn 101"), GameCommand::Record { board: 101 });
     assert_eq!(game("mchess help"), GameCommand::Help);
     let e = err("chess standings please");
     assert_eq!(
