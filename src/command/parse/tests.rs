@@ -154,7 +154,7 @@ fn unknown_game_verb_lists_commands() {
         e.message,
         "chess has no command 'mvoe'; the commands are help, challenge, move, queue, resign, \
          submit, confirm, preview, show, showas, games, chat, subscribe, unsubscribe, notify, \
-         accept, reject, limit, set, standings, ratings and history."
+         accept, reject, limit, set, standings, ratings, history, players, users and pgn."
     );
     assert_eq!(e.masked, "chess mvoe 101 alice ***** e4");
     assert_eq!(e.game.as_deref(), Some("chess"));
