@@ -295,3 +295,38 @@ fn players_lists_ratings_without_addresses() {
         assert!(!m.body.contains('@'), "{}", m.body);
     }
 }
+
+#[test]
+fn a_second_seeker_is_paired_with_the_first_and_the_board_starts() {
+    let mut s = three_players();
+    let mails = round(&mut s, BOB, "chess seek bob bpw evenings only", "");
+    let m = only_one(&mails, BOB);
+    assert_eq!(m.subject, "Chess seek");
+    assert!(
+        m.body.contains("bob is on the waiting list for Chess"),
+        "{}",
+        m.body
+    );
+    // Seeking a different game waits on its own list.
+    let mails = round(&mut s, CAROL, "doublechess seek carol cpw", "");
+    assert!(only_one(&mails, CAROL)
+        .body
+        .contains("waiting list for Double Chess"));
+    let mails = round(&mut s, ALICE, "chess seek alice apw", "");
+    for addr in [ALICE, BOB] {
+        let m = only_one(&mails, addr);
+        assert_eq!(m.subject, "New Chess Board 101 bob **");
+        assert!(m.body.contains("Chess Board 101: bob (White"), "{}", m.body);
+        assert!(
+            m.body.contains("Comment from bob:\nevenings only"),
+            "{}",
+            m.body
+        );
+    }
+    assert!(to(&mails, CAROL).is_empty());
+    // The list is empty again: the next seeker waits.
+    let mails = round(&mut s, CAROL, "chess seek carol cpw", "");
+    assert!(only_one(&mails, CAROL)
+        .body
+        .contains("waiting list for Chess"));
+}

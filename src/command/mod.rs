@@ -270,6 +270,12 @@ pub enum GameCommand {
     History,
     /// The players of this game with their ratings (no addresses).
     Players,
+    /// Wait for an opponent: the next seeker of this game is paired with
+    /// the longest-waiting one and their board starts.
+    Seek {
+        who: Credentials,
+        note: String,
+    },
     /// The game record of a board in PGN's layout (`pgn`).
     Record {
         board: u32,

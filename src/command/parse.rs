@@ -323,6 +323,7 @@ const GAME_VERBS: &[&str] = &[
     "players",
     "users",
     "pgn",
+    "seek",
 ];
 
 const ACCOUNT_VERBS: &[&str] = &[
@@ -421,6 +422,13 @@ fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
             Creds::First(2),
         ),
         "accept" | "reject" => (CREDS, Creds::First(2)),
+        "seek" => (
+            Usage {
+                needs: "your userid and your password, and a note for your opponent if you like",
+                example: "{g} seek alice secret evenings only",
+            },
+            Creds::First(2),
+        ),
         "limit" => (
             Usage {
                 needs: "your userid, your password and a number of boards or inf",
@@ -985,6 +993,11 @@ impl<'a> Parser<'a> {
                 } else {
                     GameCommand::Unsubscribe { boards, all, who }
                 }
+            }
+            "seek" => {
+                let who = self.creds()?;
+                let note = self.rest().join(" ");
+                GameCommand::Seek { who, note }
             }
             "notify" => {
                 let who = self.creds()?;

@@ -612,6 +612,7 @@ impl<'a> Server<'a> {
             }
             GameCommand::History => social::history(ctx, rules),
             GameCommand::Players => social::players(ctx, rules),
+            GameCommand::Seek { who, note } => play::seek(ctx, rules, who, note),
             GameCommand::Record { board } => play::record(ctx, rules, *board),
         }
     }
@@ -675,7 +676,7 @@ impl<'a> Server<'a> {
             let Some(rules) = crate::rules::game(game) else {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
-            let (number, replies) = play::start_board(ctx, rules, players, options, timers)?;
+            let (number, replies) = play::start_board(ctx, rules, players, options, timers, None)?;
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(number)
         })

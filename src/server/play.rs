@@ -32,13 +32,15 @@ pub(crate) fn drawing_for_sender(
 }
 
 /// Start a board: check the players and options, store it, and return its
-/// number and the board mails to the players.
+/// number and the board mails to the players. The comment (if any) is
+/// shown as `commenter`'s; by default the userid of the sender's address.
 pub(crate) fn start_board(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     players: &[String],
     options: &[String],
     timers: &Timers,
+    commenter: Option<&str>,
 ) -> Handled<(u32, Vec<Reply>)> {
     let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
     if players.len() != 2 {
@@ -98,7 +100,10 @@ pub(crate) fn start_board(
     view.occasion = Occasion::New;
     // The challenger is named by userid, never by address (no password is
     // needed to challenge, so it is the userid the sender's address has).
-    let challenger = ctx.sender_userid()?;
+    let challenger = match commenter {
+        Some(userid) => Some(userid.to_string()),
+        None => ctx.sender_userid()?,
+    };
     view.comment = commented(ctx, challenger.as_deref(), None);
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
@@ -112,7 +117,7 @@ pub(crate) fn challenge(
     options: &[String],
     timers: &Timers,
 ) -> Handled<Vec<Reply>> {
-    let (_, mut replies) = start_board(ctx, game, players, options, timers)?;
+    let (_, mut replies) = start_board(ctx, game, players, options, timers, None)?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
 }
@@ -632,4 +637,50 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
         subject: format!("{} Board {number} record", game.title()),
         body: game_record(ctx, game, &loaded.row, &loaded.plies)?,
     }])
+}
+
+/// `<game> seek <userid> <pw> [note]`: join the waiting list of the game;
+/// when someone else is already waiting, the longest-waiting seeker and
+/// this one start a board at once. Ruling: the one who waited plays White
+/// (they asked first), and their note is the new board's comment. Seeking
+/// again replaces one's note and keeps one's place.
+pub(crate) fn seek(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    note: &str,
+) -> Handled<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let Some(waiting) = store::take_seek(ctx.conn, game.name(), &user.userid)? else {
+        store::add_seek(ctx.conn, game.name(), &user.userid, note, ctx.now)?;
+        let text = format!(
+            "{} is on the waiting list for {}: the next player who seeks a game of {} plays you, and you play White. Send the seek again to change your note.",
+            user.userid,
+            game.title(),
+            game.name()
+        );
+        return Ok(vec![ctx.notice(
+            ctx.answer_to(&user),
+            format!("{} seek", game.title()),
+            text,
+        )?]);
+    };
+    let paired = Ctx {
+        conn: ctx.conn,
+        server: ctx.server,
+        now: ctx.now,
+        sender: ctx.sender,
+        comment: &waiting.note,
+        line: ctx.line,
+    };
+    let players = [waiting.userid.clone(), user.userid.clone()];
+    let (_, replies) = start_board(
+        &paired,
+        game,
+        &players,
+        &[],
+        &Timers::default(),
+        Some(&waiting.userid),
+    )?;
+    Ok(replies)
 }

@@ -49,6 +49,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0004_player_settings.sql")),
         M::up(include_str!("../../migrations/0005_board_counters.sql")),
         M::up(include_str!("../../migrations/0006_board_mail.sql")),
+        M::up(include_str!("../../migrations/0007_seeks.sql")),
     ])
 }
 

@@ -125,6 +125,61 @@ pub fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Res
     )?)
 }
 
+/// A player on the waiting list of `seek`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seek {
+    pub userid: String,
+    pub note: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Put `userid` on the waiting list of `game` (a second seek replaces the
+/// note and keeps the place).
+pub fn add_seek(
+    conn: &Connection,
+    game: &str,
+    userid: &str,
+    note: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO seeks (game, userid, note, created_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (game, userid) DO UPDATE SET note = excluded.note",
+        params![game, userid, note, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// The longest-waiting seeker of `game` other than `except`, taken off the list.
+pub fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<Option<Seek>> {
+    let found = conn
+        .query_row(
+            "SELECT userid, note, created_at FROM seeks
+             WHERE game = ?1 AND userid != ?2 ORDER BY created_at, userid LIMIT 1",
+            params![game, except],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((userid, note, at)) = found else {
+        return Ok(None);
+    };
+    conn.execute(
+        "DELETE FROM seeks WHERE game = ?1 AND userid = ?2",
+        params![game, userid],
+    )?;
+    Ok(Some(Seek {
+        userid,
+        note,
+        created_at: parse_time(&at)?,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -154,7 +154,7 @@ fn unknown_game_verb_lists_commands() {
         e.message,
         "chess has no command 'mvoe'; the commands are help, challenge, move, queue, resign, \
          submit, confirm, preview, show, showas, games, chat, subscribe, unsubscribe, notify, \
-         accept, reject, limit, set, standings, ratings, history, players, users and pgn."
+         accept, reject, limit, set, standings, ratings, history, players, users, pgn and seek."
     );
     assert_eq!(e.masked, "chess mvoe 101 alice ***** e4");
     assert_eq!(e.game.as_deref(), Some("chess"));
@@ -825,6 +825,13 @@ fn standings_ratings_history_help() {
     assert_eq!(game("chess RATINGS"), GameCommand::Standings);
     assert_eq!(game("chess history"), GameCommand::History);
     assert_eq!(game("chess players"), GameCommand::Players);
+    assert_eq!(
+        game("chess seek alice pw evenings   only"),
+        GameCommand::Seek {
+            who: who("alice", "pw"),
+            note: "evenings only".into()
+        }
+    );
     assert_eq!(game("chess USERS"), GameCommand::Players);
     assert_eq!(game("chess pgn 101"), GameCommand::Record { board: 101 });
     assert_eq!(game("mchess help"), GameCommand::Help);
