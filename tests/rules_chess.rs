@@ -165,6 +165,14 @@ fn promotion_forms() {
     assert_eq!(reading(fen, "exd8N").unwrap(), "exd8=N+");
     assert_eq!(reading(fen, "e7d8n").unwrap(), "exd8=N+");
     assert_eq!(reading(fen, "exd8=R").unwrap(), "exd8=R");
+    // pbmserv players' forms: the piece in brackets or after a slash.
+    for input in ["e8(Q)", "e8/Q", "e8(q)+", "e7e8/q"] {
+        assert_eq!(reading(fen, input).unwrap(), "e8=Q+", "{input}");
+    }
+    assert_eq!(reading(fen, "exd8(N)").unwrap(), "exd8=N+");
+    assert_eq!(reading(fen, "exd8/R").unwrap(), "exd8=R");
+    // Brackets round more than one letter are no promotion form.
+    assert!(reading(fen, "e8(QQ)").is_err());
     // No promotion piece: the server never chooses one.
     match reading(fen, "e8") {
         Err(MoveError::Ambiguous { candidates, .. }) => {

@@ -180,6 +180,13 @@ fn the_notations_of_the_issue_each_play() {
             "exf8=N/b2",
             "4kN2/8/8/8/8/8/PN6/4K3 b - - 0 1",
         ),
+        // The bracket form of the promotion piece, before the choice.
+        (
+            "4k3/1P6/8/8/8/8/P5P1/4K3 w - - 0 1",
+            "b8(R)/g2",
+            "b8=R/g2+",
+            "1R2k3/8/8/8/8/8/P5R1/4K3 b - - 0 1",
+        ),
     ];
     for (text, input, notation, after) in cases {
         let mut p = pos(text);

@@ -266,6 +266,10 @@ fn promotion_beyond_h() {
         ("o8=N", "o8=N"),
         ("oxp8=R", "oxp8=R+"),
         ("o7p8n", "oxp8=N"),
+        ("o8(Q)", "o8=Q+"),
+        ("o8/Q", "o8=Q+"),
+        ("oxp8(R)", "oxp8=R+"),
+        ("oxp8/N", "oxp8=N"),
     ] {
         assert_eq!(reading(fen, input).unwrap(), san, "{input} in {fen}");
     }

@@ -12,7 +12,7 @@
 
 mod parse;
 
-pub use parse::{parse_line, parse_mail, MAX_COMMANDS};
+pub use parse::{parse_line, parse_mail, verbs, MAX_COMMANDS};
 
 use std::fmt;
 
@@ -149,6 +149,16 @@ pub struct BoardRef {
     pub ply: Option<u32>,
 }
 
+/// Where a `preview` starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PreviewFrom {
+    /// A board as it stands, or after ply N.
+    Board(BoardRef),
+    /// `preview new`: the game's start position under these options
+    /// (lower-case, without the dash, as a challenge's); no board needed.
+    Start { options: Vec<String> },
+}
+
 /// What a `move` command asks for: a turn action on the board, or one of the
 /// special moves the server handles itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,8 +218,9 @@ pub enum GameCommand {
         board: u32,
         who: Credentials,
     },
+    /// A hypothetical position: these moves played from `from`.
     Preview {
-        board: BoardRef,
+        from: PreviewFrom,
         moves: Vec<String>,
     },
     /// Board mails to the sender.
@@ -261,6 +272,10 @@ pub enum GameCommand {
         who: Credentials,
         max: Option<u32>,
     },
+    /// `limit <userid> <pw>` without a number: tell me my limit.
+    ShowLimit {
+        who: Credentials,
+    },
     /// My board drawing for this game.
     Set {
         who: Credentials,
@@ -311,6 +326,11 @@ pub enum Command {
         who: Credentials,
         days: Option<u32>,
     },
+    /// `vacation <userid> <pw>` without days: tell me my days left this
+    /// year and whether I am on vacation.
+    ShowVacation {
+        who: Credentials,
+    },
     /// Boards of these games (all when empty).
     List {
         games: Vec<String>,
@@ -357,5 +377,9 @@ pub struct ParseError {
 pub struct Request {
     /// True for Subject `multiple` (one combined answer).
     pub multiple: bool,
+    /// For a mail with an empty Subject whose command was read from the
+    /// first line of its body: the body after that line, where the
+    /// comment is taken from. `None` when the Subject held the command.
+    pub body_after_command: Option<String>,
     pub commands: Vec<Result<Parsed, ParseError>>,
 }

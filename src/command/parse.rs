@@ -12,8 +12,10 @@
 //! - Masking: every password word is replaced by `*****`, and so is every
 //!   other word equal to a password (ignoring case, as passwords are
 //!   compared), so that a password that doubles as a userid or a move never
-//!   leaks. When a line fails, the words where a password would stand for
-//!   that verb are masked, generously (see `guess_passwords`).
+//!   leaks. When a line fails, the word in the password position of that
+//!   verb's grammar is masked, never the userid's (see `guess_passwords`
+//!   for the one reading beyond the grammar: a missing board number).
+//!   Words are otherwise quoted exactly as sent (`b4` stays `b4`).
 //! - The move of `move`/`queue`/`submit` is the rest of the line, words
 //!   joined by one space (`reveal c4`). The ply guard is a final `#`
 //!   followed by digits only: `Qxf7#7` is `Qxf7` guarded as ply 7, `Qxf7##7`
@@ -31,11 +33,32 @@
 //!   limit, and reading stops there. A line ending in `wrote:` (the line a
 //!   mail program puts before quoted text) is skipped like a `>` line.
 //! - Timers (`--nagtime=N` ...) are whole days, at least 1.
+//! - Verbs: one table ([`VERBS`]) holds each verb with its aliases
+//!   (pbmserv's `board` for `move`; `qmove`, `qboard`, `moveq`, `boardq`
+//!   for `queue`; `sub` for `subscribe`; `ratings` for `standings`). A word
+//!   that is no name or alias stands for the verb whose name it begins, if
+//!   there is exactly one (`chall`, `prev`, `q`); a prefix of several
+//!   (`s`, `re`) is refused naming them all. `signoff` and `delete`, which
+//!   end an account, are never abbreviated. Prefixes are of names first,
+//!   then of aliases (`mo` is `move`, not `moveq`).
+//! - A word that is no game or verb, but within one edit (words of up to
+//!   four letters) or two of one, gets "did you mean ...?" with the
+//!   nearest, and the line as it would read corrected. A shortened game
+//!   name (`double`) is suggested, not taken.
+//! - `show board 101` and `preview board 101 ...` read as without `board`.
+//! - `preview new [-options] [<move>...]` plays the moves from the game's
+//!   start position; game options (as a challenge's) may follow `new`.
+//! - `limit <userid> <pw>` and `vacation <userid> <pw>` without their
+//!   number ask for the current setting.
+//! - An empty Subject (nothing left after `Re:` ...): the first line of
+//!   the body that is not blank is read as the command, unless it is a
+//!   quote or the signature mark; the comment of that command is the body
+//!   after that line ([`Request::body_after_command`]).
 
 use super::{
     game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
-    GameCommand, Look, MoveAction, ParseError, Parsed, Password, Request, Timers, GAME_NAMES,
-    RESERVED_USERIDS,
+    GameCommand, Look, MoveAction, ParseError, Parsed, Password, PreviewFrom, Request, Timers,
+    GAME_NAMES, RESERVED_USERIDS,
 };
 
 /// Most commands one `multiple` mail may hold.
@@ -47,10 +70,20 @@ const MASK: &str = "*****";
 /// Read one mail: its Subject, and for `multiple` its body lines.
 pub fn parse_mail(subject: &str, body: &str) -> Request {
     let stripped = strip_line(subject);
+    if stripped.is_empty() {
+        if let Some((line, after)) = first_body_line(body) {
+            return Request {
+                multiple: false,
+                commands: vec![parse_line(line)],
+                body_after_command: Some(after.to_string()),
+            };
+        }
+    }
     if !stripped.eq_ignore_ascii_case("multiple") {
         return Request {
             multiple: false,
             commands: vec![parse_line(subject)],
+            body_after_command: None,
         };
     }
     let mut commands = Vec::new();
@@ -96,7 +129,25 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
     Request {
         multiple: true,
         commands,
+        body_after_command: None,
     }
+}
+
+/// The command line of a mail whose Subject is empty: the first line of
+/// the body that is not blank, unless that is a quote (`>`) or the
+/// signature mark; and the body after it.
+fn first_body_line(body: &str) -> Option<(&str, &str)> {
+    let mut rest = body;
+    while !rest.is_empty() {
+        let (raw, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        let line = raw.trim();
+        if !line.is_empty() {
+            let usable = !line.starts_with('>') && line != "--";
+            return usable.then_some((line, after));
+        }
+        rest = after;
+    }
+    None
 }
 
 /// Read one command line (a Subject, or one line of a `multiple` body).
@@ -129,7 +180,10 @@ fn command_game_board(command: &Command) -> (Option<String>, Option<u32>) {
                 | GameCommand::Submit { board, .. }
                 | GameCommand::Confirm { board, .. }
                 | GameCommand::Chat { board, .. } => Some(*board),
-                GameCommand::Preview { board, .. } => Some(board.board),
+                GameCommand::Preview {
+                    from: PreviewFrom::Board(board),
+                    ..
+                } => Some(board.board),
                 _ => None,
             };
             (Some(game.clone()), board)
@@ -266,7 +320,8 @@ fn split_guard(text: &str) -> (&str, Option<&str>) {
 
 // ---------------------------------------------------------------- verbs
 
-/// What a verb needs, for error messages. `{g}` stands for the game name.
+/// What a verb needs, for error messages. `{g}` stands for the game name,
+/// `{v}` for the verb.
 #[derive(Clone, Copy)]
 struct Usage {
     needs: &'static str,
@@ -285,9 +340,8 @@ impl Usage {
 enum Creds {
     /// No password.
     None,
-    /// `<verb> <userid> <password> ...`, with at least this many words
-    /// after the verb.
-    First(usize),
+    /// `<verb> <userid> <password> ...`
+    First,
     /// `<verb> <board> <userid> <password> ...`, with at least this many
     /// words after the verb.
     AfterBoard(usize),
@@ -297,243 +351,464 @@ enum Creds {
     Change,
 }
 
-const GAME_VERBS: &[&str] = &[
-    "help",
-    "challenge",
-    "move",
-    "queue",
-    "resign",
-    "submit",
-    "confirm",
-    "preview",
-    "show",
-    "showas",
-    "games",
-    "chat",
-    "subscribe",
-    "unsubscribe",
-    "notify",
-    "accept",
-    "reject",
-    "limit",
-    "set",
-    "standings",
-    "ratings",
-    "history",
-    "players",
-    "users",
-    "pgn",
-    "seek",
-];
-
-const ACCOUNT_VERBS: &[&str] = &[
-    "help", "signup", "change", "signoff", "delete", "vacation", "list", "message", "all",
-];
-
-const SPECIAL_MOVES: &[&str] = &["resign", "propose", "undo", "accept", "reject", "pass"];
-
-fn game_verb(verb: &str) -> Option<(Usage, Creds)> {
-    const MOVE: Usage = Usage {
-        needs: "a board number, your userid, your password and a move",
-        example: "{g} move 101 alice secret Nf3",
-    };
-    const BOARD_CREDS: Usage = Usage {
-        needs: "a board number, your userid and your password",
-        example: "{g} {v} 101 alice secret",
-    };
-    const CREDS: Usage = Usage {
-        needs: "your userid and your password",
-        example: "{g} {v} alice secret",
-    };
-    const NOTHING: Usage = Usage {
-        needs: "",
-        example: "{g} {v}",
-    };
-    let spec = match verb {
-        "help" | "standings" | "ratings" | "history" | "players" | "users" => {
-            (NOTHING, Creds::None)
-        }
-        "pgn" => (
-            Usage {
-                needs: "a board number",
-                example: "{g} pgn 101",
-            },
-            Creds::None,
-        ),
-        "challenge" => (
-            Usage {
-                needs: "the userids of the two players, White first",
-                example: "{g} challenge alice bob",
-            },
-            Creds::None,
-        ),
-        "move" => (MOVE, Creds::AfterBoard(4)),
-        "queue" | "submit" => (
-            Usage {
-                needs: MOVE.needs,
-                example: "{g} {v} 101 alice secret Nf3",
-            },
-            Creds::AfterBoard(4),
-        ),
-        "resign" | "confirm" | "chat" => (BOARD_CREDS, Creds::AfterBoard(3)),
-        "preview" => (
-            Usage {
-                needs: "a board number and one or more moves",
-                example: "{g} preview 101 e4 e5 Nf3",
-            },
-            Creds::None,
-        ),
-        "show" => (
-            Usage {
-                needs: "board numbers, or userids and optionally all, active, inactive or next",
-                example: "{g} show 101 102#7 or {g} show alice next",
-            },
-            Creds::None,
-        ),
-        "showas" => (
-            Usage {
-                needs: "your userid, your password and board numbers or one of all, active, \
-                        inactive or next",
-                example: "{g} showas alice secret 101",
-            },
-            Creds::First(2),
-        ),
-        "games" => (
-            Usage {
-                needs: "userids (or none for everyone) and optionally all, active, inactive \
-                        or next",
-                example: "{g} games alice active",
-            },
-            Creds::None,
-        ),
-        "subscribe" | "unsubscribe" => (
-            Usage {
-                needs: "a board number (or all), your userid and your password",
-                example: "{g} {v} 101 alice secret",
-            },
-            Creds::AfterBoards,
-        ),
-        "notify" => (
-            Usage {
-                needs: "your userid, your password and board numbers (or none for all your \
-                        boards)",
-                example: "{g} notify alice secret 101",
-            },
-            Creds::First(2),
-        ),
-        "accept" | "reject" => (CREDS, Creds::First(2)),
-        "seek" => (
-            Usage {
-                needs: "your userid and your password, and a note for your opponent if you like",
-                example: "{g} seek alice secret evenings only",
-            },
-            Creds::First(2),
-        ),
-        "limit" => (
-            Usage {
-                needs: "your userid, your password and a number of boards or inf",
-                example: "{g} limit alice secret 5",
-            },
-            Creds::First(3),
-        ),
-        "set" => (
-            Usage {
-                needs: "your userid, your password and small, large, flip or noflip",
-                example: "{g} set alice secret small",
-            },
-            Creds::First(3),
-        ),
-        _ => return None,
-    };
-    Some(spec)
+/// Whether a verb follows a game name or stands first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Game,
+    Account,
 }
 
-fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
-    let spec = match verb {
-        "help" => (
-            Usage {
-                needs: "",
-                example: "help chess",
-            },
-            Creds::None,
-        ),
-        "signup" => (
-            Usage {
-                needs: "a userid, a password and optionally your mail addresses",
-                example: "signup alice secret alice@example.org",
-            },
-            Creds::First(2),
-        ),
-        "change" => (
-            Usage {
-                needs: "password or address, your userid, your password and the new password \
-                        or addresses",
-                example: "change password alice oldsecret newsecret",
-            },
-            Creds::Change,
-        ),
-        "signoff" | "delete" => (
+/// One verb of the language. [`VERBS`] is the one list that reading,
+/// prefix matching, "did you mean" and the lists in messages (and, through
+/// [`verbs`], the help page) all use.
+struct Verb {
+    name: &'static str,
+    scope: Scope,
+    /// Other words for the verb: pbmserv's habits (`board` for `move`).
+    aliases: &'static [&'static str],
+    /// Whether a unique prefix of the name stands for it. Not for the
+    /// verbs that end an account: those are written in full.
+    prefix: bool,
+    usage: Usage,
+    creds: Creds,
+}
+
+const MOVE_USAGE: Usage = Usage {
+    needs: "a board number, your userid, your password and a move",
+    example: "{g} {v} 101 alice secret Nf3",
+};
+const BOARD_CREDS: Usage = Usage {
+    needs: "a board number, your userid and your password",
+    example: "{g} {v} 101 alice secret",
+};
+const CREDS: Usage = Usage {
+    needs: "your userid and your password",
+    example: "{g} {v} alice secret",
+};
+const NOTHING: Usage = Usage {
+    needs: "",
+    example: "{g} {v}",
+};
+
+const fn verb(
+    name: &'static str,
+    scope: Scope,
+    aliases: &'static [&'static str],
+    usage: Usage,
+    creds: Creds,
+) -> Verb {
+    Verb {
+        name,
+        scope,
+        aliases,
+        prefix: true,
+        usage,
+        creds,
+    }
+}
+
+/// Every verb, game verbs first, in the order messages list them.
+const VERBS: &[Verb] = &[
+    verb("help", Scope::Game, &[], NOTHING, Creds::None),
+    verb(
+        "challenge",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "the userids of the two players, White first",
+            example: "{g} challenge alice bob",
+        },
+        Creds::None,
+    ),
+    verb(
+        "move",
+        Scope::Game,
+        &["board"],
+        MOVE_USAGE,
+        Creds::AfterBoard(4),
+    ),
+    verb(
+        "queue",
+        Scope::Game,
+        &["qmove", "qboard", "moveq", "boardq"],
+        MOVE_USAGE,
+        Creds::AfterBoard(4),
+    ),
+    verb(
+        "resign",
+        Scope::Game,
+        &[],
+        BOARD_CREDS,
+        Creds::AfterBoard(3),
+    ),
+    verb("submit", Scope::Game, &[], MOVE_USAGE, Creds::AfterBoard(4)),
+    verb(
+        "confirm",
+        Scope::Game,
+        &[],
+        BOARD_CREDS,
+        Creds::AfterBoard(3),
+    ),
+    verb(
+        "preview",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "a board number (or new, for the start position) and moves",
+            example: "{g} preview 101 e4 e5 Nf3",
+        },
+        Creds::None,
+    ),
+    verb(
+        "show",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "board numbers, or userids and optionally all, active, inactive or next",
+            example: "{g} show 101 102#7 or {g} show alice next",
+        },
+        Creds::None,
+    ),
+    verb(
+        "showas",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "your userid, your password and board numbers or one of all, active, \
+                    inactive or next",
+            example: "{g} showas alice secret 101",
+        },
+        Creds::First,
+    ),
+    verb(
+        "games",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "userids (or none for everyone) and optionally all, active, inactive or next",
+            example: "{g} games alice active",
+        },
+        Creds::None,
+    ),
+    verb("chat", Scope::Game, &[], BOARD_CREDS, Creds::AfterBoard(3)),
+    verb(
+        "subscribe",
+        Scope::Game,
+        // pbmserv's short form, although `submit` starts alike.
+        &["sub"],
+        Usage {
+            needs: "a board number (or all), your userid and your password",
+            example: "{g} {v} 101 alice secret",
+        },
+        Creds::AfterBoards,
+    ),
+    verb(
+        "unsubscribe",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "a board number (or all), your userid and your password",
+            example: "{g} {v} 101 alice secret",
+        },
+        Creds::AfterBoards,
+    ),
+    verb(
+        "notify",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "your userid, your password and board numbers (or none for all your boards)",
+            example: "{g} notify alice secret 101",
+        },
+        Creds::First,
+    ),
+    verb("accept", Scope::Game, &[], CREDS, Creds::First),
+    verb("reject", Scope::Game, &[], CREDS, Creds::First),
+    verb(
+        "limit",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "your userid, your password and a number of boards or inf (or nothing, to \
+                    see your limit)",
+            example: "{g} limit alice secret 5",
+        },
+        Creds::First,
+    ),
+    verb(
+        "set",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "your userid, your password and small, large, flip or noflip",
+            example: "{g} set alice secret small",
+        },
+        Creds::First,
+    ),
+    verb("standings", Scope::Game, &["ratings"], NOTHING, Creds::None),
+    verb("history", Scope::Game, &[], NOTHING, Creds::None),
+    verb("players", Scope::Game, &["users"], NOTHING, Creds::None),
+    verb(
+        "pgn",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "a board number",
+            example: "{g} pgn 101",
+        },
+        Creds::None,
+    ),
+    verb(
+        "seek",
+        Scope::Game,
+        &[],
+        Usage {
+            needs: "your userid and your password, and a note for your opponent if you like",
+            example: "{g} seek alice secret evenings only",
+        },
+        Creds::First,
+    ),
+    verb(
+        "help",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "",
+            example: "help chess",
+        },
+        Creds::None,
+    ),
+    verb(
+        "signup",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "a userid, a password and optionally your mail addresses",
+            example: "signup alice secret alice@example.org",
+        },
+        Creds::First,
+    ),
+    verb(
+        "change",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "password or address, your userid, your password and the new password or \
+                    addresses",
+            example: "change password alice oldsecret newsecret",
+        },
+        Creds::Change,
+    ),
+    Verb {
+        prefix: false,
+        ..verb(
+            "signoff",
+            Scope::Account,
+            &[],
             Usage {
                 needs: "your userid and your password",
                 example: "{v} alice secret",
             },
-            Creds::First(2),
-        ),
-        "vacation" => (
+            Creds::First,
+        )
+    },
+    Verb {
+        prefix: false,
+        ..verb(
+            "delete",
+            Scope::Account,
+            &[],
             Usage {
-                needs: "your userid, your password and a number of days or off",
-                example: "vacation alice secret 14",
+                needs: "your userid and your password",
+                example: "{v} alice secret",
             },
-            Creds::First(3),
-        ),
-        "list" => (
-            Usage {
-                needs: "game names, or nothing for all games",
-                example: "list chess",
-            },
-            Creds::None,
-        ),
-        "message" => (
-            Usage {
-                needs: "your userid, your password and the userids to write to",
-                example: "message alice secret bob",
-            },
-            Creds::First(3),
-        ),
-        "all" => (
-            Usage {
-                needs: "a userid and optionally next or active",
-                example: "all show alice next",
-            },
-            Creds::None,
-        ),
-        _ => return None,
-    };
-    Some(spec)
+            Creds::First,
+        )
+    },
+    verb(
+        "vacation",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "your userid, your password and a number of days or off (or nothing, to see \
+                    your days left)",
+            example: "vacation alice secret 14",
+        },
+        Creds::First,
+    ),
+    verb(
+        "list",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "game names, or nothing for all games",
+            example: "list chess",
+        },
+        Creds::None,
+    ),
+    verb(
+        "message",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "your userid, your password and the userids to write to",
+            example: "message alice secret bob",
+        },
+        Creds::First,
+    ),
+    verb(
+        "all",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "a userid and optionally next or active",
+            example: "all show alice next",
+        },
+        Creds::None,
+    ),
+];
+
+/// The verbs of one scope, in table order.
+fn scoped(scope: Scope) -> impl Iterator<Item = &'static Verb> {
+    VERBS.iter().filter(move |v| v.scope == scope)
 }
 
-/// Where the password would stand on a line with this verb at `v`, when the
-/// line does not parse. Generous: when words seem missing or out of place,
-/// every word that could be the password is listed.
+/// The names of one scope's verbs, for messages.
+fn verb_names(scope: Scope) -> Vec<&'static str> {
+    scoped(scope).map(|v| v.name).collect()
+}
+
+/// The game verbs (`game` true) or account verbs with their aliases, in the
+/// order help lists them; the help page is rendered from this.
+pub fn verbs(game: bool) -> Vec<(&'static str, &'static [&'static str])> {
+    let scope = if game { Scope::Game } else { Scope::Account };
+    scoped(scope).map(|v| (v.name, v.aliases)).collect()
+}
+
+/// What a word names among the verbs of a scope.
+enum Lookup {
+    Found(&'static Verb),
+    /// A prefix of several verbs (their names).
+    Ambiguous(Vec<&'static str>),
+    /// A prefix of a verb that must be written in full.
+    InFull(&'static Verb),
+    Unknown,
+}
+
+/// Find a verb by its name or an alias (any case), else by a prefix of
+/// names, else by a prefix of aliases; a prefix must name one verb.
+fn lookup(scope: Scope, word: &str) -> Lookup {
+    let w = word.to_ascii_lowercase();
+    if let Some(v) = scoped(scope).find(|v| v.name == w || v.aliases.contains(&w.as_str())) {
+        return Lookup::Found(v);
+    }
+    let mut by_name: Vec<&Verb> = scoped(scope).filter(|v| v.name.starts_with(&w)).collect();
+    if by_name.is_empty() {
+        by_name = scoped(scope)
+            .filter(|v| v.aliases.iter().any(|a| a.starts_with(&w)))
+            .collect();
+    }
+    match by_name[..] {
+        [] => Lookup::Unknown,
+        [v] if v.prefix => Lookup::Found(v),
+        [v] => Lookup::InFull(v),
+        _ => Lookup::Ambiguous(by_name.iter().map(|v| v.name).collect()),
+    }
+}
+
+/// The verb `word` names exactly (name or alias), if any.
+fn exact(scope: Scope, word: &str) -> Option<&'static Verb> {
+    match lookup(scope, word) {
+        Lookup::Found(v) if v.name == word || v.aliases.contains(&word) => Some(v),
+        _ => None,
+    }
+}
+
+/// Edit distance (optimal string alignment: insertions, deletions,
+/// substitutions and swaps of neighbours count one each), ignoring case.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The candidate nearest to `word`, when it is close enough to be a typo:
+/// one edit for words of up to four letters, two for longer ones (never
+/// more than a third of the candidate). Ties go to the earlier candidate.
+fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let len = word.chars().count();
+    let most = if len <= 4 { 1 } else { 2 };
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = distance(word, c);
+        if d == 0 || d > most || d * 3 > c.chars().count() {
+            continue;
+        }
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// The verb of a scope a mistyped word most likely meant (name or alias).
+fn suggest_verb(scope: Scope, word: &str) -> Option<&'static str> {
+    nearest(
+        word,
+        scoped(scope).flat_map(|v| std::iter::once(v.name).chain(v.aliases.iter().copied())),
+    )
+}
+
+/// The game a mistyped or shortened game name most likely meant: the one
+/// game it is a prefix of, else the nearest.
+fn suggest_game(word: &str) -> Option<&'static str> {
+    let w = word.to_ascii_lowercase();
+    let starting: Vec<&str> = GAME_NAMES
+        .iter()
+        .copied()
+        .filter(|g| g.starts_with(&w))
+        .collect();
+    if let [one] = starting[..] {
+        return Some(one);
+    }
+    nearest(&w, GAME_NAMES.iter().copied())
+}
+
+const SPECIAL_MOVES: &[&str] = &["resign", "propose", "undo", "accept", "reject", "pass"];
+
+/// Where the password stands on a line with this verb at `v` that does not
+/// parse: the word in the password position of the verb's grammar, and
+/// never the userid's. One reading beyond the grammar: when the word in a
+/// board number's place is no number and the line is a word short, the
+/// board may have been left out (the words stand one place to the left) or
+/// mistyped; the password positions of both readings are masked.
 fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<usize> {
     let a = v + 1;
     let n = toks.len();
-    let from = |start: usize| (start..n.max(start)).collect::<Vec<_>>();
     let num = |i: usize| toks.get(i).is_some_and(|t| looks_numeric(t.text));
     match creds {
         Creds::None => Vec::new(),
-        Creds::First(min) => {
-            if n < a + min {
-                from(a)
-            } else {
-                vec![a + 1]
-            }
-        }
+        Creds::First => vec![a + 1],
         Creds::AfterBoard(min) => {
-            if !num(a) {
-                vec![a, a + 1, a + 2]
-            } else if n < a + min {
-                from(a + 1)
+            if !num(a) && n < a + min {
+                vec![a + 1, a + 2]
             } else {
                 vec![a + 2]
             }
@@ -546,38 +821,66 @@ fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<usize> {
             {
                 u += 1;
             }
-            if n < u + 2 {
-                from(u)
-            } else if u == a {
-                // No board given: the first word may be a mistyped one.
-                vec![u + 1, u + 2]
+            if u == a && n >= a + 3 {
+                // A mistyped board number, then userid and password.
+                vec![a + 2]
             } else {
                 vec![u + 1]
             }
         }
-        Creds::Change => {
-            let sub = toks.get(a).map(|t| t.text.to_ascii_lowercase());
-            match sub.as_deref() {
-                Some("password") if n >= a + 4 => vec![a + 2, a + 3],
-                Some("address") if n >= a + 3 => vec![a + 2],
-                _ => from(a + 1),
-            }
-        }
+        Creds::Change => match toks.get(a).and_then(|t| change_subject(t.text)) {
+            Some(ChangeWhat::Password) => vec![a + 2, a + 3],
+            Some(ChangeWhat::Address) => vec![a + 2],
+            // No subject word: the userid stands first, then the password(s).
+            None => (a + 1..n.max(a + 1)).collect(),
+        },
     }
 }
 
-/// Password positions for a line whose first word is no game or command.
+/// What `change` changes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ChangeWhat {
+    Password,
+    Address,
+}
+
+/// The word after `change`: `password`, `address` (or `addresses`), a
+/// prefix of either, or a near miss (`passwd`).
+fn change_subject(word: &str) -> Option<ChangeWhat> {
+    let w = word.to_ascii_lowercase();
+    let named = |name: &str| name.starts_with(&w) || nearest(&w, [name]).is_some();
+    if w == "addresses" || named("address") {
+        Some(ChangeWhat::Address)
+    } else if named("password") {
+        Some(ChangeWhat::Password)
+    } else {
+        None
+    }
+}
+
+/// Password positions for a line whose first word is no game or command:
+/// those of the verb it names or nearly names, else the word after the
+/// one after a number, else the third word.
 fn guess_unknown(toks: &[Tok<'_>]) -> Vec<usize> {
-    if let Some((_, creds)) = toks
-        .get(1)
-        .and_then(|t| game_verb(&t.text.to_ascii_lowercase()))
-    {
-        return guess_passwords(toks, 1, creds);
+    let first = toks.first().map_or("", |t| t.text);
+    if let Some(v) = suggest_verb(Scope::Account, first).and_then(|w| exact(Scope::Account, w)) {
+        return guess_passwords(toks, 0, v.creds);
+    }
+    if let Some(verb) = toks.get(1).and_then(|t| verb_for_guess(t.text)) {
+        return guess_passwords(toks, 1, verb.creds);
     }
     if let Some(i) = (1..toks.len()).find(|&i| looks_numeric(toks[i].text)) {
         return vec![i + 2];
     }
-    vec![2, 3]
+    vec![2]
+}
+
+/// The game verb a word names or nearly names, for masking.
+fn verb_for_guess(word: &str) -> Option<&'static Verb> {
+    match lookup(Scope::Game, word) {
+        Lookup::Found(v) => Some(v),
+        _ => suggest_verb(Scope::Game, word).and_then(|w| exact(Scope::Game, w)),
+    }
 }
 
 // ---------------------------------------------------------------- parser
@@ -809,11 +1112,6 @@ impl<'a> Parser<'a> {
                 command,
             });
         }
-        if let Some((usage, creds)) = account_verb(&word) {
-            let name = if word == "all" { "all show" } else { &word };
-            self.set_verb(name.to_string(), usage, creds, 0);
-            return self.account_command(&word);
-        }
         if word == "multiple" {
             return Err(self.fail(
                 "'multiple' must stand alone in the Subject, with the commands one per line \
@@ -821,50 +1119,129 @@ impl<'a> Parser<'a> {
                     .to_string(),
             ));
         }
-        if let Some((usage, creds)) = game_verb(&word) {
-            self.cmd = word.clone();
-            self.usage = usage;
-            self.guess = guess_passwords(&self.toks, 0, creds);
-            let example = usage.example.replace("{g}", "chess").replace("{v}", &word);
+        match lookup(Scope::Account, &word) {
+            Lookup::Found(verb) => {
+                let name = if verb.name == "all" {
+                    "all show"
+                } else {
+                    verb.name
+                };
+                self.set_verb(name.to_string(), verb.usage, verb.creds, 0);
+                return self.account_command(verb.name);
+            }
+            Lookup::InFull(verb) => {
+                self.set_verb(verb.name.to_string(), verb.usage, verb.creds, 0);
+                return Err(self.in_full(first, verb));
+            }
+            Lookup::Ambiguous(names) => {
+                self.guess = guess_unknown(&self.toks);
+                return Err(self.ambiguous(first, &names));
+            }
+            Lookup::Unknown => {}
+        }
+        if let Some(verb) = exact(Scope::Game, &word) {
+            self.cmd = verb.name.to_string();
+            self.usage = verb.usage;
+            self.guess = guess_passwords(&self.toks, 0, verb.creds);
+            let example = verb
+                .usage
+                .example
+                .replace("{g}", "chess")
+                .replace("{v}", verb.name);
             return Err(self.fail(format!(
                 "{word} needs a game name first, like: {example}; the games are {}.",
                 list_words(GAME_NAMES)
             )));
         }
         self.guess = guess_unknown(&self.toks);
-        Err(self.fail(format!(
-            "I know no game or command called '{first}'; send a mail with the Subject help \
-             for the list of games and commands."
-        )))
+        let suggestion = suggest_game(&word).or_else(|| suggest_verb(Scope::Account, &word));
+        Err(self.fail(match suggestion {
+            Some(s) => format!(
+                "I know no game or command called '{first}'; did you mean {s}, as in: {}?",
+                self.corrected(0, s)
+            ),
+            None => format!(
+                "I know no game or command called '{first}'; send a mail with the Subject help \
+                 for the list of games and commands."
+            ),
+        }))
+    }
+
+    /// The line as quoted (password masked) with word `i` replaced by `word`.
+    fn corrected(&self, i: usize, word: &str) -> String {
+        let masked = self.fail(String::new()).masked;
+        let toks = tokenize(&masked);
+        match toks.get(i) {
+            Some(t) => format!("{}{word}{}", &masked[..t.start], &masked[t.end..]),
+            None => masked,
+        }
+    }
+
+    /// `'s' could be set, show, ...; write more of it.`
+    fn ambiguous(&self, word: &str, names: &[&str]) -> ParseError {
+        let list = match names {
+            [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+            _ => names.join(""),
+        };
+        self.fail(format!("'{word}' could be {list}; write more of the word."))
+    }
+
+    /// A prefix of a verb that must be written in full.
+    fn in_full(&self, word: &str, verb: &Verb) -> ParseError {
+        self.fail(format!(
+            "'{word}' could be {}, which must be written in full, as it ends your account; like: {}.",
+            verb.name,
+            self.example()
+        ))
     }
 
     fn game_command(&mut self, game: &'static str) -> Res<GameCommand> {
         let Some(verb_word) = self.next() else {
             return Err(self.fail(format!(
                 "{game} needs a command after it, like: {game} help; the commands are {}.",
-                list_words(GAME_VERBS)
+                list_words(&verb_names(Scope::Game))
             )));
         };
-        let verb = verb_word.to_ascii_lowercase();
         let v = self.i - 1;
-        let Some((usage, creds)) = game_verb(&verb) else {
-            return Err(self.unknown_game_verb(game, verb_word, v));
+        let spec = match lookup(Scope::Game, verb_word) {
+            Lookup::Found(spec) => spec,
+            Lookup::Ambiguous(names) => {
+                self.guess = guess_passwords(&self.toks, v, Creds::AfterBoard(4));
+                return Err(self.ambiguous(verb_word, &names));
+            }
+            Lookup::InFull(_) | Lookup::Unknown => {
+                return Err(self.unknown_game_verb(game, verb_word, v))
+            }
         };
-        self.set_verb(format!("{game} {verb}"), usage, creds, v);
-        let command = match verb.as_str() {
+        let verb = spec.name;
+        // Messages name an alias as typed (`chess board needs ...`), a
+        // prefix by the verb it stands for.
+        let typed = verb_word.to_ascii_lowercase();
+        let named = if spec.aliases.contains(&typed.as_str()) {
+            typed.as_str()
+        } else {
+            verb
+        };
+        self.set_verb(format!("{game} {named}"), spec.usage, spec.creds, v);
+        let command = match verb {
             "help" => GameCommand::Help,
-            "standings" | "ratings" => GameCommand::Standings,
+            "standings" => GameCommand::Standings,
             "history" => GameCommand::History,
-            "players" | "users" => GameCommand::Players,
+            "players" => GameCommand::Players,
             "pgn" => GameCommand::Record {
                 board: self.board_no()?,
             },
+            "seek" => {
+                let who = self.creds()?;
+                let note = self.rest().join(" ");
+                GameCommand::Seek { who, note }
+            }
             "challenge" => self.challenge()?,
             "move" | "queue" | "submit" => {
                 let board = self.board_no()?;
                 let who = self.creds()?;
                 let (action, ply) = self.move_action()?;
-                match verb.as_str() {
+                match verb {
                     "move" => GameCommand::Move {
                         board,
                         who,
@@ -888,38 +1265,13 @@ impl<'a> Parser<'a> {
             "resign" | "confirm" | "chat" => {
                 let board = self.board_no()?;
                 let who = self.creds()?;
-                match verb.as_str() {
+                match verb {
                     "resign" => GameCommand::Resign { board, who },
                     "confirm" => GameCommand::Confirm { board, who },
                     _ => GameCommand::Chat { board, who },
                 }
             }
-            "preview" => {
-                let word = self.need()?;
-                let board = self.board_ref(word)?;
-                self.board = Some(board.board);
-                let words = self.rest();
-                let text = words.join(" ");
-                let moves: Vec<String> = if text.contains([',', ';']) {
-                    text.split([',', ';'])
-                        .map(str::trim)
-                        .filter(|m| !m.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                } else {
-                    words.iter().map(|w| w.to_string()).collect()
-                };
-                if moves.is_empty() {
-                    return Err(self.fail(format!(
-                        "{} needs a board number and one or more moves, like: {}; to see the \
-                         board as it stands write {game} show {}.",
-                        self.cmd,
-                        self.example(),
-                        word
-                    )));
-                }
-                GameCommand::Preview { board, moves }
-            }
+            "preview" => self.preview(game)?,
             "show" => self.show()?,
             "showas" => {
                 let who = self.creds()?;
@@ -994,11 +1346,6 @@ impl<'a> Parser<'a> {
                     GameCommand::Unsubscribe { boards, all, who }
                 }
             }
-            "seek" => {
-                let who = self.creds()?;
-                let note = self.rest().join(" ");
-                GameCommand::Seek { who, note }
-            }
             "notify" => {
                 let who = self.creds()?;
                 let mut boards = Vec::new();
@@ -1026,13 +1373,16 @@ impl<'a> Parser<'a> {
             }
             "limit" => {
                 let who = self.creds()?;
-                let word = self.need()?;
-                let max = if word.eq_ignore_ascii_case("inf") {
-                    None
-                } else {
-                    Some(self.number(word, "a number of boards or inf")?)
-                };
-                GameCommand::Limit { who, max }
+                match self.next() {
+                    None => GameCommand::ShowLimit { who },
+                    Some(word) if word.eq_ignore_ascii_case("inf") => {
+                        GameCommand::Limit { who, max: None }
+                    }
+                    Some(word) => GameCommand::Limit {
+                        who,
+                        max: Some(self.number(word, "a number of boards or inf")?),
+                    },
+                }
             }
             "set" => {
                 let who = self.creds()?;
@@ -1046,7 +1396,7 @@ impl<'a> Parser<'a> {
                 };
                 GameCommand::Set { who, look }
             }
-            _ => unreachable!("every verb of GAME_VERBS is handled"),
+            _ => unreachable!("every game verb of VERBS is handled"),
         };
         self.end()?;
         Ok(command)
@@ -1054,13 +1404,13 @@ impl<'a> Parser<'a> {
 
     fn unknown_game_verb(&mut self, game: &str, word: &str, v: usize) -> ParseError {
         let verb = word.to_ascii_lowercase();
-        let next_numeric = self.toks.get(v + 1).is_some_and(|t| looks_numeric(t.text));
-        self.guess = if next_numeric {
-            guess_passwords(&self.toks, v, Creds::AfterBoard(4))
-        } else {
-            let mut g = guess_passwords(&self.toks, v, Creds::First(2));
-            g.push(v + 3);
-            g
+        let suggestion = suggest_verb(Scope::Game, &verb);
+        self.guess = match suggestion.and_then(|s| exact(Scope::Game, s)) {
+            Some(meant) => guess_passwords(&self.toks, v, meant.creds),
+            None if self.toks.get(v + 1).is_some_and(|t| looks_numeric(t.text)) => {
+                guess_passwords(&self.toks, v, Creds::AfterBoard(4))
+            }
+            None => guess_passwords(&self.toks, v, Creds::First),
         };
         if SPECIAL_MOVES.contains(&verb.as_str()) || verb == "draw" {
             let mv = if verb == "draw" { "propose" } else { &verb };
@@ -1069,24 +1419,79 @@ impl<'a> Parser<'a> {
                  101 alice secret {mv}."
             ));
         }
-        if ACCOUNT_VERBS.contains(&verb.as_str()) {
-            let example = account_verb(&verb)
-                .map(|(u, _)| u.example.replace("{v}", &verb))
-                .unwrap_or_default();
+        if let Some(account) = exact(Scope::Account, &verb) {
+            let example = account.usage.example.replace("{v}", account.name);
             return self.fail(format!(
                 "'{word}' is no {game} command; write it without the game name, like: {example}."
             ));
         }
-        if verb == "board" {
+        if let Some(s) = suggestion {
             return self.fail(format!(
-                "{game} has no command 'board'; to answer a board mail write a command in the \
-                 Subject, like: {game} move 101 alice secret Nf3."
+                "{game} has no command '{word}'; did you mean {s}, as in: {}?",
+                self.corrected(v, s)
             ));
         }
         self.fail(format!(
             "{game} has no command '{word}'; the commands are {}.",
-            list_words(GAME_VERBS)
+            list_words(&verb_names(Scope::Game))
         ))
+    }
+
+    /// `preview <board>[#N] <move>...` or `preview new [-options] [<move>...]`.
+    fn preview(&mut self, game: &str) -> Res<GameCommand> {
+        let mut word = self.need()?;
+        if word.eq_ignore_ascii_case("board") && self.peek().is_some_and(looks_numeric) {
+            word = self.need()?;
+        }
+        let from = if word.eq_ignore_ascii_case("new") {
+            let mut options = Vec::new();
+            while let Some(opt) = self.peek().filter(|w| w.starts_with('-')) {
+                options.push(self.game_option(opt)?);
+                self.i += 1;
+            }
+            PreviewFrom::Start { options }
+        } else {
+            let board = self.board_ref(word)?;
+            self.board = Some(board.board);
+            PreviewFrom::Board(board)
+        };
+        let words = self.rest();
+        let text = words.join(" ");
+        let moves: Vec<String> = if text.contains([',', ';']) {
+            text.split([',', ';'])
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .map(str::to_string)
+                .collect()
+        } else {
+            words.iter().map(|w| w.to_string()).collect()
+        };
+        if moves.is_empty() && matches!(from, PreviewFrom::Board(_)) {
+            return Err(self.fail(format!(
+                "{} needs a board number and one or more moves, like: {}; to see the board as \
+                 it stands write {game} show {}.",
+                self.cmd,
+                self.example(),
+                word
+            )));
+        }
+        Ok(GameCommand::Preview { from, moves })
+    }
+
+    /// A game option word (`-lenient`, `-level=3`): lower-case, without the dash.
+    fn game_option(&self, word: &str) -> Res<String> {
+        let opt = word.strip_prefix('-').unwrap_or(word);
+        let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
+        if name.is_empty()
+            || opt.starts_with('-')
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            || (opt.contains('=') && value.is_empty())
+        {
+            return Err(self.bad(word, "a game option (like -name or -name=value)"));
+        }
+        Ok(opt.to_ascii_lowercase())
     }
 
     /// The action and guard of `move`/`queue`/`submit`: the rest of the line.
@@ -1159,17 +1564,8 @@ impl<'a> Parser<'a> {
                     return Err(self.bad(word, "a board option of at least one day"));
                 }
                 *slot = Some(days);
-            } else if let Some(opt) = word.strip_prefix('-') {
-                let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
-                if name.is_empty()
-                    || !name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                    || (opt.contains('=') && value.is_empty())
-                {
-                    return Err(self.bad(word, "a game option (like -name or -name=value)"));
-                }
-                options.push(opt.to_ascii_lowercase());
+            } else if word.starts_with('-') {
+                options.push(self.game_option(word)?);
             } else {
                 players.push(self.check_userid(word)?);
             }
@@ -1195,6 +1591,15 @@ impl<'a> Parser<'a> {
     }
 
     fn show(&mut self) -> Res<GameCommand> {
+        // `show board 101`, as pbmserv players write it.
+        if self.peek().is_some_and(|w| w.eq_ignore_ascii_case("board"))
+            && self
+                .toks
+                .get(self.i + 1)
+                .is_some_and(|t| looks_numeric(t.text))
+        {
+            self.i += 1;
+        }
         match self.peek() {
             None => Err(self.missing()),
             Some(word) if looks_numeric(word) => {
@@ -1252,8 +1657,8 @@ impl<'a> Parser<'a> {
                 let userid = self.check_userid(word)?;
                 if RESERVED_USERIDS.contains(&userid.as_str()) {
                     return Err(self.fail(format!(
-                        "'{word}' cannot be a userid, as it is a word of the command language \
-                         or of board mail subjects; choose another, like: {}.",
+                        "'{word}' cannot be a userid, as show and games read it as a filter; \
+                         choose another, like: {}.",
                         self.example()
                     )));
                 }
@@ -1270,8 +1675,16 @@ impl<'a> Parser<'a> {
             }
             "change" => {
                 let sub = self.need()?.to_ascii_lowercase();
-                match sub.as_str() {
-                    "password" => {
+                // `password`, `address`, `addresses`, or a prefix of one.
+                let what = if "password".starts_with(&sub) {
+                    Some(ChangeWhat::Password)
+                } else if "addresses".starts_with(&sub) {
+                    Some(ChangeWhat::Address)
+                } else {
+                    None
+                };
+                match what {
+                    Some(ChangeWhat::Password) => {
                         self.cmd = "change password".to_string();
                         self.usage = Usage {
                             needs: "your userid, your old password and your new password",
@@ -1281,7 +1694,7 @@ impl<'a> Parser<'a> {
                         let new = self.password()?;
                         Command::ChangePassword { who, new }
                     }
-                    "address" | "addresses" => {
+                    Some(ChangeWhat::Address) => {
                         self.cmd = "change address".to_string();
                         self.usage = Usage {
                             needs: "your userid, your password and the new mail addresses (none \
@@ -1295,8 +1708,15 @@ impl<'a> Parser<'a> {
                         }
                         Command::ChangeAddress { who, addresses }
                     }
-                    _ => {
+                    None => {
                         let word = self.toks[self.i - 1].text;
+                        if let Some(meant) = nearest(&sub, ["password", "address"]) {
+                            return Err(self.fail(format!(
+                                "'{word}' is not password or address; did you mean {meant}, as \
+                                 in: {}?",
+                                self.corrected(self.i - 1, meant)
+                            )));
+                        }
                         return Err(self.bad(word, "password or address"));
                     }
                 }
@@ -1304,7 +1724,10 @@ impl<'a> Parser<'a> {
             "signoff" | "delete" => Command::Signoff { who: self.creds()? },
             "vacation" => {
                 let who = self.creds()?;
-                let word = self.need()?;
+                let Some(word) = self.next() else {
+                    self.end()?;
+                    return Ok(Command::ShowVacation { who });
+                };
                 let days = if word.eq_ignore_ascii_case("off") {
                     None
                 } else {
@@ -1324,10 +1747,17 @@ impl<'a> Parser<'a> {
                     match game_name(word) {
                         Some(g) => games.push(g.to_string()),
                         None => {
-                            return Err(self.fail(format!(
-                                "'{word}' is no game I know; the games are {}.",
-                                list_words(GAME_NAMES)
-                            )))
+                            return Err(self.fail(match suggest_game(word) {
+                                Some(g) => format!(
+                                    "'{word}' is no game I know (did you mean {g}?); the games \
+                                     are {}.",
+                                    list_words(GAME_NAMES)
+                                ),
+                                None => format!(
+                                    "'{word}' is no game I know; the games are {}.",
+                                    list_words(GAME_NAMES)
+                                ),
+                            }))
                         }
                     }
                 }
@@ -1360,7 +1790,7 @@ impl<'a> Parser<'a> {
                 };
                 Command::AllShow { userid, filter }
             }
-            _ => unreachable!("every verb of ACCOUNT_VERBS is handled"),
+            _ => unreachable!("every account verb of VERBS is handled"),
         };
         self.end()?;
         Ok(command)

@@ -127,11 +127,20 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
         .iter()
         .map(|g| context! { name => g.name(), title => g.title() })
         .collect();
+    // The verbs with their other words, from the parser's own table.
+    let verbs = |game: bool| -> Vec<_> {
+        command::verbs(game)
+            .into_iter()
+            .map(|(name, aliases)| context! { name => name, aliases => aliases.to_vec() })
+            .collect()
+    };
     let vars = context! {
         name => &server.config.server.name,
         address => &server.config.server.address,
         games => games,
         vacation_days => server.config.timers.vacation_days_per_year,
+        game_verbs => verbs(true),
+        account_verbs => verbs(false),
     };
     let topics: Vec<String> = if topics.is_empty() {
         vec!["general".to_string()]

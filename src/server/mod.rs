@@ -328,6 +328,12 @@ impl<'a> Server<'a> {
         }
 
         let request = command::parse_mail(&mail.subject, &mail.body);
+        // A command read from the body's first line (empty Subject) has the
+        // rest of the body as its comment.
+        let body_comment = request
+            .body_after_command
+            .as_deref()
+            .map(crate::mail::extract_comment);
         let ctx = Ctx {
             conn: &tx,
             server: self,
@@ -335,7 +341,11 @@ impl<'a> Server<'a> {
             sender: Some(sender),
             // The body of a `multiple` mail is its commands (with their
             // passwords), never a comment to relay.
-            comment: if request.multiple { "" } else { &mail.comment },
+            comment: match &body_comment {
+                Some(comment) => comment,
+                None if request.multiple => "",
+                None => &mail.comment,
+            },
             line: if request.multiple { "" } else { &mail.subject },
         };
         let mut replies = Vec::new();
@@ -376,6 +386,11 @@ impl<'a> Server<'a> {
                     };
                     replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
                 }
+            }
+        }
+        if request.body_after_command.is_some() {
+            for reply in replies.iter_mut().filter(|r| r.to == sender) {
+                reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
             }
         }
         self.queue(&tx, replies, Some(sender), Some(&mail.message_id), now)?;
@@ -533,6 +548,7 @@ impl<'a> Server<'a> {
             Command::Signoff { who } => account::signoff(ctx, who),
             Command::List { games } => social::list(ctx, games),
             Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
+            Command::ShowVacation { who } => settings::vacation_report(ctx, who),
             Command::Message { who, to } => social::message_users(ctx, who, to),
             Command::AllShow { userid, filter } => social::all_show(ctx, userid, *filter),
             Command::Game { game, command } => self.execute_game(ctx, game, command),
@@ -580,7 +596,7 @@ impl<'a> Server<'a> {
                 ply,
             } => pending::submit(ctx, rules, *board, who, action, *ply),
             GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
-            GameCommand::Preview { board, moves } => pending::preview(ctx, rules, *board, moves),
+            GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
             GameCommand::Show { boards } => play::show(ctx, rules, boards),
             GameCommand::ShowUsers { users, filter } => {
                 play::show_users(ctx, rules, users, *filter)
@@ -610,6 +626,7 @@ impl<'a> Server<'a> {
             GameCommand::Limit { who, max } => {
                 settings::challenges(ctx, rules, who, |s| s.limit = *max)
             }
+            GameCommand::ShowLimit { who } => settings::limit_report(ctx, rules, who),
             GameCommand::History => social::history(ctx, rules),
             GameCommand::Players => social::players(ctx, rules),
             GameCommand::Seek { who, note } => play::seek(ctx, rules, who, note),
@@ -723,3 +740,8 @@ impl<'a> Server<'a> {
         }
     }
 }
+
+/// Said under every answer to the sender of a mail whose command was read
+/// from the first line of its body.
+const EMPTY_SUBJECT_NOTE: &str =
+    "Your Subject was empty, so the first line of your mail was read as the command.";

@@ -46,16 +46,20 @@
 //!   the board after them and who would act then (or how the game would
 //!   end). A move that cannot be played is refused naming its place in the
 //!   list, the ply it would be and the rules' reason.
+//! - `preview new [-options] [<move>...]` plays the moves from the game's
+//!   start position (default options unless given); no board is needed.
+//!   Its subject is `<Game> preview`, the sides are named White and Black,
+//!   and without moves it shows the start position.
 
 use super::compose::{record, RECENT_PLIES};
 use super::loaded::{load, replay, Loaded};
 use super::play;
-use super::text::{capitalise, commented};
+use super::text::{capitalise, commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{BoardRef, Credentials, MoveAction};
+use crate::command::{Credentials, MoveAction, PreviewFrom};
 use crate::render::{self, Drawing, MoveRecord};
 use crate::rules::{self, Color, Game, MoveError, Played, Position};
-use crate::store::{self, BoardStatus, PendingKind, PendingMove};
+use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
@@ -399,7 +403,7 @@ pub(crate) fn submit(
     let mut after = loaded.position.clone_box();
     let played = after
         .play(text)
-        .map_err(|e| board_refusal(game, number, capitalise(&e.to_string())))?;
+        .map_err(|e| board_refusal(game, number, move_refusal(&e)))?;
     let comment = commented(ctx, None, Some(&who.password))
         .map(|(_, c)| c)
         .unwrap_or_default();
@@ -434,8 +438,9 @@ pub(crate) fn submit(
     let drawing = ctx.drawing_of(&user.userid, game.name())?;
     let body = hypothetical_body(
         ctx,
-        &loaded,
-        &[(next_ply, played)],
+        &loaded.plies,
+        Some(&loaded.row.players),
+        &[(next_ply, seat, played)],
         after.as_ref(),
         drawing,
         intro,
@@ -517,9 +522,13 @@ pub(crate) fn confirm(
 pub(crate) fn preview(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
-    at: BoardRef,
+    from: &PreviewFrom,
     moves: &[String],
 ) -> Handled<Vec<Reply>> {
+    let at = match from {
+        PreviewFrom::Board(at) => *at,
+        PreviewFrom::Start { options } => return preview_new(ctx, game, options, moves),
+    };
     let number = at.board;
     let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     if let Some(n) = at.ply {
@@ -539,23 +548,8 @@ pub(crate) fn preview(
         loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut position = loaded.position.clone_box();
-    let mut previewed = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let ply = (loaded.plies.len() + i) as u32 + 1;
-        match position.play(text) {
-            Ok(played) => previewed.push((ply, played)),
-            Err(e) => {
-                return Err(board_refusal(
-                    game,
-                    number,
-                    format!(
-                        "Move {} of your preview ({text}, which would be ply {ply}) cannot be played: {e}",
-                        i + 1
-                    ),
-                ))
-            }
-        }
-    }
+    let previewed = play_preview(position.as_mut(), loaded.plies.len(), moves)
+        .map_err(|sentence| board_refusal(game, number, sentence))?;
     let from = match at.ply {
         Some(n) => format!("the position after ply {n}"),
         None => "the position as it stands".to_string(),
@@ -565,12 +559,86 @@ pub(crate) fn preview(
         game.title()
     );
     let drawing = ctx.sender_drawing(game.name())?;
-    let body = hypothetical_body(ctx, &loaded, &previewed, position.as_ref(), drawing, intro)?;
+    let body = hypothetical_body(
+        ctx,
+        &loaded.plies,
+        Some(&loaded.row.players),
+        &previewed,
+        position.as_ref(),
+        drawing,
+        intro,
+    )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: preview_subject(game, number),
         body,
     }])
+}
+
+/// `<game> preview new [-options] [<move>...]`: the moves played from the
+/// game's start position under those options; no board is needed, and
+/// the sides are named White and Black. Subject `<Game> preview`.
+fn preview_new(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    options: &[String],
+    moves: &[String],
+) -> Handled<Vec<Reply>> {
+    let refuse = |sentence: String| Failure::Refused(Refusal::new(sentence).on(game.name(), None));
+    let mut position = game
+        .start(options)
+        .map_err(|e| refuse(capitalise(&e.to_string())))?;
+    let previewed = play_preview(position.as_mut(), 0, moves).map_err(refuse)?;
+    let with = if options.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = options.iter().map(|o| format!("-{o}")).collect();
+        format!(" with {}", list.join(" "))
+    };
+    let intro = format!(
+        "Preview of a new {} board{with} from the start position; nothing is played or stored.",
+        game.title()
+    );
+    let drawing = ctx.sender_drawing(game.name())?;
+    let body = hypothetical_body(
+        ctx,
+        &[],
+        None,
+        &previewed,
+        position.as_ref(),
+        drawing,
+        intro,
+    )?;
+    Ok(vec![Reply {
+        to: ctx.sender.unwrap_or_default().to_string(),
+        subject: format!("{} preview", game.title()),
+        body,
+    }])
+}
+
+/// Play the moves of a preview on `position`, after `played` plies; a move
+/// that cannot be played is refused naming its place in the list, the ply
+/// it would be and the rules' reason.
+fn play_preview(
+    position: &mut dyn Position,
+    played: usize,
+    moves: &[String],
+) -> Result<Vec<(u32, usize, Played)>, String> {
+    let mut previewed = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let ply = (played + i) as u32 + 1;
+        let seat = position.to_act().index();
+        match position.play(text) {
+            Ok(p) => previewed.push((ply, seat, p)),
+            Err(e) => {
+                return Err(format!(
+                "Move {} of your preview ({text}, which would be ply {ply}) cannot be played: {e}",
+                i + 1
+            ))
+            }
+        }
+    }
+    Ok(previewed)
 }
 
 fn preview_subject(game: &'static dyn Game, number: u32) -> String {
@@ -581,45 +649,48 @@ fn preview_subject(game: &'static dyn Game, number: u32) -> String {
 /// board after them, and who would act then (or how the game would end).
 fn hypothetical_body(
     ctx: &Ctx<'_>,
-    loaded: &Loaded,
-    previewed: &[(u32, Played)],
+    plies: &[Ply],
+    players: Option<&[String]>,
+    previewed: &[(u32, usize, Played)],
     position: &dyn Position,
     drawing: Drawing,
     intro: String,
 ) -> Handled<String> {
-    // One list: the played plies, then the previewed ones marked as such
-    // (their seats found by walking them from the position they start at).
-    let mut records: Vec<MoveRecord> = loaded.plies.iter().map(record).collect();
-    let mut walk = loaded.position.clone_box();
-    for (ply, p) in previewed {
-        let seat = walk.to_act().index();
-        let _ = walk.play(&p.notation);
+    // One list: the played plies, then the previewed ones marked as such.
+    let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
+    for (ply, seat, p) in previewed {
         records.push(MoveRecord {
             ply: *ply,
-            seat,
+            seat: *seat,
             notation: p.notation.clone(),
             mark: "(preview)",
             events: p.events.clone(),
         });
     }
     let list = render::move_list(&records, Some(RECENT_PLIES + previewed.len()));
-    let players = &loaded.row.players;
+    // The players by name on a board, by colour on a new one.
+    let name = |seat: Color| match players {
+        Some(players) => players[seat.index()].clone(),
+        None => seat.name().to_string(),
+    };
     let then = match position.outcome() {
         rules::Outcome::Ongoing => format!(
             "After the previewed plies it would be {}'s turn.",
-            players[position.to_act().index()]
+            name(position.to_act())
         ),
         rules::Outcome::Won { winner, ending } => format!(
             "The previewed plies would end the game: won by {} ({ending}).",
-            players[winner.index()]
+            name(winner)
         ),
         rules::Outcome::Drawn { ending } => {
             format!("The previewed plies would end the game: a tie ({ending}).")
         }
     };
     let mut text = intro;
-    text.push_str("\n\n");
-    text.push_str(list.trim_end());
+    if !list.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(list.trim_end());
+    }
     text.push_str("\n\n");
     text.push_str(render::board(&position.diagram(), drawing).trim_end());
     text.push_str("\n\n");

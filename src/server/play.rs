@@ -4,7 +4,7 @@ use super::compose::{days, time_used, Occasion};
 use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
-use super::text::{capitalise, commented};
+use super::text::{capitalise, commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardFilter, BoardRef, Credentials, MoveAction, Timers};
 use crate::render::Drawing;
@@ -193,7 +193,7 @@ pub(crate) fn act(
                 .map(|(_, c)| c)
                 .unwrap_or_default();
             news = apply_move(ctx, game, &mut loaded, seat, text, comment, false)?
-                .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
+                .map_err(|e| on_board(Refusal::new(move_refusal(&e))))?;
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {

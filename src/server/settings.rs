@@ -39,21 +39,8 @@ pub(crate) fn vacation(ctx: &Ctx<'_>, who: &Credentials, days: Option<u32>) -> H
         };
         return confirm(ctx, &user, subject, text);
     };
-    let year_start = Utc
-        .with_ymd_and_hms(ctx.now.year(), 1, 1, 0, 0, 0)
-        .single()
-        .unwrap_or(ctx.now);
     store::end_vacations(ctx.conn, &user.userid, ctx.now)?;
-    let used: i64 = store::vacations(ctx.conn, &user.userid, year_start)?
-        .iter()
-        .filter(|v| v.starts_at >= year_start)
-        .map(|v| {
-            let secs = (v.ends_at - v.starts_at).num_seconds();
-            (secs + 86_399) / 86_400
-        })
-        .sum();
-    let allowance = ctx.server.config.timers.vacation_days_per_year as i64;
-    let left = (allowance - used).max(0);
+    let (left, allowance) = vacation_days_left(ctx, &user.userid)?;
     if days as i64 > left {
         return Err(Refusal::new(format!(
             "You have {left} of your {allowance} vacation days left this year; ask for at most {left}."
@@ -117,6 +104,50 @@ fn tell_opponents(
         )?);
     }
     Ok(replies)
+}
+
+/// The vacation days `userid` has left this year, and the yearly
+/// allowance. A running vacation counts with all its booked days.
+fn vacation_days_left(ctx: &Ctx<'_>, userid: &str) -> Handled<(i64, i64)> {
+    let year_start = Utc
+        .with_ymd_and_hms(ctx.now.year(), 1, 1, 0, 0, 0)
+        .single()
+        .unwrap_or(ctx.now);
+    let used: i64 = store::vacations(ctx.conn, userid, year_start)?
+        .iter()
+        .filter(|v| v.starts_at >= year_start)
+        .map(|v| {
+            let secs = (v.ends_at - v.starts_at).num_seconds();
+            (secs + 86_399) / 86_400
+        })
+        .sum();
+    let allowance = ctx.server.config.timers.vacation_days_per_year as i64;
+    Ok(((allowance - used).max(0), allowance))
+}
+
+/// `vacation <userid> <pw>` without days: whether the player is on
+/// vacation now (until when), and the days left this year.
+pub(crate) fn vacation_report(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let (left, allowance) = vacation_days_left(ctx, &user.userid)?;
+    let running = store::vacations(ctx.conn, &user.userid, ctx.now)?
+        .into_iter()
+        .filter(|v| v.starts_at <= ctx.now)
+        .map(|v| v.ends_at)
+        .max();
+    let now = match running {
+        Some(ends) => format!(
+            "{} is on vacation until {}",
+            user.userid,
+            ends.format("%Y-%m-%d %H:%M UTC")
+        ),
+        None => format!("{} is not on vacation", user.userid),
+    };
+    let text = format!(
+        "{now}, and has {left} of {allowance} vacation day{} left this year.",
+        if allowance == 1 { "" } else { "s" }
+    );
+    confirm(ctx, &user, "Vacation".to_string(), text)
 }
 
 /// `<game> notify <userid> <pw> [<board>...]`: mail me the results of those
@@ -184,6 +215,40 @@ pub(crate) fn challenges(
     } else {
         format!("{} takes no {} challenges.", user.userid, game.title())
     };
+    confirm(ctx, &user, format!("{} challenges", game.title()), text)
+}
+
+/// `<game> limit <userid> <pw>` without a number: whether the player
+/// takes challenges of this game, the limit, and how many boards of it
+/// they play now.
+pub(crate) fn limit_report(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+) -> Handled<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let settings = store::challenge_settings(ctx.conn, &user.userid, game.name())?;
+    let active = store::boards_of_user(ctx.conn, Some(game.name()), &user.userid)?
+        .iter()
+        .filter(|b| b.is_active())
+        .count();
+    let boards = |n: usize| format!("{n} active board{}", if n == 1 { "" } else { "s" });
+    let limit = match settings.limit {
+        Some(n) => format!("at most {} at a time", boards(n as usize)),
+        None => "no limit (inf)".to_string(),
+    };
+    let takes = if settings.accepts {
+        "takes"
+    } else {
+        "takes no"
+    };
+    let text = format!(
+        "{} {takes} {} challenges, with {limit}, and plays {} of {} now.",
+        user.userid,
+        game.title(),
+        boards(active),
+        game.title()
+    );
     confirm(ctx, &user, format!("{} challenges", game.title()), text)
 }
 

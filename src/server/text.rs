@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use crate::command::Password;
+use crate::rules::MoveError;
 
 /// `s` with its first letter in upper case (the rules' errors start in
 /// lower case; a refusal is a sentence).
@@ -11,6 +12,17 @@ pub(crate) fn capitalise(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+/// A refused move as one sentence for the player. A sentence that starts
+/// with the move as the player sent it (`b4 is not a legal move: ...`)
+/// keeps it as sent: a capital would turn the pawn move `b4` into the
+/// bishop move `B4`. Others start with a capital.
+pub(crate) fn move_refusal(e: &MoveError) -> String {
+    match e {
+        MoveError::Illegal { .. } => e.to_string(),
+        _ => capitalise(&e.to_string()),
     }
 }
 

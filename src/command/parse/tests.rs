@@ -1,7 +1,7 @@
 use super::*;
 use crate::command::{
     BoardFilter, BoardRef, BoardSize, Command, Credentials, GameCommand, Look, MoveAction,
-    Password, Timers,
+    Password, PreviewFrom, Timers,
 };
 use proptest::prelude::*;
 
@@ -41,7 +41,10 @@ fn who(userid: &str, pw: &str) -> Credentials {
 /// no other sentence end.
 fn assert_one_sentence(e: &ParseError) {
     let m = &e.message;
-    assert!(m.ends_with('.'), "{m:?} does not end with a full stop");
+    assert!(
+        m.ends_with('.') || m.ends_with('?'),
+        "{m:?} does not end with a full stop or a question mark"
+    );
     assert!(!m.contains(". "), "{m:?} holds more than one sentence");
     assert!(!m.contains('\n'), "{m:?} spans lines");
 }
@@ -121,10 +124,10 @@ fn every_game_name_is_known_in_any_case() {
 
 #[test]
 fn unknown_first_word_points_to_help() {
-    let e = err("chesss move 101 alice secret e4");
-    assert!(e.message.contains("no game or command called 'chesss'"));
+    let e = err("xyzzy move 101 alice secret e4");
+    assert!(e.message.contains("no game or command called 'xyzzy'"));
     assert!(e.message.contains("help"));
-    assert_eq!(e.masked, "chesss move 101 alice ***** e4");
+    assert_eq!(e.masked, "xyzzy move 101 alice ***** e4");
     assert_eq!(e.game, None);
     assert_one_sentence(&e);
 }
@@ -149,21 +152,23 @@ fn game_without_verb_lists_commands() {
 
 #[test]
 fn unknown_game_verb_lists_commands() {
-    let e = err("chess mvoe 101 alice secret e4");
+    let e = err("chess xyzzy 101 alice secret e4");
     assert_eq!(
         e.message,
-        "chess has no command 'mvoe'; the commands are help, challenge, move, queue, resign, \
+        "chess has no command 'xyzzy'; the commands are help, challenge, move, queue, resign, \
          submit, confirm, preview, show, showas, games, chat, subscribe, unsubscribe, notify, \
-         accept, reject, limit, set, standings, ratings, history, players, users, pgn and seek."
+         accept, reject, limit, set, standings, history, players, pgn and seek."
     );
-    assert_eq!(e.masked, "chess mvoe 101 alice ***** e4");
+    assert_eq!(e.masked, "chess xyzzy 101 alice ***** e4");
     assert_eq!(e.game.as_deref(), Some("chess"));
 }
 
 #[test]
-fn unknown_game_verb_without_board_masks_generously() {
+fn unknown_game_verb_masks_by_the_verb_it_nearly_names() {
     let e = err("chess sett alice secret small");
-    assert_eq!(e.masked, "chess sett alice ***** *****");
+    assert_eq!(e.masked, "chess sett alice ***** small");
+    let e = err("chess xyzzy alice secret small");
+    assert_eq!(e.masked, "chess xyzzy alice ***** small");
 }
 
 #[test]
@@ -174,7 +179,7 @@ fn special_move_as_verb_points_to_move() {
         "{}",
         e.message
     );
-    assert_eq!(e.masked, "chess propose 101 ***** *****");
+    assert_eq!(e.masked, "chess propose 101 alice *****");
     let e = err("chess draw 101 alice secret");
     assert!(e.message.contains("propose"), "{}", e.message);
     assert_one_sentence(&e);
@@ -189,9 +194,16 @@ fn account_verb_after_game_is_explained() {
 }
 
 #[test]
-fn reply_to_a_board_mail_is_explained() {
+fn reply_to_a_board_mail_is_a_move_missing_its_words() {
+    // `board` is pbmserv's word for `move`: the reply's Subject lacks the
+    // password and the move.
     let e = err("Re: Chess Board 101 bob **");
-    assert!(e.message.contains("board mail"), "{}", e.message);
+    assert_eq!(
+        e.message,
+        "chess board needs a board number, your userid, your password and a move, like: chess \
+         board 101 alice secret Nf3."
+    );
+    assert_eq!(e.masked, "Chess Board 101 bob");
     assert_one_sentence(&e);
 }
 
@@ -344,25 +356,26 @@ fn move_errors() {
         "chess move needs a board number, your userid, your password and a move, like: chess \
          move 101 alice secret Nf3."
     );
-    // One word short: the userid might be the password, so both are masked.
-    assert_eq!(e.masked, "chess move 101 ***** *****");
+    // The password word is masked, never the userid.
+    assert_eq!(e.masked, "chess move 101 alice *****");
     assert_eq!(e.board, Some(101));
     assert_eq!(e.game.as_deref(), Some("chess"));
 
     let e = err("chess move 101 alice");
     assert!(e.message.starts_with("chess move needs"));
-    assert_eq!(e.masked, "chess move 101 *****");
+    assert_eq!(e.masked, "chess move 101 alice");
 
     let e = err("chess move abc alice secret e4");
     assert!(e
         .message
         .starts_with("'abc' is not a board number; chess move needs"));
-    assert_eq!(e.masked, "chess move ***** ***** ***** e4");
+    assert_eq!(e.masked, "chess move abc alice ***** e4");
     assert_eq!(e.board, None);
 
+    // The board left out: the words stand one place to the left.
     let e = err("chess move alice secret e4");
     assert!(e.message.starts_with("'alice' is not a board number"));
-    assert!(!e.masked.contains("secret"));
+    assert_eq!(e.masked, "chess move alice ***** *****");
 
     let e = err("chess move 101 alice secret #7");
     assert!(e.message.starts_with("chess move needs"));
@@ -456,7 +469,7 @@ fn resign_confirm_chat() {
     assert!(e
         .message
         .starts_with("chess confirm needs a board number, your userid and"));
-    assert_eq!(e.masked, "chess confirm 101 *****");
+    assert_eq!(e.masked, "chess confirm 101 alice");
 }
 
 #[test]
@@ -519,20 +532,20 @@ fn preview_reads_board_ply_and_moves() {
     assert_eq!(
         game("chess preview 101 e4 e5 Nf3"),
         GameCommand::Preview {
-            board: BoardRef {
+            from: PreviewFrom::Board(BoardRef {
                 board: 101,
                 ply: None
-            },
+            }),
             moves: vec!["e4".into(), "e5".into(), "Nf3".into()],
         }
     );
     assert_eq!(
         game("shadowchess preview 101#4 reveal c4, Nf3;e5"),
         GameCommand::Preview {
-            board: BoardRef {
+            from: PreviewFrom::Board(BoardRef {
                 board: 101,
                 ply: Some(4)
-            },
+            }),
             moves: vec!["reveal c4".into(), "Nf3".into(), "e5".into()],
         }
     );
@@ -634,7 +647,7 @@ fn showas_credentials_and_boards_or_filter() {
     let e = err("chess showas alice pw 101#3");
     assert!(e.message.starts_with("'101#3' is not a board number"));
     let e = err("chess showas alice");
-    assert_eq!(e.masked, "chess showas *****");
+    assert_eq!(e.masked, "chess showas alice");
 }
 
 #[test]
@@ -705,7 +718,7 @@ fn subscribe_and_unsubscribe() {
     assert!(e.message.contains("not both"));
     assert_eq!(e.masked, "chess subscribe 101 all alice *****");
     let e = err("chess subscribe 101 alice");
-    assert_eq!(e.masked, "chess subscribe 101 *****");
+    assert_eq!(e.masked, "chess subscribe 101 alice");
     assert_eq!(e.board, Some(101));
     assert_one_sentence(&err("chess subscribe"));
 }
@@ -789,7 +802,7 @@ fn notify_accept_reject_limit_set() {
         (
             "chess set alice pw",
             "chess set needs your userid, your password and small, large, flip or noflip",
-            "chess set ***** *****",
+            "chess set alice *****",
         ),
         (
             "chess limit alice pw many",
@@ -809,7 +822,7 @@ fn notify_accept_reject_limit_set() {
         (
             "chess reject alice",
             "chess reject needs your userid and your password",
-            "chess reject *****",
+            "chess reject alice",
         ),
     ] {
         let e = err(line);
@@ -825,6 +838,8 @@ fn standings_ratings_history_help() {
     assert_eq!(game("chess RATINGS"), GameCommand::Standings);
     assert_eq!(game("chess history"), GameCommand::History);
     assert_eq!(game("chess players"), GameCommand::Players);
+    assert_eq!(game("chess USERS"), GameCommand::Players);
+    assert_eq!(game("chess pgn 101"), GameCommand::Record { board: 101 });
     assert_eq!(
         game("chess seek alice pw evenings   only"),
         GameCommand::Seek {
@@ -832,8 +847,6 @@ fn standings_ratings_history_help() {
             note: "evenings only".into()
         }
     );
-    assert_eq!(game("chess USERS"), GameCommand::Players);
-    assert_eq!(game("chess pgn 101"), GameCommand::Record { board: 101 });
     assert_eq!(game("mchess help"), GameCommand::Help);
     let e = err("chess standings please");
     assert_eq!(
@@ -879,7 +892,7 @@ fn signup_with_and_without_addresses() {
         (
             "signup alice",
             "signup needs a userid, a password",
-            "signup *****",
+            "signup alice",
         ),
         ("signup", "signup needs", "signup"),
         (
@@ -920,13 +933,13 @@ fn change_password_masks_both() {
     assert!(e
         .message
         .starts_with("change password needs your userid, your old password and your new"));
-    assert_eq!(e.masked, "change password ***** *****");
+    assert_eq!(e.masked, "change password alice *****");
     let e = err("change password alice old new extra");
     assert!(e.message.starts_with("'extra' is one word too many"));
     assert_eq!(e.masked, "change password alice ***** ***** extra");
     let e = err("change passwd alice old new");
     assert!(e.message.starts_with("'passwd' is not password or address"));
-    assert_eq!(e.masked, "change passwd ***** ***** *****");
+    assert_eq!(e.masked, "change passwd alice ***** *****");
     assert_one_sentence(&e);
 }
 
@@ -972,7 +985,7 @@ fn signoff_and_delete() {
         e.message,
         "delete needs your userid and your password, like: delete alice secret."
     );
-    assert_eq!(e.masked, "delete *****");
+    assert_eq!(e.masked, "delete alice");
 }
 
 #[test]
@@ -1030,7 +1043,7 @@ fn message_to_users() {
     assert_eq!(p.masked, "message alice ***** Bob carol");
     let e = err("message alice pw");
     assert!(e.message.starts_with("message needs"));
-    assert_eq!(e.masked, "message ***** *****");
+    assert_eq!(e.masked, "message alice *****");
 }
 
 #[test]
@@ -1203,16 +1216,19 @@ proptest! {
 }
 
 #[test]
-fn a_forgotten_userid_does_not_leak_the_password() {
-    // The password stands where the userid should; the line is one word
-    // short, so every word that could be the password is masked.
+fn the_word_in_the_password_position_is_masked_and_never_the_userid() {
+    // What the grammar puts in the password's place is masked, whatever
+    // the player put there; the userid stays readable.
     let e = err("chess move 101 secret e4");
     assert!(e.message.starts_with("chess move needs"));
-    assert_eq!(e.masked, "chess move 101 ***** *****");
+    assert_eq!(e.masked, "chess move 101 secret *****");
     let e = err("chess set secret small");
-    assert_eq!(e.masked, "chess set ***** *****");
-    let e = err("vacation secret 14");
-    assert_eq!(e.masked, "vacation ***** *****");
+    assert_eq!(e.masked, "chess set secret *****");
+    // (This one reads as asking for the vacation days of `secret`.)
+    assert_eq!(ok("vacation secret 14").masked, "vacation secret *****");
+    // A misplaced password: the move stands where the password should.
+    let p = ok("chess move 101 alice e4 secret");
+    assert_eq!(p.masked, "chess move 101 alice ***** secret");
 }
 
 #[test]
@@ -1232,4 +1248,342 @@ fn multiple_mail_skips_the_wrote_line() {
     );
     assert_eq!(r.commands.len(), 2);
     assert!(r.commands.iter().all(|c| c.is_ok()));
+}
+
+// ------------------------------------------------------------ pbmserv habits
+
+fn verb_of(line: &str) -> &'static str {
+    match game(line) {
+        GameCommand::Move { .. } => "move",
+        GameCommand::Queue { .. } => "queue",
+        GameCommand::Submit { .. } => "submit",
+        GameCommand::Challenge { .. } => "challenge",
+        GameCommand::Preview { .. } => "preview",
+        GameCommand::Subscribe { .. } => "subscribe",
+        GameCommand::Unsubscribe { .. } => "unsubscribe",
+        GameCommand::Standings => "standings",
+        GameCommand::History => "history",
+        GameCommand::Resign { .. } => "resign",
+        GameCommand::Show { .. } => "show",
+        GameCommand::ShowAs { .. } => "showas",
+        other => panic!("{line:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn board_is_move_and_the_q_forms_are_queue() {
+    assert_eq!(
+        game("chess board 101 alice pw e4"),
+        game("chess move 101 alice pw e4")
+    );
+    assert_eq!(
+        ok("Chess BOARD 101 alice pw e4").masked,
+        "Chess BOARD 101 alice ***** e4"
+    );
+    for alias in ["qmove", "qboard", "moveq", "boardq", "QMove"] {
+        assert_eq!(
+            game(&format!("chess {alias} 101 alice pw e4#3")),
+            game("chess queue 101 alice pw e4#3"),
+            "{alias}"
+        );
+    }
+    assert_eq!(verb_of("chess ratings"), "standings");
+    assert_eq!(verb_of("chess sub 101 alice pw"), "subscribe");
+}
+
+#[test]
+fn a_unique_prefix_stands_for_its_verb() {
+    assert_eq!(
+        game("chess chall alice bob"),
+        game("chess challenge alice bob")
+    );
+    assert_eq!(game("chess prev 101 e4"), game("chess preview 101 e4"));
+    assert_eq!(verb_of("chess m 101 alice pw e4"), "move");
+    assert_eq!(verb_of("chess mo 101 alice pw e4"), "move");
+    assert_eq!(verb_of("chess q 101 alice pw e4"), "queue");
+    assert_eq!(verb_of("chess subm 101 alice pw e4"), "submit");
+    assert_eq!(verb_of("chess subs 101 alice pw"), "subscribe");
+    assert_eq!(verb_of("chess unsub 101 alice pw"), "unsubscribe");
+    assert_eq!(verb_of("chess hist"), "history");
+    assert_eq!(verb_of("chess stand"), "standings");
+    assert_eq!(verb_of("chess res 101 alice pw"), "resign");
+    assert_eq!(verb_of("chess showa alice pw 101"), "showas");
+    // Prefixes of aliases, when no name begins so.
+    assert_eq!(verb_of("chess rat"), "standings");
+    // A message names the verb in full.
+    let e = err("chess chall alice");
+    assert!(e.message.contains("chess challenge needs"), "{}", e.message);
+    // Account verbs too.
+    assert_eq!(
+        cmd("vac alice pw 3"),
+        Command::Vacation {
+            who: who("alice", "pw"),
+            days: Some(3)
+        }
+    );
+    assert!(matches!(cmd("signu bob pw"), Command::Signup { .. }));
+    assert!(matches!(
+        cmd("chan pass alice a b"),
+        Command::ChangePassword { .. }
+    ));
+    assert!(matches!(
+        cmd("change addr alice pw"),
+        Command::ChangeAddress { .. }
+    ));
+}
+
+#[test]
+fn an_ambiguous_prefix_is_refused_naming_the_candidates() {
+    let e = err("chess s 101");
+    assert_eq!(
+        e.message,
+        "'s' could be submit, show, showas, subscribe, set, standings or seek; write more of the word."
+    );
+    assert_eq!(e.game.as_deref(), Some("chess"));
+    assert_one_sentence(&e);
+    let e = err("chess re 101 alice secret");
+    assert!(e.message.contains("resign or reject"), "{}", e.message);
+    assert_eq!(e.masked, "chess re 101 alice *****");
+    let e = err("sign bob secret");
+    assert!(e.message.contains("signup or signoff"), "{}", e.message);
+    assert!(!e.masked.contains("secret"), "{}", e.masked);
+}
+
+#[test]
+fn the_verbs_that_end_an_account_are_written_in_full() {
+    let e = err("del alice secret");
+    assert!(e.message.contains("delete"), "{}", e.message);
+    assert!(e.message.contains("in full"), "{}", e.message);
+    assert_eq!(e.masked, "del alice *****");
+    assert_one_sentence(&e);
+    assert!(err("signo alice secret").message.contains("signoff"));
+    assert!(matches!(cmd("delete alice pw"), Command::Signoff { .. }));
+}
+
+#[test]
+fn a_mistyped_verb_gets_did_you_mean() {
+    let e = err("chess mvoe 101 alice secret e4");
+    assert_eq!(
+        e.message,
+        "chess has no command 'mvoe'; did you mean move, as in: chess move 101 alice ***** e4?"
+    );
+    assert_eq!(e.masked, "chess mvoe 101 alice ***** e4");
+    assert_one_sentence(&e);
+    assert!(err("chess chalenge alice bob")
+        .message
+        .contains("did you mean challenge"));
+    assert!(err("chess hsow 101").message.contains("did you mean show"));
+    let e = err("sigup dave secret");
+    assert!(e.message.contains("did you mean signup"), "{}", e.message);
+    assert_eq!(e.masked, "sigup dave *****");
+    let e = err("change pasword alice old new");
+    assert!(e.message.contains("did you mean password"), "{}", e.message);
+    assert_eq!(e.masked, "change pasword alice ***** *****");
+    // Too far from any verb: no guess.
+    let e = err("chess frobnicate 101");
+    assert!(!e.message.contains("did you mean"), "{}", e.message);
+}
+
+#[test]
+fn a_mistyped_game_gets_did_you_mean() {
+    let e = err("chss move 101 alice secret e4");
+    assert_eq!(
+        e.message,
+        "I know no game or command called 'chss'; did you mean chess, as in: chess move 101 \
+         alice ***** e4?"
+    );
+    assert_eq!(e.masked, "chss move 101 alice ***** e4");
+    assert_one_sentence(&e);
+    assert!(err("doublechss show 101")
+        .message
+        .contains("did you mean doublechess"));
+    // A shortened game name is suggested, not taken.
+    assert!(err("double show 101")
+        .message
+        .contains("did you mean doublechess"));
+    assert!(err("list chss").message.contains("did you mean chess?"));
+    assert_one_sentence(&err("list chss"));
+    assert!(!err("quux show 101").message.contains("did you mean"));
+}
+
+#[test]
+fn edit_distance_counts_swaps_as_one() {
+    assert_eq!(distance("move", "move"), 0);
+    assert_eq!(distance("mvoe", "move"), 1);
+    assert_eq!(distance("chss", "chess"), 1);
+    assert_eq!(distance("CHESS", "chess"), 0);
+    assert_eq!(distance("abc", ""), 3);
+    assert_eq!(nearest("mvoe", ["move", "queue"]), Some("move"));
+    assert_eq!(nearest("xyz", ["move", "queue"]), None);
+}
+
+#[test]
+fn show_board_n_reads_as_show_n() {
+    assert_eq!(game("chess show board 101"), game("chess show 101"));
+    assert_eq!(
+        game("chess show Board 101#3 102"),
+        game("chess show 101#3 102")
+    );
+    assert_eq!(ok("chess show board 101").masked, "chess show board 101");
+    // A player called board is still a player.
+    assert_eq!(
+        game("chess show board"),
+        GameCommand::ShowUsers {
+            users: vec!["board".into()],
+            filter: BoardFilter::Active
+        }
+    );
+    assert_eq!(
+        game("chess preview board 101 e4"),
+        game("chess preview 101 e4")
+    );
+}
+
+#[test]
+fn preview_new_plays_from_the_start() {
+    assert_eq!(
+        game("chess preview new e4 e5"),
+        GameCommand::Preview {
+            from: PreviewFrom::Start { options: vec![] },
+            moves: vec!["e4".into(), "e5".into()],
+        }
+    );
+    assert_eq!(
+        game("chess preview NEW"),
+        GameCommand::Preview {
+            from: PreviewFrom::Start { options: vec![] },
+            moves: vec![],
+        }
+    );
+    assert_eq!(
+        game("doppelganger preview new -Lenient e4, e5"),
+        GameCommand::Preview {
+            from: PreviewFrom::Start {
+                options: vec!["lenient".into()]
+            },
+            moves: vec!["e4".into(), "e5".into()],
+        }
+    );
+    let e = err("chess preview new -= e4");
+    assert!(e.message.contains("game option"), "{}", e.message);
+    assert_eq!(e.board, None);
+    assert_one_sentence(&e);
+}
+
+#[test]
+fn limit_and_vacation_without_a_number_ask() {
+    assert_eq!(
+        game("chess limit alice pw"),
+        GameCommand::ShowLimit {
+            who: who("alice", "pw")
+        }
+    );
+    assert_eq!(ok("chess limit alice pw").masked, "chess limit alice *****");
+    assert_eq!(
+        cmd("vacation alice pw"),
+        Command::ShowVacation {
+            who: who("alice", "pw")
+        }
+    );
+    assert!(err("chess limit alice")
+        .message
+        .contains("chess limit needs"));
+}
+
+#[test]
+fn masking_covers_every_shape_and_spares_the_userid() {
+    for (line, masked) in [
+        ("signup dave", "signup dave"),
+        ("signup dave pw", "signup dave *****"),
+        (
+            "signup dave pw dave@d.example d2@d.example",
+            "signup dave ***** dave@d.example d2@d.example",
+        ),
+        ("signup dave pw nobody", "signup dave ***** nobody"),
+        (
+            "change password dave old new",
+            "change password dave ***** *****",
+        ),
+        ("change password dave old", "change password dave *****"),
+        (
+            "change password dave old new extra",
+            "change password dave ***** ***** extra",
+        ),
+        (
+            "change address dave pw d@x.example",
+            "change address dave ***** d@x.example",
+        ),
+        (
+            "change address dave pw d@@x",
+            "change address dave ***** d@@x",
+        ),
+        ("change dave old new", "change dave ***** *****"),
+        (
+            "chess move 101 alice e4 secret",
+            "chess move 101 alice ***** secret",
+        ),
+        (
+            "chess move 101 alice secret b4",
+            "chess move 101 alice ***** b4",
+        ),
+        ("vacation alice secret soon", "vacation alice ***** soon"),
+        ("message alice secret", "message alice *****"),
+        ("chess notify alice secret x", "chess notify alice ***** x"),
+        (
+            "chess subscribe 101 alice secret x",
+            "chess subscribe 101 alice ***** x",
+        ),
+    ] {
+        let got = match parse_line(line) {
+            Ok(p) => p.masked,
+            Err(e) => e.masked,
+        };
+        assert_eq!(got, masked, "{line:?}");
+    }
+}
+
+#[test]
+fn words_are_echoed_as_sent() {
+    let p = ok("chess move 101 alice pw b4");
+    assert_eq!(p.masked, "chess move 101 alice ***** b4");
+    let e = err("chess move 101 alice pw b4#0");
+    assert_eq!(e.masked, "chess move 101 alice ***** b4#0");
+}
+
+#[test]
+fn an_empty_subject_reads_the_first_body_line() {
+    let r = parse_mail(
+        "",
+        "\n  chess move 101 alice pw e4  \nGood luck!\n-- \nsig\n",
+    );
+    assert!(!r.multiple);
+    assert_eq!(r.commands.len(), 1);
+    let p = r.commands[0].as_ref().expect("the first line is a command");
+    assert_eq!(p.command, cmd("chess move 101 alice pw e4"));
+    assert_eq!(p.masked, "chess move 101 alice ***** e4");
+    assert_eq!(
+        r.body_after_command.as_deref(),
+        Some("Good luck!\n-- \nsig\n")
+    );
+    // Re: alone is empty too.
+    let r = parse_mail("Re: ", "chess show 101");
+    assert_eq!(
+        r.commands[0].as_ref().unwrap().command,
+        cmd("chess show 101")
+    );
+    assert_eq!(r.body_after_command.as_deref(), Some(""));
+    // A Subject with a command: the body is not read.
+    let r = parse_mail("chess show 101", "chess show 102");
+    assert_eq!(r.body_after_command, None);
+    // A quote or an empty body is no command: the Subject is refused.
+    for body in ["", "\n\n", "> chess show 101\n", "--\nchess show 101"] {
+        let r = parse_mail("", body);
+        assert_eq!(r.body_after_command, None, "{body:?}");
+        let e = r.commands[0].as_ref().unwrap_err();
+        assert!(e.message.contains("Subject is empty"), "{}", e.message);
+    }
+    // A first line that is no command is refused as that line.
+    let r = parse_mail("", "Hello Bob\n");
+    assert!(r.commands[0].is_err());
+    assert!(r.body_after_command.is_some());
 }

@@ -25,7 +25,9 @@
 //!   when a variant's hook removes a piece ([`State::put`]).
 //! - **Move reading** (rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
 //!   separators, `+ # ! ?` and `e.p.` noise and a leading move number
-//!   (`12.`, `12...`) are all accepted; a capture mark is not
+//!   (`12.`, `12...`) are all accepted; a promotion may also be written
+//!   `cxb8(Q)` or `cxb8/Q` (read as `cxb8=Q`; the canonical form stays
+//!   `cxb8=Q`); a capture mark is not
 //!   required and not checked. A pawn move without a promotion piece that
 //!   reaches the last rank is ambiguous (the reply lists the four choices):
 //!   the server never promotes by default. `Kg1` (king to its castling

@@ -128,7 +128,7 @@ impl<H: Hooks> State<H> {
             input: input.trim().to_string(),
             reason,
         };
-        let text = strip_noise(input);
+        let text = promotion_as_equals(&strip_noise(input));
         if text.is_empty() {
             return Err(unreadable());
         }
@@ -478,6 +478,34 @@ fn strip_noise(input: &str) -> String {
             return s.trim().to_string();
         }
     }
+}
+
+/// The promotion forms `cxb8(Q)` and `cxb8/Q` written as `cxb8=Q`: a
+/// single letter in brackets, or after a slash, right after a rank digit.
+/// (A slash followed by a square, Doppelganger's choice of pawn, is left
+/// alone: a square is never a single letter.)
+fn promotion_as_equals(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let after_digit = i > 0 && chars[i - 1].is_ascii_digit();
+        let letter = |k: usize| chars.get(k).is_some_and(|c| c.is_ascii_alphabetic());
+        let ends = |k: usize| chars.get(k).is_none_or(|c| !c.is_ascii_alphanumeric());
+        if after_digit && chars[i] == '(' && letter(i + 1) && chars.get(i + 2) == Some(&')') {
+            out.push('=');
+            out.push(chars[i + 1]);
+            i += 3;
+        } else if after_digit && chars[i] == '/' && letter(i + 1) && ends(i + 2) {
+            out.push('=');
+            out.push(chars[i + 1]);
+            i += 2;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// `O-O`, `0-0-0`, `o-o`, `OO`: the number of O's, if the text is castling.
