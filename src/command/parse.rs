@@ -323,7 +323,16 @@ const GAME_VERBS: &[&str] = &[
 ];
 
 const ACCOUNT_VERBS: &[&str] = &[
-    "help", "signup", "change", "signoff", "delete", "vacation", "list", "message", "all",
+    "help",
+    "signup",
+    "change",
+    "signoff",
+    "delete",
+    "vacation",
+    "list",
+    "message",
+    "all",
+    "broadcast",
 ];
 
 const SPECIAL_MOVES: &[&str] = &["resign", "propose", "undo", "accept", "reject", "pass"];
@@ -456,6 +465,13 @@ fn account_verb(verb: &str) -> Option<(Usage, Creds)> {
             Usage {
                 needs: "your userid and your password",
                 example: "{v} alice secret",
+            },
+            Creds::First(2),
+        ),
+        "broadcast" => (
+            Usage {
+                needs: "your userid and your password (the message is the body)",
+                example: "broadcast richard secret",
             },
             Creds::First(2),
         ),
@@ -1271,6 +1287,7 @@ impl<'a> Parser<'a> {
                 }
             }
             "signoff" | "delete" => Command::Signoff { who: self.creds()? },
+            "broadcast" => Command::Broadcast { who: self.creds()? },
             "vacation" => {
                 let who = self.creds()?;
                 let word = self.need()?;

@@ -89,7 +89,7 @@ mod transports;
 
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use imap::ImapInbox;
-pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
+pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox, MAILDIR_QUARANTINE};
 pub use open::{open_inbox, open_sender};
 pub use outbound::{
     build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
