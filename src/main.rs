@@ -260,7 +260,9 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     ))
                 })?),
             };
-            say(app.server().admin_vacation(&mut conn, &userid, days)??)
+            let said = app.server().admin_vacation(&mut conn, &userid, days)??;
+            app.send_now(&conn)?;
+            say(said)
         }
         Cmd::Admin(AdminCmd::Board(BoardCmd::List { game, all })) => {
             lines(admin::board_list(&conn, game.as_deref(), all)?)
