@@ -70,7 +70,10 @@
 //!   comment).
 //! - Done mail: Maildir `cur/` with flag `S` (processed) or `FS` (ignored);
 //!   IMAP `\Seen` (+ `\Flagged` when ignored), then moved to
-//!   `processed_mailbox` if configured.
+//!   `processed_mailbox` if configured. Quarantined mail (failed inside the
+//!   server too often, see `crate::quarantine`): Maildir
+//!   `.Quarantine/cur/` with flag `F`; IMAP `\Seen \Flagged`, moved to
+//!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
 //!   on every mail, Message-ID stable per outbox row.
