@@ -24,15 +24,17 @@ use crate::store::{self, FailedMail, InboundFailure, StoreError};
 /// What a failure means for the mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Leave it where it is; it is tried again (this was try `attempts`).
+    /// Leave it where it is; it is tried again (this was try `attempts`;
+    /// 0 when the failure did not count: the database was busy).
     TryAgain { attempts: u32 },
     /// Taken out of the inbox: the database keeps it as this quarantine row.
     Quarantined { id: i64 },
 }
 
 /// Count a failure of `envelope` (read from `raw`; `subject` is its
-/// subject with passwords masked) and decide. An error here (the database
-/// itself is failing) leaves the mail in the inbox.
+/// subject with passwords masked) and decide. A busy database (another
+/// process holds it) is waited out, not counted. An error here (the
+/// database itself is failing) leaves the mail in the inbox.
 pub fn note_failure(
     server: &Server<'_>,
     conn: &Connection,
@@ -41,6 +43,13 @@ pub fn note_failure(
     raw: &[u8],
     failure: &ServerError,
 ) -> Result<Verdict, StoreError> {
+    if let ServerError::Store(StoreError::Sqlite(e)) = failure {
+        if store::is_busy(e) {
+            warn!(message_id = %envelope.message_id, error = %failure,
+                  "the database is busy; the mail stays in the inbox and is tried again");
+            return Ok(Verdict::TryAgain { attempts: 0 });
+        }
+    }
     let error = failure.to_string();
     let now = server.clock.now();
     let tx = conn.unchecked_transaction()?;

@@ -306,6 +306,11 @@ fn admin_broadcast_from_the_cli_and_by_mail_from_an_admin_user() {
         "{}",
         refusal.body
     );
+    assert!(
+        refusal.body.contains("broadcast alice *****"),
+        "{}",
+        refusal.body
+    );
     assert!(!sent.iter().any(|m| m.body.contains("Buy my book!")));
     let richard = only_one(&sent, "richard@players.test");
     assert!(richard.body.contains("went to 2 users"), "{}", richard.body);

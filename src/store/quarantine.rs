@@ -22,6 +22,16 @@ pub struct InboundFailure {
     pub quarantined_at: Option<DateTime<Utc>>,
 }
 
+/// Whether a failure is another process holding the database (busy or
+/// locked): a wait, not a fault of the mail, so it does not count towards
+/// the quarantine.
+pub fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
 /// What is known of a failing mail when it fails.
 pub struct FailedMail<'a> {
     pub message_id: &'a str,
@@ -205,6 +215,22 @@ mod tests {
         assert_eq!(quarantined_count(&conn).unwrap(), 1);
         assert!(forget_inbound_failure(&conn, first.id).unwrap());
         assert!(inbound_failures(&conn).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_locked_database_is_busy_other_errors_are_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        let holder = crate::store::open(&path).unwrap();
+        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let other = crate::store::open(&path).unwrap();
+        other.busy_timeout(std::time::Duration::ZERO).unwrap();
+        let e = other.execute_batch("BEGIN IMMEDIATE").unwrap_err();
+        assert!(is_busy(&e), "{e}");
+        let e = other
+            .execute_batch("SELECT * FROM no_such_table")
+            .unwrap_err();
+        assert!(!is_busy(&e), "{e}");
     }
 
     #[test]
