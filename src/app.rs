@@ -16,6 +16,7 @@ use crate::command::{self, Command, GameCommand, Timers};
 use crate::config::{Config, ConfigError};
 use crate::daemon::{self, Daemon};
 use crate::mail::{self, InboxConfig, MailError, OutboxConfig};
+use crate::quarantine::Verdict;
 use crate::server::templates::{TemplateError, Templates};
 use crate::server::{Refusal, Server, ServerError};
 use crate::store::{self, StoreError};
@@ -45,6 +46,10 @@ pub enum AppError {
     /// Anything else that failed (exit 2), said in a sentence.
     #[error("{0}")]
     Failed(String),
+    /// A mail failed inside the server and is left to be tried again
+    /// (exit 2; `process` exits 75 so that the MTA delivers it again).
+    #[error("the mail could not be processed and is left to be tried again: {0}")]
+    MailFailed(ServerError),
 }
 
 impl From<Refusal> for AppError {
@@ -53,12 +58,30 @@ impl From<Refusal> for AppError {
     }
 }
 
+/// `EX_TEMPFAIL` of sysexits.h: an MTA defers the mail and delivers it again later.
+pub const EX_TEMPFAIL: u8 = 75;
+/// `EX_CONFIG` of sysexits.h: a local configuration error.
+pub const EX_CONFIG: u8 = 78;
+
 impl AppError {
     /// 1 when the request was refused, 2 when something failed.
     pub fn exit_code(&self) -> u8 {
         match self {
             AppError::Refused(_) => 1,
             _ => 2,
+        }
+    }
+
+    /// The exit code of `process`, for the MTA that pipes mail into it
+    /// (sysexits.h): [`EX_CONFIG`] when the config or a template override
+    /// is broken, [`EX_TEMPFAIL`] for everything else that failed (a locked
+    /// or unreachable database, a failure inside the server below the
+    /// quarantine limit, standard input unreadable), so the MTA defers and
+    /// retries rather than bouncing a player's move.
+    pub fn mta_exit_code(&self) -> u8 {
+        match self {
+            AppError::Config(_) | AppError::Template(_) => EX_CONFIG,
+            _ => EX_TEMPFAIL,
         }
     }
 }
@@ -102,7 +125,25 @@ impl App {
     /// Open the database, creating it and its folder when missing, with
     /// its schema brought up to date.
     pub fn open_database(&self) -> Result<Connection, AppError> {
-        Ok(store::open(&self.config.database.path)?)
+        let conn = store::open(&self.config.database.path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(
+            self.config.database.busy_timeout_seconds,
+        ))
+        .map_err(StoreError::from)?;
+        Ok(conn)
+    }
+
+    /// What in the config is likely a mistake, one sentence each (`init`
+    /// prints them as warnings).
+    pub fn config_warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.config.server.address == crate::config::EXAMPLE_ADDRESS {
+            warnings.push(format!(
+                "[server] address is still the example's {}: set it to the address players write to, or replies go nowhere and your own mail is not recognised",
+                crate::config::EXAMPLE_ADDRESS
+            ));
+        }
+        warnings
     }
 
     /// `init`: create the Maildir inbox and the Maildir outbox when those
@@ -138,10 +179,19 @@ impl App {
     }
 
     /// `process`: answer one raw RFC 5322 message, then send the replies
-    /// at once when the transport takes them.
+    /// at once when the transport takes them. A mail that fails inside the
+    /// server is [`AppError::MailFailed`] until it has failed
+    /// `[limits] failures_before_quarantine` times; then it is quarantined
+    /// (kept in the database for `admin inbox retry`) and this returns Ok.
     pub fn process(&self, conn: &mut Connection, raw: &[u8]) -> Result<(), AppError> {
-        daemon::process_raw(&self.server(), conn, raw)?;
-        self.send_now(conn)
+        match daemon::take_mail(&self.server(), conn, raw) {
+            daemon::Taken::Done(_) => self.send_now(conn),
+            daemon::Taken::Failed {
+                verdict: Some(Verdict::Quarantined { .. }),
+                ..
+            } => Ok(()),
+            daemon::Taken::Failed { error, .. } => Err(AppError::MailFailed(error)),
+        }
     }
 
     /// Send the due outbox mail now (see [`daemon::send_outbox_now`]).

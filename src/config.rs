@@ -25,6 +25,7 @@ pub struct Config {
     pub timers: TimersSection,
     pub limits: LimitsSection,
     pub templates: TemplatesSection,
+    pub log: LogSection,
 }
 
 /// Who the server is.
@@ -36,14 +37,28 @@ pub struct ServerSection {
     pub address: String,
     /// The display name on replies and in help.
     pub name: String,
+    /// Userids that may use the admin mail commands (`broadcast`).
+    pub admins: Vec<String>,
 }
+
+/// The address of the example config and of the built-in defaults; `init`
+/// warns while it is still configured.
+pub const EXAMPLE_ADDRESS: &str = "pbmchess@localhost";
 
 impl Default for ServerSection {
     fn default() -> Self {
         ServerSection {
-            address: "pbmchess@localhost".into(),
+            address: EXAMPLE_ADDRESS.into(),
             name: "pbmchess".into(),
+            admins: Vec::new(),
         }
+    }
+}
+
+impl ServerSection {
+    /// Whether `userid` is one of the `admins` (compared in lower case).
+    pub fn is_admin(&self, userid: &str) -> bool {
+        self.admins.iter().any(|a| a.eq_ignore_ascii_case(userid))
     }
 }
 
@@ -51,12 +66,16 @@ impl Default for ServerSection {
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseSection {
     pub path: PathBuf,
+    /// How long a command waits for another process's write to end before
+    /// it gives up (`process` then exits 75, so the MTA tries again later).
+    pub busy_timeout_seconds: u64,
 }
 
 impl Default for DatabaseSection {
     fn default() -> Self {
         DatabaseSection {
             path: PathBuf::from("var/pbmchess.sqlite"),
+            busy_timeout_seconds: 30,
         }
     }
 }
@@ -139,6 +158,9 @@ pub struct LimitsSection {
     pub commands_per_hour: u32,
     /// Larger inbound mails are refused with a short error.
     pub max_message_bytes: usize,
+    /// Tries after which a mail that fails inside the server (a database
+    /// or template failure, not the player's mistake) is quarantined.
+    pub failures_before_quarantine: u32,
 }
 
 impl Default for LimitsSection {
@@ -146,6 +168,7 @@ impl Default for LimitsSection {
         LimitsSection {
             commands_per_hour: 60,
             max_message_bytes: 256 * 1024,
+            failures_before_quarantine: 3,
         }
     }
 }
@@ -155,6 +178,23 @@ impl Default for LimitsSection {
 pub struct TemplatesSection {
     /// A folder whose files override the built-in templates of the same name.
     pub dir: Option<PathBuf>,
+}
+
+/// `[log]`: how log lines are written to standard error.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogSection {
+    /// `text` (one readable line per event) or `json` (one JSON object per
+    /// line, for log collectors); `--log-format` overrides it.
+    pub format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 /// Why the config could not be loaded.
@@ -249,7 +289,26 @@ mod tests {
     #[test]
     fn the_example_config_parses() {
         let text = include_str!("../config.example.toml");
-        Config::parse(text).unwrap();
+        // It tells the truth: what it shows are the built-in defaults.
+        assert_eq!(Config::parse(text).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn admins_log_format_and_quarantine_limit_are_read() {
+        let c = Config::parse(
+            "[server]\nadmins = [\"Richard\"]\n[log]\nformat = \"json\"\n\
+             [limits]\nfailures_before_quarantine = 5\n[database]\nbusy_timeout_seconds = 2\n",
+        )
+        .unwrap();
+        assert!(c.server.is_admin("richard"));
+        assert!(!c.server.is_admin("alice"));
+        assert_eq!(c.log.format, LogFormat::Json);
+        assert_eq!(c.limits.failures_before_quarantine, 5);
+        assert_eq!(c.database.busy_timeout_seconds, 2);
+        let d = Config::default();
+        assert_eq!(d.log.format, LogFormat::Text);
+        assert_eq!(d.limits.failures_before_quarantine, 3);
+        assert!(Config::parse("[log]\nformat = \"xml\"\n").is_err());
     }
 
     #[test]

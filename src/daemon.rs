@@ -15,6 +15,7 @@ use tracing::{error, info, warn};
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::{self, Done, Inbox, Retry, Sender};
+use crate::quarantine::{self, Verdict};
 use crate::server::{MailOutcome, Server, ServerError};
 use crate::store;
 
@@ -25,6 +26,8 @@ pub struct PassReport {
     pub inbox_failed: bool,
     pub mails_read: usize,
     pub mails_failed: usize,
+    /// Of the failed mails, those that failed too often and were quarantined.
+    pub mails_quarantined: usize,
     pub sent: usize,
     pub send_failures: usize,
     pub timer_mails: usize,
@@ -39,8 +42,7 @@ impl PassReport {
     }
 }
 
-/// Handle one raw inbound message completely (the `process` command and each
-/// mail of a pass). Returns the outcome; logs one line.
+/// Handle one raw inbound message completely. Returns the outcome; logs one line.
 pub fn process_raw(
     server: &Server<'_>,
     conn: &mut Connection,
@@ -48,7 +50,52 @@ pub fn process_raw(
 ) -> Result<MailOutcome, ServerError> {
     let own = vec![server.config.server.address.to_lowercase()];
     let envelope = mail::parse_envelope(raw, &own);
-    let outcome = server.handle_mail(conn, &envelope, raw.len())?;
+    process_envelope(server, conn, &envelope, raw.len())
+}
+
+/// What became of one inbound message taken from an inbox or the pipe.
+#[derive(Debug)]
+pub enum Taken {
+    /// The server committed it.
+    Done(MailOutcome),
+    /// It failed inside the server; `verdict` says whether it is tried
+    /// again or quarantined (`None`: not even the failure could be
+    /// recorded, so it stays where it is).
+    Failed {
+        error: ServerError,
+        verdict: Option<Verdict>,
+    },
+}
+
+/// Handle one raw inbound message (each mail of a pass, and `process`); a
+/// failure is counted and may quarantine the mail (see [`quarantine`]).
+pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8]) -> Taken {
+    let own = vec![server.config.server.address.to_lowercase()];
+    let envelope = mail::parse_envelope(raw, &own);
+    match process_envelope(server, conn, &envelope, raw.len()) {
+        Ok(outcome) => Taken::Done(outcome),
+        Err(error) => {
+            let subject = mask_subject(&envelope.subject);
+            let verdict =
+                match quarantine::note_failure(server, conn, &envelope, &subject, raw, &error) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        error!(error = %e, "cannot record a failing mail; it stays in the inbox");
+                        None
+                    }
+                };
+            Taken::Failed { error, verdict }
+        }
+    }
+}
+
+fn process_envelope(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    envelope: &mail::Envelope,
+    raw_len: usize,
+) -> Result<MailOutcome, ServerError> {
+    let outcome = server.handle_mail(conn, envelope, raw_len)?;
     info!(
         message_id = %envelope.message_id,
         sender = envelope.sender.as_deref().unwrap_or("-"),
@@ -60,7 +107,7 @@ pub fn process_raw(
 }
 
 /// The subject for the log: passwords are not written to logs either.
-fn mask_subject(subject: &str) -> String {
+pub(crate) fn mask_subject(subject: &str) -> String {
     match crate::command::parse_line(subject) {
         Ok(parsed) => parsed.masked,
         Err(e) => e.masked,
@@ -87,8 +134,8 @@ pub fn read_inbox(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        match process_raw(server, conn, &message.raw) {
-            Ok(outcome) => {
+        match take_mail(server, conn, &message.raw) {
+            Taken::Done(outcome) => {
                 report.mails_read += 1;
                 let done = match outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
@@ -99,9 +146,19 @@ pub fn read_inbox(
                     warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
                 }
             }
-            Err(e) => {
+            Taken::Failed { error, verdict } => {
                 report.mails_failed += 1;
-                error!(error = %e, "a mail could not be processed; it stays in the inbox");
+                match verdict {
+                    Some(Verdict::Quarantined { id }) => {
+                        report.mails_quarantined += 1;
+                        if let Err(e) = inbox.mark_done(&message, Done::Quarantined) {
+                            warn!(id, error = %e, "cannot move a quarantined mail out of the inbox; it will be seen again and quarantined again");
+                        }
+                    }
+                    Some(Verdict::TryAgain { .. }) | None => {
+                        error!(error = %error, "a mail could not be processed; it stays in the inbox");
+                    }
+                }
             }
         }
     }

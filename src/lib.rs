@@ -1,16 +1,18 @@
 //! pbmchess: a play-by-email turn server for chess variants.
 //!
 //! The layers, arrows pointing one way: `main -> app -> {daemon, server}`
-//! (and `main -> rules` for perft), `daemon -> server -> {command, rules,
-//! render, store}`; `mail` reads inbound mail for the server and drains the
+//! (and `main -> rules` for perft), `daemon -> quarantine -> server ->
+//! {command, rules, render, store}`; `mail` reads inbound mail for the server and drains the
 //! outbox. `rules` imports nothing of ours.
 
+pub mod admin;
 pub mod app;
 pub mod clock;
 pub mod command;
 pub mod config;
 pub mod daemon;
 pub mod mail;
+pub mod quarantine;
 pub mod ratings;
 pub mod render;
 pub mod rules;

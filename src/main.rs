@@ -9,10 +9,12 @@ use std::sync::atomic::AtomicBool;
 use clap::{Parser, Subcommand, ValueEnum};
 use rusqlite::Connection;
 
+use pbmchess::admin;
 use pbmchess::app::{self, App, AppError};
 use pbmchess::command::BoardSize;
+use pbmchess::config::LogFormat;
 use pbmchess::rules;
-use pbmchess::server::Refusal;
+use pbmchess::server::{Refusal, Ruling};
 
 /// A play-by-email turn server for chess variants.
 ///
@@ -24,6 +26,10 @@ struct Cli {
     /// The config file (TOML); see config.example.toml.
     #[arg(long, global = true, env = "PBMCHESS_CONFIG")]
     config: Option<PathBuf>,
+    /// How log lines are written to standard error: text, or json (one
+    /// object per line); overrides [log] format.
+    #[arg(long, global = true, env = "PBMCHESS_LOG_FORMAT", value_enum)]
+    log_format: Option<LogFormat>,
     #[command(subcommand)]
     command: Cmd,
 }
@@ -82,6 +88,67 @@ enum AdminCmd {
         #[arg(long, value_enum, default_value_t = Size::Large)]
         size: Size,
     },
+    /// List, delete or adjudicate boards.
+    #[command(subcommand)]
+    Board(BoardCmd),
+    /// Outgoing mail not yet sent: list it, send it again, or drop it.
+    #[command(subcommand)]
+    Outbox(OutboxCmd),
+    /// Inbound mail that failed inside the server: list it, replay it.
+    #[command(subcommand)]
+    Inbox(InboxCmd),
+    /// Mail a message to every user (the text from FILE or standard input).
+    Broadcast {
+        /// The subject (after the server's name).
+        #[arg(long)]
+        subject: String,
+        file: Option<PathBuf>,
+    },
+    /// Users, boards per game, mail per day, queue sizes.
+    Stats,
+    /// Copy the database to FILE (safe while the daemon runs).
+    Backup { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum BoardCmd {
+    /// The active boards (every board with --all), of GAME or of all games.
+    List {
+        game: Option<String>,
+        #[arg(long)]
+        all: bool,
+    },
+    /// Remove a board with its moves; its players are told.
+    Delete { game: String, board: u32 },
+    /// End an active board: RESULT is the winner's userid, or draw. Rated;
+    /// the final board is mailed.
+    Adjudicate {
+        game: String,
+        board: u32,
+        result: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum OutboxCmd {
+    /// Mail waiting to be sent and mail given up, with the last error.
+    List,
+    /// Make mail ID due now (also one given up); it is sent by the next pass.
+    Retry { id: i64 },
+    /// Remove mail ID from the outbox unsent.
+    Drop { id: i64 },
+}
+
+#[derive(Subcommand)]
+enum InboxCmd {
+    /// Failing and quarantined mail, with the last error.
+    List,
+    /// Replay quarantined mail ID (after fixing the fault) and send its replies.
+    Retry { id: i64 },
+    /// Print quarantined mail ID as it was received.
+    Show { id: i64 },
+    /// Forget quarantined mail ID.
+    Drop { id: i64 },
 }
 
 #[derive(Subcommand)]
@@ -99,6 +166,9 @@ enum UserCmd {
     Remove { userid: String },
     /// Set a user's password.
     Passwd { userid: String, password: String },
+    /// Put a user on vacation for DAYS (beyond the yearly allowance), or
+    /// end it with off.
+    Vacation { userid: String, days: String },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -108,22 +178,36 @@ enum Size {
 }
 
 /// Exit codes: 0 done, 1 refused (the request was wrong), 2 failure (config,
-/// database, mail system).
+/// database, mail system). `process` speaks to an MTA instead: 0 done
+/// (also a mail quarantined), 75 try again later, 78 broken config.
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    let for_mta = matches!(cli.command, Cmd::Process { .. });
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("pbmchess: {e}");
-            ExitCode::from(e.exit_code())
+            ExitCode::from(if for_mta {
+                e.mta_exit_code()
+            } else {
+                e.exit_code()
+            })
         }
+    }
+}
+
+/// Log to standard error: `RUST_LOG` filters (default info); colours only
+/// on a terminal; text or one JSON object per line.
+fn init_logging(format: LogFormat) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => builder.json().with_ansi(false).init(),
     }
 }
 
@@ -135,12 +219,16 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
             position,
             options,
             divide,
-        } => return perft(game, *depth, position.as_deref(), options, *divide),
+        } => {
+            init_logging(cli.log_format.unwrap_or_default());
+            return perft(game, *depth, position.as_deref(), options, *divide);
+        }
         Cmd::Tick { now } => now.as_deref(),
         _ => None,
     };
     let app = App::load(cli.config.as_deref(), now)?;
-    let conn = app.open_database()?;
+    init_logging(cli.log_format.unwrap_or(app.config.log.format));
+    let mut conn = app.open_database()?;
     match cli.command {
         Cmd::Init => init(&app),
         Cmd::Serve => serve(&app, conn),
@@ -163,12 +251,99 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Admin(AdminCmd::Show { game, board, size }) => {
             admin_show(&app, conn, &game, board, size)
         }
+        Cmd::Admin(AdminCmd::User(UserCmd::Vacation { userid, days })) => {
+            let days = match days.to_lowercase().as_str() {
+                "off" => None,
+                text => Some(text.parse::<u32>().ok().filter(|d| *d > 0).ok_or_else(|| {
+                    Refusal::new(format!(
+                        "{days:?} is no number of days; give e.g. 14, or off"
+                    ))
+                })?),
+            };
+            let said = app.server().admin_vacation(&mut conn, &userid, days)??;
+            app.send_now(&conn)?;
+            say(said)
+        }
+        Cmd::Admin(AdminCmd::Board(BoardCmd::List { game, all })) => {
+            lines(admin::board_list(&conn, game.as_deref(), all)?)
+        }
+        Cmd::Admin(AdminCmd::Board(BoardCmd::Delete { game, board })) => {
+            let told = app.server().admin_delete_board(&mut conn, &game, board)??;
+            app.send_now(&conn)?;
+            say(format!(
+                "{game} board {board} deleted; told {}",
+                told.join(", ")
+            ))
+        }
+        Cmd::Admin(AdminCmd::Board(BoardCmd::Adjudicate {
+            game,
+            board,
+            result,
+        })) => {
+            let ruling = Ruling::parse(&result);
+            app.server()
+                .admin_adjudicate(&mut conn, &game, board, &ruling)??;
+            app.send_now(&conn)?;
+            say(format!("{game} board {board} adjudicated: {result}"))
+        }
+        Cmd::Admin(AdminCmd::Outbox(OutboxCmd::List)) => lines(admin::outbox_list(&conn)?),
+        Cmd::Admin(AdminCmd::Outbox(OutboxCmd::Retry { id })) => {
+            admin::outbox_retry(&app, &conn, id)?;
+            say(format!("outbox mail {id} is due now"))
+        }
+        Cmd::Admin(AdminCmd::Outbox(OutboxCmd::Drop { id })) => {
+            admin::outbox_drop(&conn, id)?;
+            say(format!("outbox mail {id} dropped"))
+        }
+        Cmd::Admin(AdminCmd::Inbox(InboxCmd::List)) => lines(admin::inbox_list(&conn)?),
+        Cmd::Admin(AdminCmd::Inbox(InboxCmd::Retry { id })) => {
+            say(admin::inbox_retry(&app, &mut conn, id)?)
+        }
+        Cmd::Admin(AdminCmd::Inbox(InboxCmd::Show { id })) => {
+            use std::io::Write;
+            let raw = admin::inbox_show(&conn, id)?;
+            std::io::stdout()
+                .write_all(&raw)
+                .map_err(|e| AppError::Failed(format!("cannot write: {e}")))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Admin(AdminCmd::Inbox(InboxCmd::Drop { id })) => {
+            admin::inbox_drop(&conn, id)?;
+            say(format!("quarantined mail {id} dropped"))
+        }
+        Cmd::Admin(AdminCmd::Broadcast { subject, file }) => {
+            let text = String::from_utf8(app::read_message(file.as_deref())?)
+                .map_err(|_| Refusal::new("the broadcast text is not UTF-8"))?;
+            let n = app.server().admin_broadcast(&mut conn, &subject, &text)??;
+            app.send_now(&conn)?;
+            say(format!("broadcast queued for {n} users"))
+        }
+        Cmd::Admin(AdminCmd::Stats) => lines(admin::stats(&app, &conn)?),
+        Cmd::Admin(AdminCmd::Backup { file }) => {
+            admin::backup(&conn, &file)?;
+            say(format!("database copied to {}", file.display()))
+        }
         Cmd::Perft { .. } => unreachable!("perft needs no config and returned above"),
     }
 }
 
 fn init(app: &App) -> Result<ExitCode, AppError> {
     app.init(|line| println!("{line}"))?;
+    for warning in app.config_warnings() {
+        eprintln!("pbmchess: warning: {warning}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn say(line: String) -> Result<ExitCode, AppError> {
+    println!("{line}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn lines(lines: Vec<String>) -> Result<ExitCode, AppError> {
+    for line in lines {
+        println!("{line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -33,6 +33,7 @@ impl Servers {
             password_file: None,
             mailbox: "INBOX".into(),
             processed_mailbox: processed.map(str::to_string),
+            quarantine_mailbox: "Quarantine".into(),
             tls_ca_file: None,
             idle: true,
             timeout_seconds: 10,
@@ -145,6 +146,34 @@ fn imap_inbox_fetches_in_order_and_moves_done_mail() {
     assert!(!flags[0].1.contains(&"Flagged".to_string()), "{flags:?}");
     assert!(flags[1].1.contains(&"Seen".to_string()), "{flags:?}");
     assert!(flags[1].1.contains(&"Flagged".to_string()), "{flags:?}");
+    raw_session.logout().unwrap();
+}
+
+#[test]
+fn imap_quarantine_creates_its_mailbox_and_moves_the_mail_there() {
+    let Some(servers) =
+        Servers::start("imap_quarantine_creates_its_mailbox_and_moves_the_mail_there")
+    else {
+        return;
+    };
+    submit_player_mail(servers.smtp_port, 1, "chess help");
+    submit_player_mail(servers.smtp_port, 2, "chess list");
+    let mut inbox = ImapInbox::new(&servers.imap_config("pbm", None)).unwrap();
+    let got = wait_for_unseen(&mut inbox, 2);
+    assert_eq!(got.len(), 2);
+    inbox.mark_done(&got[0], Done::Quarantined).unwrap();
+    // The other mail is still there to be processed.
+    let left = inbox.fetch(100).unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        parse_envelope(&left[0].raw, &[SERVER.into()]).subject,
+        "chess list"
+    );
+    let mut raw_session = servers.session("pbm");
+    let quarantine = raw_session.examine("Quarantine").unwrap();
+    assert_eq!(quarantine.exists, 1, "created at connect, holds the mail");
+    let flagged = raw_session.search("FLAGGED").unwrap();
+    assert_eq!(flagged.len(), 1);
     raw_session.logout().unwrap();
 }
 

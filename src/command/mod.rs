@@ -339,6 +339,10 @@ pub enum Command {
         who: Credentials,
         to: Vec<String>,
     },
+    /// The body to every user; only for the userids in `[server] admins`.
+    Broadcast {
+        who: Credentials,
+    },
     AllShow {
         userid: String,
         filter: BoardFilter,

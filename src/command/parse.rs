@@ -657,6 +657,16 @@ const VERBS: &[Verb] = &[
         Creds::First,
     ),
     verb(
+        "broadcast",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "your userid and your password (the message is the body)",
+            example: "broadcast richard secret",
+        },
+        Creds::First,
+    ),
+    verb(
         "all",
         Scope::Account,
         &[],
@@ -1763,6 +1773,7 @@ impl<'a> Parser<'a> {
                 }
                 Command::List { games }
             }
+            "broadcast" => Command::Broadcast { who: self.creds()? },
             "message" => {
                 let who = self.creds()?;
                 let mut to = Vec::new();

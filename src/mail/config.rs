@@ -35,8 +35,8 @@ impl fmt::Display for Secret {
 }
 
 /// `[inbox]`: where inbound mail is read. Default (no section): the
-/// Maildir `var/inbox`. A section must name its `kind`; unknown keys are
-/// errors.
+/// Maildir `var/inbox`. A section without `kind` is a Maildir; unknown
+/// keys are errors.
 ///
 /// ```toml
 /// [inbox]
@@ -53,18 +53,38 @@ impl fmt::Display for Secret {
 /// password_file = "/etc/pbmchess/imap-password"   # or password = "..."
 /// mailbox = "INBOX"               # default
 /// processed_mailbox = "Processed" # optional; else processed mail just gets \Seen
+/// quarantine_mailbox = "Quarantine" # default; mail failing inside the server
 /// tls_ca_file = "/etc/pbmchess/ca.pem"            # optional extra trusted CA
 /// idle = true                     # use IDLE to wait for mail when offered
 /// timeout_seconds = 60
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(remote = "InboxConfig")]
 pub enum InboxConfig {
     Maildir {
         #[serde(default = "default_inbox_path")]
         path: PathBuf,
     },
     Imap(ImapConfig),
+}
+
+/// `kind` defaults to `"maildir"`: the section is read as a table, the
+/// kind filled in when missing, then read as the tagged enum.
+impl<'de> Deserialize<'de> for InboxConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = toml::Table::deserialize(d)?;
+        if !table.contains_key("kind") {
+            if let Some(key) = table.keys().find(|k| k.as_str() != "path") {
+                return Err(D::Error::custom(format!(
+                    "[inbox] has `{key}` but no kind; write kind = \"imap\" (a section without kind is a Maildir, which has only `path`)"
+                )));
+            }
+            table.insert("kind".into(), "maildir".into());
+        }
+        InboxConfig::deserialize(toml::Value::Table(table)).map_err(D::Error::custom)
+    }
 }
 
 impl Default for InboxConfig {
@@ -114,6 +134,10 @@ pub struct ImapConfig {
     pub mailbox: String,
     #[serde(default)]
     pub processed_mailbox: Option<String>,
+    /// Where mail that failed inside the server too often is moved; created
+    /// when missing.
+    #[serde(default = "default_quarantine_mailbox")]
+    pub quarantine_mailbox: String,
     /// A PEM file with extra trusted certificates (a private CA, or the
     /// server's self-signed certificate), added to the system's roots.
     #[serde(default)]
@@ -138,6 +162,10 @@ impl ImapConfig {
 
 fn default_mailbox() -> String {
     "INBOX".to_string()
+}
+
+fn default_quarantine_mailbox() -> String {
+    "Quarantine".to_string()
 }
 
 fn yes() -> bool {
@@ -318,6 +346,24 @@ mod tests {
         };
         assert_eq!(imap.port(), 143);
         assert_eq!(imap.processed_mailbox.as_deref(), Some("Done"));
+    }
+
+    #[test]
+    fn an_inbox_without_kind_is_a_maildir() {
+        let a = app("[inbox]\npath = \"mail/in\"").unwrap();
+        assert_eq!(
+            a.inbox,
+            InboxConfig::Maildir {
+                path: "mail/in".into()
+            }
+        );
+        assert_eq!(app("[inbox]\n").unwrap().inbox, InboxConfig::default());
+        let e = app("[inbox]\nhost = \"imap.example.org\"")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("no kind") && e.contains("host"), "{e}");
+        assert!(app("[inbox]\nkind = \"maildir\"\npth = \"x\"").is_err());
     }
 
     #[test]

@@ -23,8 +23,10 @@ const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
 /// - `mark_done`: `UID STORE +FLAGS.SILENT (\Seen)` (and `\Flagged` for
 ///   [`Done::Ignored`], as the Maildir inbox does); then, when
 ///   `processed_mailbox` is set, `UID MOVE` there (or `UID COPY`, `\Deleted`
-///   and `UID EXPUNGE`, plain `EXPUNGE` without UIDPLUS). The processed
-///   mailbox is created at connect time when missing.
+///   and `UID EXPUNGE`, plain `EXPUNGE` without UIDPLUS). A mail
+///   [`Done::Quarantined`] is flagged and moved to `quarantine_mailbox`.
+///   The processed and quarantine mailboxes are created at connect time
+///   when missing.
 /// - The mailbox should be the server's own: a human who reads it with a
 ///   mail client marks mail `\Seen`, and seen mail is not fetched.
 /// - Connections are opened lazily and reused; after any error the
@@ -69,7 +71,10 @@ impl ImapInbox {
         .ok_or_else(|| {
             MailError::Config("[inbox] kind = \"imap\" needs password or password_file".into())
         })?;
-        for name in std::iter::once(&config.mailbox).chain(config.processed_mailbox.as_ref()) {
+        for name in [&config.mailbox, &config.quarantine_mailbox]
+            .into_iter()
+            .chain(config.processed_mailbox.as_ref())
+        {
             if name.is_empty() || !name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
                 return Err(MailError::Config(format!(
                     "[inbox] mailbox name {name:?} must be printable ASCII"
@@ -180,15 +185,19 @@ impl ImapInbox {
         let has_move = caps.has_str("MOVE");
         let has_uidplus = caps.has_str("UIDPLUS");
         drop(caps);
-        if let Some(processed) = &cfg.processed_mailbox {
+        for target in cfg
+            .processed_mailbox
+            .iter()
+            .chain(std::iter::once(&cfg.quarantine_mailbox))
+        {
             let names = session
-                .list(None, Some(&quote(processed)))
+                .list(None, Some(&quote(target)))
                 .map_err(|e| err("LIST at", &e))?;
             if names.is_empty() {
-                tracing::info!(mailbox = %processed, "creating the IMAP processed mailbox");
+                tracing::info!(mailbox = %target, "creating an IMAP mailbox");
                 session
-                    .create(processed)
-                    .map_err(|e| err(&format!("cannot create mailbox {processed:?} at"), &e))?;
+                    .create(target)
+                    .map_err(|e| err(&format!("cannot create mailbox {target:?} at"), &e))?;
             }
         }
         let mailbox = session
@@ -354,13 +363,17 @@ impl Inbox for ImapInbox {
             }
             let flags = match outcome {
                 Done::Processed => "(\\Seen)",
-                Done::Ignored => "(\\Seen \\Flagged)",
+                Done::Ignored | Done::Quarantined => "(\\Seen \\Flagged)",
             };
             let uid = uid.to_string();
             conn.session
                 .uid_store(&uid, format!("+FLAGS.SILENT {flags}"))
                 .map_err(imap_err("UID STORE"))?;
-            if let Some(target) = &cfg.processed_mailbox {
+            let target = match outcome {
+                Done::Quarantined => Some(&cfg.quarantine_mailbox),
+                Done::Processed | Done::Ignored => cfg.processed_mailbox.as_ref(),
+            };
+            if let Some(target) = target {
                 if conn.has_move {
                     conn.session
                         .uid_mv(&uid, target)
@@ -463,6 +476,7 @@ mod tests {
             password_file: None,
             mailbox: "INBOX".into(),
             processed_mailbox: None,
+            quarantine_mailbox: "Quarantine".into(),
             tls_ca_file: None,
             idle: true,
             timeout_seconds: 5,

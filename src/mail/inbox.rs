@@ -26,6 +26,10 @@ pub enum Done {
     /// Filed away unread: a never-answer mail (auto-reply, bounce, list, our
     /// own address), or one refused before the server (too large).
     Ignored,
+    /// Failed inside the server too often: moved out of the way into the
+    /// quarantine folder (the database keeps a copy and the error; `admin
+    /// inbox retry` replays it).
+    Quarantined,
 }
 
 /// A source of inbound mail.
@@ -60,8 +64,13 @@ pub fn maildir_flags(outcome: Done) -> &'static str {
     match outcome {
         Done::Processed => "S",
         Done::Ignored => "FS",
+        Done::Quarantined => "F",
     }
 }
+
+/// The Maildir++ subfolder of a Maildir inbox that quarantined mail is
+/// moved to (mail readers show it as the folder `Quarantine`).
+pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
 
 /// An inbox in a local Maildir (`new/`, `cur/`, `tmp/`), the default local
 /// setup: an MTA (or a test) delivers into `new/`.
@@ -75,7 +84,8 @@ pub fn maildir_flags(outcome: Done) -> &'static str {
 ///   and renames it), then by name. A name without leading digits uses its
 ///   modification time's seconds in place of the number.
 /// - `mark_done` renames `new/NAME` to `cur/NAME:2,S` (or `:2,FS` for
-///   [`Done::Ignored`], see [`maildir_flags`]).
+///   [`Done::Ignored`], see [`maildir_flags`]); a [`Done::Quarantined`]
+///   mail goes to `.Quarantine/cur/NAME:2,F` instead.
 #[derive(Debug)]
 pub struct MaildirInbox {
     path: PathBuf,
@@ -183,7 +193,15 @@ impl Inbox for MaildirInbox {
         flags.dedup();
         let flags: String = flags.into_iter().collect();
         let src = self.path.join("new").join(name);
-        let dst = self.path.join("cur").join(format!("{base}:2,{flags}"));
+        let folder = match outcome {
+            Done::Quarantined => {
+                let q = self.path.join(MAILDIR_QUARANTINE);
+                create_maildir(&q)?;
+                q
+            }
+            Done::Processed | Done::Ignored => self.path.clone(),
+        };
+        let dst = folder.join("cur").join(format!("{base}:2,{flags}"));
         match fs::rename(&src, &dst) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound && !src.exists() => {

@@ -70,7 +70,10 @@
 //!   comment).
 //! - Done mail: Maildir `cur/` with flag `S` (processed) or `FS` (ignored);
 //!   IMAP `\Seen` (+ `\Flagged` when ignored), then moved to
-//!   `processed_mailbox` if configured.
+//!   `processed_mailbox` if configured. Quarantined mail (failed inside the
+//!   server too often, see `crate::quarantine`): Maildir
+//!   `.Quarantine/cur/` with flag `F`; IMAP `\Seen \Flagged`, moved to
+//!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
 //!   on every mail, Message-ID stable per outbox row.
@@ -89,7 +92,7 @@ mod transports;
 
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use imap::ImapInbox;
-pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox};
+pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox, MAILDIR_QUARANTINE};
 pub use open::{open_inbox, open_sender};
 pub use outbound::{
     build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,

@@ -11,7 +11,9 @@
 //! The modules, listed so that each imports only modules after it (and
 //! `Ctx`, `Refusal`, `Reply` from here):
 //!
-//! - the commands: `account` (signup, passwords, help), `social` (chat,
+//! - the commands: `admin` (what the server admin does: boards deleted
+//!   and adjudicated, vacations, broadcasts), `account` (signup,
+//!   passwords, help), `social` (chat,
 //!   observers, listings), `pending` (queue, submit, confirm, preview),
 //!   `play` (challenge, move, show, games, timers), `settings` (vacations,
 //!   notifications, which challenges a player takes);
@@ -21,6 +23,7 @@
 //!   passwords masked), `templates`.
 
 mod account;
+mod admin;
 mod compose;
 mod loaded;
 mod pending;
@@ -42,6 +45,8 @@ use crate::mail::{Envelope, Outgoing};
 use crate::render::Drawing;
 use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
+
+pub use admin::{Ruling, ADJUDICATION};
 
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -550,6 +555,7 @@ impl<'a> Server<'a> {
             Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
             Command::ShowVacation { who } => settings::vacation_report(ctx, who),
             Command::Message { who, to } => social::message_users(ctx, who, to),
+            Command::Broadcast { who } => admin::broadcast(ctx, who),
             Command::AllShow { userid, filter } => social::all_show(ctx, userid, *filter),
             Command::Game { game, command } => self.execute_game(ctx, game, command),
         }

@@ -7,13 +7,17 @@
 mod boards;
 mod mailbox;
 mod pending;
+mod quarantine;
 mod settings;
+mod stats;
 mod users;
 
 pub use boards::*;
 pub use mailbox::*;
 pub use pending::*;
+pub use quarantine::*;
 pub use settings::*;
+pub use stats::*;
 pub use users::*;
 
 use std::path::Path;
@@ -50,6 +54,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0005_board_counters.sql")),
         M::up(include_str!("../../migrations/0006_board_mail.sql")),
         M::up(include_str!("../../migrations/0007_seeks.sql")),
+        M::up(include_str!("../../migrations/0012_inbound_failures.sql")),
     ])
 }
 

@@ -1,0 +1,221 @@
+//! The tools for a live server (`pbmchess admin …`) that are more than one
+//! call into the server: listings as lines of text, replays, backups and
+//! the numbers of `admin stats`. The changes a player would see (boards
+//! deleted or adjudicated, vacations, broadcasts) are the server's, in
+//! `server::admin`; the quarantine is `crate::quarantine`.
+
+use std::path::Path;
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::Connection;
+
+use crate::app::{App, AppError};
+use crate::quarantine::{self, ReplayError};
+use crate::server::{MailOutcome, Refusal};
+use crate::store::{self, BoardStatus};
+
+/// Days of mail counts `admin stats` shows.
+pub const STATS_DAYS: i64 = 14;
+
+fn when(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M").to_string()
+}
+
+/// `admin outbox list`: every mail not yet sent, one line each (id,
+/// state, attempts, recipient, subject), the last error under it.
+pub fn outbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut lines = Vec::new();
+    for e in store::unsent_mail(conn)? {
+        let state = match e.failed_at {
+            Some(t) => format!("failed {}", when(t)),
+            None => format!("due {}", when(e.next_attempt_at)),
+        };
+        lines.push(format!(
+            "{:>6}  {state:<22} tries {:<3} {}  {}",
+            e.id, e.attempts, e.to, e.subject
+        ));
+        if let Some(error) = e.last_error {
+            lines.push(format!("        last error: {error}"));
+        }
+    }
+    Ok(lines)
+}
+
+/// `admin outbox retry ID`: make a waiting or given-up mail due now.
+pub fn outbox_retry(app: &App, conn: &Connection, id: i64) -> Result<(), AppError> {
+    if store::retry_mail(conn, id, app.clock().now())? {
+        Ok(())
+    } else {
+        Err(no_outbox_mail(id))
+    }
+}
+
+/// `admin outbox drop ID`: remove a mail that was not sent.
+pub fn outbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
+    if store::drop_mail(conn, id)? {
+        Ok(())
+    } else {
+        Err(no_outbox_mail(id))
+    }
+}
+
+fn no_outbox_mail(id: i64) -> AppError {
+    Refusal::new(format!(
+        "there is no unsent outbox mail {id}; `pbmchess admin outbox list` shows them"
+    ))
+    .into()
+}
+
+/// `admin inbox list`: failing mail still in the inbox and quarantined
+/// mail, one line each, the last error under it.
+pub fn inbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut lines = Vec::new();
+    for f in quarantine::list(conn)? {
+        let state = match f.quarantined_at {
+            Some(t) => format!("quarantined {}", when(t)),
+            None => format!("failing since {}", when(f.first_failed_at)),
+        };
+        lines.push(format!(
+            "{:>6}  {state:<28} tries {:<3} {}  {}",
+            f.id,
+            f.attempts,
+            f.sender.as_deref().unwrap_or("-"),
+            f.subject
+        ));
+        lines.push(format!("        last error: {}", f.last_error));
+    }
+    Ok(lines)
+}
+
+/// `admin inbox retry ID`: replay a quarantined mail, then send what it
+/// caused. Returns what became of it.
+pub fn inbox_retry(app: &App, conn: &mut Connection, id: i64) -> Result<String, AppError> {
+    let outcome = quarantine::replay(&app.server(), conn, id).map_err(|e| match e {
+        ReplayError::Store(e) => AppError::Store(e),
+        ReplayError::StillFails { .. } => AppError::Failed(e.to_string()),
+        ReplayError::NotQuarantined(_) | ReplayError::NoBytes(_) => {
+            Refusal::new(e.to_string()).into()
+        }
+    })?;
+    app.send_now(conn)?;
+    Ok(match outcome {
+        MailOutcome::Duplicate => {
+            format!("mail {id} had been processed meanwhile; it leaves the quarantine")
+        }
+        MailOutcome::Answered { commands, refused } => {
+            format!("mail {id} processed: {commands} commands, {refused} refused")
+        }
+        other => format!("mail {id} processed: {other:?}"),
+    })
+}
+
+/// `admin inbox show ID`: the quarantined message as it was received.
+pub fn inbox_show(conn: &Connection, id: i64) -> Result<Vec<u8>, AppError> {
+    match store::inbound_failure(conn, id)? {
+        Some((_, Some(raw))) => Ok(raw),
+        _ => Err(Refusal::new(format!(
+            "there is no quarantined mail {id} with its text; `pbmchess admin inbox list` shows them"
+        ))
+        .into()),
+    }
+}
+
+/// `admin inbox drop ID`: forget a quarantined mail for good.
+pub fn inbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
+    if quarantine::discard(conn, id)? {
+        Ok(())
+    } else {
+        Err(Refusal::new(format!(
+            "there is no quarantined mail {id}; `pbmchess admin inbox list` shows them"
+        ))
+        .into())
+    }
+}
+
+/// `admin board list [GAME] [--all]`: the active boards (every board with
+/// `all`), one line each: game, number, players, plies, state, last action.
+pub fn board_list(
+    conn: &Connection,
+    game: Option<&str>,
+    all: bool,
+) -> Result<Vec<String>, AppError> {
+    let games: Vec<&str> = match game {
+        Some(name) => match crate::rules::game(name) {
+            Some(g) => vec![g.name()],
+            None => return Err(Refusal::new(format!("there is no game called {name}")).into()),
+        },
+        None => crate::rules::registry().iter().map(|g| g.name()).collect(),
+    };
+    let mut lines = Vec::new();
+    for game in games {
+        for row in store::boards_of_game(conn, game)? {
+            let state = match &row.status {
+                BoardStatus::Active => "active".to_string(),
+                _ if !all => continue,
+                BoardStatus::Finished {
+                    winner_seat: Some(seat),
+                    ending,
+                } => format!("won by {} ({ending})", row.players[*seat]),
+                BoardStatus::Finished {
+                    winner_seat: None,
+                    ending,
+                } => format!("tie ({ending})"),
+            };
+            let plies = store::plies(conn, game, row.board)?.len();
+            lines.push(format!(
+                "{game:<13} {:>5}  {:<24} ply {plies:<4} last {}  {state}",
+                row.board,
+                row.players.join("-"),
+                when(row.last_action_at),
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+/// `admin stats`: the numbers an admin looks at first.
+pub fn stats(app: &App, conn: &Connection) -> Result<Vec<String>, AppError> {
+    let now = app.clock().now();
+    let since = (now - Duration::days(STATS_DAYS - 1))
+        .date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc())
+        .unwrap_or(now);
+    let s = store::stats(conn, since)?;
+    let mut lines = vec![
+        format!("users: {} active, {} signed off", s.users, s.signed_off),
+        "boards:".to_string(),
+    ];
+    if s.boards.is_empty() {
+        lines.push("  none yet".to_string());
+    }
+    for (game, active, finished) in &s.boards {
+        lines.push(format!(
+            "  {game:<13} {active:>5} active {finished:>6} finished"
+        ));
+    }
+    lines.push(format!(
+        "queues: outbox {} waiting, {} given up; inbox {} failing, {} quarantined",
+        s.outbox_waiting, s.outbox_failed, s.inbox_failing, s.quarantined
+    ));
+    lines.push(format!("mail per day (UTC, last {STATS_DAYS} days):"));
+    lines.push(format!("  {:<10} {:>6} {:>6}", "day", "in", "out"));
+    for (day, inbound, outbound) in &s.days {
+        lines.push(format!("  {day:<10} {inbound:>6} {outbound:>6}"));
+    }
+    Ok(lines)
+}
+
+/// `admin backup FILE`: a consistent copy of the database, safe while the
+/// daemon runs. Refuses a file that exists.
+pub fn backup(conn: &Connection, file: &Path) -> Result<(), AppError> {
+    if file.exists() {
+        return Err(Refusal::new(format!(
+            "{} exists already; give a new file name (a backup never overwrites)",
+            file.display()
+        ))
+        .into());
+    }
+    store::backup_into(conn, file)?;
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! Mail that fails inside the server (a database or template failure,
+//! never the player's mistake): the one place that decides when such a
+//! mail stops being retried, and that replays it.
+//!
+//! Each failure is counted per Message-ID in the database. Below
+//! `[limits] failures_before_quarantine` tries the mail stays in the
+//! inbox and is tried again on the next pass; at that number it is
+//! quarantined: its bytes and the error are kept in the database, the
+//! inbox moves it out of the way (Maildir `.Quarantine/`, IMAP
+//! `quarantine_mailbox`) and the rest of the inbox goes on. `pbmchess
+//! admin inbox list` shows failing and quarantined mail; `admin inbox
+//! retry ID` replays a quarantined mail from its kept bytes once the fault
+//! is fixed. The `process` pipe counts the same way: below the limit it
+//! exits 75 so the MTA delivers again later; at the limit it takes the
+//! mail into quarantine and exits 0.
+
+use rusqlite::Connection;
+use tracing::{error, warn};
+
+use crate::mail::{self, Envelope};
+use crate::server::{MailOutcome, Server, ServerError};
+use crate::store::{self, FailedMail, InboundFailure, StoreError};
+
+/// What a failure means for the mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Leave it where it is; it is tried again (this was try `attempts`;
+    /// 0 when the failure did not count: the database was busy).
+    TryAgain { attempts: u32 },
+    /// Taken out of the inbox: the database keeps it as this quarantine row.
+    Quarantined { id: i64 },
+}
+
+/// Count a failure of `envelope` (read from `raw`; `subject` is its
+/// subject with passwords masked) and decide. A busy database (another
+/// process holds it) is waited out, not counted. An error here (the
+/// database itself is failing) leaves the mail in the inbox.
+pub fn note_failure(
+    server: &Server<'_>,
+    conn: &Connection,
+    envelope: &Envelope,
+    subject: &str,
+    raw: &[u8],
+    failure: &ServerError,
+) -> Result<Verdict, StoreError> {
+    if let ServerError::Store(StoreError::Sqlite(e)) = failure {
+        if store::is_busy(e) {
+            warn!(message_id = %envelope.message_id, error = %failure,
+                  "the database is busy; the mail stays in the inbox and is tried again");
+            return Ok(Verdict::TryAgain { attempts: 0 });
+        }
+    }
+    let error = failure.to_string();
+    let now = server.clock.now();
+    let tx = conn.unchecked_transaction()?;
+    let row = store::note_inbound_failure(
+        &tx,
+        &FailedMail {
+            message_id: &envelope.message_id,
+            sender: envelope.sender.as_deref(),
+            subject,
+            error: &error,
+        },
+        now,
+    )?;
+    let limit = server.config.limits.failures_before_quarantine.max(1);
+    let verdict = if row.quarantined_at.is_some() {
+        Verdict::Quarantined { id: row.id }
+    } else if row.attempts >= limit {
+        store::quarantine_inbound(&tx, row.id, Some(raw), now)?;
+        error!(id = row.id, message_id = %envelope.message_id, attempts = row.attempts, error = %error,
+               "a mail failed too often and is quarantined; see `pbmchess admin inbox list`");
+        Verdict::Quarantined { id: row.id }
+    } else {
+        warn!(message_id = %envelope.message_id, attempts = row.attempts, limit, error = %error,
+              "a mail failed inside the server; it stays in the inbox and is tried again");
+        Verdict::TryAgain {
+            attempts: row.attempts,
+        }
+    };
+    tx.commit()?;
+    Ok(verdict)
+}
+
+/// Why a replay did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("there is no quarantined mail {0}; `pbmchess admin inbox list` shows them")]
+    NotQuarantined(i64),
+    #[error("mail {0} was quarantined without its bytes (it could not be read); find it in the quarantine folder")]
+    NoBytes(i64),
+    #[error("mail {id} still fails: {error}")]
+    StillFails { id: i64, error: ServerError },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Replay quarantined mail `id` through the server. On success (also when
+/// it turns out to have been processed meanwhile) it leaves the
+/// quarantine; on failure it stays, with the new error recorded.
+pub fn replay(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    id: i64,
+) -> Result<MailOutcome, ReplayError> {
+    let Some((row, raw)) = store::inbound_failure(conn, id)? else {
+        return Err(ReplayError::NotQuarantined(id));
+    };
+    if row.quarantined_at.is_none() {
+        return Err(ReplayError::NotQuarantined(id));
+    }
+    let Some(raw) = raw else {
+        return Err(ReplayError::NoBytes(id));
+    };
+    let own = vec![server.config.server.address.to_lowercase()];
+    let envelope = mail::parse_envelope(&raw, &own);
+    match server.handle_mail(conn, &envelope, raw.len()) {
+        Ok(outcome) => {
+            tracing::info!(id, message_id = %envelope.message_id, outcome = ?outcome, "quarantined mail replayed");
+            store::forget_inbound_failure(conn, id)?;
+            Ok(outcome)
+        }
+        Err(error) => {
+            store::note_replay_failure(conn, id, &error.to_string(), server.clock.now())?;
+            Err(ReplayError::StillFails { id, error })
+        }
+    }
+}
+
+/// Forget quarantined mail `id` for good (the copy in the quarantine
+/// folder stays). False when there is none.
+pub fn discard(conn: &Connection, id: i64) -> Result<bool, StoreError> {
+    match store::inbound_failure(conn, id)? {
+        Some((row, _)) if row.quarantined_at.is_some() => store::forget_inbound_failure(conn, id),
+        _ => Ok(false),
+    }
+}
+
+/// Failing and quarantined mail, oldest first.
+pub fn list(conn: &Connection) -> Result<Vec<InboundFailure>, StoreError> {
+    store::inbound_failures(conn)
+}
