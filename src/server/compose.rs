@@ -122,10 +122,20 @@ impl BoardView<'_> {
             Some((who, text)) => (who.as_str(), text.as_str()),
             None => ("", ""),
         };
+        let computer =
+            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.and_then(|level| {
+                let userid = &ctx.server.config.computer.userid;
+                self.row
+                    .players
+                    .iter()
+                    .any(|p| p.eq_ignore_ascii_case(userid))
+                    .then(|| format!("{userid} is the computer player, at level {level} of 5."))
+            });
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {
                 status => self.status(),
+                computer => computer,
                 rating_changes => &self.news,
                 moves => self.moves().trim_end(),
                 board => board,
@@ -160,6 +170,10 @@ impl BoardView<'_> {
             let Some(user) = store::user(ctx.conn, userid)? else {
                 continue;
             };
+            if user.addresses.is_empty() {
+                // The computer player: it never gets mail.
+                continue;
+            }
             let size = store::board_size(ctx.conn, userid, self.game.name())?;
             replies.push(Reply {
                 to: user.address().to_string(),

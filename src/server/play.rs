@@ -1,5 +1,6 @@
 //! Boards: challenge, move (with the special moves), show, games.
 
+use super::computer;
 use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
@@ -44,6 +45,8 @@ pub(crate) fn start_board(
         ))
         .into());
     }
+    let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
+    let (options, level) = computer::take_level(ctx, &players, &options)?;
     if players[0] == players[1] {
         return Err(Refusal::new(format!(
             "{} cannot play against themselves; name two different players.",
@@ -69,7 +72,6 @@ pub(crate) fn start_board(
         }
     }
     check_challenge(ctx, game, &players)?;
-    let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
         .start(&options)
@@ -88,8 +90,13 @@ pub(crate) fn start_board(
             now: ctx.now,
         },
     )?;
-    let loaded = load(ctx, game, number)?;
-    let mut view = loaded.view(game, vec![]);
+    let mut news = Vec::new();
+    if let Some(level) = level {
+        store::set_computer_level(ctx.conn, game.name(), number, level.number())?;
+    }
+    let mut loaded = load(ctx, game, number)?;
+    computer::respond(ctx, game, &mut loaded, &mut news)?;
+    let mut view = loaded.view(game, news);
     view.comment = commented(ctx, None, None);
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
@@ -180,6 +187,7 @@ pub(crate) fn act(
             news = apply_move(ctx, game, &mut loaded, seat, text, comment)?
                 .map_err(|e| on_board(Refusal::new(capitalise(&e.to_string()))))?;
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
+            notices.extend(computer::respond(ctx, game, &mut loaded, &mut news)?);
         }
         MoveAction::Resign => {
             if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
@@ -219,6 +227,7 @@ pub(crate) fn act(
             store::set_proposal(ctx.conn, game.name(), number, Some((kind, seat)))?;
             loaded.row.proposal = Some((kind, seat));
             store::touch(ctx.conn, game.name(), number, ctx.now)?;
+            computer::answer_proposal(ctx, &mut loaded, &mut news)?;
         }
         MoveAction::Accept | MoveAction::Reject => {
             let Some((kind, by)) = loaded.row.proposal else {
@@ -474,6 +483,17 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let Some(userid) = row.players.get(seat_to_act(game, &row)?) else {
             continue;
         };
+        // The computer is never reminded nor forfeited; a board that waited
+        // for it while it was switched off gets its action now.
+        if userid.eq_ignore_ascii_case(&ctx.server.config.computer.userid) {
+            if computer::is_computer(ctx, userid) {
+                let mut loaded = load(ctx, game, row.board)?;
+                let mut news = Vec::new();
+                computer::respond(ctx, game, &mut loaded, &mut news)?;
+                replies.extend(loaded.view(game, news).to_players(ctx)?);
+            }
+            continue;
+        }
         // A player on vacation is neither reminded nor forfeited, and the
         // time away does not count against them.
         let away: Vec<_> = store::vacations(ctx.conn, userid, row.last_action_at)?

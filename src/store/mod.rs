@@ -5,12 +5,14 @@
 //! are stored as RFC 3339 text in UTC.
 
 mod boards;
+mod computer;
 mod mailbox;
 mod pending;
 mod settings;
 mod users;
 
 pub use boards::*;
+pub use computer::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use settings::*;
@@ -48,6 +50,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0003_pending_moves.sql")),
         M::up(include_str!("../../migrations/0004_player_settings.sql")),
         M::up(include_str!("../../migrations/0005_board_counters.sql")),
+        M::up(include_str!("../../migrations/0010_computer.sql")),
     ])
 }
 
