@@ -24,7 +24,7 @@ fn main() {
         }
         let depth = match (bench, game.name()) {
             (false, _) => 2,
-            (true, "temporal") => 3,
+            (true, "temporal" | "shadowchess") => 3,
             (true, _) => 5,
         };
         let t = Instant::now();

@@ -138,3 +138,43 @@ fn the_highest_level_beats_the_lowest_in_a_short_chess_match() {
     }
     assert!(high > low, "level 5 scored {high}, level 1 {low}");
 }
+
+#[test]
+fn the_computer_takes_a_draw_when_lost_and_declines_it_when_winning() {
+    // White has king and queen against the bare king.
+    let position = chess("8/8/8/4k3/8/8/8/3QK3 b - - 0 1");
+    let limits = Limits::depth(2);
+    assert!(computer::accepts_draw(
+        position.as_ref(),
+        Color::Black,
+        limits
+    ));
+    assert!(!computer::accepts_draw(
+        position.as_ref(),
+        Color::White,
+        limits
+    ));
+}
+
+#[test]
+fn a_search_past_its_deadline_stops_inside_and_still_answers_legally() {
+    // Without the deadline checked inside the search, 64 plies would never
+    // finish; with it already passed, the search stops at its first look
+    // at the clock (the same node every run) and answers all the same.
+    for game in rules::registry() {
+        let position = game.start(&[]).unwrap();
+        let limits = Limits {
+            depth: 64,
+            nodes: None,
+            deadline: Some(std::time::Instant::now()),
+        };
+        let found = computer::choose(position.as_ref(), limits).unwrap();
+        assert!(found.depth < 64, "{}: depth {}", game.name(), found.depth);
+        assert!(
+            position.legal_actions().contains(&found.notation),
+            "{}: {}",
+            game.name(),
+            found.notation
+        );
+    }
+}

@@ -1,5 +1,5 @@
 //! One search for every game: iterative deepening negamax with alpha-beta,
-//! a quiescence search of captures, move ordering (the transposition
+//! a quiescence search of the most valuable captures, move ordering (the transposition
 //! table's move, captures by what they take, two killer moves a depth, a
 //! history table) and a transposition table on the game's position key.
 //! It sees a game only through [`Tree`].
@@ -21,6 +21,10 @@ pub const MATE: i32 = 1_000_000;
 pub const MATE_BOUND: i32 = MATE - 10_000;
 /// How far the quiescence search follows captures past the depth.
 const QUIESCENCE_PLIES: i32 = 6;
+/// The most captures the quiescence search tries in one position, the
+/// most valuable first (Shadow Chess multiplies each capture by the shadow
+/// moves that go with it; without a cap they swamp the search).
+const QUIESCENCE_WIDTH: usize = 8;
 /// Transposition table entries kept before it is cleared.
 const TABLE_LIMIT: usize = 1 << 20;
 /// Nodes between two looks at the clock.
@@ -29,8 +33,8 @@ const CLOCK_EVERY: u64 = 256;
 /// When a search stops: after `depth` iterations, or at `nodes` visited
 /// positions, or at the `deadline`, whichever comes first. A search
 /// stopped early answers with the best action of its last finished
-/// iteration (or the better one its unfinished iteration found); the
-/// first iteration always gets at least one action searched.
+/// iteration, or the better one its unfinished iteration found (stopped
+/// before any action was searched to the end: the first action listed).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub depth: u32,
@@ -303,6 +307,7 @@ impl Search {
             .filter_map(|i| tree.capture_value(i).map(|v| (i, v)))
             .collect();
         captures.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        captures.truncate(QUIESCENCE_WIDTH);
         let me = tree.to_act();
         let mut best = stand;
         for (i, _) in captures {

@@ -122,14 +122,11 @@ impl BoardView<'_> {
             Some((who, text)) => (who.as_str(), text.as_str()),
             None => ("", ""),
         };
+        // Only boards the computer plays have a level.
         let computer =
-            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.and_then(|level| {
+            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.map(|level| {
                 let userid = &ctx.server.config.computer.userid;
-                self.row
-                    .players
-                    .iter()
-                    .any(|p| p.eq_ignore_ascii_case(userid))
-                    .then(|| format!("{userid} is the computer player, at level {level} of 5."))
+                format!("{userid} is the computer player, at level {level} of 5.")
             });
         Ok(ctx.server.templates.render(
             "board.txt",
