@@ -26,6 +26,7 @@ pub struct Config {
     pub limits: LimitsSection,
     pub templates: TemplatesSection,
     pub log: LogSection,
+    pub computer: ComputerSection,
 }
 
 /// Who the server is.
@@ -170,6 +171,42 @@ impl Default for LimitsSection {
             max_message_bytes: 256 * 1024,
             failures_before_quarantine: 3,
         }
+    }
+}
+
+/// The built-in computer player.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ComputerSection {
+    /// Whether players may challenge the computer (its running boards
+    /// wait while it is off).
+    pub enabled: bool,
+    /// Its userid: challenge it as `chess challenge alice computer`.
+    pub userid: String,
+    /// Seconds it may think about one move (at level 5; level n takes
+    /// n/5 of it at most).
+    pub move_seconds: f64,
+}
+
+impl Default for ComputerSection {
+    fn default() -> Self {
+        ComputerSection {
+            enabled: true,
+            userid: "computer".into(),
+            move_seconds: 1.0,
+        }
+    }
+}
+
+impl ComputerSection {
+    /// Whether `userid` (lower case) is the computer, while it plays.
+    pub fn is(&self, userid: &str) -> bool {
+        self.enabled && userid.eq_ignore_ascii_case(&self.userid)
+    }
+
+    /// The time it may think about one move at level 5.
+    pub fn move_time(&self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(self.move_seconds.clamp(0.01, 600.0))
     }
 }
 

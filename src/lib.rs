@@ -9,6 +9,7 @@ pub mod admin;
 pub mod app;
 pub mod clock;
 pub mod command;
+pub mod computer;
 pub mod config;
 pub mod daemon;
 pub mod mail;

@@ -23,6 +23,8 @@ use std::hash::Hash;
 
 use super::history::History;
 use super::perft;
+use super::tree::{Tree, Walk};
+use super::value;
 use super::{
     check_options, Color, Diagram, Game, MoveError, Outcome, Played, Position, SetupError,
 };
@@ -30,7 +32,7 @@ use super::{
 /// One game's rules, as a position without history.
 pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
     /// One turn action (a move, a drop, a reveal decision …).
-    type Action: Clone + PartialEq + fmt::Debug;
+    type Action: Clone + PartialEq + Hash + fmt::Debug;
     /// What the repetition rule compares.
     type Key: Clone + Eq + Hash + fmt::Debug + Send + Sync;
 
@@ -120,6 +122,38 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// The boards and notes to draw.
     fn diagram(&self) -> Diagram;
+
+    /// How good the position is for [`Engine::to_act`], in centipawns (a
+    /// pawn is 100): what the computer player's search aims at. By default
+    /// the material on the diagram ([`value::material`]); a game overrides
+    /// it with its own knowledge (mobility, king safety, reserves).
+    fn evaluate(&self) -> i32 {
+        value::material(&self.diagram(), self.to_act())
+    }
+
+    /// A 64-bit key of the position for the search's transposition table
+    /// and repetitions: by default a hash of [`Engine::repetition_key`]
+    /// (override when a cheaper key says as much).
+    fn position_key(&self) -> u64 {
+        hash_key(&self.repetition_key())
+    }
+
+    /// The value of what a legal action takes, if it takes anything (the
+    /// search tries such actions first and follows them past its depth).
+    /// By default no action counts as a capture.
+    fn capture_value(&self, action: &Self::Action) -> Option<i32> {
+        let _ = action;
+        None
+    }
+}
+
+/// A fixed (unseeded) 64-bit hash: the same value on every run, so that
+/// searches are repeatable.
+pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// An engine together with its draw history: the [`Position`] the server
@@ -223,6 +257,10 @@ impl<E: Engine> Position for Tracked<E> {
 
     fn clone_box(&self) -> Box<dyn Position> {
         Box::new(self.clone())
+    }
+
+    fn tree(&self) -> Box<dyn Tree> {
+        Box::new(Walk::new(self))
     }
 }
 

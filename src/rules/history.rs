@@ -61,6 +61,11 @@ impl<K: Clone + Eq + Hash> History<K> {
         self.counts.get(&self.current).copied().unwrap_or(1)
     }
 
+    /// The keys of the positions since the last irreversible action.
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.counts.keys()
+    }
+
     /// Plies since the last irreversible action.
     pub fn clock(&self) -> u32 {
         self.clock

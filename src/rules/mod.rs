@@ -29,6 +29,8 @@ pub mod orthodox;
 pub mod perft;
 pub mod shadow;
 pub mod temporal;
+pub mod tree;
+pub mod value;
 pub mod zelig;
 
 use std::fmt;
@@ -293,6 +295,9 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// The boards and notes to draw.
     fn diagram(&self) -> Diagram;
     fn clone_box(&self) -> Box<dyn Position>;
+    /// The game tree from here, for a search program (the computer
+    /// player): see [`tree`].
+    fn tree(&self) -> Box<dyn tree::Tree>;
 }
 
 impl Clone for Box<dyn Position> {

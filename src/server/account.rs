@@ -74,6 +74,12 @@ pub(crate) fn create_user(
 ) -> Handled<Vec<String>> {
     let userid = userid.to_lowercase();
     check_userid(&userid)?;
+    if userid.eq_ignore_ascii_case(&ctx.server.config.computer.userid) {
+        return Err(Refusal::new(format!(
+            "The userid {userid} belongs to the server's computer player; choose another one."
+        ))
+        .into());
+    }
     if password.expose().is_empty() {
         return Err(Refusal::new("The password must not be empty.").into());
     }

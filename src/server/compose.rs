@@ -279,10 +279,17 @@ impl BoardView<'_> {
             Some((who, text)) => (who.as_str(), text.as_str()),
             None => ("", ""),
         };
+        // Only boards the computer plays have a level.
+        let computer =
+            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.map(|level| {
+                let userid = &ctx.server.config.computer.userid;
+                format!("{userid} is the computer player, at level {level} of 5.")
+            });
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {
                 status => self.status(),
+                computer => computer,
                 rating_changes => &self.news,
                 header => self.header(ctx)?,
                 moves => self.moves().trim_end(),

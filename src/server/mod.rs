@@ -17,7 +17,8 @@
 //!   observers, listings), `pending` (queue, submit, confirm, preview),
 //!   `play` (challenge, move, show, games, timers), `settings` (vacations,
 //!   notifications, which challenges a player takes);
-//! - below them: `queued` (a queued move played when its turn comes),
+//! - below them: `computer` (the computer player's turns and answers),
+//!   `queued` (a queued move played when its turn comes),
 //!   `loaded` (a board loaded with its plies; a ply stored, a game finished
 //!   and rated), `compose` (board mails), `text` (capitals, comments with
 //!   passwords masked), `templates`.
@@ -25,6 +26,7 @@
 mod account;
 mod admin;
 mod compose;
+mod computer;
 mod loaded;
 mod pending;
 mod play;

@@ -1,6 +1,7 @@
 //! Boards: challenge, move (with the special moves), show, games.
 
 use super::compose::{days, time_used, Occasion};
+use super::computer;
 use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
@@ -51,6 +52,8 @@ pub(crate) fn start_board(
         ))
         .into());
     }
+    let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
+    let (options, level) = computer::take_level(ctx, &players, &options)?;
     if players[0] == players[1] {
         return Err(Refusal::new(format!(
             "{} cannot play against themselves; name two different players.",
@@ -76,7 +79,6 @@ pub(crate) fn start_board(
         }
     }
     check_challenge(ctx, game, &players)?;
-    let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
         .start(&options)
@@ -95,8 +97,13 @@ pub(crate) fn start_board(
             now: ctx.now,
         },
     )?;
-    let loaded = load(ctx, game, number)?;
-    let mut view = loaded.view(game, vec![]);
+    let mut news = Vec::new();
+    if let Some(level) = level {
+        store::set_computer_level(ctx.conn, game.name(), number, level.number())?;
+    }
+    let mut loaded = load(ctx, game, number)?;
+    computer::respond(ctx, game, &mut loaded, &mut news)?;
+    let mut view = loaded.view(game, news);
     view.occasion = Occasion::New;
     // The challenger is named by userid, never by address (no password is
     // needed to challenge, so it is the userid the sender's address has).
@@ -195,6 +202,7 @@ pub(crate) fn act(
             news = apply_move(ctx, game, &mut loaded, seat, text, comment, false)?
                 .map_err(|e| on_board(Refusal::new(move_refusal(&e))))?;
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
+            notices.extend(computer::respond(ctx, game, &mut loaded, &mut news)?);
         }
         MoveAction::Resign => {
             if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
@@ -234,6 +242,7 @@ pub(crate) fn act(
             loaded.row.proposal = Some((kind, seat));
             store::touch(ctx.conn, game.name(), number, ctx.now)?;
             loaded.row.last_action_at = ctx.now;
+            computer::answer_proposal(ctx, &mut loaded, &mut news)?;
         }
         MoveAction::Accept | MoveAction::Reject => {
             let Some((kind, by)) = loaded.row.proposal else {
@@ -495,6 +504,17 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let Some(userid) = row.players.get(to_act) else {
             continue;
         };
+        // The computer is never reminded nor forfeited; a board that waited
+        // for it while it was switched off gets its action now.
+        if userid.eq_ignore_ascii_case(&ctx.server.config.computer.userid) {
+            if computer::is_computer(ctx, userid) {
+                let mut loaded = load(ctx, game, row.board)?;
+                let mut news = Vec::new();
+                computer::respond(ctx, game, &mut loaded, &mut news)?;
+                replies.extend(loaded.view(game, news).to_players(ctx)?);
+            }
+            continue;
+        }
         // A player on vacation is neither reminded nor forfeited, and the
         // time away does not count against them.
         let away: Vec<_> = store::vacations(ctx.conn, userid, row.last_action_at)?

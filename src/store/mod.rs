@@ -5,6 +5,7 @@
 //! are stored as RFC 3339 text in UTC.
 
 mod boards;
+mod computer;
 mod mailbox;
 mod pending;
 mod quarantine;
@@ -13,6 +14,7 @@ mod stats;
 mod users;
 
 pub use boards::*;
+pub use computer::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
@@ -54,6 +56,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0005_board_counters.sql")),
         M::up(include_str!("../../migrations/0006_board_mail.sql")),
         M::up(include_str!("../../migrations/0007_seeks.sql")),
+        M::up(include_str!("../../migrations/0010_computer.sql")),
         M::up(include_str!("../../migrations/0012_inbound_failures.sql")),
     ])
 }

@@ -47,6 +47,7 @@
 //!   are files are files only; `q`/`r`, which are not files there, are read
 //!   as queen/rook.
 
+pub mod evaluate;
 pub mod fen;
 pub mod hooks;
 pub mod pieces;

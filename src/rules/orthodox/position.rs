@@ -129,6 +129,14 @@ impl<H: Hooks> Engine for State<H> {
         self.fen()
     }
 
+    fn evaluate(&self) -> i32 {
+        State::evaluate(self)
+    }
+
+    fn capture_value(&self, m: &Move) -> Option<i32> {
+        State::capture_value(self, *m)
+    }
+
     fn diagram(&self) -> Diagram {
         let g = self.variant.geometry;
         let hooks = &self.variant.hooks;

@@ -136,6 +136,36 @@ impl Engine for State {
         State::to_text(self)
     }
 
+    /// Main-board material at full value (a king as a life: a side without
+    /// kings loses), shadow pieces at a quarter (each may come back when a
+    /// main piece of its kind is taken), and the main king's distance from
+    /// enemy units it has to fear.
+    fn evaluate(&self) -> i32 {
+        let mut score = [0i32; 2];
+        for sq in Sq::all() {
+            if let Some(u) = self.unit(sq) {
+                for kind in u.components() {
+                    score[u.color.index()] += piece_value(kind);
+                }
+            }
+            for color in [Color::White, Color::Black] {
+                for kind in self.stack(sq, color) {
+                    score[color.index()] += piece_value(kind) / 4;
+                }
+            }
+        }
+        let me = State::to_act(self).index();
+        score[me] - score[1 - me]
+    }
+
+    fn capture_value(&self, action: &Action) -> Option<i32> {
+        let Action::Main { to, .. } = *action else {
+            return None;
+        };
+        let taken = self.unit(to)?;
+        (taken.color != State::to_act(self)).then(|| taken.components().map(piece_value).sum())
+    }
+
     fn diagram(&self) -> Diagram {
         let mut main = Grid::empty("Main", 8, 8);
         let mut shadow = Grid::empty("Shadow", 8, 8);
@@ -178,6 +208,15 @@ impl Engine for State {
             boards: vec![main, shadow],
             notes,
         }
+    }
+}
+
+/// A piece's worth here: the orthodox value, a king as two queens (the
+/// game is lost with the last one).
+fn piece_value(kind: Kind) -> i32 {
+    match kind {
+        Kind::King => 1800,
+        other => super::value::of_letter(other.letter()),
     }
 }
 

@@ -7,7 +7,13 @@ use super::super::{Color, Diagram, Ending, Game, Glyph, Grid, MoveError, Outcome
 use super::field::{Phase, State};
 use super::moves::Action;
 use super::pieces::Kind;
-use super::warps;
+use super::warps::{self, WarpKind};
+
+/// A piece's worth ([`value`](super::super::value)); a king counts 0, its
+/// loss being mate.
+fn piece_value(kind: Kind) -> i32 {
+    super::super::value::of_letter(kind.letter())
+}
 
 impl Engine for State {
     type Action = Action;
@@ -87,6 +93,45 @@ impl Engine for State {
 
     fn to_text(&self) -> String {
         State::to_text(self)
+    }
+
+    /// Active pieces at their values, reserve pieces at nine tenths (they
+    /// can be dropped where needed, but do nothing yet); a vanished piece
+    /// at half (it is out of play for a while); a countered original is a
+    /// liability worth a rook (its capture loses); a royal king in check
+    /// costs a little.
+    fn evaluate(&self) -> i32 {
+        let mut score = [0i32; 2];
+        for (_, p) in self.pieces() {
+            score[p.color.index()] += piece_value(p.kind);
+        }
+        for color in [Color::White, Color::Black] {
+            let me = color.index();
+            for (kind, n) in self.reserve(color).held() {
+                score[me] += piece_value(kind) * n as i32 * 9 / 10;
+            }
+            if let Some((w, p)) = self.warp_piece(color) {
+                score[me] += match w.kind {
+                    WarpKind::Vanished(_) => piece_value(p.kind) / 2,
+                    WarpKind::Original => -500,
+                };
+            }
+            if self.in_check(color) {
+                score[me] -= 50;
+            }
+        }
+        let me = self.side().index();
+        score[me] - score[1 - me]
+    }
+
+    fn capture_value(&self, action: &Action) -> Option<i32> {
+        match *action {
+            Action::Move { to, .. } | Action::Clone { to, .. } => self
+                .at(to)
+                .filter(|p| p.color != self.side())
+                .map(|p| piece_value(p.kind)),
+            _ => None,
+        }
     }
 
     fn diagram(&self) -> Diagram {

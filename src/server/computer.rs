@@ -1,0 +1,190 @@
+//! The computer player at the table: it is challenged like anyone (its
+//! level a challenge option, `-level=1` to `-level=5`), and it acts in the
+//! same transaction as the action that gives it the turn, so the board
+//! mail that answers a player's move already carries the computer's
+//! reply. What it plays comes from [`crate::computer`].
+//!
+//! # Rulings
+//! - Its account has no password and no address: nobody can act for it
+//!   and no mail is ever sent to it; it is rated and listed in the
+//!   standings like any player. Its userid is reserved even while it is
+//!   switched off.
+//! - Switched off, it cannot be challenged; its running boards wait, and
+//!   the first pass after it is switched on again plays them.
+//! - It is never reminded and never forfeits.
+//! - It answers draw proposals at once (see [`crate::computer`] for when
+//!   it accepts), and declines every proposal to take back a ply.
+
+use std::time::Instant;
+
+use super::loaded::{apply_move, finish, Loaded};
+use super::queued::{self, Notice};
+use super::{Ctx, Handled, Refusal, ServerError};
+use crate::computer::{self, Level};
+use crate::rules::{Color, Game};
+use crate::store::{self, Proposal};
+
+/// Whether `userid` is the computer while it plays.
+pub(crate) fn is_computer(ctx: &Ctx<'_>, userid: &str) -> bool {
+    ctx.server.config.computer.is(userid)
+}
+
+/// Check a challenge's players for the computer (creating its account on
+/// first use) and take `-level=N` off its options: the options left for
+/// the game, and the computer's level when it plays.
+pub(crate) fn take_level(
+    ctx: &Ctx<'_>,
+    players: &[String],
+    options: &[String],
+) -> Handled<(Vec<String>, Option<Level>)> {
+    let config = &ctx.server.config.computer;
+    let plays = players.iter().any(|p| config.is(p));
+    if !config.enabled
+        && players
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(&config.userid))
+    {
+        return Err(Refusal::new(format!(
+            "The computer player {} is switched off on this server; challenge another player.",
+            config.userid
+        ))
+        .into());
+    }
+    if plays {
+        store::ensure_computer_user(ctx.conn, &config.userid.to_lowercase(), ctx.now)?;
+    }
+    let mut level = None;
+    let mut rest = Vec::new();
+    for option in options {
+        let Some(value) = option.strip_prefix("level") else {
+            rest.push(option.clone());
+            continue;
+        };
+        if !plays {
+            return Err(Refusal::new(format!(
+                "-level sets the strength of the computer player; it needs {} among the players, or leave it out.",
+                config.userid
+            ))
+            .into());
+        }
+        let n = value.strip_prefix('=').and_then(|v| v.parse::<u8>().ok());
+        match n.and_then(Level::new) {
+            Some(l) => level = Some(l),
+            None => {
+                return Err(Refusal::new(format!(
+                    "The computer's level is a number from 1 to 5, written -level=3, not -{option}."
+                ))
+                .into())
+            }
+        }
+    }
+    Ok((rest, plays.then(|| level.unwrap_or(Level::DEFAULT))))
+}
+
+/// While the computer is to act on an active board: think, play, and
+/// let a queued move of its opponent answer. Adds a line per computer
+/// action to `news`; returns what only a queuing player may read.
+pub(crate) fn respond(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    news: &mut Vec<String>,
+) -> Handled<Vec<Notice>> {
+    let mut notices = Vec::new();
+    while loaded.row.is_active() {
+        let seat = loaded.position.to_act().index();
+        let userid = loaded.row.players[seat].clone();
+        if !is_computer(ctx, &userid) {
+            break;
+        }
+        let level = level_on(ctx, loaded)?;
+        let limits = level.limits(ctx.server.config.computer.move_time(), Instant::now());
+        let Some(found) = computer::choose(loaded.position.as_ref(), limits) else {
+            break;
+        };
+        match apply_move(
+            ctx,
+            game,
+            loaded,
+            seat,
+            &found.notation,
+            String::new(),
+            false,
+        )? {
+            Ok(mut ratings) => {
+                let ply = &loaded.plies[loaded.plies.len() - 1];
+                news.push(format!(
+                    "{userid} plays {} (ply {}).",
+                    ply.notation, ply.ply
+                ));
+                news.append(&mut ratings);
+            }
+            Err(e) => {
+                return Err(ServerError::Replay {
+                    game: game.name().to_string(),
+                    board: loaded.row.board,
+                    reason: format!("the computer's action {} was refused: {e}", found.notation),
+                }
+                .into())
+            }
+        }
+        notices.extend(queued::play_queued(ctx, game, loaded, news)?);
+    }
+    Ok(notices)
+}
+
+/// The computer's level on a board.
+fn level_on(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Level> {
+    Ok(
+        store::computer_level(ctx.conn, &loaded.row.game, loaded.row.board)?
+            .and_then(Level::new)
+            .unwrap_or(Level::DEFAULT),
+    )
+}
+
+/// Answer a proposal made to the computer: a draw when its search says
+/// it is lost or dead even, never a take-back. Adds the answer to `news`.
+pub(crate) fn answer_proposal(
+    ctx: &Ctx<'_>,
+    loaded: &mut Loaded,
+    news: &mut Vec<String>,
+) -> Handled<()> {
+    let Some((kind, by)) = loaded.row.proposal else {
+        return Ok(());
+    };
+    let Some(seat) = (0..loaded.row.players.len())
+        .find(|&s| s != by && is_computer(ctx, &loaded.row.players[s]))
+    else {
+        return Ok(());
+    };
+    let me = Color::from_index(seat).unwrap_or(Color::White);
+    let level = level_on(ctx, loaded)?;
+    let limits = level.limits(ctx.server.config.computer.move_time(), Instant::now());
+    let accepts =
+        kind == Proposal::Draw && computer::accepts_draw(loaded.position.as_ref(), me, limits);
+    let (game, number) = (loaded.row.game.clone(), loaded.row.board);
+    store::set_proposal(ctx.conn, &game, number, None)?;
+    loaded.row.proposal = None;
+    let (computer, proposer) = (&loaded.row.players[seat], &loaded.row.players[by]);
+    let what = match kind {
+        Proposal::Draw => "a draw",
+        Proposal::Undo => "taking back the last ply",
+    };
+    if accepts {
+        news.push(format!(
+            "{computer} accepts {proposer}'s proposal of {what}."
+        ));
+        let mut changes = finish(ctx, loaded, None, "agreement")?;
+        news.append(&mut changes);
+    } else {
+        let why = match kind {
+            Proposal::Draw => "it plays on",
+            Proposal::Undo => "it never takes back a ply",
+        };
+        news.push(format!(
+            "{computer} rejects {proposer}'s proposal of {what}: {why}."
+        ));
+        store::touch(ctx.conn, &game, number, ctx.now)?;
+    }
+    Ok(())
+}

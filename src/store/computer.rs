@@ -1,0 +1,35 @@
+//! The computer player: its account and its level on each board.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::Result;
+
+/// The password hash of the computer's account: no PHC string, so no
+/// password ever matches it.
+pub const COMPUTER_PASSWORD_HASH: &str = "computer: no password";
+
+/// Create the computer's account (no password, no address) unless the
+/// userid exists already.
+pub fn ensure_computer_user(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+    if super::user(conn, userid)?.is_none() {
+        super::insert_user(conn, userid, COMPUTER_PASSWORD_HASH, &[], now)?;
+    }
+    Ok(())
+}
+
+pub fn set_computer_level(conn: &Connection, game: &str, board: u32, level: u8) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO computer_levels (game, board, level) VALUES (?1, ?2, ?3)",
+        params![game, board, level],
+    )?;
+    Ok(())
+}
+
+/// The computer's level on a board, if it plays there.
+pub fn computer_level(conn: &Connection, game: &str, board: u32) -> Result<Option<u8>> {
+    Ok(conn
+        .prepare_cached("SELECT level FROM computer_levels WHERE game = ?1 AND board = ?2")?
+        .query_row(params![game, board], |r| r.get(0))
+        .optional()?)
+}
