@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::rules::tree::Tree;
-use crate::rules::Outcome;
+use crate::rules::{Color, Outcome};
 
 /// The score of a won game, less the plies it takes.
 pub const MATE: i32 = 1_000_000;
@@ -158,14 +158,7 @@ impl Search {
         let mut best = None;
         let mut scored = Vec::with_capacity(order.len());
         for &i in order.iter() {
-            tree.descend(i);
-            let flip = tree.to_act() != me;
-            let score = if flip {
-                -self.node(tree, depth - 1, -beta, -alpha)
-            } else {
-                self.node(tree, depth - 1, alpha, beta)
-            };
-            tree.ascend();
+            let score = self.child(tree, i, me, depth, alpha, beta);
             if self.stopped {
                 return (best, alpha, false);
             }
@@ -181,6 +174,28 @@ impl Search {
             *slot = i;
         }
         (best, alpha, true)
+    }
+
+    /// The score, for `me` (the side to act here), of action `i` searched
+    /// to `depth - 1` within (alpha, beta): the child's own score when the
+    /// turn stays with `me` (a decision of the same player), else negated.
+    fn child(
+        &mut self,
+        tree: &mut dyn Tree,
+        i: usize,
+        me: Color,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        tree.descend(i);
+        let score = if tree.to_act() != me {
+            -self.node(tree, depth - 1, -beta, -alpha)
+        } else {
+            self.node(tree, depth - 1, alpha, beta)
+        };
+        tree.ascend();
+        score
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -240,14 +255,7 @@ impl Search {
         let mut best_score = -MATE - 1;
         let mut best_id = None;
         for i in order {
-            tree.descend(i);
-            let flip = tree.to_act() != me;
-            let score = if flip {
-                -self.node(tree, depth - 1, -beta, -alpha)
-            } else {
-                self.node(tree, depth - 1, alpha, beta)
-            };
-            tree.ascend();
+            let score = self.child(tree, i, me, depth, alpha, beta);
             if self.stopped {
                 return 0;
             }
@@ -311,14 +319,7 @@ impl Search {
         let me = tree.to_act();
         let mut best = stand;
         for (i, _) in captures {
-            tree.descend(i);
-            let flip = tree.to_act() != me;
-            let score = if flip {
-                -self.node(tree, depth - 1, -beta, -alpha)
-            } else {
-                self.node(tree, depth - 1, alpha, beta)
-            };
-            tree.ascend();
+            let score = self.child(tree, i, me, depth, alpha, beta);
             if self.stopped {
                 return 0;
             }
