@@ -58,6 +58,16 @@ fn a_challenge_comment_names_the_challenger_by_userid_never_by_address() {
         );
         assert!(!m.body.contains(ALICE), "{}", m.body);
     }
+    // A challenger whose address has no account is not named by address either.
+    let stranger = "stranger@d.example";
+    let mails = round(&mut s, stranger, "chess challenge alice bob", "Have fun!");
+    let m = only_one(&mails, BOB);
+    assert!(
+        m.body.contains("Comment from the challenger:\nHave fun!"),
+        "{}",
+        m.body
+    );
+    assert!(!m.body.contains(stranger), "{}", m.body);
 }
 
 #[test]

@@ -143,6 +143,21 @@ pub struct Reply {
     pub body: String,
 }
 
+impl Reply {
+    /// The same mail to each address on file of `user` (commands.md §5:
+    /// every address gets the user's mail).
+    pub(crate) fn to_user(user: &store::User, subject: &str, body: &str) -> Vec<Reply> {
+        user.addresses
+            .iter()
+            .map(|a| Reply {
+                to: a.clone(),
+                subject: subject.to_string(),
+                body: body.to_string(),
+            })
+            .collect()
+    }
+}
+
 /// What a command runs with.
 pub(crate) struct Ctx<'a> {
     pub conn: &'a Connection,

@@ -540,7 +540,8 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             total,
         };
         let idle = (ctx.now - clock.last_action_at).num_days();
-        match decide(&clock, ctx.now) {
+        let action = decide(&clock, ctx.now);
+        match action {
             TimerAction::Nothing => {}
             TimerAction::Remind => {
                 let loaded = load(ctx, game, row.board)?;
@@ -565,7 +566,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                 let mut loaded = load(ctx, game, row.board)?;
                 let loser = loaded.position.to_act().index();
                 let absent = loaded.row.players[loser].clone();
-                let ending = match (decide(&clock, ctx.now), total) {
+                let ending = match (action, total) {
                     (TimerAction::TimeUp, Some((days_total, _))) => {
                         format!("forfeit: {absent} used up the {days_total} days of total time")
                     }

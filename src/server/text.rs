@@ -42,7 +42,8 @@ pub(crate) fn commented(
         Some(secret) => mask_word(comment, secret),
         None => comment.to_string(),
     };
-    let who = userid.or(ctx.sender).unwrap_or("the challenger");
+    // Never the sender's address: addresses are not shown to other players.
+    let who = userid.unwrap_or("the challenger");
     Some((who.to_string(), comment))
 }
 
