@@ -6,6 +6,7 @@
 //! Message-ID makes re-reading harmless). Then the due outbox rows are sent,
 //! each marked sent only after the transport accepted it, and the timers run.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -28,6 +29,10 @@ pub struct PassReport {
     pub sent: usize,
     pub send_failures: usize,
     pub timer_mails: usize,
+    /// Argon2id password verifications run in the pass (the cache of
+    /// verified credentials answers the others), and the time they took.
+    pub password_verifications: u64,
+    pub password_time: Duration,
 }
 
 impl PassReport {
@@ -67,47 +72,95 @@ fn mask_subject(subject: &str) -> String {
     }
 }
 
-/// Read every waiting inbound mail.
+/// Read every waiting inbound mail, in batches of [`FETCH_BATCH`]; after
+/// each batch the replies it caused are sent, so a long backlog neither
+/// waits for its answers nor piles them up. Stops when the inbox holds
+/// nothing new, when `stop` is set, when the inbox cannot be read, or after
+/// a batch in which a mail failed (it stays in the inbox for the next pass,
+/// which then starts with it).
 pub fn read_inbox(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
+    sender: Option<&mut dyn Sender>,
     stop: &AtomicBool,
     report: &mut PassReport,
-) {
-    let messages = match inbox.fetch(FETCH_BATCH) {
-        Ok(m) => m,
-        Err(e) => {
-            warn!(error = %e, "cannot read the inbox; will try again");
-            report.inbox_failed = true;
-            return;
+) -> Result<(), ServerError> {
+    let mut sender = sender;
+    // Every message handled in this pass: one fetched again (its filing
+    // away failed) is no progress, and a batch of those only ends the pass.
+    let mut seen = HashSet::new();
+    while !stop.load(Ordering::SeqCst) {
+        let messages = match inbox.fetch(FETCH_BATCH) {
+            Ok(m) => m,
+            Err(e) => {
+                warn!(error = %e, "cannot read the inbox; will try again");
+                report.inbox_failed = true;
+                return Ok(());
+            }
+        };
+        let mut progress = false;
+        let failed_before = report.mails_failed;
+        for message in messages {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            if !seen.insert(message.id.clone()) {
+                continue;
+            }
+            progress = true;
+            read_one(server, conn, inbox, &message, report);
         }
-    };
-    for message in messages {
-        if stop.load(Ordering::SeqCst) {
+        if let Some(sender) = sender.as_deref_mut() {
+            drain_outbox(server.config, server.clock, conn, sender, stop, report)?;
+        }
+        if !progress || report.mails_failed > failed_before {
             break;
         }
-        match process_raw(server, conn, &message.raw) {
-            Ok(outcome) => {
-                report.mails_read += 1;
-                let done = match outcome {
-                    MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
-                    _ => Done::Processed,
-                };
-                if let Err(e) = inbox.mark_done(&message, done) {
-                    // Committed already: reading it again is harmless.
-                    warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
-                }
+    }
+    Ok(())
+}
+
+/// Hand one inbound message to the server and, once its transaction has
+/// committed, file it away in the inbox.
+fn read_one(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    inbox: &mut dyn Inbox,
+    message: &mail::InboundMessage,
+    report: &mut PassReport,
+) {
+    match process_raw(server, conn, &message.raw) {
+        Ok(outcome) => {
+            report.mails_read += 1;
+            let done = match outcome {
+                MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
+                _ => Done::Processed,
+            };
+            if let Err(e) = inbox.mark_done(message, done) {
+                // Committed already: reading it again is harmless.
+                warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
             }
-            Err(e) => {
-                report.mails_failed += 1;
-                error!(error = %e, "a mail could not be processed; it stays in the inbox");
-            }
+        }
+        Err(e) => {
+            report.mails_failed += 1;
+            error!(error = %e, "a mail could not be processed; it stays in the inbox");
         }
     }
 }
 
-/// Send every due outbox mail.
+/// What became of one outbox mail the pass tried to send.
+enum SendResult {
+    Accepted,
+    Retry(chrono::DateTime<chrono::Utc>, String),
+    GivenUp(String),
+}
+
+/// Send every due outbox mail, in batches of [`SEND_BATCH`]: a batch is
+/// claimed in one transaction, sent, and what became of each mail is
+/// recorded in one more. A crash after a send and before its batch is
+/// recorded sends that mail again once the claim has run out (delivery is
+/// at least once, with the same Message-ID).
 pub fn drain_outbox(
     config: &Config,
     clock: &dyn Clock,
@@ -116,61 +169,88 @@ pub fn drain_outbox(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
-    let now = clock.now();
     let mut temporary_in_a_row = 0;
-    for row in store::due_mail(conn, now)? {
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        // Another pass (an overlapping cron run) may be sending it already.
+    let from = format!("{} <{}>", config.server.name, config.server.address);
+    while !stop.load(Ordering::SeqCst) {
+        let now = clock.now();
+        // Another pass (an overlapping cron run) may be sending some already.
         let lease = now + chrono::Duration::from_std(SEND_LEASE).unwrap_or_default();
-        if !store::claim(conn, row.id, now, lease)? {
-            continue;
-        }
-        let from = format!("{} <{}>", config.server.name, config.server.address);
-        let message = mail::build_message(&row.mail, row.id, &from, row.created_at.into());
-        let message = match message {
-            Ok(m) => m,
-            Err(e) => {
-                store::mark_failed(conn, row.id, now, &e.to_string())?;
-                error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
-                report.send_failures += 1;
-                continue;
+        let batch = {
+            let tx = conn.unchecked_transaction()?;
+            let mut claimed = Vec::new();
+            for row in store::due_mail_first(&tx, now, SEND_BATCH)? {
+                if store::claim(&tx, row.id, now, lease)? {
+                    claimed.push(row);
+                }
             }
+            tx.commit()?;
+            claimed
         };
-        match sender.send(&message) {
-            Ok(()) => {
-                temporary_in_a_row = 0;
-                store::mark_sent(conn, row.id, clock.now())?;
-                report.sent += 1;
-                info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let mut results = Vec::with_capacity(batch.len());
+        let mut down = false;
+        for row in &batch {
+            if stop.load(Ordering::SeqCst) || down {
+                // Claimed but not tried: due again once the claim runs out.
+                break;
             }
-            Err(e) => {
-                report.send_failures += 1;
-                let age = (now - row.created_at).to_std().unwrap_or_default();
-                match config
-                    .retry
-                    .policy()
-                    .after_failure(&e, row.attempts + 1, age)
-                {
-                    Retry::GiveUp => {
-                        store::mark_failed(conn, row.id, clock.now(), &e.to_string())?;
-                        error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
-                    }
-                    Retry::After(delay) => {
-                        let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                        store::mark_retry(conn, row.id, next, &e.to_string())?;
-                        warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
-                        // One recipient's 4xx must not hold up the others,
-                        // but several failures in a row mean the transport
-                        // is down: leave the rest for a later pass.
-                        temporary_in_a_row += 1;
-                        if temporary_in_a_row >= DOWN_AFTER_FAILURES {
-                            break;
+            let message = match mail::build_message(&row.mail, row.id, &from, row.created_at.into())
+            {
+                Ok(m) => m,
+                Err(e) => {
+                    error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
+                    report.send_failures += 1;
+                    results.push((row.id, SendResult::GivenUp(e.to_string())));
+                    continue;
+                }
+            };
+            match sender.send(&message) {
+                Ok(()) => {
+                    temporary_in_a_row = 0;
+                    report.sent += 1;
+                    info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+                    results.push((row.id, SendResult::Accepted));
+                }
+                Err(e) => {
+                    report.send_failures += 1;
+                    let age = (now - row.created_at).to_std().unwrap_or_default();
+                    match config
+                        .retry
+                        .policy()
+                        .after_failure(&e, row.attempts + 1, age)
+                    {
+                        Retry::GiveUp => {
+                            error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
+                            results.push((row.id, SendResult::GivenUp(e.to_string())));
+                        }
+                        Retry::After(delay) => {
+                            let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                            warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                            results.push((row.id, SendResult::Retry(next, e.to_string())));
+                            // One recipient's 4xx must not hold up the others,
+                            // but several failures in a row mean the transport
+                            // is down: leave the rest for a later pass.
+                            temporary_in_a_row += 1;
+                            down = temporary_in_a_row >= DOWN_AFTER_FAILURES;
                         }
                     }
                 }
             }
+        }
+        let tx = conn.unchecked_transaction()?;
+        let done_at = clock.now();
+        for (id, result) in &results {
+            match result {
+                SendResult::Accepted => store::mark_sent(&tx, *id, done_at)?,
+                SendResult::Retry(next, error) => store::mark_retry(&tx, *id, *next, error)?,
+                SendResult::GivenUp(error) => store::mark_failed(&tx, *id, done_at, error)?,
+            }
+        }
+        tx.commit()?;
+        if down || results.len() < batch.len() {
+            return Ok(());
         }
     }
     Ok(())
@@ -202,8 +282,12 @@ const SEND_LEASE: Duration = Duration::from_secs(300);
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;
 
-/// Inbound mails read per pass at most (the rest wait for the next pass).
-const FETCH_BATCH: usize = 500;
+/// Inbound mails fetched at a time (a pass goes on fetching until the
+/// inbox is empty; the batch bounds the memory held).
+const FETCH_BATCH: usize = 200;
+
+/// Outbox mails claimed and sent at a time.
+const SEND_BATCH: u32 = 100;
 
 /// How long one wait for mail lasts at most, so a stop signal is noticed soon.
 const WAIT_SLICE: Duration = Duration::from_secs(5);
@@ -236,13 +320,15 @@ impl<'a> Daemon<'a> {
     /// One pass: inbox, outbox, timers.
     pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
+        let checks_before = self.server.credentials.stats();
         read_inbox(
             &self.server,
             &mut self.conn,
             self.inbox.as_mut(),
+            Some(self.sender.as_mut()),
             stop,
             &mut report,
-        );
+        )?;
         report.timer_mails = self.server.run_timers(&mut self.conn)?;
         drain_outbox(
             self.server.config,
@@ -252,6 +338,9 @@ impl<'a> Daemon<'a> {
             stop,
             &mut report,
         )?;
+        let checks = self.server.credentials.stats();
+        report.password_verifications = checks.verifications - checks_before.verifications;
+        report.password_time = checks.time.saturating_sub(checks_before.time);
         Ok(report)
     }
 

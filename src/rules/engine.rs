@@ -170,6 +170,10 @@ impl<E: Engine> Position for Tracked<E> {
         self.engine.is_decision()
     }
 
+    fn history_plies(&self) -> u32 {
+        self.history.plies()
+    }
+
     /// The position's own end first (mate before the 50-move rule), then
     /// the draws by history, then insufficient material.
     fn outcome(&self) -> Outcome {

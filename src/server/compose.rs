@@ -83,13 +83,19 @@ impl BoardView<'_> {
         }
     }
 
-    fn moves(&self) -> String {
-        let skip = if self.recent_only && self.row.is_active() {
-            self.plies.len().saturating_sub(RECENT_PLIES)
+    /// The move list: the recent plies of an active board's turn mail,
+    /// else every ply (read when the view holds only the recent ones).
+    fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
+        let all;
+        let (plies, skip) = if self.recent_only && self.row.is_active() {
+            (self.plies, self.plies.len().saturating_sub(RECENT_PLIES))
+        } else if self.plies.first().is_some_and(|p| p.ply > 1) {
+            all = store::plies(ctx.conn, self.game.name(), self.row.board)?;
+            (all.as_slice(), 0)
         } else {
-            0
+            (self.plies, 0)
         };
-        let lines: Vec<crate::render::MoveRecord> = self.plies[skip..]
+        let lines: Vec<crate::render::MoveRecord> = plies[skip..]
             .iter()
             .map(|p| crate::render::MoveRecord {
                 ply: p.ply,
@@ -97,7 +103,7 @@ impl BoardView<'_> {
                 events: p.events.clone(),
             })
             .collect();
-        crate::render::move_list(&lines)
+        Ok(crate::render::move_list(&lines))
     }
 
     fn clock(&self) -> String {
@@ -127,7 +133,7 @@ impl BoardView<'_> {
             context! {
                 status => self.status(),
                 rating_changes => &self.news,
-                moves => self.moves().trim_end(),
+                moves => self.moves(ctx)?.trim_end(),
                 board => board,
                 observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
                 commenter => commenter,

@@ -22,6 +22,7 @@
 
 mod account;
 mod compose;
+pub mod credentials;
 mod loaded;
 mod pending;
 mod play;
@@ -181,7 +182,10 @@ impl Ctx<'_> {
 
     /// Check a userid and password; the user is returned when they match.
     pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
+        let credentials = &self.server.credentials;
         let Some(user) = store::user(self.conn, &who.userid)? else {
+            // As long as a wrong password: the time tells nothing.
+            credentials.no_such_user(who.password.expose());
             return Err(Refusal::new(format!(
                 "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
                 who.userid
@@ -195,7 +199,7 @@ impl Ctx<'_> {
             ))
             .into());
         }
-        if !account::password_matches(&user.password_hash, who.password.expose()) {
+        if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
             return Err(Refusal::new(format!(
                 "The password for {} is wrong; check it and send the command again.",
                 user.userid
@@ -211,6 +215,8 @@ pub struct Server<'a> {
     pub config: &'a Config,
     pub clock: &'a dyn Clock,
     pub templates: &'a Templates,
+    /// Passwords verified in this process (see [`credentials`]).
+    pub credentials: credentials::VerifiedCredentials,
 }
 
 impl<'a> Server<'a> {
@@ -219,6 +225,7 @@ impl<'a> Server<'a> {
             config,
             clock,
             templates,
+            credentials: credentials::VerifiedCredentials::new(),
         }
     }
 
@@ -595,6 +602,7 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new("the password must not be empty").into());
             }
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            self.credentials.forget(&userid);
             Ok(())
         })
     }

@@ -1,6 +1,6 @@
 //! Boards: challenge, move (with the special moves), show, games.
 
-use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
+use super::loaded::{all_plies, apply_move, finish, load, passes, replay, replay_all, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
 use super::text::{capitalise, commented};
@@ -152,7 +152,7 @@ pub(crate) fn act(
             game.title()
         ))));
     }
-    let next_ply = loaded.plies.len() as u32 + 1;
+    let next_ply = loaded.played + 1;
     if let Some(n) = guard {
         if n != next_ply {
             return Err(on_board(Refusal::new(format!(
@@ -182,8 +182,8 @@ pub(crate) fn act(
             notices = queued::play_queued(ctx, game, &mut loaded, &mut news)?;
         }
         MoveAction::Resign => {
-            if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
-            {
+            let seats = store::seats_that_played(ctx.conn, game.name(), number)?;
+            if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
                 // Resigned before both players had acted: unrated and deleted.
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
@@ -211,7 +211,7 @@ pub(crate) fn act(
                     loaded.row.players[by]
                 ))));
             }
-            if kind == Proposal::Undo && loaded.plies.is_empty() {
+            if kind == Proposal::Undo && loaded.played == 0 {
                 return Err(on_board(Refusal::new(
                     "No ply has been played yet, so there is nothing to take back.",
                 )));
@@ -251,7 +251,7 @@ pub(crate) fn act(
                     store::clear_pending_moves(ctx.conn, game.name(), number)?;
                     store::remove_last_ply(ctx.conn, game.name(), number)?;
                     let taken = loaded.plies.pop();
-                    loaded.position = replay(game, &loaded.row, &loaded.plies)?;
+                    replay_all(ctx, &mut loaded)?;
                     store::update_position(
                         ctx.conn,
                         game.name(),
@@ -313,17 +313,20 @@ pub(crate) fn show_mail(
     let mut loaded = load(ctx, game, number)?;
     let subject = loaded.view(game, vec![]).subject();
     if let Some(n) = at {
-        if n as usize > loaded.plies.len() {
+        if n > loaded.played {
             return Err(Refusal::new(format!(
                 "{} board {number} has {} plies so far; ask for #0 to #{} instead of #{n}.",
                 game.title(),
-                loaded.plies.len(),
-                loaded.plies.len()
+                loaded.played,
+                loaded.played
             ))
             .on(game.name(), Some(number))
             .into());
         }
+        // A view of the past: the whole game from the start.
+        loaded.plies = all_plies(ctx, &loaded)?;
         loaded.plies.truncate(n as usize);
+        loaded.played = n;
         loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut view = loaded.view(game, vec![]);
@@ -423,7 +426,7 @@ pub(crate) fn games(
             BoardStatus::Active => format!(
                 "{} to act, ply {}",
                 b.players[seat_to_act(game, b)?],
-                store::plies(ctx.conn, game.name(), b.board)?.len() + 1
+                store::ply_count(ctx.conn, game.name(), b.board)? + 1
             ),
             BoardStatus::Finished {
                 winner_seat: Some(s),

@@ -48,6 +48,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0003_pending_moves.sql")),
         M::up(include_str!("../../migrations/0004_player_settings.sql")),
         M::up(include_str!("../../migrations/0005_board_counters.sql")),
+        M::up(include_str!("../../migrations/0014_board_resume_point.sql")),
     ])
 }
 
