@@ -54,6 +54,12 @@ pub fn process_raw(
     let own = vec![server.config.server.address.to_lowercase()];
     let envelope = mail::parse_envelope(raw, &own);
     let outcome = server.handle_mail(conn, &envelope, raw.len())?;
+    log_mail(&envelope, &outcome);
+    Ok(outcome)
+}
+
+/// The log line of one processed mail.
+fn log_mail(envelope: &mail::Envelope, outcome: &MailOutcome) {
     info!(
         message_id = %envelope.message_id,
         sender = envelope.sender.as_deref().unwrap_or("-"),
@@ -61,7 +67,6 @@ pub fn process_raw(
         outcome = ?outcome,
         "mail processed"
     );
-    Ok(outcome)
 }
 
 /// The subject for the log: passwords are not written to logs either.
@@ -99,17 +104,17 @@ pub fn read_inbox(
                 return Ok(());
             }
         };
-        let mut progress = false;
         let failed_before = report.mails_failed;
-        for message in messages {
+        let fresh: Vec<_> = messages
+            .into_iter()
+            .filter(|m| seen.insert(m.id.clone()))
+            .collect();
+        let progress = !fresh.is_empty();
+        for group in fresh.chunks(GROUP_COMMIT) {
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            if !seen.insert(message.id.clone()) {
-                continue;
-            }
-            progress = true;
-            read_one(server, conn, inbox, &message, report);
+            read_group(server, conn, inbox, group, report)?;
         }
         if let Some(sender) = sender.as_deref_mut() {
             drain_outbox(server.config, server.clock, conn, sender, stop, report)?;
@@ -121,32 +126,55 @@ pub fn read_inbox(
     Ok(())
 }
 
-/// Hand one inbound message to the server and, once its transaction has
-/// committed, file it away in the inbox.
-fn read_one(
+/// Hand a group of inbound messages to the server in one transaction
+/// (group commit: one durable commit for the group, not one per mail),
+/// each mail in a savepoint of its own, so a mail that fails is rolled
+/// back alone and stays in the inbox while the others commit. Only after
+/// the commit are the group's mails filed away in the inbox. A failing
+/// commit leaves the whole group in the inbox.
+fn read_group(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
-    message: &mail::InboundMessage,
+    group: &[mail::InboundMessage],
     report: &mut PassReport,
-) {
-    match process_raw(server, conn, &message.raw) {
-        Ok(outcome) => {
-            report.mails_read += 1;
-            let done = match outcome {
-                MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
-                _ => Done::Processed,
-            };
-            if let Err(e) = inbox.mark_done(message, done) {
-                // Committed already: reading it again is harmless.
-                warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
+) -> Result<(), ServerError> {
+    let own = vec![server.config.server.address.to_lowercase()];
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut handled = Vec::with_capacity(group.len());
+    for message in group {
+        let envelope = mail::parse_envelope(&message.raw, &own);
+        tx.execute_batch("SAVEPOINT mail")?;
+        match server.handle_mail_within(&tx, &envelope, message.raw.len()) {
+            Ok(outcome) => {
+                tx.execute_batch("RELEASE mail")?;
+                log_mail(&envelope, &outcome);
+                let done = match outcome {
+                    MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
+                    _ => Done::Processed,
+                };
+                handled.push((message, done));
+            }
+            Err(e) => {
+                tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
+                report.mails_failed += 1;
+                error!(message_id = %envelope.message_id, error = %e, "a mail could not be processed; it stays in the inbox");
             }
         }
-        Err(e) => {
-            report.mails_failed += 1;
-            error!(error = %e, "a mail could not be processed; it stays in the inbox");
+    }
+    if let Err(e) = tx.commit() {
+        report.mails_failed += handled.len();
+        error!(error = %e, mails = handled.len(), "a group of mails could not be committed; they stay in the inbox");
+        return Ok(());
+    }
+    for (message, done) in handled {
+        report.mails_read += 1;
+        if let Err(e) = inbox.mark_done(message, done) {
+            // Committed already: reading it again is harmless.
+            warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
         }
     }
+    Ok(())
 }
 
 /// What became of one outbox mail the pass tried to send.
@@ -239,6 +267,14 @@ pub fn drain_outbox(
                 }
             }
         }
+        if let Err(e) = sender.flush() {
+            // Not durable: leave the batch claimed, to be sent again once
+            // the claim runs out (the same messages, the same Message-IDs).
+            warn!(error = %e, "sent mail could not be made durable; it will be sent again");
+            let before = results.len();
+            results.retain(|(_, r)| !matches!(r, SendResult::Accepted));
+            report.sent -= before - results.len();
+        }
         let tx = conn.unchecked_transaction()?;
         let done_at = clock.now();
         for (id, result) in &results {
@@ -285,6 +321,9 @@ const DOWN_AFTER_FAILURES: u32 = 3;
 /// Inbound mails fetched at a time (a pass goes on fetching until the
 /// inbox is empty; the batch bounds the memory held).
 const FETCH_BATCH: usize = 200;
+
+/// Inbound mails handled in one transaction at most (group commit).
+const GROUP_COMMIT: usize = 50;
 
 /// Outbox mails claimed and sent at a time.
 const SEND_BATCH: u32 = 100;
@@ -670,6 +709,72 @@ mod tests {
         assert!(dir.path().join("out/new").is_dir());
         let report = daemon.pass(&AtomicBool::new(false)).unwrap();
         assert_eq!(report, PassReport::default());
+    }
+
+    #[test]
+    fn a_failing_mail_in_a_group_is_rolled_back_alone_and_stays_in_the_inbox() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inbox = mail::MaildirInbox::open(dir.path().join("in")).unwrap();
+        let conn_path = dir.path().join("db.sqlite");
+        let mut conn = store::open(&conn_path).unwrap();
+        // A board whose stored start cannot be read: loading it is an
+        // internal failure (not the player's), which fails the mail.
+        store::insert_user(&conn, "a", "h", &["a@x".into()], chrono::Utc::now()).unwrap();
+        store::insert_user(&conn, "b", "h", &["b@x".into()], chrono::Utc::now()).unwrap();
+        store::insert_board(
+            &conn,
+            &store::NewBoard {
+                game: "chess",
+                options: &[],
+                start_position: "not a position",
+                players: &["a".into(), "b".into()],
+                nag_days: None,
+                forfeit_days: None,
+                total_days: None,
+                now: chrono::Utc::now(),
+            },
+        )
+        .unwrap();
+        let subjects = ["help", "chess show 101", "help chess", "help commands"];
+        for (i, subject) in subjects.iter().enumerate() {
+            let raw = format!(
+                "From: p{i}@players.test\r\nSubject: {subject}\r\nMessage-ID: <g{i}@players.test>\r\n\r\nhi\r\n"
+            );
+            std::fs::write(
+                dir.path()
+                    .join(format!("in/new/{}.M{i}P1.test", 1_700_000_000 + i)),
+                raw,
+            )
+            .unwrap();
+        }
+        let config = Config::default();
+        let templates = crate::server::templates::Templates::load(None).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let server = Server::new(&config, &clock, &templates);
+        let mut report = PassReport::default();
+        read_inbox(
+            &server,
+            &mut conn,
+            &mut inbox,
+            None,
+            &AtomicBool::new(false),
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((report.mails_read, report.mails_failed), (3, 1));
+        // The three others committed, with their replies; the failing one
+        // left nothing behind and waits in new/.
+        let answered: i64 = conn
+            .query_row("SELECT count(*) FROM processed_mail", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(answered, 3);
+        assert!(!store::mail_seen(&conn, "g1@players.test").unwrap());
+        assert_eq!(store::pending_count(&conn).unwrap(), 3);
+        let waiting: Vec<_> = std::fs::read_dir(dir.path().join("in/new"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(waiting, vec!["1700000001.M1P1.test".to_string()]);
     }
 
     #[test]

@@ -110,6 +110,7 @@ enum Size {
 /// Exit codes: 0 done, 1 refused (the request was wrong), 2 failure (config,
 /// database, mail system).
 fn main() -> ExitCode {
+    pbmchess::server::credentials::return_large_blocks_at_once();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(

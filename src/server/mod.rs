@@ -244,12 +244,27 @@ impl<'a> Server<'a> {
         raw_len: usize,
     ) -> Result<MailOutcome, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if store::mail_seen(&tx, &mail.message_id)? {
+        let outcome = self.handle_mail_within(&tx, mail, raw_len)?;
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// [`Server::handle_mail`] inside a transaction the caller opened and
+    /// commits (several mails to one commit: `daemon` does so, each mail in
+    /// a savepoint of its own). On an error the mail's changes are partly
+    /// made: the caller rolls them back.
+    pub fn handle_mail_within(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<MailOutcome, ServerError> {
+        if store::mail_seen(tx, &mail.message_id)? {
             return Ok(MailOutcome::Duplicate);
         }
         let now = self.clock.now();
         let record = |outcome: &str| {
-            store::record_mail(&tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
+            store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
         };
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
@@ -258,13 +273,12 @@ impl<'a> Server<'a> {
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
                 record("ignored")?;
-                tx.commit()?;
                 return Ok(MailOutcome::Ignored(reason));
             }
         };
 
         let limit = self.config.limits.commands_per_hour;
-        let recent = store::mails_from_since(&tx, sender, now - Duration::hours(1))?;
+        let recent = store::mails_from_since(tx, sender, now - Duration::hours(1))?;
         if recent >= limit {
             record("rate-limited")?;
             if recent == limit {
@@ -273,7 +287,7 @@ impl<'a> Server<'a> {
                 );
                 let body = self.notice_body(&text)?;
                 self.enqueue(
-                    &tx,
+                    tx,
                     sender,
                     "Too many commands",
                     body,
@@ -281,7 +295,6 @@ impl<'a> Server<'a> {
                     now,
                 )?;
             }
-            tx.commit()?;
             return Ok(MailOutcome::RateLimited);
         }
 
@@ -292,14 +305,13 @@ impl<'a> Server<'a> {
                 self.config.limits.max_message_bytes
             );
             let body = self.notice_body(&text)?;
-            self.enqueue(&tx, sender, "Error", body, Some(&mail.message_id), now)?;
-            tx.commit()?;
+            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
             return Ok(MailOutcome::TooLarge);
         }
 
         let request = command::parse_mail(&mail.subject, &mail.body);
         let ctx = Ctx {
-            conn: &tx,
+            conn: tx,
             server: self,
             now,
             sender: Some(sender),
@@ -347,9 +359,8 @@ impl<'a> Server<'a> {
                 }
             }
         }
-        self.queue(&tx, replies, Some(&mail.message_id), now)?;
+        self.queue(tx, replies, Some(&mail.message_id), now)?;
         record("answered")?;
-        tx.commit()?;
         Ok(MailOutcome::Answered {
             commands: request.commands.len(),
             refused,
