@@ -80,6 +80,7 @@ fn main() {
         || std::env::var_os("PBMCHESS_BENCH_QUICK").is_some();
     if quick {
         versus_cozy("start", rules::chess::START_FEN, 5, 4_865_609);
+        versus_cozy("kiwipete", KIWIPETE, 4, 4_085_603);
     } else {
         versus_cozy("start", rules::chess::START_FEN, 6, 119_060_324);
         versus_cozy("kiwipete", KIWIPETE, 5, 193_690_690);

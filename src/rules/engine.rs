@@ -50,6 +50,12 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
     /// exists or the game's own rule ended it.
     fn actions(&self) -> Vec<Self::Action>;
 
+    /// How many legal actions there are (perft counts the last ply with
+    /// it; override when cheaper than listing).
+    fn action_count(&self) -> u64 {
+        self.actions().len() as u64
+    }
+
     /// Whether any legal action exists (override when cheaper than listing).
     fn has_action(&self) -> bool {
         !self.actions().is_empty()
