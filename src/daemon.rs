@@ -267,6 +267,7 @@ pub fn drain_outbox(
                 }
             }
         }
+        let tried = results.len();
         if let Err(e) = sender.flush() {
             // Not durable: leave the batch claimed, to be sent again once
             // the claim runs out (the same messages, the same Message-IDs).
@@ -277,6 +278,11 @@ pub fn drain_outbox(
         }
         let tx = conn.unchecked_transaction()?;
         let done_at = clock.now();
+        // Claimed but not tried (stopped, or the transport is down): due
+        // again now, not only once the claim runs out.
+        for row in &batch[tried..] {
+            store::unclaim(&tx, row.id, now)?;
+        }
         for (id, result) in &results {
             match result {
                 SendResult::Accepted => store::mark_sent(&tx, *id, done_at)?,

@@ -121,6 +121,16 @@ pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc
     Ok(n == 1)
 }
 
+/// Give back a claimed mail that was not tried: due again at `at`.
+pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET next_attempt_at = ?2
+         WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
+        params![id, time_text(at)],
+    )?;
+    Ok(())
+}
+
 pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
     conn.execute(
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
