@@ -1,13 +1,25 @@
 //! Perft throughput: `cargo bench --bench perft` (release). A plain main
-//! that times and prints; no harness. Under `cargo test --all-targets`
-//! (no `--bench` argument) only the quick cases run; every case checks its
-//! count against the published one.
+//! that times and prints; no harness. Every case checks its count against
+//! the published one.
+//!
+//! Orthodox chess is timed side by side with cozy-chess (a bitboard move
+//! generator, dev-dependency) on the same positions in the same process,
+//! and the ratio printed. Every game's perft(4) from the start is timed
+//! (the counts are this implementation's, checked against the games'
+//! reference generators in their test suites).
+//!
+//! Under `cargo test --all-targets` (no `--bench` argument), or with
+//! `PBMCHESS_BENCH_QUICK=1`, only the quick cases run (Shadow and Temporal
+//! Chess at depth 3).
 
 use std::time::Instant;
 
 use pbmchess::rules;
 
-fn time(game: &str, label: &str, fen: Option<&str>, depth: u32, expected: u64) {
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// Time our perft; returns the seconds.
+fn time(game: &str, label: &str, fen: Option<&str>, depth: u32, expected: u64) -> f64 {
     let g = rules::game(game).expect("game");
     let p = match fen {
         Some(fen) => g.position(fen, &[]).expect("position"),
@@ -18,27 +30,76 @@ fn time(game: &str, label: &str, fen: Option<&str>, depth: u32, expected: u64) {
     let s = t.elapsed().as_secs_f64();
     assert_eq!(n, expected, "{game} {label} perft({depth})");
     println!(
-        "{game:12} {label:10} perft({depth}) = {n:>11}  {s:7.2} s  {:6.1} M leaves/s",
+        "{game:12} {label:10} perft({depth}) = {n:>11}  {s:7.3} s  {:6.1} M leaves/s",
         n as f64 / s / 1e6
+    );
+    s
+}
+
+/// cozy-chess's perft, with bulk counting at the last ply as ours does.
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    let mut n = 0;
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            n += moves.len() as u64;
+            false
+        });
+        return n;
+    }
+    board.generate_moves(|moves| {
+        for m in moves {
+            let mut next = board.clone();
+            next.play_unchecked(m);
+            n += cozy_perft(&next, depth - 1);
+        }
+        false
+    });
+    n
+}
+
+/// Ours against cozy-chess on one chess position; prints the ratio.
+fn versus_cozy(label: &str, fen: &str, depth: u32, expected: u64) {
+    let board = cozy_chess::Board::from_fen(fen, false).expect("cozy fen");
+    let t = Instant::now();
+    let n = cozy_perft(&board, depth);
+    let theirs = t.elapsed().as_secs_f64();
+    assert_eq!(n, expected, "cozy-chess {label} perft({depth})");
+    println!(
+        "{:12} {label:10} perft({depth}) = {n:>11}  {theirs:7.3} s  {:6.1} M leaves/s",
+        "cozy-chess",
+        n as f64 / theirs / 1e6
+    );
+    let ours = time("chess", label, Some(fen), depth, expected);
+    println!(
+        "chess {label}: ours / cozy-chess = {:.2} (target <= 3)",
+        ours / theirs
     );
 }
 
 fn main() {
-    let full = std::env::args().any(|a| a == "--bench");
-    time("chess", "start", None, 5, 4_865_609);
+    let quick = !std::env::args().any(|a| a == "--bench")
+        || std::env::var_os("PBMCHESS_BENCH_QUICK").is_some();
+    if quick {
+        versus_cozy("start", rules::chess::START_FEN, 5, 4_865_609);
+        versus_cozy("kiwipete", KIWIPETE, 4, 4_085_603);
+    } else {
+        versus_cozy("start", rules::chess::START_FEN, 6, 119_060_324);
+        versus_cozy("kiwipete", KIWIPETE, 5, 193_690_690);
+    }
+    // Every game's perft(4) from the start (target: well under 10 s each).
     time("doublechess", "start", None, 4, 3_050_767);
-    if full {
-        time("chess", "start", None, 6, 119_060_324);
-        time(
-            "chess",
-            "kiwipete",
-            Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-            5,
-            193_690_690,
-        );
+    time("doppelganger", "start", None, 4, 209_736);
+    time("zelig", "start", None, 4, 199_113);
+    time("mchess", "start", None, 4, 212_651);
+    time("zelig2", "start", None, 4, 123_933);
+    if quick {
+        time("shadowchess", "start", None, 3, 24_155_904);
+        time("temporal", "start", None, 3, 1_061_984);
+    } else {
+        time("temporal", "start", None, 4, 347_495_864);
+        time("shadowchess", "start", None, 4, 7_398_104_320);
         time("doppelganger", "start", None, 5, 5_655_848);
         time("zelig", "start", None, 5, 4_877_958);
         time("mchess", "start", None, 5, 5_431_209);
-        time("temporal", "start", None, 3, 1_061_984);
     }
 }

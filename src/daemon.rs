@@ -6,6 +6,7 @@
 //! Message-ID makes re-reading harmless). Then the due outbox rows are sent,
 //! each marked sent only after the transport accepted it, and the timers run.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,10 @@ pub struct PassReport {
     pub sent: usize,
     pub send_failures: usize,
     pub timer_mails: usize,
+    /// Argon2id password verifications run in the pass (the cache of
+    /// verified credentials answers the others), and the time they took.
+    pub password_verifications: u64,
+    pub password_time: Duration,
 }
 
 impl PassReport {
@@ -96,6 +101,12 @@ fn process_envelope(
     raw_len: usize,
 ) -> Result<MailOutcome, ServerError> {
     let outcome = server.handle_mail(conn, envelope, raw_len)?;
+    log_mail(envelope, &outcome);
+    Ok(outcome)
+}
+
+/// The log line of one processed mail.
+fn log_mail(envelope: &mail::Envelope, outcome: &MailOutcome) {
     info!(
         message_id = %envelope.message_id,
         sender = envelope.sender.as_deref().unwrap_or("-"),
@@ -103,7 +114,6 @@ fn process_envelope(
         outcome = ?outcome,
         "mail processed"
     );
-    Ok(outcome)
 }
 
 /// The subject for the log: passwords are not written to logs either.
@@ -114,57 +124,138 @@ pub(crate) fn mask_subject(subject: &str) -> String {
     }
 }
 
-/// Read every waiting inbound mail.
+/// Read every waiting inbound mail, in batches of [`FETCH_BATCH`]; after
+/// each batch the replies it caused are sent, so a long backlog neither
+/// waits for its answers nor piles them up. Stops when the inbox holds
+/// nothing new, when `stop` is set, when the inbox cannot be read, or after
+/// a batch in which a mail failed (it stays in the inbox for the next pass,
+/// which then starts with it).
 pub fn read_inbox(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
+    sender: Option<&mut dyn Sender>,
     stop: &AtomicBool,
     report: &mut PassReport,
-) {
-    let messages = match inbox.fetch(FETCH_BATCH) {
-        Ok(m) => m,
-        Err(e) => {
-            warn!(error = %e, "cannot read the inbox; will try again");
-            report.inbox_failed = true;
-            return;
+) -> Result<(), ServerError> {
+    let mut sender = sender;
+    // Every message handled in this pass: one fetched again (its filing
+    // away failed) is no progress, and a batch of those only ends the pass.
+    let mut seen = HashSet::new();
+    while !stop.load(Ordering::SeqCst) {
+        let messages = match inbox.fetch(FETCH_BATCH) {
+            Ok(m) => m,
+            Err(e) => {
+                warn!(error = %e, "cannot read the inbox; will try again");
+                report.inbox_failed = true;
+                return Ok(());
+            }
+        };
+        let failed_before = report.mails_failed;
+        let fresh: Vec<_> = messages
+            .into_iter()
+            .filter(|m| seen.insert(m.id.clone()))
+            .collect();
+        let progress = !fresh.is_empty();
+        for group in fresh.chunks(GROUP_COMMIT) {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            read_group(server, conn, inbox, group, report)?;
         }
-    };
-    for message in messages {
-        if stop.load(Ordering::SeqCst) {
+        if let Some(sender) = sender.as_deref_mut() {
+            drain_outbox(server.config, server.clock, conn, sender, stop, report)?;
+        }
+        if !progress || report.mails_failed > failed_before {
             break;
         }
-        match take_mail(server, conn, &message.raw) {
-            Taken::Done(outcome) => {
-                report.mails_read += 1;
+    }
+    Ok(())
+}
+
+/// Hand a group of inbound messages to the server in one transaction
+/// (group commit: one durable commit for the group, not one per mail),
+/// each mail in a savepoint of its own, so a mail that fails is rolled
+/// back alone and stays in the inbox while the others commit. Only after
+/// the commit are the group's mails filed away in the inbox. A failing
+/// commit leaves the whole group in the inbox.
+fn read_group(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    inbox: &mut dyn Inbox,
+    group: &[mail::InboundMessage],
+    report: &mut PassReport,
+) -> Result<(), ServerError> {
+    let own = vec![server.config.server.address.to_lowercase()];
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut handled = Vec::with_capacity(group.len());
+    let mut failed = Vec::new();
+    for message in group {
+        let envelope = mail::parse_envelope(&message.raw, &own);
+        tx.execute_batch("SAVEPOINT mail")?;
+        match server.handle_mail_within(&tx, &envelope, message.raw.len()) {
+            Ok(outcome) => {
+                tx.execute_batch("RELEASE mail")?;
+                log_mail(&envelope, &outcome);
                 let done = match outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,
                 };
-                if let Err(e) = inbox.mark_done(&message, done) {
-                    // Committed already: reading it again is harmless.
-                    warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
-                }
+                handled.push((message, done));
             }
-            Taken::Failed { error, verdict } => {
+            Err(error) => {
+                tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
                 report.mails_failed += 1;
-                match verdict {
-                    Some(Verdict::Quarantined { id }) => {
-                        report.mails_quarantined += 1;
-                        if let Err(e) = inbox.mark_done(&message, Done::Quarantined) {
-                            warn!(id, error = %e, "cannot move a quarantined mail out of the inbox; it will be seen again and quarantined again");
-                        }
-                    }
-                    Some(Verdict::TryAgain { .. }) | None => {
-                        error!(error = %error, "a mail could not be processed; it stays in the inbox");
-                    }
-                }
+                failed.push((message, envelope, error));
             }
         }
     }
+    if let Err(e) = tx.commit() {
+        report.mails_failed += handled.len();
+        error!(error = %e, mails = handled.len(), "a group of mails could not be committed; they stay in the inbox");
+        return Ok(());
+    }
+    // Failures are counted (and may quarantine) once the group is
+    // committed, each in a transaction of its own.
+    for (message, envelope, error) in failed {
+        let subject = mask_subject(&envelope.subject);
+        match quarantine::note_failure(server, conn, &envelope, &subject, &message.raw, &error) {
+            Ok(Verdict::Quarantined { id }) => {
+                report.mails_quarantined += 1;
+                if let Err(e) = inbox.mark_done(message, Done::Quarantined) {
+                    warn!(id, error = %e, "cannot move a quarantined mail out of the inbox; it will be seen again and quarantined again");
+                }
+            }
+            Ok(Verdict::TryAgain { .. }) => {
+                error!(message_id = %envelope.message_id, error = %error, "a mail could not be processed; it stays in the inbox");
+            }
+            Err(e) => {
+                error!(error = %e, "cannot record a failing mail; it stays in the inbox");
+            }
+        }
+    }
+    for (message, done) in handled {
+        report.mails_read += 1;
+        if let Err(e) = inbox.mark_done(message, done) {
+            // Committed already: reading it again is harmless.
+            warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
+        }
+    }
+    Ok(())
 }
 
-/// Send every due outbox mail.
+/// What became of one outbox mail the pass tried to send.
+enum SendResult {
+    Accepted,
+    Retry(chrono::DateTime<chrono::Utc>, String),
+    GivenUp(String),
+}
+
+/// Send every due outbox mail, in batches of [`SEND_BATCH`]: a batch is
+/// claimed in one transaction, sent, and what became of each mail is
+/// recorded in one more. A crash after a send and before its batch is
+/// recorded sends that mail again once the claim has run out (delivery is
+/// at least once, with the same Message-ID).
 pub fn drain_outbox(
     config: &Config,
     clock: &dyn Clock,
@@ -173,61 +264,102 @@ pub fn drain_outbox(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
-    let now = clock.now();
     let mut temporary_in_a_row = 0;
-    for row in store::due_mail(conn, now)? {
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        // Another pass (an overlapping cron run) may be sending it already.
+    let from = format!("{} <{}>", config.server.name, config.server.address);
+    while !stop.load(Ordering::SeqCst) {
+        let now = clock.now();
+        // Another pass (an overlapping cron run) may be sending some already.
         let lease = now + chrono::Duration::from_std(SEND_LEASE).unwrap_or_default();
-        if !store::claim(conn, row.id, now, lease)? {
-            continue;
-        }
-        let from = format!("{} <{}>", config.server.name, config.server.address);
-        let message = mail::build_message(&row.mail, row.id, &from, row.created_at.into());
-        let message = match message {
-            Ok(m) => m,
-            Err(e) => {
-                store::mark_failed(conn, row.id, now, &e.to_string())?;
-                error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
-                report.send_failures += 1;
-                continue;
+        let batch = {
+            let tx = conn.unchecked_transaction()?;
+            let mut claimed = Vec::new();
+            for row in store::due_mail_first(&tx, now, SEND_BATCH)? {
+                if store::claim(&tx, row.id, now, lease)? {
+                    claimed.push(row);
+                }
             }
+            tx.commit()?;
+            claimed
         };
-        match sender.send(&message) {
-            Ok(()) => {
-                temporary_in_a_row = 0;
-                store::mark_sent(conn, row.id, clock.now())?;
-                report.sent += 1;
-                info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let mut results = Vec::with_capacity(batch.len());
+        let mut down = false;
+        for row in &batch {
+            if stop.load(Ordering::SeqCst) || down {
+                // Claimed but not tried: due again once the claim runs out.
+                break;
             }
-            Err(e) => {
-                report.send_failures += 1;
-                let age = (now - row.created_at).to_std().unwrap_or_default();
-                match config
-                    .retry
-                    .policy()
-                    .after_failure(&e, row.attempts + 1, age)
-                {
-                    Retry::GiveUp => {
-                        store::mark_failed(conn, row.id, clock.now(), &e.to_string())?;
-                        error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
-                    }
-                    Retry::After(delay) => {
-                        let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                        store::mark_retry(conn, row.id, next, &e.to_string())?;
-                        warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
-                        // One recipient's 4xx must not hold up the others,
-                        // but several failures in a row mean the transport
-                        // is down: leave the rest for a later pass.
-                        temporary_in_a_row += 1;
-                        if temporary_in_a_row >= DOWN_AFTER_FAILURES {
-                            break;
+            let message = match mail::build_message(&row.mail, row.id, &from, row.created_at.into())
+            {
+                Ok(m) => m,
+                Err(e) => {
+                    error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
+                    report.send_failures += 1;
+                    results.push((row.id, SendResult::GivenUp(e.to_string())));
+                    continue;
+                }
+            };
+            match sender.send(&message) {
+                Ok(()) => {
+                    temporary_in_a_row = 0;
+                    report.sent += 1;
+                    info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+                    results.push((row.id, SendResult::Accepted));
+                }
+                Err(e) => {
+                    report.send_failures += 1;
+                    let age = (now - row.created_at).to_std().unwrap_or_default();
+                    match config
+                        .retry
+                        .policy()
+                        .after_failure(&e, row.attempts + 1, age)
+                    {
+                        Retry::GiveUp => {
+                            error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
+                            results.push((row.id, SendResult::GivenUp(e.to_string())));
+                        }
+                        Retry::After(delay) => {
+                            let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                            warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                            results.push((row.id, SendResult::Retry(next, e.to_string())));
+                            // One recipient's 4xx must not hold up the others,
+                            // but several failures in a row mean the transport
+                            // is down: leave the rest for a later pass.
+                            temporary_in_a_row += 1;
+                            down = temporary_in_a_row >= DOWN_AFTER_FAILURES;
                         }
                     }
                 }
             }
+        }
+        let tried = results.len();
+        if let Err(e) = sender.flush() {
+            // Not durable: leave the batch claimed, to be sent again once
+            // the claim runs out (the same messages, the same Message-IDs).
+            warn!(error = %e, "sent mail could not be made durable; it will be sent again");
+            let before = results.len();
+            results.retain(|(_, r)| !matches!(r, SendResult::Accepted));
+            report.sent -= before - results.len();
+        }
+        let tx = conn.unchecked_transaction()?;
+        let done_at = clock.now();
+        // Claimed but not tried (stopped, or the transport is down): due
+        // again now, not only once the claim runs out.
+        for row in &batch[tried..] {
+            store::unclaim(&tx, row.id, now)?;
+        }
+        for (id, result) in &results {
+            match result {
+                SendResult::Accepted => store::mark_sent(&tx, *id, done_at)?,
+                SendResult::Retry(next, error) => store::mark_retry(&tx, *id, *next, error)?,
+                SendResult::GivenUp(error) => store::mark_failed(&tx, *id, done_at, error)?,
+            }
+        }
+        tx.commit()?;
+        if down || results.len() < batch.len() {
+            return Ok(());
         }
     }
     Ok(())
@@ -259,8 +391,15 @@ const SEND_LEASE: Duration = Duration::from_secs(300);
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;
 
-/// Inbound mails read per pass at most (the rest wait for the next pass).
-const FETCH_BATCH: usize = 500;
+/// Inbound mails fetched at a time (a pass goes on fetching until the
+/// inbox is empty; the batch bounds the memory held).
+const FETCH_BATCH: usize = 200;
+
+/// Inbound mails handled in one transaction at most (group commit).
+const GROUP_COMMIT: usize = 50;
+
+/// Outbox mails claimed and sent at a time.
+const SEND_BATCH: u32 = 100;
 
 /// How long one wait for mail lasts at most, so a stop signal is noticed soon.
 const WAIT_SLICE: Duration = Duration::from_secs(5);
@@ -293,13 +432,15 @@ impl<'a> Daemon<'a> {
     /// One pass: inbox, outbox, timers.
     pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
+        let checks_before = self.server.credentials.stats();
         read_inbox(
             &self.server,
             &mut self.conn,
             self.inbox.as_mut(),
+            Some(self.sender.as_mut()),
             stop,
             &mut report,
-        );
+        )?;
         report.timer_mails = self.server.run_timers(&mut self.conn)?;
         drain_outbox(
             self.server.config,
@@ -309,6 +450,9 @@ impl<'a> Daemon<'a> {
             stop,
             &mut report,
         )?;
+        let checks = self.server.credentials.stats();
+        report.password_verifications = checks.verifications - checks_before.verifications;
+        report.password_time = checks.time.saturating_sub(checks_before.time);
         Ok(report)
     }
 
@@ -638,6 +782,72 @@ mod tests {
         assert!(dir.path().join("out/new").is_dir());
         let report = daemon.pass(&AtomicBool::new(false)).unwrap();
         assert_eq!(report, PassReport::default());
+    }
+
+    #[test]
+    fn a_failing_mail_in_a_group_is_rolled_back_alone_and_stays_in_the_inbox() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inbox = mail::MaildirInbox::open(dir.path().join("in")).unwrap();
+        let conn_path = dir.path().join("db.sqlite");
+        let mut conn = store::open(&conn_path).unwrap();
+        // A board whose stored start cannot be read: loading it is an
+        // internal failure (not the player's), which fails the mail.
+        store::insert_user(&conn, "a", "h", &["a@x".into()], chrono::Utc::now()).unwrap();
+        store::insert_user(&conn, "b", "h", &["b@x".into()], chrono::Utc::now()).unwrap();
+        store::insert_board(
+            &conn,
+            &store::NewBoard {
+                game: "chess",
+                options: &[],
+                start_position: "not a position",
+                players: &["a".into(), "b".into()],
+                nag_days: None,
+                forfeit_days: None,
+                total_days: None,
+                now: chrono::Utc::now(),
+            },
+        )
+        .unwrap();
+        let subjects = ["help", "chess show 101", "help chess", "help commands"];
+        for (i, subject) in subjects.iter().enumerate() {
+            let raw = format!(
+                "From: p{i}@players.test\r\nSubject: {subject}\r\nMessage-ID: <g{i}@players.test>\r\n\r\nhi\r\n"
+            );
+            std::fs::write(
+                dir.path()
+                    .join(format!("in/new/{}.M{i}P1.test", 1_700_000_000 + i)),
+                raw,
+            )
+            .unwrap();
+        }
+        let config = Config::default();
+        let templates = crate::server::templates::Templates::load(None).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let server = Server::new(&config, &clock, &templates);
+        let mut report = PassReport::default();
+        read_inbox(
+            &server,
+            &mut conn,
+            &mut inbox,
+            None,
+            &AtomicBool::new(false),
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((report.mails_read, report.mails_failed), (3, 1));
+        // The three others committed, with their replies; the failing one
+        // left nothing behind and waits in new/.
+        let answered: i64 = conn
+            .query_row("SELECT count(*) FROM processed_mail", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(answered, 3);
+        assert!(!store::mail_seen(&conn, "g1@players.test").unwrap());
+        assert_eq!(store::pending_count(&conn).unwrap(), 3);
+        let waiting: Vec<_> = std::fs::read_dir(dir.path().join("in/new"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(waiting, vec!["1700000001.M1P1.test".to_string()]);
     }
 
     #[test]

@@ -181,6 +181,7 @@ enum Size {
 /// database, mail system). `process` speaks to an MTA instead: 0 done
 /// (also a mail quarantined), 75 try again later, 78 broken config.
 fn main() -> ExitCode {
+    pbmchess::server::credentials::return_large_blocks_at_once();
     let cli = Cli::parse();
     let for_mta = matches!(cli.command, Cmd::Process { .. });
     match run(cli) {

@@ -1,7 +1,7 @@
 //! Outbound mail: building the message from an outbox row, the transports
 //! behind [`Sender`], and the retry schedule.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
@@ -36,6 +36,13 @@ pub trait Sender: Send {
     /// Hands one message over for delivery (at-least-once: a message may
     /// be handed over again after a crash; it keeps its Message-ID).
     fn send(&mut self, msg: &Message) -> Result<(), SendError>;
+
+    /// Makes every message handed over so far durable, where the transport
+    /// itself does not at each [`Sender::send`] (a Maildir written in
+    /// batches). A sending pass calls it before it records a batch as sent.
+    fn flush(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
 }
 
 /// The Message-ID (without angle brackets) [`build_message`] gives the
@@ -134,9 +141,18 @@ fn is_message_id(id: &str) -> bool {
 
 /// Writes each message into `new/` of a Maildir: the default local setup,
 /// and what tests read. Failures are temporary (disk full, permissions).
+///
+/// Each message is written into `tmp/` and renamed into `new/` (the
+/// Maildir way, so a reader never sees half a message); durability comes
+/// per batch: [`Sender::flush`] syncs the Maildir's file system once (on
+/// Linux `syncfs`; elsewhere each file and `new/`), instead of one `fsync`
+/// per message. A crash before the flush loses only messages whose outbox
+/// rows are not yet marked sent, so they are written again.
 #[derive(Debug)]
 pub struct MaildirOutbox {
     maildir: maildir::Maildir,
+    /// Messages written since the last flush (their paths in `new/`).
+    unsynced: Vec<PathBuf>,
 }
 
 impl MaildirOutbox {
@@ -146,17 +162,75 @@ impl MaildirOutbox {
         create_maildir(&path)?;
         Ok(MaildirOutbox {
             maildir: maildir::Maildir::from(path),
+            unsynced: Vec::new(),
         })
+    }
+
+    /// A file name unique to this message: `SECONDS.MMICROSPPIDQN.pbmchess`
+    /// (the Maildir convention's parts; the sequence number is per process).
+    fn unique_name() -> String {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        format!(
+            "{}.M{}P{}Q{}.pbmchess",
+            now.as_secs(),
+            now.subsec_micros(),
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        )
     }
 }
 
 impl Sender for MaildirOutbox {
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
-        self.maildir
-            .store_new(&msg.formatted())
-            .map(|_| ())
-            .map_err(|e| SendError::Temporary(format!("cannot write to the outbox Maildir: {e:?}")))
+        let fail = |e: std::io::Error| {
+            SendError::Temporary(format!("cannot write to the outbox Maildir: {e}"))
+        };
+        let name = MaildirOutbox::unique_name();
+        let tmp = self.maildir.path().join("tmp").join(&name);
+        let new = self.maildir.path().join("new").join(&name);
+        std::fs::write(&tmp, msg.formatted()).map_err(fail)?;
+        std::fs::rename(&tmp, &new).map_err(fail)?;
+        self.unsynced.push(new);
+        Ok(())
     }
+
+    fn flush(&mut self) -> Result<(), SendError> {
+        if self.unsynced.is_empty() {
+            return Ok(());
+        }
+        let fail = |e: std::io::Error| {
+            SendError::Temporary(format!("cannot sync the outbox Maildir: {e}"))
+        };
+        sync_maildir(&self.maildir.path().join("new"), &self.unsynced).map_err(fail)?;
+        self.unsynced.clear();
+        Ok(())
+    }
+}
+
+/// Make the files written into `new` durable, with the directory entries.
+#[cfg(target_os = "linux")]
+fn sync_maildir(new: &Path, _files: &[PathBuf]) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let dir = std::fs::File::open(new)?;
+    // SAFETY: syncfs takes an open file descriptor, which `dir` owns for
+    // the whole call.
+    if unsafe { libc::syncfs(dir.as_raw_fd()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Make the files written into `new` durable, with the directory entries.
+#[cfg(not(target_os = "linux"))]
+fn sync_maildir(new: &Path, files: &[PathBuf]) -> std::io::Result<()> {
+    for f in files {
+        std::fs::File::open(f)?.sync_all()?;
+    }
+    std::fs::File::open(new)?.sync_all()
 }
 
 /// First retry delay after a temporary failure.

@@ -52,6 +52,12 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
     /// exists or the game's own rule ended it.
     fn actions(&self) -> Vec<Self::Action>;
 
+    /// How many legal actions there are (perft counts the last ply with
+    /// it; override when cheaper than listing).
+    fn action_count(&self) -> u64 {
+        self.actions().len() as u64
+    }
+
     /// Whether any legal action exists (override when cheaper than listing).
     fn has_action(&self) -> bool {
         !self.actions().is_empty()
@@ -202,6 +208,10 @@ impl<E: Engine> Position for Tracked<E> {
 
     fn is_decision(&self) -> bool {
         self.engine.is_decision()
+    }
+
+    fn history_plies(&self) -> u32 {
+        self.history.plies()
     }
 
     /// The position's own end first (mate before the 50-move rule), then

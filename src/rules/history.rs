@@ -31,6 +31,8 @@ pub struct History<K> {
     counts: HashMap<K, u32>,
     current: K,
     clock: u32,
+    /// Actions recorded since the counts were last cleared (or since the start).
+    plies: u32,
 }
 
 impl<K: Clone + Eq + Hash> History<K> {
@@ -42,6 +44,7 @@ impl<K: Clone + Eq + Hash> History<K> {
             counts,
             current: key,
             clock,
+            plies: 0,
         }
     }
 
@@ -50,6 +53,9 @@ impl<K: Clone + Eq + Hash> History<K> {
     pub fn record(&mut self, key: K, clock: u32) {
         if clock == 0 {
             self.counts.clear();
+            self.plies = 0;
+        } else {
+            self.plies += 1;
         }
         *self.counts.entry(key.clone()).or_insert(0) += 1;
         self.current = key;
@@ -64,6 +70,14 @@ impl<K: Clone + Eq + Hash> History<K> {
     /// The keys of the positions since the last irreversible action.
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.counts.keys()
+    }
+
+    /// How many actions back the history reaches: those since the last
+    /// irreversible one, or since the start. The position then was the
+    /// history's first; replaying these actions from it rebuilds the
+    /// history exactly.
+    pub fn plies(&self) -> u32 {
+        self.plies
     }
 
     /// Plies since the last irreversible action.
@@ -98,7 +112,9 @@ mod tests {
         h.record("a", 4);
         assert_eq!(h.repetitions(), 3);
         assert_eq!(h.draw(), Some(Ending::Repetition));
+        assert_eq!(h.plies(), 4);
         h.record("a", 0);
+        assert_eq!(h.plies(), 0);
         assert_eq!(h.repetitions(), 1);
         assert_eq!(h.draw(), None);
     }

@@ -283,6 +283,12 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn is_decision(&self) -> bool;
     /// Where the game stands, automatic draws included.
     fn outcome(&self) -> Outcome;
+    /// How many actions back the draw history reaches: those since the
+    /// last irreversible one (the move clock back at 0), or since the
+    /// position the history started from. At 0 the position text alone
+    /// carries everything the rules need to go on, so a game can be
+    /// resumed from it ([`Game::position`]) with the actions after it.
+    fn history_plies(&self) -> u32;
     /// Judge `input` (any accepted notation) and, if legal, apply it.
     /// On error the position is unchanged.
     fn play(&mut self, input: &str) -> Result<Played, MoveError>;

@@ -13,11 +13,10 @@ pub fn perft<E: Engine>(node: &E, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let actions = node.actions();
     if depth == 1 {
-        return actions.len() as u64;
+        return node.action_count();
     }
-    actions
+    node.actions()
         .iter()
         .map(|a| perft(&node.after(a), depth - 1))
         .sum()

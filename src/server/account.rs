@@ -236,6 +236,7 @@ pub(crate) fn change_password(
         return Err(Refusal::new("The new password must not be empty.").into());
     }
     store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
+    ctx.server.credentials.forget(&user.userid);
     let text = format!(
         "The password of {} is changed; use the new one from now on.",
         user.userid
@@ -290,6 +291,7 @@ pub(crate) fn change_address(
 pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     store::sign_off(ctx.conn, &user.userid, ctx.now)?;
+    ctx.server.credentials.forget(&user.userid);
     let active = store::boards_of_user(ctx.conn, None, &user.userid)?
         .into_iter()
         .filter(|b| b.is_active())

@@ -1,5 +1,7 @@
 //! Board mails: the subject and the body in pbmserv's order (commands.md §5).
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
@@ -80,7 +82,7 @@ pub(crate) fn days(d: Duration) -> String {
     }
 }
 
-impl BoardView<'_> {
+impl<'a> BoardView<'a> {
     /// The player to act on an active board.
     fn to_act(&self) -> &str {
         &self.row.players[self.position.to_act().index()]
@@ -203,10 +205,27 @@ impl BoardView<'_> {
         Ok(header)
     }
 
-    fn moves(&self) -> String {
-        let records: Vec<MoveRecord> = self.plies.iter().map(record).collect();
-        let recent = (self.recent_only && self.row.is_active()).then_some(RECENT_PLIES);
-        crate::render::move_list(&records, recent)
+    /// Every ply of the board: the view's own when it holds them all, else
+    /// read from the store (a loaded board holds only its recent plies, see
+    /// `Loaded`).
+    fn every_ply(&self, ctx: &Ctx<'_>) -> Handled<Cow<'a, [Ply]>> {
+        Ok(match self.plies.first() {
+            Some(first) if first.ply > 1 => {
+                Cow::Owned(store::plies(ctx.conn, self.game.name(), self.row.board)?)
+            }
+            _ => Cow::Borrowed(self.plies),
+        })
+    }
+
+    /// The move list: the recent plies of an active board's turn mail,
+    /// else every ply.
+    fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
+        if self.recent_only && self.row.is_active() {
+            let records: Vec<MoveRecord> = self.plies.iter().map(record).collect();
+            return Ok(crate::render::move_list(&records, Some(RECENT_PLIES)));
+        }
+        let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
+        Ok(crate::render::move_list(&records, None))
     }
 
     /// When the board started and its last action (or its end), and with a
@@ -237,6 +256,8 @@ impl BoardView<'_> {
             ),
         };
         if let Some(total) = self.row.total_days {
+            // Time used sums every turn of the game.
+            let plies = self.every_ply(ctx)?;
             let used: Vec<String> = (0..self.row.players.len())
                 .map(|seat| {
                     Ok(format!(
@@ -245,7 +266,7 @@ impl BoardView<'_> {
                         days(time_used(
                             ctx,
                             self.row,
-                            self.plies,
+                            &plies,
                             seat,
                             self.position.to_act().index()
                         )?)
@@ -267,7 +288,7 @@ impl BoardView<'_> {
         if self.row.is_active() || self.occasion != Occasion::Turn {
             return Ok(None);
         }
-        let text = super::play::game_record(ctx, self.game, self.row, self.plies)?;
+        let text = super::play::game_record(ctx, self.game, self.row, &self.every_ply(ctx)?)?;
         Ok(Some(text.trim_end().to_string()))
     }
 
@@ -292,7 +313,7 @@ impl BoardView<'_> {
                 computer => computer,
                 rating_changes => &self.news,
                 header => self.header(ctx)?,
-                moves => self.moves().trim_end(),
+                moves => self.moves(ctx)?.trim_end(),
                 board => board,
                 observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
                 commenter => commenter,

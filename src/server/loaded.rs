@@ -2,16 +2,27 @@
 //! and the position they lead to, and the writes that change it (a ply
 //! played, a game finished and rated).
 
-use super::compose::{BoardView, Occasion};
+use super::compose::{BoardView, Occasion, RECENT_PLIES};
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Position};
 use crate::store::{self, BoardStatus, Ply};
 
-/// A board with its plies and the position they lead to.
+/// A board with its recent plies and the position they lead to.
+///
+/// Loading costs the same at ply 4 as at ply 400: the position is rebuilt
+/// from the board's resume point (the position text after the last
+/// irreversible action, see migration 0014) and the plies after it, which
+/// the move rule keeps under 100; only the recent plies are read. What
+/// needs the whole game (a view of an earlier ply, an undo, the full move
+/// list of a finished board) reads it then.
 pub(crate) struct Loaded {
     pub row: store::BoardRow,
+    /// Plies played so far.
+    pub played: u32,
+    /// The last plies (at least [`RECENT_PLIES`] of them, or all), ending
+    /// with ply `played`.
     pub plies: Vec<Ply>,
     pub position: Box<dyn Position>,
 }
@@ -37,13 +48,23 @@ pub(crate) fn replay(
     row: &store::BoardRow,
     plies: &[Ply],
 ) -> Result<Box<dyn Position>, ServerError> {
+    replay_from(game, row, &row.start_position, plies)
+}
+
+/// The position `plies` lead to from the position text `from`.
+fn replay_from(
+    game: &'static dyn Game,
+    row: &store::BoardRow,
+    from: &str,
+    plies: &[Ply],
+) -> Result<Box<dyn Position>, ServerError> {
     let corrupt = |reason: String| ServerError::Replay {
         game: row.game.clone(),
         board: row.board,
         reason,
     };
     let mut position = game
-        .position(&row.start_position, &row.options)
+        .position(from, &row.options)
         .map_err(|e| corrupt(e.to_string()))?;
     for ply in plies {
         position
@@ -51,6 +72,57 @@ pub(crate) fn replay(
             .map_err(|e| corrupt(format!("ply {}: {e}", ply.ply)))?;
     }
     Ok(position)
+}
+
+/// Replay the whole game from the start, and store the resume point it
+/// leads to (after an undo).
+pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
+    let game = crate::rules::game(&loaded.row.game).ok_or_else(|| ServerError::Replay {
+        game: loaded.row.game.clone(),
+        board: loaded.row.board,
+        reason: "no such game".into(),
+    })?;
+    let plies = store::plies(ctx.conn, game.name(), loaded.row.board)?;
+    let mut position = game
+        .position(&loaded.row.start_position, &loaded.row.options)
+        .map_err(|e| ServerError::Replay {
+            game: loaded.row.game.clone(),
+            board: loaded.row.board,
+            reason: e.to_string(),
+        })?;
+    let mut resume = (0, None);
+    for ply in &plies {
+        position
+            .play(&ply.notation)
+            .map_err(|e| ServerError::Replay {
+                game: loaded.row.game.clone(),
+                board: loaded.row.board,
+                reason: format!("ply {}: {e}", ply.ply),
+            })?;
+        if position.history_plies() == 0 {
+            resume = (ply.ply, Some(position.to_text()));
+        }
+    }
+    store::set_resume_point(
+        ctx.conn,
+        game.name(),
+        loaded.row.board,
+        resume.0,
+        resume.1.as_deref(),
+    )?;
+    loaded.played = plies.len() as u32;
+    let skip = plies.len().saturating_sub(RECENT_PLIES);
+    loaded.plies = plies[skip..].to_vec();
+    loaded.position = position;
+    Ok(())
+}
+
+/// Every ply of a loaded board (read again when only the recent ones are held).
+pub(crate) fn all_plies(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<Ply>> {
+    if loaded.plies.len() as u32 == loaded.played {
+        return Ok(loaded.plies.clone());
+    }
+    Ok(store::plies(ctx.conn, &loaded.row.game, loaded.row.board)?)
 }
 
 /// The seat to act on an active board, read from its stored position (no
@@ -108,10 +180,18 @@ pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handl
     let Some(row) = store::board(ctx.conn, game.name(), number)? else {
         return Err(no_such_board(game, number).into());
     };
-    let plies = store::plies(ctx.conn, game.name(), number)?;
-    let position = replay(game, &row, &plies)?;
+    let played = store::ply_count(ctx.conn, game.name(), number)?;
+    let (resume_ply, from) = match store::resume_point(ctx.conn, game.name(), number)? {
+        (ply, Some(text)) if ply <= played => (ply, text),
+        _ => (0, row.start_position.clone()),
+    };
+    let first = resume_ply.min(played.saturating_sub(RECENT_PLIES as u32));
+    let plies = store::plies_after(ctx.conn, game.name(), number, first)?;
+    let after_resume = (resume_ply - first) as usize;
+    let position = replay_from(game, &row, &from, &plies[after_resume.min(plies.len())..])?;
     Ok(Loaded {
         row,
+        played,
         plies,
         position,
     })
@@ -138,7 +218,7 @@ pub(crate) fn apply_move(
         Err(e) => return Ok(Err(e)),
     };
     let ply = Ply {
-        ply: loaded.plies.len() as u32 + 1,
+        ply: loaded.played + 1,
         seat,
         notation: played.notation,
         events: played.events,
@@ -147,14 +227,14 @@ pub(crate) fn apply_move(
         auto: from_queue,
     };
     store::append_ply(ctx.conn, game.name(), number, &ply)?;
+    loaded.played = ply.ply;
+    let text = loaded.position.to_text();
+    if loaded.position.history_plies() == 0 {
+        // Nothing before this ply matters to the rules any more.
+        store::set_resume_point(ctx.conn, game.name(), number, ply.ply, Some(&text))?;
+    }
     loaded.plies.push(ply);
-    store::update_position(
-        ctx.conn,
-        game.name(),
-        number,
-        &loaded.position.to_text(),
-        ctx.now,
-    )?;
+    store::update_position(ctx.conn, game.name(), number, &text, ctx.now)?;
     loaded.row.last_action_at = ctx.now;
     if loaded.row.proposal.is_some() {
         store::set_proposal(ctx.conn, game.name(), number, None)?;

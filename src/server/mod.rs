@@ -27,6 +27,7 @@ mod account;
 mod admin;
 mod compose;
 mod computer;
+pub mod credentials;
 mod loaded;
 mod pending;
 mod play;
@@ -240,7 +241,10 @@ impl Ctx<'_> {
 
     /// Check a userid and password; the user is returned when they match.
     pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
+        let credentials = &self.server.credentials;
         let Some(user) = store::user(self.conn, &who.userid)? else {
+            // As long as a wrong password: the time tells nothing.
+            credentials.no_such_user(who.password.expose());
             return Err(Refusal::new(format!(
                 "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
                 who.userid
@@ -254,7 +258,7 @@ impl Ctx<'_> {
             ))
             .into());
         }
-        if !account::password_matches(&user.password_hash, who.password.expose()) {
+        if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
             return Err(Refusal::new(format!(
                 "The password for {} is wrong; check it and send the command again.",
                 user.userid
@@ -270,6 +274,8 @@ pub struct Server<'a> {
     pub config: &'a Config,
     pub clock: &'a dyn Clock,
     pub templates: &'a Templates,
+    /// Passwords verified in this process (see [`credentials`]).
+    pub credentials: credentials::VerifiedCredentials,
 }
 
 impl<'a> Server<'a> {
@@ -278,6 +284,7 @@ impl<'a> Server<'a> {
             config,
             clock,
             templates,
+            credentials: credentials::VerifiedCredentials::new(),
         }
     }
 
@@ -296,12 +303,27 @@ impl<'a> Server<'a> {
         raw_len: usize,
     ) -> Result<MailOutcome, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if store::mail_seen(&tx, &mail.message_id)? {
+        let outcome = self.handle_mail_within(&tx, mail, raw_len)?;
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// [`Server::handle_mail`] inside a transaction the caller opened and
+    /// commits (several mails to one commit: `daemon` does so, each mail in
+    /// a savepoint of its own). On an error the mail's changes are partly
+    /// made: the caller rolls them back.
+    pub fn handle_mail_within(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<MailOutcome, ServerError> {
+        if store::mail_seen(tx, &mail.message_id)? {
             return Ok(MailOutcome::Duplicate);
         }
         let now = self.clock.now();
         let record = |outcome: &str| {
-            store::record_mail(&tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
+            store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
         };
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
@@ -310,13 +332,12 @@ impl<'a> Server<'a> {
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
                 record("ignored")?;
-                tx.commit()?;
                 return Ok(MailOutcome::Ignored(reason));
             }
         };
 
         let limit = self.config.limits.commands_per_hour;
-        let recent = store::mails_from_since(&tx, sender, now - Duration::hours(1))?;
+        let recent = store::mails_from_since(tx, sender, now - Duration::hours(1))?;
         if recent >= limit {
             record("rate-limited")?;
             if recent == limit {
@@ -325,7 +346,7 @@ impl<'a> Server<'a> {
                 );
                 let body = self.notice_body(&text)?;
                 self.enqueue(
-                    &tx,
+                    tx,
                     sender,
                     "Too many commands",
                     body,
@@ -333,7 +354,6 @@ impl<'a> Server<'a> {
                     now,
                 )?;
             }
-            tx.commit()?;
             return Ok(MailOutcome::RateLimited);
         }
 
@@ -344,8 +364,7 @@ impl<'a> Server<'a> {
                 self.config.limits.max_message_bytes
             );
             let body = self.notice_body(&text)?;
-            self.enqueue(&tx, sender, "Error", body, Some(&mail.message_id), now)?;
-            tx.commit()?;
+            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
             return Ok(MailOutcome::TooLarge);
         }
 
@@ -357,7 +376,7 @@ impl<'a> Server<'a> {
             .as_deref()
             .map(crate::mail::extract_comment);
         let ctx = Ctx {
-            conn: &tx,
+            conn: tx,
             server: self,
             now,
             sender: Some(sender),
@@ -415,9 +434,8 @@ impl<'a> Server<'a> {
                 reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
             }
         }
-        self.queue(&tx, replies, Some(sender), Some(&mail.message_id), now)?;
+        self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
         record("answered")?;
-        tx.commit()?;
         Ok(MailOutcome::Answered {
             commands: request.commands.len(),
             refused,
@@ -699,6 +717,7 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new("the password must not be empty").into());
             }
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            self.credentials.forget(&userid);
             Ok(())
         })
     }

@@ -52,7 +52,7 @@
 //!   and without moves it shows the start position.
 
 use super::compose::{record, RECENT_PLIES};
-use super::loaded::{load, replay, Loaded};
+use super::loaded::{all_plies, load, replay, Loaded};
 use super::play;
 use super::text::{capitalise, commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
@@ -206,7 +206,7 @@ pub(crate) fn queue(
         );
         return private_board_mail(ctx, game, &loaded, &user, line);
     }
-    let next_ply = loaded.plies.len() as u32 + 1;
+    let next_ply = loaded.played + 1;
     let opponent = &loaded.row.players[to_act(&loaded)];
     if let Some(n) = guard {
         if n <= next_ply {
@@ -243,7 +243,7 @@ pub(crate) fn queue(
             kind: PendingKind::Queued,
             notation: text.to_string(),
             guard,
-            at_ply: loaded.plies.len() as u32,
+            at_ply: loaded.played,
             position: loaded.position.to_text(),
             comment,
             created_at: ctx.now,
@@ -375,7 +375,7 @@ pub(crate) fn submit(
 ) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "submit", action)?;
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
-    let next_ply = loaded.plies.len() as u32 + 1;
+    let next_ply = loaded.played + 1;
     if let Some(n) = guard.filter(|&n| n != next_ply) {
         return Err(board_refusal(
             game,
@@ -416,7 +416,7 @@ pub(crate) fn submit(
             kind: PendingKind::Submitted,
             notation: played.notation.clone(),
             guard,
-            at_ply: loaded.plies.len() as u32,
+            at_ply: loaded.played,
             position: loaded.position.to_text(),
             comment,
             created_at: ctx.now,
@@ -467,7 +467,7 @@ pub(crate) fn confirm(
         }
         None => None,
     };
-    let played_plies = loaded.plies.len() as u32;
+    let played_plies = loaded.played;
     match submitted {
         Some(s) if s.at_ply == played_plies && s.position == loaded.position.to_text() => {
             // `move` checks the password, the turn and the move again; a
@@ -532,23 +532,25 @@ pub(crate) fn preview(
     let number = at.board;
     let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     if let Some(n) = at.ply {
-        if n as usize > loaded.plies.len() {
+        if n > loaded.played {
             return Err(board_refusal(
                 game,
                 number,
                 format!(
                     "{} board {number} has {} plies so far; preview from #0 to #{} instead of #{n}.",
                     game.title(),
-                    loaded.plies.len(),
-                    loaded.plies.len()
+                    loaded.played,
+                    loaded.played
                 ),
             ));
         }
+        loaded.plies = all_plies(ctx, &loaded)?;
         loaded.plies.truncate(n as usize);
+        loaded.played = n;
         loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut position = loaded.position.clone_box();
-    let previewed = play_preview(position.as_mut(), loaded.plies.len(), moves)
+    let previewed = play_preview(position.as_mut(), loaded.played as usize, moves)
         .map_err(|sentence| board_refusal(game, number, sentence))?;
     let from = match at.ply {
         Some(n) => format!("the position after ply {n}"),

@@ -2,7 +2,7 @@
 
 use super::compose::{days, time_used, Occasion};
 use super::computer;
-use super::loaded::{apply_move, finish, load, passes, replay, seat_to_act};
+use super::loaded::{all_plies, apply_move, finish, load, passes, replay, replay_all, seat_to_act};
 use super::queued;
 use super::settings::check_challenge;
 use super::text::{capitalise, commented, move_refusal};
@@ -173,7 +173,7 @@ pub(crate) fn act(
             game.title()
         ))));
     }
-    let next_ply = loaded.plies.len() as u32 + 1;
+    let next_ply = loaded.played + 1;
     if let Some(n) = guard {
         if n != next_ply {
             return Err(on_board(Refusal::new(format!(
@@ -205,8 +205,8 @@ pub(crate) fn act(
             notices.extend(computer::respond(ctx, game, &mut loaded, &mut news)?);
         }
         MoveAction::Resign => {
-            if !(0..loaded.row.players.len()).all(|s| loaded.plies.iter().any(|ply| ply.seat == s))
-            {
+            let seats = store::seats_that_played(ctx.conn, game.name(), number)?;
+            if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
                 // Resigned before both players had acted: withdrawn,
                 // unrated and deleted (commands.md §4); nobody won it.
                 store::delete_board(ctx.conn, game.name(), number)?;
@@ -233,7 +233,7 @@ pub(crate) fn act(
                     loaded.row.players[by]
                 ))));
             }
-            if kind == Proposal::Undo && loaded.plies.is_empty() {
+            if kind == Proposal::Undo && loaded.played == 0 {
                 return Err(on_board(Refusal::new(
                     "No ply has been played yet, so there is nothing to take back.",
                 )));
@@ -278,7 +278,7 @@ pub(crate) fn act(
                     store::clear_pending_moves(ctx.conn, game.name(), number)?;
                     store::remove_last_ply(ctx.conn, game.name(), number)?;
                     let taken = loaded.plies.pop();
-                    loaded.position = replay(game, &loaded.row, &loaded.plies)?;
+                    replay_all(ctx, &mut loaded)?;
                     store::update_position(
                         ctx.conn,
                         game.name(),
@@ -341,7 +341,7 @@ pub(crate) fn show_mail(
     drawing: Drawing,
 ) -> Handled<(String, String)> {
     let mut loaded = load(ctx, game, number)?;
-    let of = loaded.plies.len();
+    let of = loaded.played as usize;
     if let Some(n) = at {
         if n as usize > of {
             return Err(Refusal::new(format!(
@@ -351,7 +351,10 @@ pub(crate) fn show_mail(
             .on(game.name(), Some(number))
             .into());
         }
+        // A view of the past: the whole game from the start.
+        loaded.plies = all_plies(ctx, &loaded)?;
         loaded.plies.truncate(n as usize);
+        loaded.played = n;
         loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut view = loaded.view(game, vec![]);
@@ -451,7 +454,7 @@ pub(crate) fn games(
             BoardStatus::Active => format!(
                 "{} to act, ply {}",
                 b.players[seat_to_act(game, b)?],
-                store::plies(ctx.conn, game.name(), b.board)?.len() + 1
+                store::ply_count(ctx.conn, game.name(), b.board)? + 1
             ),
             BoardStatus::Finished {
                 winner_seat: Some(s),
@@ -656,7 +659,7 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} Board {number} record", game.title()),
-        body: game_record(ctx, game, &loaded.row, &loaded.plies)?,
+        body: game_record(ctx, game, &loaded.row, &all_plies(ctx, &loaded)?)?,
     }])
 }
 

@@ -36,7 +36,7 @@ pub(crate) fn play_queued(
             break;
         };
         let userid = loaded.row.players[seat].clone();
-        let ply = loaded.plies.len() as u32 + 1;
+        let ply = loaded.played + 1;
         let dropped = |why: String| Notice {
             userid: userid.clone(),
             text: format!(

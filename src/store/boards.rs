@@ -224,11 +224,16 @@ pub fn active_boards(conn: &Connection) -> Result<Vec<BoardRow>> {
 }
 
 pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
+    plies_after(conn, game, number, 0)
+}
+
+/// The plies after ply `first` (all of them for 0), in order.
+pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Result<Vec<Ply>> {
     let mut stmt = conn.prepare_cached(
         "SELECT ply, seat, notation, events, comment, played_at, auto FROM plies
-         WHERE game = ?1 AND board = ?2 ORDER BY ply",
+         WHERE game = ?1 AND board = ?2 AND ply > ?3 ORDER BY ply",
     )?;
-    let mut rows = stmt.query(params![game, number])?;
+    let mut rows = stmt.query(params![game, number, first])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let events: String = r.get(3)?;
@@ -268,12 +273,64 @@ pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Resu
     Ok(())
 }
 
-/// Take back the last ply (undo).
+/// How many plies a board has seen (plies are numbered from 1 without gaps).
+pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
+    Ok(conn
+        .prepare_cached("SELECT coalesce(max(ply), 0) FROM plies WHERE game = ?1 AND board = ?2")?
+        .query_row(params![game, number], |r| r.get(0))?)
+}
+
+/// The seats that have played at least one ply on a board.
+pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<Vec<usize>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT seat FROM plies WHERE game = ?1 AND board = ?2 ORDER BY seat",
+    )?;
+    let rows = stmt.query_map(params![game, number], |r| r.get::<_, i64>(0))?;
+    Ok(rows
+        .map(|r| r.map(|s| s as usize))
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Take back the last ply (undo). A resume point after the plies left is
+/// dropped (loading then replays from the start until a new one is set).
 pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()> {
     conn.execute(
         "DELETE FROM plies WHERE game = ?1 AND board = ?2
            AND ply = (SELECT MAX(ply) FROM plies WHERE game = ?1 AND board = ?2)",
         params![game, number],
+    )?;
+    conn.execute(
+        "UPDATE boards SET resume_ply = 0, resume_position = NULL
+         WHERE game = ?1 AND board = ?2 AND resume_ply >
+           (SELECT coalesce(max(ply), 0) FROM plies WHERE game = ?1 AND board = ?2)",
+        params![game, number],
+    )?;
+    Ok(())
+}
+
+/// Where loading a board starts: a ply and the position text after it
+/// (`None`: ply 0, the start position). See migration 0014.
+pub fn resume_point(conn: &Connection, game: &str, number: u32) -> Result<(u32, Option<String>)> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT resume_ply, resume_position FROM boards WHERE game = ?1 AND board = ?2",
+        )?
+        .query_row(params![game, number], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?
+        .unwrap_or((0, None)))
+}
+
+/// Set where loading a board starts: the position text after ply `ply`.
+pub fn set_resume_point(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    ply: u32,
+    position: Option<&str>,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE boards SET resume_ply = ?3, resume_position = ?4 WHERE game = ?1 AND board = ?2",
+        params![game, number, ply, position],
     )?;
     Ok(())
 }

@@ -66,11 +66,23 @@ pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result
 
 /// Mails not yet sent nor given up whose next attempt is due at `now`, oldest first.
 pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>> {
+    due_mail_first(conn, now, u32::MAX)
+}
+
+/// The first `limit` outbox mails due at `now` (oldest first): a sending
+/// pass works through a long outbox in batches of these, so that it never
+/// holds more than one batch in memory.
+pub fn due_mail_first(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    limit: u32,
+) -> Result<Vec<OutboxMail>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts FROM outbox
-         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id",
+         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
+         LIMIT ?2",
     )?;
-    let mut rows = stmt.query(params![time_text(now)])?;
+    let mut rows = stmt.query(params![time_text(now), limit])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         out.push(OutboxMail {
@@ -107,6 +119,16 @@ pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc
         params![id, time_text(now), time_text(until)],
     )?;
     Ok(n == 1)
+}
+
+/// Give back a claimed mail that was not tried: due again at `at`.
+pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET next_attempt_at = ?2
+         WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
+        params![id, time_text(at)],
+    )?;
+    Ok(())
 }
 
 pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {

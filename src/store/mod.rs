@@ -58,6 +58,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0007_seeks.sql")),
         M::up(include_str!("../../migrations/0010_computer.sql")),
         M::up(include_str!("../../migrations/0012_inbound_failures.sql")),
+        M::up(include_str!("../../migrations/0014_board_resume_point.sql")),
     ])
 }
 

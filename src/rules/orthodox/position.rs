@@ -67,6 +67,10 @@ impl<H: Hooks> Engine for State<H> {
         self.has_legal_move()
     }
 
+    fn action_count(&self) -> u64 {
+        self.legal_move_count() as u64
+    }
+
     fn play_unchecked(&mut self, m: &Move) {
         self.make(*m);
     }

@@ -232,8 +232,18 @@ impl<H: Hooks> State<H> {
     }
 
     /// Whether `sq` is attacked by a piece of `by`.
+    #[inline]
     pub fn attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_through(sq, by, None)
+    }
+
+    /// Whether `sq` is attacked by a piece of `by` if the square `vacated`
+    /// were empty (where a moving king stood: sliders see through it).
+    #[inline]
+    fn attacked_through(&self, sq: Square, by: Color, vacated: Option<Square>) -> bool {
         let c = &self.cells;
+        // A cell no ray reaches when nothing is vacated.
+        let vacated = vacated.map_or(usize::MAX, Square::index);
         let s = sq.index() as isize;
         let bit = color_bit(by);
         // Kind and colour; the tag is masked off only where a variant uses tags.
@@ -258,8 +268,23 @@ impl<H: Hooks> State<H> {
             return true;
         }
         let queen = QUEEN | bit;
-        slider_attacks(c, s, &ORTHOGONAL, Kind::Rook as u8 | bit, queen, mask)
-            || slider_attacks(c, s, &DIAGONAL, Kind::Bishop as u8 | bit, queen, mask)
+        slider_attacks(
+            c,
+            s,
+            &ORTHOGONAL,
+            Kind::Rook as u8 | bit,
+            queen,
+            mask,
+            vacated,
+        ) || slider_attacks(
+            c,
+            s,
+            &DIAGONAL,
+            Kind::Bishop as u8 | bit,
+            queen,
+            mask,
+            vacated,
+        )
     }
 
     /// Pseudo-legal moves of the side to move, castling excluded, each
@@ -440,10 +465,89 @@ impl<H: Hooks> State<H> {
     /// The quick legality screen for this position (see [`SafetyScreen`]).
     fn safety_screen(&self) -> SafetyScreen {
         let king = self.kings[self.side.index()];
-        SafetyScreen {
+        let mut screen = SafetyScreen {
             king,
             active: H::PLAIN_MAKE && !self.attacked(king, self.side.opponent()),
+            pins: [(0, 0, 0); 8],
+            pin_count: 0,
+        };
+        if screen.active {
+            self.find_pins(&mut screen);
         }
+        screen
+    }
+
+    /// The pieces of the side to move pinned to their king: along each
+    /// line from the king, an own piece with nothing between, then an
+    /// enemy slider of that line.
+    fn find_pins(&self, screen: &mut SafetyScreen) {
+        let c = &self.cells;
+        let mine = color_bit(self.side);
+        let enemy = color_bit(self.side.opponent());
+        let mask = if H::TAGS { PIECE_MASK | OFF } else { !0 };
+        let k = screen.king.index() as isize;
+        for &d in &ALL_DIRECTIONS {
+            let mut t = k + d;
+            while c[t as usize] == EMPTY {
+                t += d;
+            }
+            let x = c[t as usize];
+            if x & OFF != 0 || x & BLACK != mine {
+                continue;
+            }
+            let own = t;
+            t += d;
+            while c[t as usize] == EMPTY {
+                t += d;
+            }
+            let x = c[t as usize] & mask;
+            let slider = if ORTHOGONAL.contains(&d) {
+                Kind::Rook as u8
+            } else {
+                Kind::Bishop as u8
+            };
+            if x == slider | enemy || x == QUEEN | enemy {
+                screen.pins[screen.pin_count] = (own as usize, d, t as usize);
+                screen.pin_count += 1;
+            }
+        }
+    }
+
+    /// Whether a pseudo-legal move is legal, the quick way where the
+    /// screen allows: a move the screen covers is illegal only when it
+    /// takes a pinned piece off its line.
+    #[inline]
+    fn passes(&self, screen: &SafetyScreen, m: Move) -> bool {
+        if screen.covers(m) {
+            screen.keeps_pin_line(m)
+        } else if screen.active && m.from == screen.king && m.special == Special::None {
+            // A plain king step: legal when its square is not attacked
+            // with the king gone from where it stood.
+            !self.attacked_through(m.to, self.side.opponent(), Some(m.from))
+        } else {
+            self.is_legal(m)
+        }
+    }
+
+    /// How many legal moves the side to move has (perft's last ply).
+    pub fn legal_move_count(&self) -> usize {
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let screen = self.safety_screen();
+        let mut n = pseudo.iter().filter(|&&m| self.passes(&screen, m)).count();
+        for (i, c) in self.variant.castlings.iter().enumerate() {
+            if c.color == self.side
+                && self.castling & (1 << i) != 0
+                && self.castle_refusal(i).is_none()
+            {
+                let mut expanded = Vec::new();
+                self.variant
+                    .hooks
+                    .expand(self, self.castle_move(i), &mut expanded);
+                n += expanded.len();
+            }
+        }
+        n
     }
 
     /// Every legal move of the side to move.
@@ -451,10 +555,8 @@ impl<H: Hooks> State<H> {
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
         let screen = self.safety_screen();
-        let mut out: Vec<Move> = pseudo
-            .into_iter()
-            .filter(|&m| screen.is_safe(m) || self.is_legal(m))
-            .collect();
+        pseudo.retain(|&m| self.passes(&screen, m));
+        let mut out = pseudo;
         for (i, c) in self.variant.castlings.iter().enumerate() {
             if c.color == self.side
                 && self.castling & (1 << i) != 0
@@ -473,10 +575,7 @@ impl<H: Hooks> State<H> {
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
         let screen = self.safety_screen();
-        if pseudo
-            .into_iter()
-            .any(|m| screen.is_safe(m) || self.is_legal(m))
-        {
+        if pseudo.into_iter().any(|m| self.passes(&screen, m)) {
             return true;
         }
         // Castling is never the only legal move in chess (its first king
@@ -609,35 +708,57 @@ impl<H: Hooks> State<H> {
 
 /// A quick legality test that spares most moves the copy-make: when the
 /// mover's king is not in check and the variant's make is plain chess, a
-/// move of a piece other than the king that shares no rank, file or
-/// diagonal with its king cannot expose the king (nothing it vacates lies
-/// on a line to the king, and what it takes only opens lines from its
+/// move of a piece other than the king can expose the king only by leaving
+/// the line of a pin (what it vacates opens at most the line from the king
+/// through its square; what it takes only opens lines from its
 /// destination, which it then occupies). En passant, which empties a
-/// second square, always takes the full test.
+/// second square, king moves and castling always take the full test.
 struct SafetyScreen {
     king: Square,
     active: bool,
+    /// The pinned pieces (when active): their cell, the direction from the
+    /// king, and the pinner's cell.
+    pins: [(usize, isize, usize); 8],
+    pin_count: usize,
 }
 
 impl SafetyScreen {
-    /// `true` when the move is surely legal; `false` means "test it fully".
+    /// For a move the screen covers: whether it is legal, that is, its
+    /// piece is not pinned, or stays on the line between its king and the
+    /// pinner (taking the pinner included).
     #[inline]
-    fn is_safe(&self, m: Move) -> bool {
+    fn keeps_pin_line(&self, m: Move) -> bool {
+        let from = m.from.index();
+        let Some(&(_, d, pinner)) = self.pins[..self.pin_count].iter().find(|p| p.0 == from) else {
+            return true;
+        };
+        let to = m.to.index() as isize;
+        let mut u = self.king.index() as isize + d;
+        loop {
+            if u == to {
+                return true;
+            }
+            if u == pinner as isize {
+                return false;
+            }
+            u += d;
+        }
+    }
+
+    /// Whether the pin test decides the move; otherwise test it fully.
+    #[inline]
+    fn covers(&self, m: Move) -> bool {
         self.active
             && m.from != self.king
             && m.special != Special::EnPassant
             && !matches!(m.special, Special::Castle(_))
-            && {
-                let df = m.from.file().abs_diff(self.king.file());
-                let dr = m.from.rank().abs_diff(self.king.rank());
-                df != 0 && dr != 0 && df != dr
-            }
     }
 }
 
 /// Whether a slider of kind `piece` or `queen` (codes with colour) attacks
 /// square `s` along one of `directions` (the first occupied cell on each
-/// ray decides; `mask` takes the tag off its code).
+/// ray decides, the cell `vacated` counting as empty; `mask` takes the tag
+/// off its code).
 #[inline]
 fn slider_attacks(
     cells: &[u8],
@@ -646,12 +767,14 @@ fn slider_attacks(
     piece: u8,
     queen: u8,
     mask: u8,
+    vacated: usize,
 ) -> bool {
     directions.iter().any(|&d| {
         let mut t = s + d;
         loop {
             match cells[t as usize] {
                 EMPTY => t += d,
+                _ if t as usize == vacated => t += d,
                 x => {
                     let x = x & mask;
                     return x == piece || x == queen;

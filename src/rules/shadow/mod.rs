@@ -83,6 +83,10 @@ impl Engine for State {
         State::actions(self)
     }
 
+    fn action_count(&self) -> u64 {
+        State::action_count(self)
+    }
+
     fn play_unchecked(&mut self, action: &Action) {
         self.apply(*action, None);
     }

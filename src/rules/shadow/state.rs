@@ -442,6 +442,41 @@ impl State {
         out
     }
 
+    /// How many legal actions there are: [`State::actions`] counted, not
+    /// listed (a main move's count is its shadow parts times its
+    /// promotions; perft counts its last ply with it).
+    pub fn action_count(&self) -> u64 {
+        if let Some(head) = self.pending.first() {
+            return self.reveal_candidates(head.owner, head.kind).len() as u64;
+        }
+        if self.kings_outcome().is_over() {
+            return 0;
+        }
+        let color = self.side;
+        let (_, last) = pawn_ranks(color);
+        let mut parts_of: [Option<u64>; 7] = Default::default();
+        let mut n = 0;
+        for from in Sq::all() {
+            let Some(unit) = self.unit(from).filter(|u| u.color == color) else {
+                continue;
+            };
+            for class in unit.classes() {
+                for (to, _) in self.main_targets(from, class, color) {
+                    let promotes = class == Kind::Pawn && to.rank() == last;
+                    let key = if promotes { 6 } else { slot(class) };
+                    let parts = *parts_of[key].get_or_insert_with(|| {
+                        self.shadow_parts(class, color, promotes).len() as u64
+                    });
+                    n += if promotes { 4 * parts } else { parts };
+                }
+            }
+        }
+        n + [true, false]
+            .into_iter()
+            .filter(|&kingside| self.can_castle(kingside))
+            .count() as u64
+    }
+
     // ------------------------------------------------------------ applying
 
     /// Apply a legal action with all its automatic consequences, telling

@@ -1,0 +1,253 @@
+//! Password checks with a cache of verified credentials, as Dovecot's auth
+//! cache does: one argon2id verification per player per process, not one
+//! per mail.
+//!
+//! - What is cached is a keyed hash (SHA-256 under a key drawn at random
+//!   when the process starts) of the userid, the stored argon2id PHC string
+//!   and the password (lower-cased, as passwords are compared), only after
+//!   argon2id accepted it. The password itself is never kept; a memory
+//!   dump shows only hashes under a key that dies with the process.
+//! - A wrong password is never cached: every check that does not match the
+//!   cached hash exactly runs argon2id in full.
+//! - The stored PHC string is part of the hash, so a password changed by
+//!   any process (another `poll`, the admin CLI) no longer matches; the
+//!   server also drops a user's entry when their password changes or they
+//!   sign off.
+//! - Bounded: at most [`CAPACITY`] users; beyond that the oldest entry goes.
+//! - An unknown userid costs one argon2id verification as well (against a
+//!   hash made for the purpose), so the time of a refusal does not tell
+//!   whether the user exists.
+//! - Argon2id parameters are the crate's defaults, for hashing and verifying
+//!   alike.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use super::account;
+
+/// Ask the allocator to hand blocks of a MiB and more straight back to the
+/// system when freed. Each argon2id check takes 19 MiB of working memory;
+/// glibc would otherwise raise its mmap threshold after the first and keep
+/// later ones in its heap, where they pile up (over 100 MiB after a
+/// backlog of 200 players' checks instead of about 30). Call once at the
+/// start of the process; elsewhere than glibc it does nothing.
+pub fn return_large_blocks_at_once() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; called before any
+    // other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+/// Users whose verified credentials are kept at most.
+pub const CAPACITY: usize = 10_000;
+
+/// How many argon2id verifications ran, and how long they took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    /// Checks answered (cached or not).
+    pub checks: u64,
+    /// Of those, the argon2id verifications run.
+    pub verifications: u64,
+    /// Time spent in the verifications.
+    pub time: Duration,
+}
+
+/// The cache of verified credentials (one per server, so one per process).
+pub struct VerifiedCredentials {
+    key: [u8; 32],
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    tags: HashMap<String, [u8; 32]>,
+    /// Userids in the order their entries were made, oldest first.
+    order: VecDeque<String>,
+    stats: CheckStats,
+}
+
+impl Default for VerifiedCredentials {
+    fn default() -> Self {
+        VerifiedCredentials::new()
+    }
+}
+
+impl VerifiedCredentials {
+    /// An empty cache under a fresh random key. Without randomness from
+    /// the system the key stays zero and nothing is cached (every check
+    /// runs argon2id) rather than cached under a guessable key.
+    pub fn new() -> VerifiedCredentials {
+        let mut key = [0u8; 32];
+        if getrandom::fill(&mut key).is_err() {
+            key = [0u8; 32];
+        }
+        VerifiedCredentials {
+            key,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        self.key != [0u8; 32]
+    }
+
+    fn tag(&self, userid: &str, stored_hash: &str, password: &str) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(self.key);
+        for part in [userid, stored_hash, password] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.finalize().into()
+    }
+
+    /// Whether `password` is the password of `userid`, whose stored argon2id
+    /// PHC string is `stored_hash`.
+    pub fn matches(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
+        // Passwords are compared case-insensitively: so is the cache.
+        let tag = self.tag(userid, stored_hash, &password.to_lowercase());
+        {
+            let mut inner = self.lock();
+            inner.stats.checks += 1;
+            if self.enabled()
+                && inner
+                    .tags
+                    .get(userid)
+                    .is_some_and(|known| constant_time_eq(known, &tag))
+            {
+                return true;
+            }
+        }
+        let started = Instant::now();
+        let ok = account::password_matches(stored_hash, password);
+        let mut inner = self.lock();
+        inner.stats.verifications += 1;
+        inner.stats.time += started.elapsed();
+        if ok && self.enabled() {
+            inner.remember(userid, tag);
+        }
+        ok
+    }
+
+    /// A check for a userid that does not exist: always false, after the
+    /// same argon2id work as a real check.
+    pub fn no_such_user(&self, password: &str) -> bool {
+        static DUMMY: OnceLock<Option<String>> = OnceLock::new();
+        let dummy = DUMMY.get_or_init(|| account::hash_password("no such user").ok());
+        if let Some(hash) = dummy {
+            let started = Instant::now();
+            let _ = account::password_matches(hash, password);
+            let mut inner = self.lock();
+            inner.stats.checks += 1;
+            inner.stats.verifications += 1;
+            inner.stats.time += started.elapsed();
+        }
+        false
+    }
+
+    /// Forget what was verified for `userid` (password changed, signed off,
+    /// deleted).
+    pub fn forget(&self, userid: &str) {
+        let mut inner = self.lock();
+        if inner.tags.remove(userid).is_some() {
+            inner.order.retain(|u| u != userid);
+        }
+    }
+
+    /// The checks so far.
+    pub fn stats(&self) -> CheckStats {
+        self.lock().stats
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic elsewhere while holding the lock leaves consistent data.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Inner {
+    fn remember(&mut self, userid: &str, tag: [u8; 32]) {
+        if self.tags.insert(userid.to_string(), tag).is_none() {
+            self.order.push_back(userid.to_string());
+            while self.order.len() > CAPACITY {
+                if let Some(old) = self.order.pop_front() {
+                    self.tags.remove(&old);
+                }
+            }
+        }
+    }
+}
+
+fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_right_password_is_verified_once_and_a_wrong_one_every_time() {
+        let cache = VerifiedCredentials::new();
+        let hash = account::hash_password("Secret").unwrap();
+        assert!(cache.matches("alice", &hash, "secret"));
+        assert!(cache.matches("alice", &hash, "secret"));
+        assert!(cache.matches("alice", &hash, "secret"));
+        assert_eq!(cache.stats().verifications, 1);
+        assert!(!cache.matches("alice", &hash, "wrong"));
+        assert!(!cache.matches("alice", &hash, "wrong"));
+        assert_eq!(cache.stats().verifications, 3);
+        assert_eq!(cache.stats().checks, 5);
+        // Still right after the wrong ones.
+        assert!(cache.matches("alice", &hash, "secret"));
+        assert_eq!(cache.stats().verifications, 3);
+    }
+
+    #[test]
+    fn a_changed_password_hash_or_a_forgotten_user_is_verified_again() {
+        let cache = VerifiedCredentials::new();
+        let old = account::hash_password("old").unwrap();
+        let new = account::hash_password("new").unwrap();
+        assert!(cache.matches("bob", &old, "old"));
+        // Changed elsewhere: the cached entry does not fit the new hash.
+        assert!(!cache.matches("bob", &new, "old"));
+        assert!(cache.matches("bob", &new, "new"));
+        assert_eq!(cache.stats().verifications, 3);
+        cache.forget("bob");
+        assert!(cache.matches("bob", &new, "new"));
+        assert_eq!(cache.stats().verifications, 4);
+    }
+
+    #[test]
+    fn an_unknown_user_costs_a_verification_and_never_matches() {
+        let cache = VerifiedCredentials::new();
+        assert!(!cache.no_such_user("anything"));
+        assert!(!cache.no_such_user("anything"));
+        assert_eq!(cache.stats().verifications, 2);
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let cache = VerifiedCredentials::new();
+        let mut inner = cache.lock();
+        for i in 0..CAPACITY + 5 {
+            inner.remember(&format!("u{i}"), [1; 32]);
+        }
+        assert_eq!(inner.tags.len(), CAPACITY);
+        assert!(!inner.tags.contains_key("u0"));
+        assert!(inner.tags.contains_key(&format!("u{}", CAPACITY + 4)));
+    }
+
+    #[test]
+    fn two_processes_have_different_keys() {
+        let a = VerifiedCredentials::new();
+        let b = VerifiedCredentials::new();
+        assert_ne!(a.key, b.key);
+        assert_ne!(a.tag("u", "h", "p"), b.tag("u", "h", "p"));
+    }
+}

@@ -1,0 +1,187 @@
+//! A backlog of mail after an outage: one `poll` drains the whole inbox
+//! (in batches, with group commit), checks each player's password once,
+//! and boards load from their resume point without replaying the game.
+
+mod common;
+
+use std::process::Command;
+
+use common::world::World;
+use common::Install;
+use pbmchess::server::MailOutcome;
+
+/// The `pass done` log line of one `poll` run with `RUST_LOG=info`.
+fn poll_log(install: &Install) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&install.config)
+        .arg("poll")
+        .env("RUST_LOG", "info")
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "poll failed");
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    log.lines()
+        .rev()
+        .find(|l| l.contains("pass done"))
+        .expect("pass done line")
+        .to_string()
+}
+
+fn count(install: &Install, rel: &str) -> usize {
+    std::fs::read_dir(install.path(rel))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn one_poll_drains_an_inbox_larger_than_a_batch() {
+    let mut install = Install::with_config("\n[limits]\ncommands_per_hour = 100000\n");
+    // More than two fetch batches (200) and several groups (50).
+    for i in 0..450 {
+        install.send(&format!("p{}@players.test", i % 7), "chess games", "");
+    }
+    let line = poll_log(&install);
+    assert!(line.contains("mails_read: 450"), "{line}");
+    assert_eq!(count(&install, "var/inbox/new"), 0, "nothing left waiting");
+    assert_eq!(count(&install, "var/inbox/cur"), 450);
+    assert_eq!(
+        count(&install, "var/outbox/new"),
+        450,
+        "every mail answered"
+    );
+    // A second poll finds nothing to do.
+    let line = poll_log(&install);
+    assert!(line.contains("mails_read: 0"), "{line}");
+}
+
+#[test]
+fn a_players_password_is_verified_once_per_process_and_a_wrong_one_every_time() {
+    let mut install = Install::new();
+    install.send("a@x.test", "signup alice Secret", "");
+    install.send("b@x.test", "signup bob pw", "");
+    install.send("a@x.test", "chess challenge alice bob", "");
+    install.poll();
+    install.take_outbox();
+    let moves = [
+        ("a@x.test", "alice secret e4"),
+        ("b@x.test", "bob pw e5"),
+        ("a@x.test", "alice wrong Nf3"),
+        ("a@x.test", "alice SECRET Nf3"),
+        ("b@x.test", "bob pw Nc6"),
+        ("c@x.test", "carol pw Bc4"),
+        ("a@x.test", "alice secret Bc4"),
+        ("b@x.test", "bob pw Bc5"),
+    ];
+    for (from, m) in moves {
+        install.send(from, &format!("chess move 101 {m}"), "");
+    }
+    let line = poll_log(&install);
+    // alice and bob once each, the wrong password, and the unknown carol
+    // (as long as a wrong password).
+    assert!(line.contains("password_verifications: 4,"), "{line}");
+    let replies = install.take_outbox();
+    let errors: Vec<_> = replies
+        .iter()
+        .filter(|m| m.subject.contains("Error"))
+        .collect();
+    assert_eq!(errors.len(), 2, "the wrong password and carol are refused");
+    assert!(errors
+        .iter()
+        .any(|m| m.body.contains("password for alice is wrong")));
+    assert!(errors
+        .iter()
+        .any(|m| m.body.contains("no user called carol")));
+    let last = replies.last().unwrap();
+    assert!(last.body.contains("Bc5"), "{}", last.body);
+}
+
+fn resume_ply(w: &World) -> u32 {
+    w.conn
+        .query_row(
+            "SELECT resume_ply FROM boards WHERE game = 'chess' AND board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+fn play(w: &mut World, moves: &[&str]) {
+    for (i, m) in moves.iter().enumerate() {
+        let (from, who) = if i % 2 == 0 {
+            ("a@x", "alice pa")
+        } else {
+            ("b@x", "bob pb")
+        };
+        let outcome = w.mail(from, &format!("chess move 101 {who} {m}"), "");
+        assert_eq!(
+            outcome,
+            MailOutcome::Answered {
+                commands: 1,
+                refused: 0
+            },
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn a_board_resumes_after_its_last_irreversible_ply_and_still_sees_repetitions() {
+    let mut w = World::with_board();
+    play(&mut w, &["e4", "e5"]);
+    assert_eq!(resume_ply(&w), 2, "a pawn move starts the history anew");
+    play(&mut w, &["Nf3", "Nc6", "Ng1", "Nb8", "Nf3", "Nc6"]);
+    assert_eq!(resume_ply(&w), 2, "knight moves are reversible");
+    assert!(w.board().is_active());
+    // The position after ply 2 occurs the third time: a draw, seen by a
+    // load that starts at ply 2.
+    play(&mut w, &["Ng1", "Nb8"]);
+    match w.board().status {
+        pbmchess::store::BoardStatus::Finished {
+            winner_seat,
+            ending,
+        } => {
+            assert_eq!(winner_seat, None);
+            assert_eq!(ending, "threefold repetition");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The final mail lists the whole game, not only the plies since ply 2.
+    let last = w.replies().pop().unwrap();
+    assert!(
+        last.body.contains("e4") && last.body.contains("Nb8"),
+        "{}",
+        last.body
+    );
+}
+
+#[test]
+fn undo_and_views_of_the_past_replay_from_the_start() {
+    let mut w = World::with_board();
+    play(&mut w, &["e4", "e5", "Nf3", "d6"]);
+    assert_eq!(resume_ply(&w), 4);
+    w.mail("a@x", "chess show 101#1", "");
+    let shown = w.replies().pop().unwrap();
+    assert!(
+        shown.body.contains("The position after ply 1."),
+        "{}",
+        shown.body
+    );
+    // Take back d6: the resume point goes back to e5 (ply 2).
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    w.mail("a@x", "chess move 101 alice pa accept", "");
+    assert_eq!(resume_ply(&w), 2);
+    assert_eq!(
+        w.board().position,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    let outcome = w.mail("b@x", "chess move 101 bob pb Nc6", "");
+    assert_eq!(
+        outcome,
+        MailOutcome::Answered {
+            commands: 1,
+            refused: 0
+        }
+    );
+    assert_eq!(resume_ply(&w), 2);
+}
