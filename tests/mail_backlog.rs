@@ -163,7 +163,7 @@ fn undo_and_views_of_the_past_replay_from_the_start() {
     w.mail("a@x", "chess show 101#1", "");
     let shown = w.replies().pop().unwrap();
     assert!(
-        shown.body.contains("The position after ply 1."),
+        shown.body.contains("as it stood after ply 1 of 4") && shown.body.contains("1. e4"),
         "{}",
         shown.body
     );
