@@ -69,6 +69,9 @@ fn random_playouts_agree_with_cozy_chess() {
             });
             cozy.sort();
             assert_eq!(ours, cozy, "{here}");
+            // The last ply's count (perft's bulk counting) takes its own
+            // path through the generator: it agrees too.
+            assert_eq!(mine.legal_move_count(), cozy.len(), "{here}: count");
             assert_eq!(mine.is_check(), !theirs.checkers().is_empty(), "{here}");
             if legal.is_empty() {
                 if mine.is_check() {

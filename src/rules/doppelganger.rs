@@ -133,6 +133,7 @@ fn en_passant_victim(state: &State<DoppelHooks>, m: Move) -> Square {
 impl Hooks for DoppelHooks {
     const TAGS: bool = true;
     const PLAIN_MAKE: bool = false;
+    const PLAIN_EXPAND: bool = false;
 
     fn promotion_kinds(&self) -> &'static [Kind] {
         &[Kind::Rook, Kind::Knight, Kind::Bishop]

@@ -58,6 +58,16 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
         self.actions().len() as u64
     }
 
+    /// How many legal sequences of two actions there are (perft counts its
+    /// last two plies with it; override when the game can count them with
+    /// less than playing every first action and counting the answers).
+    fn pair_count(&self) -> u64 {
+        self.actions()
+            .iter()
+            .map(|a| self.after(a).action_count())
+            .sum()
+    }
+
     /// Whether any legal action exists (override when cheaper than listing).
     fn has_action(&self) -> bool {
         !self.actions().is_empty()

@@ -2,7 +2,8 @@
 //! generator (rules.md: draw rules are ignored; counting stops only where no
 //! action exists or the game's own rule ends it).
 //!
-//! Every [`Engine`] gets [`perft`] (with bulk counting at the last ply) and
+//! Every [`Engine`] gets [`perft`] (with bulk counting at the last ply, and
+//! at the last two where a game knows how: [`Engine::pair_count`]) and
 //! [`divide`] (per-action counts, for finding where two generators
 //! disagree: `pbmchess perft GAME DEPTH --divide`).
 
@@ -15,6 +16,9 @@ pub fn perft<E: Engine>(node: &E, depth: u32) -> u64 {
     }
     if depth == 1 {
         return node.action_count();
+    }
+    if depth == 2 {
+        return node.pair_count();
     }
     node.actions()
         .iter()

@@ -38,6 +38,11 @@ pub trait Hooks: Sized + Send + Sync + 'static {
     /// that overrides either hook must set this to false.**
     const PLAIN_MAKE: bool = true;
 
+    /// Whether [`Hooks::expand`] is the default (one move per pseudo-legal
+    /// move): perft's last ply then counts most moves without listing them.
+    /// A variant that overrides `expand` sets it to `false`.
+    const PLAIN_EXPAND: bool = true;
+
     /// The piece kind a letter names, either case (the piece-letter table).
     fn kind_of_letter(&self, c: char) -> Option<Kind> {
         Kind::from_letter(c)

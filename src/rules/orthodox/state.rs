@@ -291,14 +291,24 @@ impl<H: Hooks> State<H> {
     /// expanded by the variant's [`Hooks::expand`](super::Hooks::expand).
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let mine = color_bit(self.side);
-        let c = &self.cells;
-        let v = self.variant;
-        let hooks = &v.hooks;
-        for &from_sq in &v.squares {
-            let code = c[from_sq.index()];
+        for &from_sq in &self.variant.squares {
+            let code = self.cells[from_sq.index()];
             if code == EMPTY || code & BLACK != mine {
                 continue;
             }
+            self.piece_moves(from_sq, code, out);
+        }
+    }
+
+    /// The pseudo-legal moves of the piece `code` (of the side to move) on
+    /// `from_sq`, castling excluded, each expanded by the variant.
+    #[inline]
+    fn piece_moves(&self, from_sq: Square, code: u8, out: &mut Vec<Move>) {
+        let mine = color_bit(self.side);
+        let c = &self.cells;
+        let v = self.variant;
+        let hooks = &v.hooks;
+        {
             let s = from_sq.index() as isize;
             let mut push = |out: &mut Vec<Move>, t: isize, special| {
                 hooks.expand(
@@ -411,6 +421,12 @@ impl<H: Hooks> State<H> {
 
     /// Why castling number `i` is not legal now, or `None` if it is.
     pub fn castle_refusal(&self, i: usize) -> Option<CastleRefusal> {
+        self.castle_refusal_knowing(i, None)
+    }
+
+    /// [`State::castle_refusal`], told whether the king is in check when
+    /// that is known already.
+    fn castle_refusal_knowing(&self, i: usize, in_check: Option<bool>) -> Option<CastleRefusal> {
         let c = &self.variant.castlings[i];
         if c.color != self.side || self.castling & (1 << i) == 0 {
             return Some(CastleRefusal::NoRight);
@@ -423,7 +439,7 @@ impl<H: Hooks> State<H> {
             return Some(CastleRefusal::PieceBetween(sq));
         }
         let enemy = self.side.opponent();
-        if self.attacked(c.king_from, enemy) {
+        if in_check.unwrap_or_else(|| self.attacked(c.king_from, enemy)) {
             return Some(CastleRefusal::InCheck);
         }
         let n = c.king_path.len();
@@ -435,6 +451,9 @@ impl<H: Hooks> State<H> {
                     CastleRefusal::CrossesAttacked(sq)
                 });
             }
+        }
+        if H::PLAIN_MAKE && c.sheltered {
+            return None;
         }
         let m = self.castle_move(i);
         let after = self.after(m);
@@ -467,14 +486,76 @@ impl<H: Hooks> State<H> {
         let king = self.kings[self.side.index()];
         let mut screen = SafetyScreen {
             king,
-            active: H::PLAIN_MAKE && !self.attacked(king, self.side.opponent()),
+            active: H::PLAIN_MAKE,
+            check: Check::None,
             pins: [(0, 0, 0); 8],
             pin_count: 0,
         };
         if screen.active {
+            if self.attacked(king, self.side.opponent()) {
+                screen.check = self.checks(king);
+            }
             self.find_pins(&mut screen);
         }
         screen
+    }
+
+    /// What checks the king on `king` (which is in check).
+    fn checks(&self, king: Square) -> Check {
+        let c = &self.cells;
+        let enemy = color_bit(self.side.opponent());
+        let mask = if H::TAGS { PIECE_MASK | OFF } else { !0 };
+        let at = |t: isize| c[t as usize] & mask;
+        let k = king.index() as isize;
+        let fwd = match self.side {
+            Color::White => NORTH,
+            Color::Black => -NORTH,
+        };
+        let mut found = Vec::with_capacity(2);
+        for t in [k + fwd + EAST, k + fwd - EAST] {
+            if at(t) == PAWN | enemy {
+                found.push(Check::Single {
+                    checker: t as usize,
+                    step: 0,
+                });
+            }
+        }
+        for &d in &KNIGHT_STEPS {
+            if at(k + d) == KNIGHT | enemy {
+                found.push(Check::Single {
+                    checker: (k + d) as usize,
+                    step: 0,
+                });
+            }
+        }
+        for &d in &ALL_DIRECTIONS {
+            if at(k + d) | 1 == MONARCH | enemy {
+                found.push(Check::Single {
+                    checker: (k + d) as usize,
+                    step: 0,
+                });
+            }
+            let mut t = k + d;
+            while c[t as usize] == EMPTY {
+                t += d;
+            }
+            let x = at(t);
+            let slider = if ORTHOGONAL.contains(&d) {
+                Kind::Rook as u8
+            } else {
+                Kind::Bishop as u8
+            };
+            if x == slider | enemy || x == QUEEN | enemy {
+                found.push(Check::Single {
+                    checker: t as usize,
+                    step: d,
+                });
+            }
+        }
+        match found.as_slice() {
+            [one] => *one,
+            _ => Check::Double,
+        }
     }
 
     /// The pieces of the side to move pinned to their king: along each
@@ -519,7 +600,7 @@ impl<H: Hooks> State<H> {
     #[inline]
     fn passes(&self, screen: &SafetyScreen, m: Move) -> bool {
         if screen.covers(m) {
-            screen.keeps_pin_line(m)
+            screen.keeps_pin_line(m) && screen.answers_check(m)
         } else if screen.active && m.from == screen.king && m.special == Special::None {
             // A plain king step: legal when its square is not attacked
             // with the king gone from where it stood.
@@ -531,20 +612,133 @@ impl<H: Hooks> State<H> {
 
     /// How many legal moves the side to move has (perft's last ply).
     pub fn legal_move_count(&self) -> usize {
-        let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
         let screen = self.safety_screen();
-        let mut n = pseudo.iter().filter(|&&m| self.passes(&screen, m)).count();
+        let mut n = if H::PLAIN_EXPAND && screen.active && screen.check == Check::None {
+            self.count_screened_moves(&screen)
+        } else {
+            let mut pseudo = Vec::with_capacity(64);
+            self.pseudo_moves(&mut pseudo);
+            pseudo.iter().filter(|&&m| self.passes(&screen, m)).count()
+        };
         for (i, c) in self.variant.castlings.iter().enumerate() {
             if c.color == self.side
                 && self.castling & (1 << i) != 0
-                && self.castle_refusal(i).is_none()
+                && self
+                    .castle_refusal_knowing(i, screen.active.then_some(screen.check != Check::None))
+                    .is_none()
             {
-                let mut expanded = Vec::new();
-                self.variant
-                    .hooks
-                    .expand(self, self.castle_move(i), &mut expanded);
-                n += expanded.len();
+                if H::PLAIN_EXPAND {
+                    n += 1;
+                } else {
+                    let mut expanded = Vec::new();
+                    self.variant
+                        .hooks
+                        .expand(self, self.castle_move(i), &mut expanded);
+                    n += expanded.len();
+                }
+            }
+        }
+        n
+    }
+
+    /// The legal moves, castling aside, counted without listing most of
+    /// them: where the screen is active (the king not in check, a plain
+    /// make) and every pseudo-legal move is one move (a plain expand), a
+    /// knight, bishop, rook, queen or pawn that is not pinned may make each
+    /// of its pseudo-legal moves, so those are counted as they are found;
+    /// a king step counts where its square is not attacked; pinned pieces
+    /// are listed and tested, en passant played out.
+    fn count_screened_moves(&self, screen: &SafetyScreen) -> usize {
+        let mine = color_bit(self.side);
+        let c = &self.cells;
+        let v = self.variant;
+        let promotions = v.hooks.promotion_kinds().len();
+        let mut listed = Vec::new();
+        let mut n = 0;
+        for &from_sq in &v.squares {
+            let code = c[from_sq.index()];
+            if code == EMPTY || code & BLACK != mine {
+                continue;
+            }
+            let s = from_sq.index() as isize;
+            let pinned = screen.pins[..screen.pin_count]
+                .iter()
+                .any(|p| p.0 == from_sq.index());
+            let free = |t: isize| {
+                let x = c[t as usize];
+                x == EMPTY || is_enemy(x, mine)
+            };
+            match Kind::from_code(code) {
+                Kind::King if from_sq == screen.king => {
+                    // A step is legal where it is not attacked with the
+                    // king gone from where it stood.
+                    let enemy = self.side.opponent();
+                    n += ALL_DIRECTIONS
+                        .iter()
+                        .filter(|&&d| {
+                            free(s + d)
+                                && !self.attacked_through(
+                                    Square::from_index((s + d) as usize),
+                                    enemy,
+                                    Some(from_sq),
+                                )
+                        })
+                        .count();
+                }
+                Kind::Knight if !pinned => {
+                    n += KNIGHT_STEPS.iter().filter(|&&d| free(s + d)).count();
+                }
+                kind @ (Kind::Bishop | Kind::Rook | Kind::Queen) if !pinned => {
+                    let directions: &[isize] = match kind {
+                        Kind::Bishop => &DIAGONAL,
+                        Kind::Rook => &ORTHOGONAL,
+                        _ => &ALL_DIRECTIONS,
+                    };
+                    for &d in directions {
+                        let mut t = s + d;
+                        while c[t as usize] == EMPTY {
+                            n += 1;
+                            t += d;
+                        }
+                        n += usize::from(is_enemy(c[t as usize], mine));
+                    }
+                }
+                Kind::Pawn if !pinned => {
+                    let (fwd, start, last) = match self.side {
+                        Color::White => (NORTH, 1, v.geometry.ranks() - 1),
+                        Color::Black => (-NORTH, v.geometry.ranks() - 2, 0),
+                    };
+                    let each = if Square::from_index((s + fwd) as usize).rank() == last {
+                        promotions
+                    } else {
+                        1
+                    };
+                    let t = s + fwd;
+                    if c[t as usize] == EMPTY {
+                        n += each;
+                        if from_sq.rank() == start && c[(t + fwd) as usize] == EMPTY {
+                            n += 1;
+                        }
+                    }
+                    for t in [s + fwd + EAST, s + fwd - EAST] {
+                        let x = c[t as usize];
+                        if is_enemy(x, mine) {
+                            n += each;
+                        } else if x == EMPTY && self.ep.is_some_and(|e| e.index() == t as usize) {
+                            let m = Move::new(
+                                from_sq,
+                                Square::from_index(t as usize),
+                                Special::EnPassant,
+                            );
+                            n += usize::from(self.is_legal(m));
+                        }
+                    }
+                }
+                _ => {
+                    listed.clear();
+                    self.piece_moves(from_sq, code, &mut listed);
+                    n += listed.iter().filter(|&&m| self.passes(screen, m)).count();
+                }
             }
         }
         n
@@ -560,7 +754,9 @@ impl<H: Hooks> State<H> {
         for (i, c) in self.variant.castlings.iter().enumerate() {
             if c.color == self.side
                 && self.castling & (1 << i) != 0
-                && self.castle_refusal(i).is_none()
+                && self
+                    .castle_refusal_knowing(i, screen.active.then_some(screen.check != Check::None))
+                    .is_none()
             {
                 self.variant
                     .hooks
@@ -707,15 +903,19 @@ impl<H: Hooks> State<H> {
 }
 
 /// A quick legality test that spares most moves the copy-make: when the
-/// mover's king is not in check and the variant's make is plain chess, a
-/// move of a piece other than the king can expose the king only by leaving
-/// the line of a pin (what it vacates opens at most the line from the king
-/// through its square; what it takes only opens lines from its
-/// destination, which it then occupies). En passant, which empties a
-/// second square, king moves and castling always take the full test.
+/// variant's make is plain chess, a move of a piece other than the king can
+/// expose the king only by leaving the line of a pin (what it vacates opens
+/// at most the line from the king through its square; what it takes only
+/// opens lines from its destination, which it then occupies); in check, it
+/// must also take the one checker or step between it and the king. A plain
+/// king step is legal where its square is not attacked with the king gone
+/// from where it stood. En passant, which empties a second square, and
+/// castling always take the full test.
 struct SafetyScreen {
     king: Square,
     active: bool,
+    /// What checks the king (when active).
+    check: Check,
     /// The pinned pieces (when active): their cell, the direction from the
     /// king, and the pinner's cell.
     pins: [(usize, isize, usize); 8],
@@ -745,6 +945,34 @@ impl SafetyScreen {
         }
     }
 
+    /// For a move the screen covers: whether it answers the check, if any
+    /// (a single checker taken or, from afar, blocked; against a double
+    /// check only the king moves).
+    #[inline]
+    fn answers_check(&self, m: Move) -> bool {
+        match self.check {
+            Check::None => true,
+            Check::Double => false,
+            Check::Single { checker, step } => {
+                let to = m.to.index() as isize;
+                if to == checker as isize {
+                    return true;
+                }
+                if step == 0 {
+                    return false;
+                }
+                let mut u = self.king.index() as isize + step;
+                while u != checker as isize {
+                    if u == to {
+                        return true;
+                    }
+                    u += step;
+                }
+                false
+            }
+        }
+    }
+
     /// Whether the pin test decides the move; otherwise test it fully.
     #[inline]
     fn covers(&self, m: Move) -> bool {
@@ -753,6 +981,16 @@ impl SafetyScreen {
             && m.special != Special::EnPassant
             && !matches!(m.special, Special::Castle(_))
     }
+}
+
+/// What checks a king: nothing, one piece (on cell `checker`; `step` is
+/// the direction from the king towards a slider, 0 for a contact check),
+/// or two pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    None,
+    Single { checker: usize, step: isize },
+    Double,
 }
 
 /// Whether a slider of kind `piece` or `queen` (codes with colour) attacks

@@ -18,6 +18,7 @@ struct ToyHooks;
 
 impl Hooks for ToyHooks {
     const PLAIN_MAKE: bool = false;
+    const PLAIN_EXPAND: bool = false;
 
     fn promotion_kinds(&self) -> &'static [Kind] {
         &[Kind::Rook, Kind::Knight]

@@ -27,6 +27,14 @@ pub struct Castling {
     /// Squares from the king's start (exclusive) to its destination
     /// (inclusive) that must not be attacked.
     pub king_path: Vec<Square>,
+    /// Whether the king, once castled, can be attacked only where its
+    /// landing square was attacked before (so a plain make need not test
+    /// the position after). The castling changes only its rank; a line
+    /// along the rank to the king's landing square is closed on the side
+    /// of its start by the rook landing between the two, and on the far
+    /// side opened only if the rook left from there and not from the
+    /// rank's end.
+    pub sheltered: bool,
 }
 
 impl Castling {
@@ -55,6 +63,10 @@ impl Castling {
         } else {
             (king.1..king.0).rev().map(sq).collect()
         };
+        let between = |x: u8, a: u8, b: u8| (a.min(b) < x && x < a.max(b)) || x == a;
+        let rook_on_start_side = (rook.0 > king.1) == (king.0 > king.1);
+        let rook_at_end = rook.0 == 0 || rook.0 == geometry.files() - 1;
+        let sheltered = between(rook.1, king.0, king.1) && (rook_on_start_side || rook_at_end);
         Castling {
             color,
             notation,
@@ -65,6 +77,7 @@ impl Castling {
             rook_to: sq(rook.1),
             must_be_empty: empty.iter().map(|&f| sq(f)).collect(),
             king_path,
+            sheltered,
         }
     }
 

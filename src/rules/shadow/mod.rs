@@ -87,6 +87,10 @@ impl Engine for State {
         State::action_count(self)
     }
 
+    fn pair_count(&self) -> u64 {
+        State::pair_count(self)
+    }
+
     fn play_unchecked(&mut self, action: &Action) {
         self.apply(*action, None);
     }

@@ -202,17 +202,24 @@ impl State {
     /// taken whole; own units are never entered.
     pub(crate) fn main_targets(&self, from: Sq, class: Kind, color: Color) -> Vec<(Sq, bool)> {
         let mut out = Vec::new();
+        self.each_main_target(from, class, color, |to, ep| out.push((to, ep)));
+        out
+    }
+
+    /// [`State::main_targets`] handed to `out` one by one (counting needs
+    /// no list).
+    fn each_main_target(&self, from: Sq, class: Kind, color: Color, mut out: impl FnMut(Sq, bool)) {
         let free_or_enemy = |sq: Sq| self.unit(sq).is_none_or(|u| u.color != color);
         if class == Kind::Pawn {
             let f = forward(color);
             let (start, _) = pawn_ranks(color);
             if let Some(one) = from.step(0, f) {
                 if self.unit(one).is_none() {
-                    out.push((one, false));
+                    out(one, false);
                     if from.rank() == start {
                         if let Some(two) = one.step(0, f) {
                             if self.unit(two).is_none() {
-                                out.push((two, false));
+                                out(two, false);
                             }
                         }
                     }
@@ -221,20 +228,20 @@ impl State {
             for df in [-1, 1] {
                 if let Some(t) = from.step(df, f) {
                     match self.unit(t) {
-                        Some(u) if u.color != color => out.push((t, false)),
-                        None if self.ep == Some(t) => out.push((t, true)),
+                        Some(u) if u.color != color => out(t, false),
+                        None if self.ep == Some(t) => out(t, true),
                         _ => {}
                     }
                 }
             }
-            return out;
+            return;
         }
         let (steps, slides) = pattern(class);
         for &(df, dr) in steps {
             let mut at = from;
             while let Some(t) = at.step(df, dr) {
                 if free_or_enemy(t) {
-                    out.push((t, false));
+                    out(t, false);
                 }
                 if !slides || self.unit(t).is_some() {
                     break;
@@ -242,7 +249,6 @@ impl State {
                 at = t;
             }
         }
-        out
     }
 
     /// Whether any pattern of any unit of `by` attacks `target`.
@@ -283,28 +289,33 @@ impl State {
     /// never onto the last rank).
     pub(crate) fn shadow_targets(from: Sq, kind: Kind, color: Color) -> Vec<Sq> {
         let mut out = Vec::new();
+        State::each_shadow_target(from, kind, color, |to| out.push(to));
+        out
+    }
+
+    /// [`State::shadow_targets`] handed to `out` one by one.
+    fn each_shadow_target(from: Sq, kind: Kind, color: Color, mut out: impl FnMut(Sq)) {
         if kind == Kind::Pawn {
             let f = forward(color);
             let (start, last) = pawn_ranks(color);
             for n in 1..=(if from.rank() == start { 2 } else { 1 }) {
                 if let Some(t) = from.step(0, f * n).filter(|t| t.rank() != last) {
-                    out.push(t);
+                    out(t);
                 }
             }
-            return out;
+            return;
         }
         let (steps, slides) = pattern(kind);
         for &(df, dr) in steps {
             let mut at = from;
             while let Some(t) = at.step(df, dr) {
-                out.push(t);
+                out(t);
                 if !slides {
                     break;
                 }
                 at = t;
             }
         }
-        out
     }
 
     /// The shadow parts that may follow a main move of `class` by `color`
@@ -331,6 +342,20 @@ impl State {
             out.push(ShadowPart::None);
         }
         out
+    }
+
+    /// How many shadow parts may follow a main move of `class` by `color`:
+    /// the length of [`State::shadow_parts`], counted without listing.
+    fn shadow_part_count(&self, class: Kind, color: Color, promotes: bool) -> u64 {
+        let mut n = 0;
+        for from in Sq::all() {
+            if promotes {
+                n += u64::from(self.shadows(from, color, Kind::Pawn) > 0);
+            } else if self.shadows(from, color, class) > 0 {
+                State::each_shadow_target(from, class, color, |_| n += 1);
+            }
+        }
+        n.max(1)
     }
 
     /// Whether the main mover has any action (no pending decision).
@@ -461,20 +486,70 @@ impl State {
                 continue;
             };
             for class in unit.classes() {
-                for (to, _) in self.main_targets(from, class, color) {
+                self.each_main_target(from, class, color, |to, _| {
                     let promotes = class == Kind::Pawn && to.rank() == last;
                     let key = if promotes { 6 } else { slot(class) };
-                    let parts = *parts_of[key].get_or_insert_with(|| {
-                        self.shadow_parts(class, color, promotes).len() as u64
-                    });
+                    let parts = *parts_of[key]
+                        .get_or_insert_with(|| self.shadow_part_count(class, color, promotes));
                     n += if promotes { 4 * parts } else { parts };
-                }
+                });
             }
         }
         n + [true, false]
             .into_iter()
             .filter(|&kingside| self.can_castle(kingside))
             .count() as u64
+    }
+
+    /// How many legal two-action sequences there are (perft(2)).
+    ///
+    /// A main move that takes nothing leaves the opponent the same actions
+    /// whichever shadow part comes with it: the opponent's actions depend
+    /// on the main board, the opponent's own shadows, the castling rights
+    /// and the en passant square, and a shadow part moves (or, promoting,
+    /// turns) only the mover's shadows, never their last shadow king; with
+    /// nothing taken there is no reveal through which the mover's shadows
+    /// could matter. So such a move's answers are counted once and
+    /// multiplied by its shadow parts; a move that takes (and castling, and
+    /// a reveal) is played out part by part. The tests check the count
+    /// against playing every action out.
+    pub fn pair_count(&self) -> u64 {
+        let actions = self.actions();
+        let mut n = 0;
+        let mut rest = actions.as_slice();
+        while let Some(first) = rest.first() {
+            let same_main = match *first {
+                Action::Main {
+                    from,
+                    to,
+                    class,
+                    promotion,
+                    ..
+                } if !self.takes(to, class) => rest
+                    .iter()
+                    .take_while(|a| {
+                        matches!(a, Action::Main { from: f, to: t, class: c, promotion: p, .. }
+                            if (*f, *t, *c, *p) == (from, to, class, promotion))
+                    })
+                    .count(),
+                _ => 1,
+            };
+            n += same_main as u64 * self.after_action(first).action_count();
+            rest = &rest[same_main..];
+        }
+        n
+    }
+
+    /// Whether a main move of `class` to `to` takes a unit (en passant too).
+    fn takes(&self, to: Sq, class: Kind) -> bool {
+        self.unit(to).is_some() || (class == Kind::Pawn && self.ep == Some(to))
+    }
+
+    /// The position after a legal action.
+    fn after_action(&self, action: &Action) -> State {
+        let mut next = self.clone();
+        next.apply(*action, None);
+        next
     }
 
     // ------------------------------------------------------------ applying
