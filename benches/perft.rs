@@ -89,6 +89,50 @@ fn versus_cozy(label: &str, fen: &str, depth: u32, expected: u64) {
     );
 }
 
+/// The queue check (`rules::answers`) in Shadow Chess after some plies of
+/// a seeded random game, where a position has hundreds to thousands of
+/// actions: a queued move legal after the opponent's first answer, and one
+/// legal after none (every answer tried).
+fn queue_check() {
+    let game = rules::game("shadowchess").expect("game");
+    let mut p = game.start(&[]).expect("start");
+    let mut seed: u64 = 7;
+    let mut plies = 0;
+    while plies < 24 || p.is_decision() {
+        let actions = p.legal_actions();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pick = actions[(seed >> 33) as usize % actions.len()].clone();
+        p.play(&pick).expect("legal");
+        plies += 1;
+    }
+    let opponent_actions = p.legal_actions().len();
+    let queuer = p.to_act().opponent();
+    // A move of the queuer's after the first answer that leads to their turn.
+    let legal = p
+        .legal_actions()
+        .into_iter()
+        .find_map(|answer| {
+            let mut after = p.clone_box();
+            after.play(&answer).expect("legal");
+            (after.to_act() == queuer && !after.is_decision())
+                .then(|| after.legal_actions().pop())
+                .flatten()
+        })
+        .expect("an answer leads to the queuer's turn");
+    for (label, text) in [("legal", legal.as_str()), ("refused", "Ke1e1/-")] {
+        let t = cpu_seconds();
+        let result = rules::answers::legal_after_some_answer(p.as_ref(), queuer, text);
+        let s = cpu_seconds() - t;
+        assert_eq!(result.is_ok(), label == "legal", "{label}: {result:?}");
+        println!(
+            "shadowchess  queue check, {label:7} ({opponent_actions} answers)  {:7.3} ms",
+            s * 1e3
+        );
+    }
+}
+
 fn main() {
     let quick = !std::env::args().any(|a| a == "--bench")
         || std::env::var_os("PBMCHESS_BENCH_QUICK").is_some();
@@ -99,6 +143,7 @@ fn main() {
         versus_cozy("start", rules::chess::START_FEN, 6, 119_060_324);
         versus_cozy("kiwipete", KIWIPETE, 5, 193_690_690);
     }
+    queue_check();
     // Every game's perft(4) from the start (target: well under 10 s each).
     time("doublechess", "start", None, 4, 3_050_767);
     time("doppelganger", "start", None, 4, 209_736);

@@ -263,6 +263,17 @@ impl<E: Engine> Position for Tracked<E> {
         out
     }
 
+    fn any_successor(&self, f: &mut dyn FnMut(&dyn Position) -> bool) -> bool {
+        if self.outcome().is_over() {
+            return false;
+        }
+        self.engine.actions().iter().any(|action| {
+            let mut next = self.clone();
+            next.apply(action);
+            f(&next)
+        })
+    }
+
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(&self.engine, depth)
     }

@@ -18,6 +18,7 @@
 //! including the automatic draws (stalemate, repetition, 50 moves, dead
 //! positions).
 
+pub mod answers;
 pub mod board;
 pub mod chess;
 pub mod cube;
@@ -300,6 +301,11 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
     /// The boards and notes to draw.
     fn diagram(&self) -> Diagram;
+    /// Whether `f` holds for the position after some legal action (tried
+    /// in the engine's order, stopping at the first that does); false once
+    /// the game is over. No notation is written or read, so this is the
+    /// cheap way to look one action ahead.
+    fn any_successor(&self, f: &mut dyn FnMut(&dyn Position) -> bool) -> bool;
     fn clone_box(&self) -> Box<dyn Position>;
     /// The game tree from here, for a search program (the computer
     /// player): see [`tree`].

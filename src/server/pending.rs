@@ -284,66 +284,7 @@ fn check_queueable(
             _ => Ok(()),
         };
     }
-    let mut first_error = None;
-    let mut budget = QUEUE_CHECK_POSITIONS;
-    if walk_to_queuer(
-        position,
-        queuer,
-        text,
-        QUEUE_CHECK_DEPTH,
-        &mut budget,
-        &mut first_error,
-    ) {
-        return Ok(());
-    }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
-/// How many actions the queue check follows before the queuer's turn: the
-/// opponent's move and the decisions it may set off (Shadow reveals, which
-/// can alternate between the players).
-const QUEUE_CHECK_DEPTH: u32 = 4;
-/// How many positions the queue check may look at.
-const QUEUE_CHECK_POSITIONS: u32 = 5_000;
-
-/// Walk the actions from `position` until `queuer` has a turn (not a
-/// decision), and try `text` there: whether it is legal in some position
-/// reached. Errors of the tries are kept in `first_error`. When the walk
-/// runs out of depth or budget, the move is given the benefit of the doubt.
-fn walk_to_queuer(
-    position: &dyn Position,
-    queuer: Color,
-    text: &str,
-    depth: u32,
-    budget: &mut u32,
-    first_error: &mut Option<MoveError>,
-) -> bool {
-    if *budget == 0 || depth == 0 {
-        return true;
-    }
-    *budget -= 1;
-    if position.to_act() == queuer && !position.is_decision() {
-        return match position.clone_box().play(text) {
-            Ok(_) => true,
-            Err(e) => {
-                first_error.get_or_insert(e);
-                false
-            }
-        };
-    }
-    let actions = position.legal_actions();
-    if actions.is_empty() {
-        // The game ends first: nothing to refuse.
-        return first_error.is_none();
-    }
-    actions.iter().any(|action| {
-        let mut after = position.clone_box();
-        after.play(action).is_ok()
-            && walk_to_queuer(after.as_ref(), queuer, text, depth - 1, budget, first_error)
-    })
+    rules::answers::legal_after_some_answer(position, queuer, text)
 }
 
 /// A board mail to the player alone, with `line` under the status line.
