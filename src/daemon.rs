@@ -185,7 +185,13 @@ pub fn drain_outbox(
             continue;
         }
         let from = format!("{} <{}>", config.server.name, config.server.address);
-        let message = mail::build_message(&row.mail, row.id, &from, row.created_at.into());
+        // A board mail keeps the Message-ID of its reply token.
+        let id = store::outbox_message_id(conn, row.id)?;
+        let id = match &id {
+            Some(own) => mail::MessageId::Own(own),
+            None => mail::MessageId::Row(row.id),
+        };
+        let message = mail::build_message_with_id(&row.mail, id, &from, row.created_at.into());
         let message = match message {
             Ok(m) => m,
             Err(e) => {

@@ -138,7 +138,7 @@ fn outbox_rows(s: &Install) -> Vec<Row> {
     let mut stmt = conn
         .prepare(
             "SELECT id, recipient, subject, body, in_reply_to, attempts,
-                    sent_at IS NOT NULL, failed_at IS NOT NULL, last_error
+                    sent_at IS NOT NULL, failed_at IS NOT NULL, last_error, message_id
              FROM outbox ORDER BY id",
         )
         .unwrap();
@@ -150,7 +150,11 @@ fn outbox_rows(s: &Install) -> Vec<Row> {
             in_reply_to: r.get(4)?,
         };
         Ok(Row {
-            message_id: format!("<{}>", outgoing_message_id(&out, r.get(0)?, "test.local")),
+            // A board mail's own (reply token) Message-ID, else the row's.
+            message_id: match r.get::<_, Option<String>>(9)? {
+                Some(own) => format!("<{own}>"),
+                None => format!("<{}>", outgoing_message_id(&out, r.get(0)?, "test.local")),
+            },
             to: out.to,
             attempts: r.get(5)?,
             sent: r.get(6)?,

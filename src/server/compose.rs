@@ -3,7 +3,7 @@
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
-use super::{Ctx, Handled, Reply};
+use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
 use crate::render::{Drawing, MoveRecord, AUTO};
 use crate::rules::{Game, Position};
@@ -322,11 +322,37 @@ impl BoardView<'_> {
                 readers.push(observer);
             }
         }
+        if !self.row.is_active() {
+            // Replies to this board's mails play no more.
+            store::expire_reply_tokens(ctx.conn, self.game.name(), self.row.board, ctx.now)?;
+        }
         let mut replies = Vec::new();
         for userid in &readers {
             replies.extend(self.to_user(ctx, userid)?);
         }
         Ok(replies)
+    }
+
+    /// What a reply to this mail to `userid` is keyed to: a player of an
+    /// active board, as it stands, who has not set `noreply` for the game.
+    pub fn reply_key(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Option<ReplyKey>> {
+        let current = matches!(
+            self.occasion,
+            Occasion::Turn | Occasion::New | Occasion::Nag
+        );
+        if !current
+            || !self.row.is_active()
+            || self.row.seat_of(userid).is_none()
+            || store::no_reply(ctx.conn, userid, self.game.name())?
+        {
+            return Ok(None);
+        }
+        Ok(Some(ReplyKey {
+            game: self.game.name().to_string(),
+            board: self.row.board,
+            userid: userid.to_string(),
+            ply: self.plies.len() as u32,
+        }))
     }
 
     /// This board mail to each address of one user (none when the user
@@ -339,7 +365,12 @@ impl BoardView<'_> {
             return Ok(vec![]);
         }
         let body = self.body(ctx, ctx.drawing_of(userid, self.game.name())?)?;
-        Ok(Reply::to_user(&user, &self.subject(), &body))
+        let key = self.reply_key(ctx, userid)?;
+        let mut replies = Reply::to_user(&user, &self.subject(), &body);
+        for reply in &mut replies {
+            reply.reply_key = key.clone();
+        }
+        Ok(replies)
     }
 }
 

@@ -360,6 +360,7 @@ fn private_board_mail(
         to: ctx.answer_to(user).to_string(),
         subject: view.subject(),
         body: view.body(ctx, drawing)?,
+        reply_key: None,
     }])
 }
 
@@ -449,6 +450,7 @@ pub(crate) fn submit(
         to: ctx.answer_to(&user).to_string(),
         subject: preview_subject(game, number),
         body,
+        reply_key: None,
     }])
 }
 
@@ -485,6 +487,7 @@ pub(crate) fn confirm(
                 sender: ctx.sender,
                 comment,
                 line: ctx.line,
+                vouched: ctx.vouched,
             };
             play::act(
                 &ctx,
@@ -572,6 +575,7 @@ pub(crate) fn preview(
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: preview_subject(game, number),
         body,
+        reply_key: None,
     }])
 }
 
@@ -613,6 +617,7 @@ fn preview_new(
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} preview", game.title()),
         body,
+        reply_key: None,
     }])
 }
 
