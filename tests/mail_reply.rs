@@ -606,3 +606,50 @@ fn a_reply_through_the_mta_pipe_plays() {
     s.ok(&["process", file.to_str().unwrap()]);
     assert!(s.take_outbox().is_empty());
 }
+
+#[test]
+fn an_html_only_reply_plays_and_no_token_reaches_the_log() {
+    let mut s = a_board();
+    let mails = round(&mut s, ALICE, "chess challenge alice bob", "");
+    let to_alice = only_one(&mails, ALICE).clone();
+    let token = mid(&to_alice);
+    let token = token.trim_start_matches('<').trim_end_matches('>');
+    // A web mailer that sends HTML only: the move in a div, the quote in a
+    // blockquote.
+    let raw = format!(
+        "{}Content-Type: text/html; charset=utf-8\r\n\r\n\
+         <html><body><div>c4</div><div>From the browser.</div><br>\
+         <div>On Mon, 23 Nov 2026, Test PBM wrote:</div><blockquote><pre>{}</pre></blockquote></body></html>\r\n",
+        headers(ALICE, &to_alice, "h1@a.example", ""),
+        html_escape(&to_alice.body)
+    );
+    s.deliver_raw(&raw);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&s.config)
+        .arg("poll")
+        .env("RUST_LOG", "trace")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("mail processed"), "{log}");
+    let hex = token.trim_start_matches("t.").split('@').next().unwrap();
+    assert!(!log.contains(hex), "the token is in the log:\n{log}");
+    let mails = s.take_outbox();
+    let m = board_mail(&mails, BOB);
+    assert!(m.body.contains("\n1. c4\n"), "{}", m.body);
+    assert!(
+        m.body.contains("Comment from alice:\nFrom the browser."),
+        "{}",
+        m.body
+    );
+    let new_token = mid(m);
+    assert!(!log.contains(
+        new_token
+            .trim_start_matches("<t.")
+            .split('@')
+            .next()
+            .unwrap()
+    ));
+}
