@@ -653,3 +653,39 @@ fn an_html_only_reply_plays_and_no_token_reaches_the_log() {
             .unwrap()
     ));
 }
+
+#[test]
+fn a_refused_reply_is_answered_by_replying_to_the_error_mail() {
+    let mut s = a_board();
+    let mails = round(&mut s, ALICE, "chess challenge alice bob", "");
+    let to_alice = only_one(&mails, ALICE).clone();
+    let mails = deliver(
+        &mut s,
+        &gmail(ALICE, &to_alice, "e1@a.example", &["e5", "Oops."]),
+    );
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let error = only_one(&mails, ALICE).clone();
+    assert_eq!(error.subject, "Chess Board 101 Error");
+    assert!(
+        error.body.starts_with("e5 is not a legal move"),
+        "{}",
+        error.body
+    );
+    assert!(
+        error.body.contains("Your command was:\n  e5\n"),
+        "{}",
+        error.body
+    );
+    assert!(error.body.contains("Oops."), "{}", error.body);
+    // The error mail shows the board now and takes a reply itself.
+    assert!(mid(&error).starts_with("<t."), "{}", error.raw);
+    assert!(error.body.contains("To play, reply"), "{}", error.body);
+    let mails = deliver(&mut s, &thunderbird(ALICE, &error, "e2@a.example", &["e4"]));
+    assert!(
+        board_mail(&mails, BOB).body.contains("\n1. e4\n"),
+        "{mails:#?}"
+    );
+    // Someone else's error mail stays an ordinary one.
+    let mails = deliver(&mut s, &plain(CAROL, &to_alice, "e3@c.example", "d4"));
+    assert!(!mid(only_one(&mails, CAROL)).starts_with("<t."));
+}

@@ -21,7 +21,8 @@
 //!   `queued` (a queued move played when its turn comes),
 //!   `loaded` (a board loaded with its plies; a ply stored, a game finished
 //!   and rated), `compose` (board mails), `text` (capitals, comments with
-//!   passwords masked), `templates`.
+//!   passwords masked), `reply` (playing by reply: the reply tokens of
+//!   board mails, and a reply read as its player's command), `templates`.
 
 mod account;
 mod admin;
@@ -432,6 +433,15 @@ impl<'a> Server<'a> {
                         board: e.board,
                     };
                     replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
+                }
+            }
+        }
+        // A refused reply of the board's player: the error mail shows the
+        // board now and may itself be answered by reply.
+        if let Some(key) = by_reply.as_ref().and_then(|r| r.answerable.as_ref()) {
+            if refused > 0 {
+                for reply in replies.iter_mut().filter(|r| r.to == sender) {
+                    reply.reply_key = Some(key.clone());
                 }
             }
         }

@@ -36,6 +36,10 @@
 //! 5. The implicit `#N` guard: a reply to a mail that showed another ply
 //!    than the board's is refused with the board now, unless the first
 //!    line carries its own `#N`. `show` needs no guard.
+//! 6. Once the sender is known to be the token's player, an error mail
+//!    about the reply (stale, not a move, refused by the rules) shows the
+//!    board as it is and carries a token itself: the player may answer the
+//!    error mail by reply, as mail programs invite.
 //!
 //! Duplicates and forwards: a mail seen before (same Message-ID) is not
 //! applied again (as every mail). A token is not single-use: replies to
@@ -69,6 +73,10 @@ pub(crate) struct ByReply {
     /// The player the token and the sender's address vouch for, when the
     /// command is the token's (not a whole command line with a password).
     pub vouched: Option<String>,
+    /// When the sender is the token's player on an active board: the key
+    /// an error mail about it is sent with, so that a refused reply can be
+    /// answered by replying to the error mail (it shows the board now).
+    pub answerable: Option<ReplyKey>,
 }
 
 impl ByReply {
@@ -91,7 +99,13 @@ impl ByReply {
             }),
             comment: comment.to_string(),
             vouched: None,
+            answerable: None,
         }
+    }
+
+    fn answerable(mut self, key: &Option<ReplyKey>) -> ByReply {
+        self.answerable = key.clone();
+        self
     }
 }
 
@@ -255,6 +269,15 @@ pub(crate) fn read(
             comment,
         )));
     }
+    // The sender is the player: an error mail from here on shows the
+    // board as it is and may itself be answered by reply.
+    let now = store::plies(conn, game.name(), key.board)?.len() as u32;
+    let answerable = (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
+        game: game.name().to_string(),
+        board: key.board,
+        userid: key.userid.clone(),
+        ply: now,
+    });
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(
             on_board(
@@ -262,7 +285,7 @@ pub(crate) fn read(
             ),
             quote,
             comment,
-        )));
+        ).answerable(&answerable)));
     };
     // A whole command on the first line is run as that command, with its
     // own password and board.
@@ -271,6 +294,7 @@ pub(crate) fn read(
             command: Ok(parsed),
             comment: text.comment,
             vouched: None,
+            answerable: None,
         }));
     }
     let parsed = match command::parse_reply(game.name(), key.board, &key.userid, &text.action) {
@@ -280,6 +304,7 @@ pub(crate) fn read(
                 command: Err(e),
                 comment: text.comment,
                 vouched: None,
+                answerable,
             }))
         }
     };
@@ -290,25 +315,23 @@ pub(crate) fn read(
             ..
         }
     );
-    if !is_show && !command::has_guard(&text.action) {
-        let now = store::plies(conn, game.name(), key.board)?.len() as u32;
-        if now != key.ply {
-            return Ok(Some(ByReply::refused(
-                on_board(format!(
-                    "This mail showed ply {}; {title} board {} is at ply {now} now, so your reply is not played: reply to the newest board mail (or put #{} after the move to play it anyway).",
-                    key.ply,
-                    key.board,
-                    now + 1
-                )),
-                &text.action,
-                &text.comment,
-            )));
-        }
+    if !is_show && !command::has_guard(&text.action) && now != key.ply {
+        return Ok(Some(ByReply::refused(
+            on_board(format!(
+                "This mail showed ply {}; {title} board {} is at ply {now} now, so your reply is not played: reply to the newest board mail (or put #{} after the move to play it anyway).",
+                key.ply,
+                key.board,
+                now + 1
+            )),
+            &text.action,
+            &text.comment,
+        ).answerable(&answerable)));
     }
     Ok(Some(ByReply {
         command: Ok(parsed),
         comment: text.comment,
         vouched: Some(key.userid),
+        answerable,
     }))
 }
 
