@@ -76,7 +76,10 @@
 //!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
-//!   on every mail, Message-ID stable per outbox row.
+//!   on every mail, Message-ID stable per outbox row (derived from the row,
+//!   or the row's own: a board mail's reply token, see `server::reply`).
+//! - `In-Reply-To` and `References` of inbound mail are kept in
+//!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
