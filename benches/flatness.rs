@@ -39,6 +39,7 @@ impl Bench<'_> {
             body: String::new(),
             comment: String::new(),
             never_answer: None,
+            replied_to: Vec::new(),
         };
         let t = Instant::now();
         let outcome = self

@@ -36,6 +36,7 @@ fn main() {
             body: String::new(),
             comment: String::new(),
             never_answer: None,
+            replied_to: Vec::new(),
         };
         let outcome = server.handle_mail(conn, &env, 200).expect("handled");
         assert_eq!(

@@ -291,8 +291,18 @@ pub fn drain_outbox(
                 // Claimed but not tried: due again once the claim runs out.
                 break;
             }
-            let message = match mail::build_message(&row.mail, row.id, &from, row.created_at.into())
-            {
+            // A board mail keeps the Message-ID of its reply token.
+            let own_id = store::outbox_message_id(conn, row.id)?;
+            let id = match &own_id {
+                Some(own) => mail::MessageId::Own(own),
+                None => mail::MessageId::Row(row.id),
+            };
+            let message = match mail::build_message_with_id(
+                &row.mail,
+                id,
+                &from,
+                row.created_at.into(),
+            ) {
                 Ok(m) => m,
                 Err(e) => {
                     error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");

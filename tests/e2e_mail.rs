@@ -138,7 +138,7 @@ fn outbox_rows(s: &Install) -> Vec<Row> {
     let mut stmt = conn
         .prepare(
             "SELECT id, recipient, subject, body, in_reply_to, attempts,
-                    sent_at IS NOT NULL, failed_at IS NOT NULL, last_error
+                    sent_at IS NOT NULL, failed_at IS NOT NULL, last_error, message_id
              FROM outbox ORDER BY id",
         )
         .unwrap();
@@ -150,7 +150,11 @@ fn outbox_rows(s: &Install) -> Vec<Row> {
             in_reply_to: r.get(4)?,
         };
         Ok(Row {
-            message_id: format!("<{}>", outgoing_message_id(&out, r.get(0)?, "test.local")),
+            // A board mail's own (reply token) Message-ID, else the row's.
+            message_id: match r.get::<_, Option<String>>(9)? {
+                Some(own) => format!("<{own}>"),
+                None => format!("<{}>", outgoing_message_id(&out, r.get(0)?, "test.local")),
+            },
             to: out.to,
             attempts: r.get(5)?,
             sent: r.get(6)?,
@@ -702,5 +706,55 @@ fn serve_survives_imap_and_smtp_outages_and_stops_on_sigterm() {
     let sink = servers.sink();
     assert_eq!(sink.len(), 3, "{sink:#?}");
     assert!(by_message_id(&sink).values().all(|&n| n == 1), "{sink:#?}");
+    assert_eq!(pending(&s), 0);
+}
+
+/// Playing by reply (issue #17) over real IMAP and SMTP: the board mail
+/// alice finds in her IMAP mailbox is answered with just the move; bob's
+/// board mail shows it.
+#[test]
+fn a_reply_to_a_board_mail_plays_over_imap_and_smtp() {
+    let Some(servers) = Servers::start("a_reply_to_a_board_mail_plays_over_imap_and_smtp") else {
+        return;
+    };
+    let s = servers.install();
+    send(&servers, ALICE, "signup alice AlicePw", "ra1@test.local");
+    send(&servers, BOB, "signup bob BobPw", "rb1@elsewhere.example");
+    send(
+        &servers,
+        BOB,
+        "chess challenge alice bob",
+        "rb2@elsewhere.example",
+    );
+    poll_until(&s, "the board mails", || {
+        servers.mailbox("alice").len() >= 2 && servers.sink().len() >= 2
+    });
+    let board = servers.mailbox("alice").last().unwrap().clone();
+    assert_eq!(board.subject, "New Chess Board 101 alice", "{}", board.raw);
+    let token = board.header("Message-ID").unwrap();
+    assert!(
+        token.starts_with("<t.") && token.ends_with("@test.local>"),
+        "{token}"
+    );
+    let quote: String = board.body.lines().map(|l| format!("> {l}\r\n")).collect();
+    let reply = format!(
+        "From: {ALICE}\r\nTo: PBM Chess <{SERVER}>\r\nSubject: Re: {}\r\n\
+         Message-ID: <ra2@test.local>\r\nIn-Reply-To: {token}\r\nReferences: {token}\r\n\
+         Date: Mon, 23 Nov 2026 10:05:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n\
+         e4\r\nOver IMAP.\r\n\r\nOn Mon, 23 Nov 2026 at 10:00, PBM Chess <{SERVER}> wrote:\r\n{quote}",
+        board.subject
+    );
+    submit(servers.smtp_port, ALICE, SERVER, reply.as_bytes());
+    poll_until(&s, "the move by reply", || servers.sink().len() >= 3);
+    let to_bob = servers.sink().last().unwrap().clone();
+    assert_eq!(to_bob.subject, "Chess Board 101 bob **", "{}", to_bob.raw);
+    assert!(to_bob.body.contains("\n1. e4\n"), "{}", to_bob.body);
+    assert!(
+        to_bob.body.contains("Comment from alice:\nOver IMAP."),
+        "{}",
+        to_bob.body
+    );
+    assert!(to_bob.header("Message-ID").unwrap().starts_with("<t."));
     assert_eq!(pending(&s), 0);
 }

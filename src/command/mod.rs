@@ -12,7 +12,7 @@
 
 mod parse;
 
-pub use parse::{parse_line, parse_mail, verbs, MAX_COMMANDS};
+pub use parse::{has_guard, parse_line, parse_mail, parse_reply, verbs, MAX_COMMANDS};
 
 use std::fmt;
 
@@ -124,6 +124,9 @@ pub enum Look {
     Size(BoardSize),
     /// `flip` (true: Black's side at the bottom) or `noflip`.
     FromBlack(bool),
+    /// `reply` (true: board mails may be answered by reply, the default)
+    /// or `noreply`.
+    Reply(bool),
 }
 
 /// The board drawing a player wants.

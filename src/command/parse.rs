@@ -540,7 +540,7 @@ const VERBS: &[Verb] = &[
         Scope::Game,
         &[],
         Usage {
-            needs: "your userid, your password and small, large, flip or noflip",
+            needs: "your userid, your password and small, large, flip, noflip, reply or noreply",
             example: "{g} set alice secret small",
         },
         Creds::First,
@@ -1402,7 +1402,9 @@ impl<'a> Parser<'a> {
                     "large" => Look::Size(BoardSize::Large),
                     "flip" => Look::FromBlack(true),
                     "noflip" => Look::FromBlack(false),
-                    _ => return Err(self.bad(word, "small, large, flip or noflip")),
+                    "reply" => Look::Reply(true),
+                    "noreply" => Look::Reply(false),
+                    _ => return Err(self.bad(word, "small, large, flip, noflip, reply or noreply")),
                 };
                 GameCommand::Set { who, look }
             }
@@ -1816,6 +1818,9 @@ fn list_words(words: &[&str]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+mod reply;
+pub use reply::{has_guard, parse_reply};
 
 #[cfg(test)]
 mod tests;

@@ -76,7 +76,10 @@
 //!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
-//!   on every mail, Message-ID stable per outbox row.
+//!   on every mail, Message-ID stable per outbox row (derived from the row,
+//!   or the row's own: a board mail's reply token, see `server::reply`).
+//! - `In-Reply-To` and `References` of inbound mail are kept in
+//!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
@@ -95,11 +98,12 @@ pub use imap::ImapInbox;
 pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox, MAILDIR_QUARANTINE};
 pub use open::{open_inbox, open_sender};
 pub use outbound::{
-    build_message, next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox,
-    Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+    build_message, build_message_with_id, next_attempt_delay, outgoing_message_id,
+    retry_after_failure, MaildirOutbox, MessageId, Retry, RetryPolicy, SendError, Sender,
+    GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
 pub use parse::parse_envelope;
-pub use text::{decode_entities, extract_comment, html_to_text};
+pub use text::{decode_entities, extract_comment, html_to_text, reply_text, ReplyText};
 pub use transports::{SendmailOutbox, SmtpOutbox};
 
 use std::path::{Path, PathBuf};
@@ -148,6 +152,10 @@ pub struct Envelope {
     /// Why this mail must never be answered (auto-reply, bounce, list, our
     /// own address, no sender), or `None` when it may be answered.
     pub never_answer: Option<String>,
+    /// The Message-IDs (without brackets) this mail answers: those of
+    /// `In-Reply-To`, then those of `References` from the newest (last)
+    /// to the oldest. A reply to a board mail names its reply token here.
+    pub replied_to: Vec<String>,
 }
 
 /// One mail the server wants to send, as stored in the outbox.

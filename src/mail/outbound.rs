@@ -86,6 +86,24 @@ pub fn build_message(
     from: &str,
     date: SystemTime,
 ) -> Result<Message, SendError> {
+    build_message_with_id(out, MessageId::Row(outbox_id), from, date)
+}
+
+/// The Message-ID a mail is built with: derived from its outbox row, or
+/// its own (without brackets; a board mail's reply token, kept with the row).
+#[derive(Clone, Copy, Debug)]
+pub enum MessageId<'a> {
+    Row(i64),
+    Own(&'a str),
+}
+
+/// [`build_message`] with the Message-ID chosen by the caller.
+pub fn build_message_with_id(
+    out: &Outgoing,
+    message_id: MessageId<'_>,
+    from: &str,
+    date: SystemTime,
+) -> Result<Message, SendError> {
     let from: Mailbox = from
         .trim()
         .parse()
@@ -110,7 +128,10 @@ pub fn build_message(
         .subject(subject)
         .message_id(Some(format!(
             "<{}>",
-            outgoing_message_id(out, outbox_id, &domain)
+            match message_id {
+                MessageId::Row(id) => outgoing_message_id(out, id, &domain),
+                MessageId::Own(id) => id.to_string(),
+            }
         )))
         .date(date)
         .header(MIME_VERSION_1_0)
@@ -390,6 +411,14 @@ mod tests {
             header(&a, "Message-ID"),
             header(&formatted(&other, 7), "Message-ID")
         );
+    }
+
+    #[test]
+    fn a_mail_with_its_own_message_id_carries_it() {
+        let msg = build_message_with_id(&row(), MessageId::Own("t.0a1b@chess.example"), FROM, at())
+            .unwrap();
+        let t = String::from_utf8(msg.formatted()).unwrap();
+        assert_eq!(header(&t, "Message-ID"), Some("<t.0a1b@chess.example>"));
     }
 
     #[test]

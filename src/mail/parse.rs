@@ -45,6 +45,7 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
             body: String::new(),
             comment: String::new(),
             never_answer: Some("no sender (not a parseable mail)".to_string()),
+            replied_to: Vec::new(),
         };
     };
     let message_id = msg
@@ -69,6 +70,7 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     let comment = extract_comment(&body);
     let never_answer =
         never_answer_reason(&msg, from.as_deref(), reply_to.as_deref(), own_addresses);
+    let replied_to = replied_to(&msg);
     Envelope {
         message_id,
         sender,
@@ -76,7 +78,36 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         body,
         comment,
         never_answer,
+        replied_to,
     }
+}
+
+/// The Message-IDs of `In-Reply-To`, then of `References` newest first,
+/// without brackets, each once; at most 100 (a thread's References can
+/// be long, and the newest are what matter).
+fn replied_to(msg: &Message<'_>) -> Vec<String> {
+    let ids = |v: &mail_parser::HeaderValue<'_>| -> Vec<String> {
+        v.as_text_list()
+            .unwrap_or_default()
+            .iter()
+            .map(|id| {
+                id.trim()
+                    .trim_start_matches('<')
+                    .trim_end_matches('>')
+                    .trim()
+            })
+            .filter(|id| !id.is_empty() && !id.chars().any(char::is_whitespace))
+            .map(str::to_string)
+            .collect()
+    };
+    let mut out = ids(msg.in_reply_to());
+    for id in ids(msg.references()).into_iter().rev() {
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out.truncate(100);
+    out
 }
 
 /// The first usable address (`local@domain`, no white space) of an address

@@ -328,6 +328,31 @@ pub fn extract_comment(body: &str) -> String {
     out.trim().to_string()
 }
 
+/// What a player wrote above the quote of a reply to a board mail: the
+/// action (its first line that is not blank) and the comment (the rest).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyText {
+    pub action: String,
+    pub comment: String,
+}
+
+/// Reads a reply's body: the text of [`extract_comment`] (no quote, no
+/// attribution, no Outlook original, no signature), whose first line is
+/// the action and whose remaining lines are the comment. `None` when
+/// nothing was written above the quote.
+pub fn reply_text(body: &str) -> Option<ReplyText> {
+    let text = extract_comment(body);
+    let (action, comment) = text.split_once('\n').unwrap_or((&text, ""));
+    let action = action.trim();
+    if action.is_empty() {
+        return None;
+    }
+    Some(ReplyText {
+        action: action.to_string(),
+        comment: comment.trim().to_string(),
+    })
+}
+
 fn is_quoted(line: &str) -> bool {
     line.trim_start().starts_with('>')
 }
@@ -360,6 +385,20 @@ fn is_outlook_original(lines: &[&str], k: usize) -> bool {
     let lower = t.to_lowercase();
     if lower.starts_with("-----") && lower.contains("original message") {
         return true;
+    }
+    // Outlook's header block without a rule above it: `From: …` followed
+    // by `Sent: …` (or `Date:`; `Von:`/`Gesendet:` in German).
+    if ["from:", "von:"].iter().any(|h| lower.starts_with(h)) {
+        return lines
+            .iter()
+            .skip(k + 1)
+            .find(|l| !l.trim().is_empty())
+            .map(|l| l.trim_start().to_lowercase())
+            .is_some_and(|l| {
+                ["sent:", "date:", "gesendet:"]
+                    .iter()
+                    .any(|h| l.starts_with(h))
+            });
     }
     if t.len() >= 10 && t.chars().all(|c| c == '_') {
         return lines
@@ -464,6 +503,38 @@ mod tests {
     }
 
     #[test]
+    fn comment_cuts_an_outlook_header_block_without_a_rule() {
+        let body = "Nf3\r\n\r\nFrom: Test PBM <pbm@games.test>\r\nSent: Monday, November 23, 2026 10:00 AM\r\nTo: alice@a.example\r\n\r\nIt is alice's turn.";
+        assert_eq!(extract_comment(body), "Nf3");
+        // A line that only starts like a header stays.
+        assert_eq!(
+            extract_comment("From: my heart\nI resign"),
+            "From: my heart\nI resign"
+        );
+    }
+
+    #[test]
+    fn a_reply_is_its_first_line_and_a_comment() {
+        let body = "\n  e4  \nA classic.\n\nReally.\n\nOn Mon, 23 Nov 2026 at 10:00, Test PBM <pbm@games.test> wrote:\n\n> It is alice's turn.\n\n-- \nAlice\n";
+        assert_eq!(
+            reply_text(body),
+            Some(ReplyText {
+                action: "e4".into(),
+                comment: "A classic.\n\nReally.".into()
+            })
+        );
+        assert_eq!(
+            reply_text("resign").unwrap(),
+            ReplyText {
+                action: "resign".into(),
+                comment: String::new()
+            }
+        );
+        assert_eq!(reply_text("On x wrote:\n> e4\n-- \nme"), None);
+        assert_eq!(reply_text(""), None);
+    }
+
+    #[test]
     fn comment_collapses_blank_runs_and_trims() {
         let body = "\n\n  First\n\n\n> q\n\n\nSecond  \n\n";
         assert_eq!(extract_comment(body), "First\n\nSecond");
@@ -489,6 +560,14 @@ mod tests {
         #[test]
         fn extract_comment_never_panics(s in any::<String>()) {
             let _ = extract_comment(&s);
+        }
+
+        #[test]
+        fn a_reply_action_is_one_trimmed_line(s in any::<String>()) {
+            if let Some(r) = reply_text(&s) {
+                prop_assert!(!r.action.is_empty() && !r.action.contains('\n'));
+                prop_assert_eq!(r.action.trim(), r.action.as_str());
+            }
         }
 
         #[test]

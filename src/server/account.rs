@@ -157,7 +157,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     for topic in &topics {
         let template = format!("help/{topic}.txt");
         if topic.contains(['/', '.']) || !server.templates.has(&template) {
-            let mut known: Vec<String> = vec!["commands".into()];
+            let mut known: Vec<String> = vec!["commands".into(), "reply".into()];
             known.extend(
                 crate::rules::registry()
                     .iter()
@@ -179,6 +179,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
             body: server.templates.render(&template, vars.clone())?,
+            reply_key: None,
         });
     }
     Ok(replies)
@@ -207,6 +208,29 @@ pub(crate) fn set_look(
             } else {
                 "from White's side (rank 1 at the bottom)"
             }
+        }
+        Look::Reply(on) => {
+            store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
+            let text = if on {
+                format!(
+                    "From now on you may answer your {} board mails by reply (with your move on the first line), {}; the Subject command works as ever.",
+                    game.title(),
+                    user.userid
+                )
+            } else {
+                format!(
+                    "From now on your {} board mails cannot be answered by reply, {}; send your moves with the Subject command ({} move <board> {} <password> <move>).",
+                    game.title(),
+                    user.userid,
+                    game.name(),
+                    user.userid
+                )
+            };
+            return Ok(vec![ctx.notice(
+                ctx.answer_to(&user),
+                format!("{} settings", game.title()),
+                &text,
+            )?]);
         }
     };
     let text = format!(

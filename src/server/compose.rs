@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
-use super::{Ctx, Handled, Reply};
+use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
 use crate::render::{Drawing, MoveRecord, AUTO};
 use crate::rules::{Game, Position};
@@ -218,14 +218,13 @@ impl<'a> BoardView<'a> {
     }
 
     /// The move list: the recent plies of an active board's turn mail,
-    /// else every ply.
+    /// else every ply. Both are numbered from the game's first ply (a seat
+    /// that acts twice opens a line of its own, so a move's number needs
+    /// every ply before it).
     fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
-        if self.recent_only && self.row.is_active() {
-            let records: Vec<MoveRecord> = self.plies.iter().map(record).collect();
-            return Ok(crate::render::move_list(&records, Some(RECENT_PLIES)));
-        }
         let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
-        Ok(crate::render::move_list(&records, None))
+        let recent = (self.recent_only && self.row.is_active()).then_some(RECENT_PLIES);
+        Ok(crate::render::move_list(&records, recent))
     }
 
     /// When the board started and its last action (or its end), and with a
@@ -343,11 +342,37 @@ impl<'a> BoardView<'a> {
                 readers.push(observer);
             }
         }
+        if !self.row.is_active() {
+            // Replies to this board's mails play no more.
+            store::expire_reply_tokens(ctx.conn, self.game.name(), self.row.board, ctx.now)?;
+        }
         let mut replies = Vec::new();
         for userid in &readers {
             replies.extend(self.to_user(ctx, userid)?);
         }
         Ok(replies)
+    }
+
+    /// What a reply to this mail to `userid` is keyed to: a player of an
+    /// active board, as it stands, who has not set `noreply` for the game.
+    pub fn reply_key(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Option<ReplyKey>> {
+        let current = matches!(
+            self.occasion,
+            Occasion::Turn | Occasion::New | Occasion::Nag
+        );
+        if !current
+            || !self.row.is_active()
+            || self.row.seat_of(userid).is_none()
+            || store::no_reply(ctx.conn, userid, self.game.name())?
+        {
+            return Ok(None);
+        }
+        Ok(Some(ReplyKey {
+            game: self.game.name().to_string(),
+            board: self.row.board,
+            userid: userid.to_string(),
+            ply: self.plies.last().map_or(0, |p| p.ply),
+        }))
     }
 
     /// This board mail to each address of one user (none when the user
@@ -360,7 +385,12 @@ impl<'a> BoardView<'a> {
             return Ok(vec![]);
         }
         let body = self.body(ctx, ctx.drawing_of(userid, self.game.name())?)?;
-        Ok(Reply::to_user(&user, &self.subject(), &body))
+        let key = self.reply_key(ctx, userid)?;
+        let mut replies = Reply::to_user(&user, &self.subject(), &body);
+        for reply in &mut replies {
+            reply.reply_key = key.clone();
+        }
+        Ok(replies)
     }
 }
 

@@ -21,7 +21,8 @@
 //!   `queued` (a queued move played when its turn comes),
 //!   `loaded` (a board loaded with its plies; a ply stored, a game finished
 //!   and rated), `compose` (board mails), `text` (capitals, comments with
-//!   passwords masked), `templates`.
+//!   passwords masked), `reply` (playing by reply: the reply tokens of
+//!   board mails, and a reply read as its player's command), `templates`.
 
 mod account;
 mod admin;
@@ -32,6 +33,7 @@ mod loaded;
 mod pending;
 mod play;
 mod queued;
+mod reply;
 mod settings;
 mod social;
 pub mod templates;
@@ -50,6 +52,7 @@ use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
 pub use admin::{Ruling, ADJUDICATION};
+pub use reply::ReplyKey;
 
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,6 +145,9 @@ pub struct Reply {
     pub to: String,
     pub subject: String,
     pub body: String,
+    /// A board mail to a player that may be answered by reply: it is sent
+    /// with a reply token for this key (see `reply`).
+    pub reply_key: Option<ReplyKey>,
 }
 
 impl Reply {
@@ -154,6 +160,7 @@ impl Reply {
                 to: a.clone(),
                 subject: subject.to_string(),
                 body: body.to_string(),
+                reply_key: None,
             })
             .collect()
     }
@@ -169,8 +176,11 @@ pub(crate) struct Ctx<'a> {
     /// The player's comment (board-changing commands relay it).
     pub comment: &'a str,
     /// The command line as the player wrote it (the Subject; empty for
-    /// the admin CLI and for `multiple` mails).
+    /// the admin CLI, for `multiple` mails and for replies).
     pub line: &'a str,
+    /// On a reply to a board mail: the player its reply token and the
+    /// sender's address vouch for, whose commands need no password.
+    pub vouched: Option<&'a str>,
 }
 
 impl Ctx<'_> {
@@ -185,6 +195,7 @@ impl Ctx<'_> {
             to: to.to_string(),
             subject: subject.into(),
             body: self.server.notice_body(text.as_ref())?,
+            reply_key: None,
         })
     }
 
@@ -257,6 +268,11 @@ impl Ctx<'_> {
                 user.userid
             ))
             .into());
+        }
+        // A reply to a board mail: the token and the sender's address stand
+        // for the password (see `reply`).
+        if self.vouched == Some(user.userid.as_str()) {
+            return Ok(user);
         }
         if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
             return Err(Refusal::new(format!(
@@ -368,7 +384,11 @@ impl<'a> Server<'a> {
             return Ok(MailOutcome::TooLarge);
         }
 
-        let request = command::parse_mail(&mail.subject, &mail.body);
+        let by_reply = reply::read(tx, self, mail, sender)?;
+        let request = match &by_reply {
+            Some(r) => r.request(),
+            None => command::parse_mail(&mail.subject, &mail.body),
+        };
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = request
@@ -382,12 +402,18 @@ impl<'a> Server<'a> {
             sender: Some(sender),
             // The body of a `multiple` mail is its commands (with their
             // passwords), never a comment to relay.
-            comment: match &body_comment {
-                Some(comment) => comment,
-                None if request.multiple => "",
-                None => &mail.comment,
+            comment: match (&by_reply, &body_comment) {
+                (Some(r), _) => &r.comment,
+                (None, Some(comment)) => comment,
+                (None, None) if request.multiple => "",
+                (None, None) => &mail.comment,
             },
-            line: if request.multiple { "" } else { &mail.subject },
+            line: if request.multiple || by_reply.is_some() {
+                ""
+            } else {
+                &mail.subject
+            },
+            vouched: by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
         };
         let mut replies = Vec::new();
         let mut refused = 0;
@@ -429,6 +455,15 @@ impl<'a> Server<'a> {
                 }
             }
         }
+        // A refused reply of the board's player: the error mail shows the
+        // board now and may itself be answered by reply.
+        if let Some(key) = by_reply.as_ref().and_then(|r| r.answerable.as_ref()) {
+            if refused > 0 {
+                for reply in replies.iter_mut().filter(|r| r.to == sender) {
+                    reply.reply_key = Some(key.clone());
+                }
+            }
+        }
         if request.body_after_command.is_some() {
             for reply in replies.iter_mut().filter(|r| r.to == sender) {
                 reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
@@ -452,8 +487,8 @@ impl<'a> Server<'a> {
         body: String,
         cause: Option<&str>,
         now: DateTime<Utc>,
-    ) -> Result<(), ServerError> {
-        store::enqueue(
+    ) -> Result<i64, ServerError> {
+        Ok(store::enqueue(
             conn,
             &Outgoing {
                 to: to.to_string(),
@@ -464,8 +499,7 @@ impl<'a> Server<'a> {
                     .map(String::from),
             },
             now,
-        )?;
-        Ok(())
+        )?)
     }
 
     /// Queue replies; those to the `sender` of a command are joined into
@@ -482,8 +516,20 @@ impl<'a> Server<'a> {
     ) -> Result<usize, ServerError> {
         let mails = self.group(replies, sender)?;
         let n = mails.len();
-        for (to, subject, body) in mails {
-            self.enqueue(conn, &to, &subject, body, cause, now)?;
+        for (to, subject, mut body, key) in mails {
+            // A board mail to a player goes out with a reply token and
+            // says how to answer it.
+            let message_id = match &key {
+                Some(key) => {
+                    body = format!("{}\n\n{}\n", body.trim_end(), reply::how_to_answer(key));
+                    Some(reply::issue(conn, self, key, now)?)
+                }
+                None => None,
+            };
+            let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
+            if let Some(message_id) = message_id {
+                store::set_outbox_message_id(conn, id, &message_id)?;
+            }
         }
         Ok(n)
     }
@@ -491,17 +537,24 @@ impl<'a> Server<'a> {
     /// The mails to send, in the order of first mention: the replies to
     /// `sender` joined under their subjects (when there are several), each
     /// other reply as it is (a reply identical to one before is sent once).
+    /// A joined mail answers no single board: it has no reply key.
+    #[allow(clippy::type_complexity)]
     fn group(
         &self,
         replies: Vec<Reply>,
         sender: Option<&str>,
-    ) -> Result<Vec<(String, String, String)>, ServerError> {
+    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
         let mut out = Vec::new();
         let mut sender_done = false;
         for (i, r) in replies.iter().enumerate() {
             if Some(r.to.as_str()) != sender {
                 if !replies[..i].contains(r) {
-                    out.push((r.to.clone(), r.subject.clone(), r.body.clone()));
+                    out.push((
+                        r.to.clone(),
+                        r.subject.clone(),
+                        r.body.clone(),
+                        r.reply_key.clone(),
+                    ));
                 }
                 continue;
             }
@@ -512,7 +565,12 @@ impl<'a> Server<'a> {
             let to = r.to.clone();
             let mine: Vec<&Reply> = replies.iter().filter(|r| r.to == to).collect();
             if let [one] = mine.as_slice() {
-                out.push((to, one.subject.clone(), one.body.clone()));
+                out.push((
+                    to,
+                    one.subject.clone(),
+                    one.body.clone(),
+                    one.reply_key.clone(),
+                ));
                 continue;
             }
             let parts: Vec<_> = mine
@@ -523,7 +581,7 @@ impl<'a> Server<'a> {
                 .templates
                 .render("multiple.txt", context! { parts => parts })?;
             let subject = format!("{} answers ({} parts)", self.config.server.name, mine.len());
-            out.push((to, subject, body));
+            out.push((to, subject, body, None));
         }
         Ok(out)
     }
@@ -569,6 +627,7 @@ impl<'a> Server<'a> {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
             body,
+            reply_key: None,
         })
     }
 
@@ -770,6 +829,7 @@ impl<'a> Server<'a> {
             sender: None,
             comment: "",
             line: "",
+            vouched: None,
         };
         let result = f(&ctx);
         match result {

@@ -301,6 +301,7 @@ fn private_board_mail(
         to: ctx.answer_to(user).to_string(),
         subject: view.subject(),
         body: view.body(ctx, drawing)?,
+        reply_key: None,
     }])
 }
 
@@ -379,7 +380,7 @@ pub(crate) fn submit(
     let drawing = ctx.drawing_of(&user.userid, game.name())?;
     let body = hypothetical_body(
         ctx,
-        &loaded.plies,
+        &all_plies(ctx, &loaded)?,
         Some(&loaded.row.players),
         &[(next_ply, seat, played)],
         after.as_ref(),
@@ -390,6 +391,7 @@ pub(crate) fn submit(
         to: ctx.answer_to(&user).to_string(),
         subject: preview_subject(game, number),
         body,
+        reply_key: None,
     }])
 }
 
@@ -426,6 +428,7 @@ pub(crate) fn confirm(
                 sender: ctx.sender,
                 comment,
                 line: ctx.line,
+                vouched: ctx.vouched,
             };
             play::act(
                 &ctx,
@@ -504,7 +507,7 @@ pub(crate) fn preview(
     let drawing = ctx.sender_drawing(game.name())?;
     let body = hypothetical_body(
         ctx,
-        &loaded.plies,
+        &all_plies(ctx, &loaded)?,
         Some(&loaded.row.players),
         &previewed,
         position.as_ref(),
@@ -515,6 +518,7 @@ pub(crate) fn preview(
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: preview_subject(game, number),
         body,
+        reply_key: None,
     }])
 }
 
@@ -556,6 +560,7 @@ fn preview_new(
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} preview", game.title()),
         body,
+        reply_key: None,
     }])
 }
 

@@ -375,13 +375,36 @@ pub(crate) fn show(
     let mut replies = Vec::new();
     for r in boards {
         let (subject, body) = show_mail(ctx, game, r.board, r.ply, drawing)?;
+        let reply_key = match r.ply {
+            None => sender_reply_key(ctx, game, r.board)?,
+            Some(_) => None,
+        };
         replies.push(Reply {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
             body,
+            reply_key,
         });
     }
     Ok(replies)
+}
+
+/// The board as it stands shown to one of its players may be answered by
+/// reply, like their board mails.
+fn sender_reply_key(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+) -> Handled<Option<super::ReplyKey>> {
+    let Some(sender) = ctx.sender else {
+        return Ok(None);
+    };
+    let userids = store::userids_with_address(ctx.conn, sender)?;
+    let loaded = load(ctx, game, number)?;
+    let Some(userid) = loaded.row.players.iter().find(|p| userids.contains(p)) else {
+        return Ok(None);
+    };
+    loaded.view(game, vec![]).reply_key(ctx, userid)
 }
 
 fn filtered(
@@ -490,6 +513,7 @@ pub(crate) fn games(
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("List of {} games", game.title()),
         body,
+        reply_key: None,
     }])
 }
 
@@ -660,6 +684,7 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} Board {number} record", game.title()),
         body: game_record(ctx, game, &loaded.row, &all_plies(ctx, &loaded)?)?,
+        reply_key: None,
     }])
 }
 
@@ -696,6 +721,7 @@ pub(crate) fn seek(
         sender: ctx.sender,
         comment: &waiting.note,
         line: ctx.line,
+        vouched: ctx.vouched,
     };
     let players = [waiting.userid.clone(), user.userid.clone()];
     let (_, replies) = start_board(

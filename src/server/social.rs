@@ -210,6 +210,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: title,
         body,
+        reply_key: None,
     }])
 }
 
@@ -245,6 +246,7 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: title,
         body,
+        reply_key: None,
     }])
 }
 
@@ -281,6 +283,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} History", game.title()),
         body,
+        reply_key: None,
     }])
 }
 
@@ -327,6 +330,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: "List of active games".to_string(),
         body,
+        reply_key: None,
     }])
 }
 
@@ -407,6 +411,7 @@ fn user_boards(
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
                 body,
+                reply_key: None,
             });
         }
     }

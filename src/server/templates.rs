@@ -22,6 +22,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/help/commands.txt"),
     ),
     (
+        "help/reply.txt",
+        include_str!("../../templates/help/reply.txt"),
+    ),
+    (
         "help/drawing.txt",
         include_str!("../../templates/help/drawing.txt"),
     ),

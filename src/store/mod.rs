@@ -9,6 +9,7 @@ mod computer;
 mod mailbox;
 mod pending;
 mod quarantine;
+mod reply_tokens;
 mod settings;
 mod stats;
 mod users;
@@ -18,6 +19,7 @@ pub use computer::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
+pub use reply_tokens::*;
 pub use settings::*;
 pub use stats::*;
 pub use users::*;
@@ -59,6 +61,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0010_computer.sql")),
         M::up(include_str!("../../migrations/0012_inbound_failures.sql")),
         M::up(include_str!("../../migrations/0014_board_resume_point.sql")),
+        M::up(include_str!("../../migrations/0024_reply_tokens.sql")),
+        M::up(include_str!("../../migrations/0025_reply_setting.sql")),
     ])
 }
 

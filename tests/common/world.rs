@@ -59,6 +59,7 @@ impl World {
             body: body.into(),
             comment: body.trim().into(),
             never_answer: None,
+            replied_to: Vec::new(),
         };
         server.handle_mail(&mut self.conn, &env, 100).unwrap()
     }

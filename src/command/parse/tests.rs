@@ -796,12 +796,12 @@ fn notify_accept_reject_limit_set() {
     for (line, start, masked) in [
         (
             "chess set alice pw huge",
-            "'huge' is not small, large, flip or noflip",
+            "'huge' is not small, large, flip, noflip, reply or noreply",
             "chess set alice ***** huge",
         ),
         (
             "chess set alice pw",
-            "chess set needs your userid, your password and small, large, flip or noflip",
+            "chess set needs your userid, your password and small, large, flip, noflip, reply or noreply",
             "chess set alice *****",
         ),
         (

@@ -1,0 +1,363 @@
+//! Playing by reply (issue #17): a player answers a board mail with just
+//! the move, as on GitHub or Discourse, and never retypes board number,
+//! userid and password.
+//!
+//! Sending: every board mail to a player of an active board (a turn, a new
+//! board, a reminder, `show` of the board now) carries the Message-ID
+//! `<t.TOKEN@domain>`: TOKEN is 160 random bits from the OS in hex, the
+//! domain is that of `[server] address`. The server keeps only a SHA-256 of
+//! the token, with the board, the player and the plies played when the mail
+//! went out (`store::ReplyToken`). The mail's last line says how to answer.
+//! A player who set `noreply` for the game, observers, historic views and
+//! mails joined with others (a `multiple` answer) get an ordinary
+//! Message-ID and no such line.
+//!
+//! Reading ([`read`]), before the Subject is read as a command:
+//!
+//! 1. A Subject that is a command (or `multiple`) is read as always: the
+//!    pbmserv language stays complete, also in a reply.
+//! 2. Otherwise the first id of `In-Reply-To`, then of `References` from
+//!    the newest, that has a token's shape for our domain names the mail
+//!    answered. Tokens are taken from those headers only, never from the
+//!    Subject or the body, and are never logged.
+//! 3. Refused, each with one sentence and nothing changed: a token the
+//!    server never issued (forged, or of a deleted board); a game that has
+//!    ended (its tokens expire with it); a sender that is not one of the
+//!    token's player's addresses on file (a forwarded mail, the opponent's
+//!    board mail); nothing written above the quote; a mail that looks like
+//!    a reply to a board mail (`Re: Chess Board 101 bob`) but names no
+//!    token (a mail program that drops In-Reply-To, or `noreply`).
+//! 4. The first line above the quote (`crate::mail::reply_text`) is the
+//!    action (`command::parse_reply`), the rest the comment; the command is
+//!    the same `move`/`queue`/`show` value the Subject parser builds, run
+//!    through the same server path, with the token and the sender's address
+//!    standing in for the password ([`super::Ctx::vouched`]). A first line
+//!    that is a whole command (with its password) is run as that command.
+//! 5. The implicit `#N` guard: a reply to a mail that showed another ply
+//!    than the board's is refused with the board now, unless the first
+//!    line carries its own `#N`. `show` needs no guard.
+//! 6. Once the sender is known to be the token's player, an error mail
+//!    about the reply (stale, not a move, refused by the rules) shows the
+//!    board as it is and carries a token itself: the player may answer the
+//!    error mail by reply, as mail programs invite.
+//!
+//! Duplicates and forwards: a mail seen before (same Message-ID) is not
+//! applied again (as every mail). A token is not single-use: replies to
+//! the newest board mail may `propose` and then move; a second copy of a
+//! reply sent under a new Message-ID finds the board a ply further and is
+//! refused as stale. A forward to someone else fails the sender check.
+
+use sha2::{Digest, Sha256};
+
+use super::{Refusal, Server, ServerError};
+use crate::command::{self, Command, GameCommand, ParseError, Parsed, Request};
+use crate::mail::Envelope;
+use crate::store;
+
+/// What a board mail to a player is keyed to: a reply to it is `userid`'s
+/// command on board `board` of `game`, sent when `ply` plies were played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyKey {
+    pub game: String,
+    pub board: u32,
+    pub userid: String,
+    pub ply: u32,
+}
+
+/// A mail read as a reply to a board mail.
+pub(crate) struct ByReply {
+    /// The one command (or its refusal).
+    command: Result<Parsed, ParseError>,
+    /// What the player wrote under the first line.
+    pub comment: String,
+    /// The player the token and the sender's address vouch for, when the
+    /// command is the token's (not a whole command line with a password).
+    pub vouched: Option<String>,
+    /// When the sender is the token's player on an active board: the key
+    /// an error mail about it is sent with, so that a refused reply can be
+    /// answered by replying to the error mail (it shows the board now).
+    pub answerable: Option<ReplyKey>,
+}
+
+impl ByReply {
+    /// The request to run, as the Subject parser would give it.
+    pub fn request(&self) -> Request {
+        Request {
+            multiple: false,
+            body_after_command: None,
+            commands: vec![self.command.clone()],
+        }
+    }
+
+    fn refused(refusal: Refusal, quote: &str, comment: &str) -> ByReply {
+        ByReply {
+            command: Err(ParseError {
+                message: refusal.sentence,
+                masked: quote.to_string(),
+                game: refusal.game,
+                board: refusal.board,
+            }),
+            comment: comment.to_string(),
+            vouched: None,
+            answerable: None,
+        }
+    }
+
+    fn answerable(mut self, key: &Option<ReplyKey>) -> ByReply {
+        self.answerable = key.clone();
+        self
+    }
+}
+
+/// The domain of the server's address, where its Message-IDs live.
+fn domain(server: &Server<'_>) -> String {
+    let address = server.config.server.address.trim();
+    let address = address.trim_end_matches('>');
+    address
+        .rsplit_once('@')
+        .map_or(address, |(_, d)| d)
+        .to_ascii_lowercase()
+}
+
+fn hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A new token for a board mail: stored (hashed) with `key`; returns the
+/// Message-ID (without brackets) the mail is to be sent with.
+pub(crate) fn issue(
+    conn: &rusqlite::Connection,
+    server: &Server<'_>,
+    key: &ReplyKey,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<String, ServerError> {
+    let mut bytes = [0u8; 20];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| ServerError::Hash(format!("no randomness from the OS: {e}")))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    store::insert_reply_token(
+        conn,
+        &hash(&token),
+        &store::ReplyToken {
+            game: key.game.clone(),
+            board: key.board,
+            userid: key.userid.clone(),
+            ply: key.ply,
+            expired: false,
+        },
+        now,
+    )?;
+    Ok(format!("t.{token}@{}", domain(server)))
+}
+
+/// The line under a board mail that carries a token.
+pub(crate) fn how_to_answer(key: &ReplyKey) -> String {
+    format!(
+        "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
+        key.game, key.board, key.userid
+    )
+}
+
+/// The token an id of `In-Reply-To`/`References` carries, if it has a
+/// token's shape for our domain.
+fn token_in<'a>(id: &'a str, domain: &str) -> Option<&'a str> {
+    let (local, d) = id.rsplit_once('@')?;
+    let token = local.strip_prefix("t.")?;
+    (d.eq_ignore_ascii_case(domain) && !token.is_empty()).then_some(token)
+}
+
+/// The game and board a Subject like `Re: Chess Board 101 bob` (a board
+/// mail's, answered) names.
+fn board_mail_subject(subject: &str) -> Option<(&'static dyn crate::rules::Game, u32)> {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    let at = words.iter().position(|w| w.eq_ignore_ascii_case("board"))?;
+    let number: u32 = words.get(at + 1)?.parse().ok()?;
+    let before: Vec<&str> = words[..at]
+        .iter()
+        .copied()
+        .filter(|w| {
+            !w.ends_with(':') && !w.eq_ignore_ascii_case("new") && !w.eq_ignore_ascii_case("re")
+        })
+        .collect();
+    let title = before.join(" ");
+    let game = crate::rules::registry()
+        .iter()
+        .copied()
+        .find(|g| g.title().eq_ignore_ascii_case(&title))?;
+    Some((game, number))
+}
+
+fn subject_command(game: &str, board: u32) -> String {
+    format!("{game} move {board} <userid> <password> <move>")
+}
+
+/// Read a mail as a reply to a board mail, if it is one (module doc).
+pub(crate) fn read(
+    conn: &rusqlite::Connection,
+    server: &Server<'_>,
+    mail: &Envelope,
+    sender: &str,
+) -> Result<Option<ByReply>, ServerError> {
+    let as_subject = command::parse_mail(&mail.subject, &mail.body);
+    if as_subject.multiple
+        || !as_subject.commands.is_empty() && as_subject.commands.iter().all(Result::is_ok)
+    {
+        return Ok(None);
+    }
+    let text = crate::mail::reply_text(&mail.body);
+    let (quote, comment) = match &text {
+        Some(t) => (t.action.as_str(), t.comment.as_str()),
+        None => ("(nothing above the quoted mail)", ""),
+    };
+    let answered = board_mail_subject(&mail.subject);
+    let domain = domain(server);
+    let Some(token) = mail.replied_to.iter().find_map(|id| token_in(id, &domain)) else {
+        return Ok(answered.map(|(game, board)| {
+            ByReply::refused(
+                Refusal::new(format!(
+                    "Your mail answers a board mail, but does not name one this server takes replies to (your mail program left out its In-Reply-To header, or the board mail was sent without one, as to players who set noreply); use the Subject command instead: {}.",
+                    subject_command(game.name(), board)
+                ))
+                .on(game.name(), Some(board)),
+                quote,
+                comment,
+            )
+        }));
+    };
+    let how = match answered {
+        Some((game, board)) => subject_command(game.name(), board),
+        None => "<game> move <board> <userid> <password> <move>".to_string(),
+    };
+    let Some(key) = store::reply_token(conn, &hash(token))? else {
+        return Ok(Some(ByReply::refused(
+            Refusal::new(format!(
+                "Your mail answers a mail this server did not send, or one of a board that no longer exists, so it is not read as a move; reply to the newest board mail, or use the Subject command: {how}."
+            )),
+            quote,
+            comment,
+        )));
+    };
+    let Some(game) = crate::rules::game(&key.game) else {
+        return Ok(None);
+    };
+    let title = game.title();
+    let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
+    let how = subject_command(game.name(), key.board);
+    let row = store::board(conn, game.name(), key.board)?;
+    if key.expired || row.as_ref().is_none_or(|r| !r.is_active()) {
+        return Ok(Some(ByReply::refused(
+            on_board(format!(
+                "{title} board {} is over, so its board mails take no more replies.",
+                key.board
+            )),
+            quote,
+            comment,
+        )));
+    }
+    let addresses = store::user(conn, &key.userid)?
+        .map(|u| u.addresses)
+        .unwrap_or_default();
+    if !addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)) {
+        return Ok(Some(ByReply::refused(
+            on_board(format!(
+                "Your reply comes from {sender}, which is not an address of the player this board mail was sent to, so it is not read as a move; reply from that address, or use the Subject command: {how}."
+            )),
+            quote,
+            comment,
+        )));
+    }
+    // The sender is the player: an error mail from here on shows the
+    // board as it is and may itself be answered by reply.
+    let now = store::ply_count(conn, game.name(), key.board)?;
+    let answerable = (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
+        game: game.name().to_string(),
+        board: key.board,
+        userid: key.userid.clone(),
+        ply: now,
+    });
+    let Some(text) = text else {
+        return Ok(Some(ByReply::refused(
+            on_board(
+                "Your reply has nothing above the quoted board mail; write your move (or resign, propose, accept, reject, undo, show, or queue and a move) on its first line.".to_string(),
+            ),
+            quote,
+            comment,
+        ).answerable(&answerable)));
+    };
+    // A whole command on the first line is run as that command, with its
+    // own password and board.
+    if let Ok(parsed) = command::parse_line(&text.action) {
+        return Ok(Some(ByReply {
+            command: Ok(parsed),
+            comment: text.comment,
+            vouched: None,
+            answerable: None,
+        }));
+    }
+    let parsed = match command::parse_reply(game.name(), key.board, &key.userid, &text.action) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            return Ok(Some(ByReply {
+                command: Err(e),
+                comment: text.comment,
+                vouched: None,
+                answerable,
+            }))
+        }
+    };
+    let is_show = matches!(
+        &parsed.command,
+        Command::Game {
+            command: GameCommand::Show { .. },
+            ..
+        }
+    );
+    if !is_show && !command::has_guard(&text.action) && now != key.ply {
+        return Ok(Some(ByReply::refused(
+            on_board(format!(
+                "This mail showed ply {}; {title} board {} is at ply {now} now, so your reply is not played: reply to the newest board mail (or put #{} after the move to play it anyway).",
+                key.ply,
+                key.board,
+                now + 1
+            )),
+            &text.action,
+            &text.comment,
+        ).answerable(&answerable)));
+    }
+    Ok(Some(ByReply {
+        command: Ok(parsed),
+        comment: text.comment,
+        vouched: Some(key.userid),
+        answerable,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_read_only_from_our_domain_and_shape() {
+        assert_eq!(token_in("t.abc@games.test", "games.test"), Some("abc"));
+        assert_eq!(token_in("t.abc@Games.Test", "games.test"), Some("abc"));
+        assert_eq!(token_in("t.abc@evil.test", "games.test"), None);
+        assert_eq!(token_in("pbmchess.1.ff@games.test", "games.test"), None);
+        assert_eq!(token_in("t.@games.test", "games.test"), None);
+    }
+
+    #[test]
+    fn board_mail_subjects_name_their_game_and_board() {
+        let read = |s: &str| board_mail_subject(s).map(|(g, b)| (g.name(), b));
+        assert_eq!(read("Re: Chess Board 101 bob"), Some(("chess", 101)));
+        assert_eq!(read("RE: New Chess Board 102 alice"), Some(("chess", 102)));
+        assert_eq!(
+            read("Re: Nag: Chess Board 105 dave **"),
+            Some(("chess", 105))
+        );
+        assert_eq!(read("chess move 101 alice pw e4"), None);
+        assert_eq!(read("Re: the board 7 of us"), None);
+    }
+}

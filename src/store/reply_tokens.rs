@@ -1,0 +1,197 @@
+//! Reply tokens (playing by reply): which player and board a board mail's
+//! Message-ID stands for, the Message-ID an outbox mail is sent with, and
+//! the per-game `noreply` setting.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{time_text, Result};
+
+/// What a reply token stands for: a board mail sent to `userid` about
+/// board `board` of `game` when `ply` plies had been played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyToken {
+    pub game: String,
+    pub board: u32,
+    pub userid: String,
+    pub ply: u32,
+    /// The game ended since: the token no longer plays.
+    pub expired: bool,
+}
+
+/// Remember a token by its hash (`token_hash`: hex SHA-256 of the token).
+pub fn insert_reply_token(
+    conn: &Connection,
+    token_hash: &str,
+    token: &ReplyToken,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO reply_tokens (token_hash, game, board, userid, ply, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            token_hash,
+            token.game,
+            token.board,
+            token.userid,
+            token.ply,
+            time_text(now)
+        ],
+    )?;
+    Ok(())
+}
+
+/// The token with this hash, if the server issued it.
+pub fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyToken>> {
+    Ok(conn
+        .query_row(
+            "SELECT game, board, userid, ply, expired_at IS NOT NULL FROM reply_tokens
+             WHERE token_hash = ?1",
+            params![token_hash],
+            |r| {
+                Ok(ReplyToken {
+                    game: r.get(0)?,
+                    board: r.get(1)?,
+                    userid: r.get(2)?,
+                    ply: r.get(3)?,
+                    expired: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// The game on this board ended: none of its tokens plays any more.
+pub fn expire_reply_tokens(
+    conn: &Connection,
+    game: &str,
+    board: u32,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE reply_tokens SET expired_at = ?3
+         WHERE game = ?1 AND board = ?2 AND expired_at IS NULL",
+        params![game, board, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Send outbox mail `id` with this Message-ID (without brackets) instead
+/// of the one derived from the row.
+pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE outbox SET message_id = ?2 WHERE id = ?1",
+        params![id, message_id],
+    )?;
+    Ok(())
+}
+
+/// The Message-ID outbox mail `id` is to be sent with, when it has its own.
+pub fn outbox_message_id(conn: &Connection, id: i64) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT message_id FROM outbox WHERE id = ?1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .flatten())
+}
+
+/// Whether `userid` switched playing by reply off for `game` (`set ... noreply`).
+pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
+    let off: Option<bool> = conn
+        .query_row(
+            "SELECT no_reply FROM preferences WHERE userid = ?1 AND game = ?2",
+            params![userid, game],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(off.unwrap_or(false))
+}
+
+pub fn set_no_reply(conn: &Connection, userid: &str, game: &str, off: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO preferences (userid, game, board_size, no_reply) VALUES (?1, ?2, 'large', ?3)
+         ON CONFLICT (userid, game) DO UPDATE SET no_reply = excluded.no_reply",
+        params![userid, game, off],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::Outgoing;
+    use crate::store::{enqueue, insert_board, insert_user, open_in_memory, NewBoard};
+
+    fn board(conn: &Connection, now: DateTime<Utc>) -> u32 {
+        insert_user(conn, "alice", "h", &["a@x".to_string()], now).unwrap();
+        insert_user(conn, "bob", "h", &["b@x".to_string()], now).unwrap();
+        insert_board(
+            conn,
+            &NewBoard {
+                game: "chess",
+                options: &[],
+                start_position: "s",
+                players: &["alice".to_string(), "bob".to_string()],
+                nag_days: None,
+                forfeit_days: None,
+                total_days: None,
+                now,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn tokens_are_found_by_hash_expire_with_the_game_and_go_with_the_board() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let number = board(&conn, now);
+        let token = ReplyToken {
+            game: "chess".into(),
+            board: number,
+            userid: "bob".into(),
+            ply: 3,
+            expired: false,
+        };
+        insert_reply_token(&conn, "h1", &token, now).unwrap();
+        assert_eq!(reply_token(&conn, "h1").unwrap(), Some(token.clone()));
+        assert_eq!(reply_token(&conn, "h2").unwrap(), None);
+        expire_reply_tokens(&conn, "chess", number, now).unwrap();
+        assert!(reply_token(&conn, "h1").unwrap().unwrap().expired);
+        crate::store::delete_board(&conn, "chess", number).unwrap();
+        assert_eq!(reply_token(&conn, "h1").unwrap(), None);
+    }
+
+    #[test]
+    fn an_outbox_mail_keeps_its_own_message_id() {
+        let conn = open_in_memory().unwrap();
+        let out = Outgoing {
+            to: "a@x".into(),
+            subject: "s".into(),
+            body: "b".into(),
+            in_reply_to: None,
+        };
+        let id = enqueue(&conn, &out, Utc::now()).unwrap();
+        assert_eq!(outbox_message_id(&conn, id).unwrap(), None);
+        set_outbox_message_id(&conn, id, "t.abc@x").unwrap();
+        assert_eq!(
+            outbox_message_id(&conn, id).unwrap().as_deref(),
+            Some("t.abc@x")
+        );
+    }
+
+    #[test]
+    fn noreply_is_a_setting_per_game() {
+        let conn = open_in_memory().unwrap();
+        board(&conn, Utc::now());
+        assert!(!no_reply(&conn, "alice", "chess").unwrap());
+        set_no_reply(&conn, "alice", "chess", true).unwrap();
+        assert!(no_reply(&conn, "alice", "chess").unwrap());
+        assert!(!no_reply(&conn, "alice", "zelig").unwrap());
+        set_no_reply(&conn, "alice", "chess", false).unwrap();
+        assert!(!no_reply(&conn, "alice", "chess").unwrap());
+    }
+}
