@@ -523,7 +523,14 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     use crate::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
     let mut replies = Vec::new();
-    for row in store::active_boards(ctx.conn)? {
+    let candidates = store::boards_for_timers(
+        ctx.conn,
+        ctx.now,
+        defaults.nag_days,
+        defaults.forfeit_days,
+        &ctx.server.config.computer.userid,
+    )?;
+    for row in candidates {
         let Some(game) = rules::game(&row.game) else {
             continue;
         };

@@ -218,9 +218,31 @@ pub fn boards_of_user(
     )
 }
 
-/// Active boards of every game (for the timers).
-pub fn active_boards(conn: &Connection) -> Result<Vec<BoardRow>> {
-    boards_where(conn, "status = 'active'", [])
+/// The active boards the timers may have to act on at `now`: those idle
+/// (since their last action) at least their reminder or forfeit days (the
+/// defaults where the board has none), those with a total time limit, and
+/// those the computer player (`computer`) plays. Time on vacation only
+/// ever shortens the idle time, so no board left out can be due; a board
+/// whose time cannot be read is kept in.
+pub fn boards_for_timers(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    nag_days: u32,
+    forfeit_days: u32,
+    computer: &str,
+) -> Result<Vec<BoardRow>> {
+    boards_where(
+        conn,
+        "status = 'active' AND (
+           total_days IS NOT NULL
+           OR julianday(last_action_at) IS NULL
+           OR julianday(last_action_at)
+              <= julianday(?1) - min(coalesce(nag_days, ?2), coalesce(forfeit_days, ?3))
+           OR EXISTS (SELECT 1 FROM board_players p
+                      WHERE p.game = boards.game AND p.board = boards.board
+                        AND p.userid = ?4 COLLATE NOCASE))",
+        params![time_text(now), nag_days, forfeit_days, computer],
+    )
 }
 
 pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
@@ -496,6 +518,47 @@ mod tests {
             },
         )
         .unwrap()
+    }
+
+    #[test]
+    fn the_timers_look_only_at_boards_that_may_be_due() {
+        let conn = setup();
+        insert_user(&conn, "computer", "h", &[], Utc::now()).unwrap();
+        let now = Utc::now();
+        let board_at = |idle_days: i64, nag: Option<u32>, total: Option<u32>, black: &str| {
+            insert_board(
+                &conn,
+                &NewBoard {
+                    game: "chess",
+                    options: &[],
+                    start_position: "start",
+                    players: &["alice".into(), black.into()],
+                    nag_days: nag,
+                    forfeit_days: None,
+                    total_days: total,
+                    now: now - chrono::Duration::days(idle_days),
+                },
+            )
+            .unwrap()
+        };
+        let fresh = board_at(1, None, None, "bob");
+        let due_by_default = board_at(7, None, None, "bob");
+        let due_by_own_nag = board_at(2, Some(2), None, "bob");
+        let total_time = board_at(0, None, Some(30), "bob");
+        let computer = board_at(0, None, None, "computer");
+        // The configured userid matches whatever its case.
+        let found: Vec<u32> = boards_for_timers(&conn, now, 7, 21, "Computer")
+            .unwrap()
+            .iter()
+            .map(|b| b.board)
+            .collect();
+        assert!(!found.contains(&fresh), "{found:?}");
+        for b in [due_by_default, due_by_own_nag, total_time, computer] {
+            assert!(found.contains(&b), "{b} in {found:?}");
+        }
+        finish_board(&conn, "chess", due_by_default, None, "agreement", now).unwrap();
+        let found = boards_for_timers(&conn, now, 7, 21, "computer").unwrap();
+        assert!(found.iter().all(|b| b.board != due_by_default));
     }
 
     #[test]
