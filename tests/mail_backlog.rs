@@ -185,3 +185,51 @@ fn undo_and_views_of_the_past_replay_from_the_start() {
     );
     assert_eq!(resume_ply(&w), 2);
 }
+
+/// The move-list lines of a board mail (`12. Nf3      Nc6`).
+fn move_lines(body: &str) -> Vec<String> {
+    body.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// A turn mail lists the recent plies of a board loaded from its resume
+/// point, numbered as in the whole game's list (the `show` mail's), after
+/// every ply of a long game, whichever colour's ply the loaded plies begin
+/// with.
+#[test]
+fn turn_mails_number_their_recent_moves_as_the_whole_game_does() {
+    let mut w = World::with_board();
+    let game = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "O-O", "O-O", "h3", "h6",
+        "Re1", "a6", "a4", "Ba7", "Nbd2", "Be6", "Bxe6", "fxe6", "Nf1", "Qe8", "Ng3", "Qg6", "Nh4",
+        "Qf7", "Nf3", "Qg6",
+    ];
+    for (i, m) in game.iter().enumerate() {
+        let (from, who) = if i % 2 == 0 {
+            ("a@x", "alice pa")
+        } else {
+            ("b@x", "bob pb")
+        };
+        w.mail(from, &format!("chess move 101 {who} {m}"), "");
+        let turn = w.replies().pop().unwrap();
+        let recent = move_lines(&turn.body);
+        w.mail("a@x", "chess show 101", "");
+        let whole = move_lines(&w.replies().pop().unwrap().body);
+        assert_eq!(whole.len(), i / 2 + 1, "ply {}", i + 1);
+        assert!(!recent.is_empty() && recent.len() <= whole.len());
+        assert_eq!(
+            recent[..],
+            whole[whole.len() - recent.len()..],
+            "after ply {}:\n{}",
+            i + 1,
+            turn.body
+        );
+    }
+    assert!(resume_ply(&w) > 12, "the loads began late in the game");
+}

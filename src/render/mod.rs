@@ -81,7 +81,7 @@ mod moves;
 mod pgn;
 
 pub use diagram::{board, Drawing};
-pub use moves::{move_list, MoveRecord, AUTO};
+pub use moves::{move_list, move_list_after, MoveRecord, AUTO};
 pub use pgn::{record, RecordTags};
 
 #[cfg(test)]

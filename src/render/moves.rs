@@ -51,20 +51,20 @@ struct Pair<'a> {
 
 /// The plies paired into moves: a line starts with a White ply (or with
 /// `...` when Black acts first or again); a Black ply closes its line.
-fn pairs(plies: &[MoveRecord]) -> Vec<Pair<'_>> {
+fn pairs(plies: &[MoveRecord], lines_before: u32) -> Vec<Pair<'_>> {
     let mut out: Vec<Pair<'_>> = Vec::new();
     for p in plies {
         let open = out.last_mut().filter(|l| l.black.is_none());
         match (p.seat, open) {
             (0, Some(line)) if line.white.is_none() => line.white = Some(p),
             (0, _) => out.push(Pair {
-                number: out.len() as u32 + 1,
+                number: lines_before + out.len() as u32 + 1,
                 white: Some(p),
                 black: None,
             }),
             (_, Some(line)) => line.black = Some(p),
             (_, None) => out.push(Pair {
-                number: out.len() as u32 + 1,
+                number: lines_before + out.len() as u32 + 1,
                 white: None,
                 black: Some(p),
             }),
@@ -79,7 +79,14 @@ fn pairs(plies: &[MoveRecord]) -> Vec<Pair<'_>> {
 /// column. With `recent`, only the lines holding the last `recent` plies.
 /// Empty for no plies.
 pub fn move_list(plies: &[MoveRecord], recent: Option<usize>) -> String {
-    let lines = pairs(plies);
+    move_list_after(plies, recent, 0)
+}
+
+/// [`move_list`] of the plies from the start of line `lines_before + 1` of
+/// the game's list on (a game's later plies, without reading the earlier
+/// ones: `plies` must begin a line).
+pub fn move_list_after(plies: &[MoveRecord], recent: Option<usize>, lines_before: u32) -> String {
+    let lines = pairs(plies, lines_before);
     let first_shown = recent.map_or(0, |n| {
         let cut = plies.len().saturating_sub(n);
         plies.get(cut).map_or(lines.len(), |first| {

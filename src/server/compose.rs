@@ -218,13 +218,37 @@ impl<'a> BoardView<'a> {
     }
 
     /// The move list: the recent plies of an active board's turn mail,
-    /// else every ply. Both are numbered from the game's first ply (a seat
-    /// that acts twice opens a line of its own, so a move's number needs
-    /// every ply before it).
+    /// else every ply. Both are numbered as in the whole game's list (a
+    /// seat that acts twice opens a line of its own, so a move's number
+    /// depends on every ply before it): the recent plies from where their
+    /// first line stands in it (`store::move_line_of`).
     fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
-        let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
-        let recent = (self.recent_only && self.row.is_active()).then_some(RECENT_PLIES);
-        Ok(crate::render::move_list(&records, recent))
+        let recent_only = self.recent_only && self.row.is_active();
+        match self.plies.first() {
+            Some(first) if recent_only && first.ply > 1 => {
+                // The lines before the first ply include the one it closes.
+                let (lines_before, closes_a_line) =
+                    store::move_line_of(ctx.conn, self.game.name(), self.row.board, first.ply)?;
+                // Begin at a line's start: a first ply that closes a line
+                // whose start was not loaded is left out (it is older than
+                // the recent window, which the view holds with a ply to
+                // spare).
+                let from = usize::from(closes_a_line);
+                let records: Vec<MoveRecord> = self.plies[from..].iter().map(record).collect();
+                Ok(crate::render::move_list_after(
+                    &records,
+                    Some(RECENT_PLIES),
+                    lines_before,
+                ))
+            }
+            _ => {
+                let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
+                Ok(crate::render::move_list(
+                    &records,
+                    recent_only.then_some(RECENT_PLIES),
+                ))
+            }
+        }
     }
 
     /// When the board started and its last action (or its end), and with a

@@ -21,7 +21,8 @@ pub(crate) struct Loaded {
     pub row: store::BoardRow,
     /// Plies played so far.
     pub played: u32,
-    /// The last plies (at least [`RECENT_PLIES`] of them, or all), ending
+    /// The last plies (at least [`RECENT_PLIES`] + 1 of them, or all: the
+    /// recent window's first line may begin one ply earlier), ending
     /// with ply `played`.
     pub plies: Vec<Ply>,
     pub position: Box<dyn Position>,
@@ -111,7 +112,7 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
         resume.1.as_deref(),
     )?;
     loaded.played = plies.len() as u32;
-    let skip = plies.len().saturating_sub(RECENT_PLIES);
+    let skip = plies.len().saturating_sub(RECENT_PLIES + 1);
     loaded.plies = plies[skip..].to_vec();
     loaded.position = position;
     Ok(())
@@ -185,7 +186,7 @@ pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handl
         (ply, Some(text)) if ply <= played => (ply, text),
         _ => (0, row.start_position.clone()),
     };
-    let first = resume_ply.min(played.saturating_sub(RECENT_PLIES as u32));
+    let first = resume_ply.min(played.saturating_sub(RECENT_PLIES as u32 + 1));
     let plies = store::plies_after(ctx.conn, game.name(), number, first)?;
     let after_resume = (resume_ply - first) as usize;
     let position = replay_from(game, &row, &from, &plies[after_resume.min(plies.len())..])?;

@@ -295,6 +295,26 @@ pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Resu
     Ok(())
 }
 
+/// Where ply `ply` stands in a board's move list (pairs, as
+/// `render::move_list` writes them): how many lines the plies before it
+/// fill, and whether it closes the last of those (a seat-1 ply right after
+/// a seat-0 ply) rather than beginning a line of its own. Counted by the
+/// database from the seats alone.
+pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Result<(u32, bool)> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT
+               (SELECT count(*) FROM (
+                  SELECT seat, lag(seat) OVER (ORDER BY ply) AS before FROM plies
+                  WHERE game = ?1 AND board = ?2 AND ply < ?3)
+                WHERE seat = 0 OR before IS NOT 0),
+               coalesce((SELECT p.seat = 1 AND q.seat = 0 FROM plies p, plies q
+                         WHERE p.game = ?1 AND p.board = ?2 AND p.ply = ?3
+                           AND q.game = ?1 AND q.board = ?2 AND q.ply = ?3 - 1), 0)",
+        )?
+        .query_row(params![game, number, ply], |r| Ok((r.get(0)?, r.get(1)?)))?)
+}
+
 /// How many plies a board has seen (plies are numbered from 1 without gaps).
 pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
     Ok(conn
