@@ -88,14 +88,19 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
         .find(|a| is_plausible_address(a))
 }
 
-fn is_plausible_address(a: &str) -> bool {
+/// Whether mail can be sent to `a`: `local@domain` without white space,
+/// control characters (NUL) or group syntax (`group:a@b;`), and taken by
+/// the outbound mail builder. Senders that fail it are no senders (the
+/// mail is not answered), so no account is ever made for such an address.
+pub(crate) fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
             !local.is_empty()
                 && !domain.is_empty()
-                && !a
-                    .chars()
-                    .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
+                && !a.chars().any(|c| {
+                    c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ':' | ';' | ',')
+                })
+                && a.parse::<lettre::Address>().is_ok()
         }
         None => false,
     }
@@ -154,19 +159,21 @@ fn never_answer_reason(
             .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     };
-    for v in values("Auto-Submitted") {
-        let token = v
-            .split(';')
-            .next()
+    // The first word of a value, before any parameter or (comment).
+    let token = |v: &str| {
+        v.split(|c: char| c == ';' || c == '(' || c.is_whitespace())
+            .find(|t| !t.is_empty())
             .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+            .to_ascii_lowercase()
+    };
+    for v in values("Auto-Submitted") {
+        let token = token(v);
         if token != "no" {
             return Some(format!("Auto-Submitted: {}", v.trim()));
         }
     }
     for v in values("Precedence") {
-        let token = v.trim().to_ascii_lowercase();
+        let token = token(v);
         if matches!(token.as_str(), "bulk" | "junk" | "list") {
             return Some(format!("Precedence: {token}"));
         }
@@ -316,6 +323,31 @@ mod tests {
 
     fn reason(extra: &str) -> Option<String> {
         parse_envelope(&plain(extra), &own()).never_answer
+    }
+
+    #[test]
+    fn precedence_with_a_comment_is_still_bulk() {
+        assert!(reason("Precedence: bulk (x)").unwrap().contains("bulk"));
+        assert!(reason("Precedence:   LIST(mailman)")
+            .unwrap()
+            .contains("list"));
+        assert_eq!(reason("Auto-Submitted: no (a person)"), None);
+    }
+
+    #[test]
+    fn addresses_that_cannot_be_sent_to_are_no_senders() {
+        for bad in [
+            "a\0b@x.test",
+            "grp:a@x.test",
+            "a@x.test;",
+            "a b@x.test",
+            "@x.test",
+        ] {
+            assert!(!is_plausible_address(bad), "{bad:?}");
+        }
+        assert!(is_plausible_address("alice+chess@example.org"));
+        let e = parse_envelope(&mail("From: friends: ;\nSubject: signup x pw", "x"), &own());
+        assert_eq!(e.sender, None);
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub enum MailOutcome {
     RateLimited,
     /// Larger than the configured limit: refused with an error mail.
     TooLarge,
+    /// Its answers would be larger than `[limits] max_reply_bytes`:
+    /// nothing applied, one short error mail.
+    ReplyTooLarge,
     /// Its commands ran: how many, and how many of them were refused.
     Answered { commands: usize, refused: usize },
 }
@@ -391,6 +394,11 @@ impl<'a> Server<'a> {
         };
         let mut replies = Vec::new();
         let mut refused = 0;
+        // Every answer is bounded (see `crate::limits`): the commands run
+        // in a savepoint that an answer too large rolls back.
+        tx.execute_batch("SAVEPOINT answers")?;
+        let limits = &self.config.limits;
+        let mut read_before: Vec<&Command> = Vec::new();
         if request.commands.is_empty() {
             refused += 1;
             replies.push(self.refusal_reply(
@@ -402,8 +410,37 @@ impl<'a> Server<'a> {
             )?);
         }
         for parsed in &request.commands {
+            let so_far = replies
+                .iter()
+                .map(|r| (r.to.as_str(), r.subject.as_str(), r.body.as_str()));
+            if answers_size(so_far, sender) > limits.max_reply_bytes {
+                break;
+            }
             match parsed {
+                Ok(parsed)
+                    if command::only_reads(&parsed.command)
+                        && read_before.contains(&&parsed.command) => {}
                 Ok(parsed) => {
+                    if command::only_reads(&parsed.command) {
+                        read_before.push(&parsed.command);
+                    }
+                    let parsed =
+                        match command::collapse(parsed.command.clone(), limits.max_list_items) {
+                            Ok(command) => Parsed {
+                                command,
+                                masked: parsed.masked.clone(),
+                            },
+                            Err(sentence) => {
+                                refused += 1;
+                                replies.push(self.refusal_reply(
+                                    &ctx,
+                                    &Refusal::new(sentence),
+                                    &parsed.masked,
+                                )?);
+                                continue;
+                            }
+                        };
+                    let parsed = &parsed;
                     tx.execute_batch("SAVEPOINT command")?;
                     match self.execute(&ctx, parsed) {
                         Ok(mut r) => {
@@ -434,7 +471,24 @@ impl<'a> Server<'a> {
                 reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
             }
         }
-        self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
+        let mails = self.group(replies, Some(sender))?;
+        let size = answers_size(
+            mails
+                .iter()
+                .map(|(t, s, b)| (t.as_str(), s.as_str(), b.as_str())),
+            sender,
+        );
+        if let Some(sentence) = crate::limits::reply_too_large(size, limits.max_reply_bytes) {
+            tx.execute_batch("ROLLBACK TO answers; RELEASE answers")?;
+            let body = self.notice_body(&sentence)?;
+            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
+            record("reply-too-large")?;
+            return Ok(MailOutcome::ReplyTooLarge);
+        }
+        tx.execute_batch("RELEASE answers")?;
+        for (to, subject, body) in mails {
+            self.enqueue(tx, &to, &subject, body, Some(&mail.message_id), now)?;
+        }
         record("answered")?;
         Ok(MailOutcome::Answered {
             commands: request.commands.len(),
@@ -781,6 +835,26 @@ impl<'a> Server<'a> {
             Err(Failure::Internal(e)) => Err(e),
         }
     }
+}
+
+/// The size that counts against `[limits] max_reply_bytes`: the answers
+/// to `sender` together, or the largest mail to anyone else; each mail as
+/// (to, subject, body).
+fn answers_size<'r>(
+    mails: impl Iterator<Item = (&'r str, &'r str, &'r str)>,
+    sender: &str,
+) -> usize {
+    let mut to_sender = 0;
+    let mut largest = 0;
+    for (to, subject, body) in mails {
+        let size = subject.len() + body.len();
+        if to == sender {
+            to_sender += size;
+        } else {
+            largest = largest.max(size);
+        }
+    }
+    to_sender.max(largest)
 }
 
 /// Said under every answer to the sender of a mail whose command was read
