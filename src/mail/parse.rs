@@ -139,7 +139,9 @@ fn body_text(msg: &Message<'_>) -> String {
 /// 3. any `List-Id` or `List-Unsubscribe` header (mailing list traffic);
 /// 4. an `X-Autoreply` or `X-Autorespond` header (older vacation
 ///    responders that do not set `Auto-Submitted`);
-/// 5. an empty return path (`Return-Path: <>`): bounces and DSNs;
+/// 5. an empty return path (`Return-Path: <>`): bounces and DSNs, or an
+///    `X-Loop` header naming one of our own addresses (a mail that went
+///    round through a forwarder);
 /// 6. a delivery report (`Content-Type: multipart/report`);
 /// 7. no usable sender (no From nor Reply-To address);
 /// 8. From or Reply-To is a machine: local part (before any `+tag`)
@@ -186,6 +188,15 @@ fn never_answer_reason(
     for name in ["X-Autoreply", "X-Autorespond"] {
         if values(name).next().is_some() {
             return Some(format!("auto-reply ({name})"));
+        }
+    }
+    for v in values("X-Loop") {
+        let v = v.to_ascii_lowercase();
+        if own
+            .iter()
+            .any(|o| !o.trim().is_empty() && v.contains(&o.trim().to_ascii_lowercase()))
+        {
+            return Some(format!("loop (X-Loop: {})", v.trim()));
         }
     }
     for v in values("Return-Path") {
