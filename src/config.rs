@@ -107,6 +107,10 @@ pub struct RetrySection {
     pub max_seconds: u64,
     /// Hours after which a mail still failing is given up.
     pub give_up_hours: u64,
+    /// Seconds a sending pass holds the mails it claimed (at least twice
+    /// the transport's longest send; see `daemon::SEND_LEASE`). After a
+    /// crash mid-send, those mails wait this long before they are sent.
+    pub lease_seconds: u64,
 }
 
 impl Default for RetrySection {
@@ -116,6 +120,7 @@ impl Default for RetrySection {
             first_seconds: policy.first_delay.as_secs(),
             max_seconds: policy.max_delay.as_secs(),
             give_up_hours: policy.give_up_after.as_secs() / 3600,
+            lease_seconds: crate::daemon::SEND_LEASE.as_secs(),
         }
     }
 }

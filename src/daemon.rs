@@ -294,9 +294,10 @@ pub fn drain_outbox(
     let from = format!("{} <{}>", config.server.name, config.server.address);
     // No send starts that could outlive the claim (see [`SEND_LEASE`]).
     let longest_send = chrono::Duration::from_std(sender.longest_send()).unwrap_or_default();
-    let lease_length = chrono::Duration::from_std(SEND_LEASE)
-        .unwrap_or_default()
-        .max(longest_send * 2);
+    let lease_length = chrono::Duration::seconds(
+        i64::try_from(config.retry.lease_seconds).unwrap_or(i64::MAX / 1000),
+    )
+    .max(longest_send * 2);
     let too_large = config
         .limits
         .max_reply_bytes
@@ -455,8 +456,8 @@ pub fn send_outbox_now(
     }
 }
 
-/// How long a pass holds a mail it is sending; after a crash mid-send the
-/// mail is due again once this has passed. A pass claims a batch for the
+/// How long a pass holds a mail it is sending, by default; after a crash
+/// mid-send the mail is due again once this has passed. A pass claims a batch for the
 /// lease (or twice the transport's [`Sender::longest_send`], when that is
 /// longer) and starts a send only while the whole send fits in what is left
 /// of it; the rest of the batch is given back and claimed afresh. So a send
@@ -465,7 +466,8 @@ pub fn send_outbox_now(
 /// same Message-ID). Outbox mails are bounded by `[limits]
 /// max_reply_bytes`, so every send fits; a row too large to send within
 /// any lease ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
-const SEND_LEASE: Duration = Duration::from_secs(600);
+/// `[retry] lease_seconds` sets it.
+pub const SEND_LEASE: Duration = Duration::from_secs(600);
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;

@@ -216,6 +216,11 @@ impl MaildirOutbox {
 }
 
 impl Sender for MaildirOutbox {
+    /// Writing one file of a bounded size into a local folder.
+    fn longest_send(&self) -> Duration {
+        Duration::from_secs(5)
+    }
+
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
         let fail = |e: std::io::Error| {
             SendError::Temporary(format!("cannot write to the outbox Maildir: {e}"))
