@@ -184,7 +184,19 @@ impl App {
     /// `[limits] failures_before_quarantine` times; then it is quarantined
     /// (kept in the database for `admin inbox retry`) and this returns Ok.
     pub fn process(&self, conn: &mut Connection, raw: &[u8]) -> Result<(), AppError> {
-        match daemon::take_mail(&self.server(), conn, raw) {
+        self.process_sized(conn, raw, raw.len())
+    }
+
+    /// [`App::process`] of a mail `size` bytes long of which `raw` was
+    /// read (only its header when it is over `[limits] max_message_bytes`;
+    /// see [`read_inbound`]).
+    pub fn process_sized(
+        &self,
+        conn: &mut Connection,
+        raw: &[u8],
+        size: usize,
+    ) -> Result<(), AppError> {
+        match daemon::take_mail(&self.server(), conn, raw, size) {
             daemon::Taken::Done(_) => self.send_now(conn),
             daemon::Taken::Failed {
                 verdict: Some(Verdict::Quarantined { .. }),
@@ -257,6 +269,41 @@ pub fn read_message(file: Option<&Path>) -> Result<Vec<u8>, AppError> {
         }
     }
     Ok(raw)
+}
+
+/// The raw message `process` answers, from the file or standard input,
+/// and its size: read whole when it is at most `max_bytes` long, else only
+/// its header is kept (the rest is read and dropped, so the MTA's pipe is
+/// drained) and the server refuses it by its size.
+pub fn read_inbound(file: Option<&Path>, max_bytes: usize) -> Result<(Vec<u8>, usize), AppError> {
+    let (mut input, name): (Box<dyn Read>, String) =
+        match file {
+            Some(path) => (
+                Box::new(std::fs::File::open(path).map_err(|e| {
+                    AppError::Failed(format!("cannot read {}: {e}", path.display()))
+                })?),
+                path.display().to_string(),
+            ),
+            None => (Box::new(std::io::stdin()), "standard input".to_string()),
+        };
+    let fail = |e: std::io::Error| AppError::Failed(format!("cannot read {name}: {e}"));
+    let mut raw = Vec::new();
+    (&mut input)
+        .take(max_bytes as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(fail)?;
+    if raw.len() <= max_bytes {
+        let size = raw.len();
+        return Ok((raw, size));
+    }
+    let rest = std::io::copy(&mut input, &mut std::io::sink()).map_err(fail)?;
+    let size = raw
+        .len()
+        .saturating_add(usize::try_from(rest).unwrap_or(usize::MAX));
+    let head = crate::limits::header_of(&raw).len();
+    raw.truncate(head);
+    raw.shrink_to_fit();
+    Ok((raw, size))
 }
 
 /// A flag that SIGINT and SIGTERM set: `serve` finishes the mail in hand

@@ -24,6 +24,7 @@ pub struct Config {
     pub retry: RetrySection,
     pub timers: TimersSection,
     pub limits: LimitsSection,
+    pub retention: RetentionSection,
     pub templates: TemplatesSection,
     pub log: LogSection,
     pub computer: ComputerSection,
@@ -106,6 +107,10 @@ pub struct RetrySection {
     pub max_seconds: u64,
     /// Hours after which a mail still failing is given up.
     pub give_up_hours: u64,
+    /// Seconds a sending pass holds the mails it claimed (at least twice
+    /// the transport's longest send; see `daemon::SEND_LEASE`). After a
+    /// crash mid-send, those mails wait this long before they are sent.
+    pub lease_seconds: u64,
 }
 
 impl Default for RetrySection {
@@ -115,6 +120,7 @@ impl Default for RetrySection {
             first_seconds: policy.first_delay.as_secs(),
             max_seconds: policy.max_delay.as_secs(),
             give_up_hours: policy.give_up_after.as_secs() / 3600,
+            lease_seconds: crate::daemon::SEND_LEASE.as_secs(),
         }
     }
 }
@@ -162,6 +168,14 @@ pub struct LimitsSection {
     /// Tries after which a mail that fails inside the server (a database
     /// or template failure, not the player's mistake) is quarantined.
     pub failures_before_quarantine: u32,
+    /// The largest mail the server sends (the answers to one sender joined,
+    /// or any one mail to someone else); a mail whose answers would be
+    /// larger is refused with one short error and changes nothing. See
+    /// `crate::limits`.
+    pub max_reply_bytes: usize,
+    /// Most boards, users, topics or games one command may name (after
+    /// repeated ones are collapsed).
+    pub max_list_items: usize,
 }
 
 impl Default for LimitsSection {
@@ -170,6 +184,29 @@ impl Default for LimitsSection {
             commands_per_hour: 60,
             max_message_bytes: 256 * 1024,
             failures_before_quarantine: 3,
+            max_reply_bytes: 64 * 1024,
+            max_list_items: 20,
+        }
+    }
+}
+
+/// How long the records of finished mail are kept (see `crate::limits`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RetentionSection {
+    /// Days the Message-IDs of processed inbound mail are kept (a mail
+    /// delivered again within them is recognised and not applied twice).
+    pub processed_mail_days: u32,
+    /// Days sent outbox mails are kept (mails given up stay until the
+    /// admin removes them).
+    pub sent_outbox_days: u32,
+}
+
+impl Default for RetentionSection {
+    fn default() -> Self {
+        RetentionSection {
+            processed_mail_days: 90,
+            sent_outbox_days: 30,
         }
     }
 }

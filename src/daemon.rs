@@ -74,10 +74,12 @@ pub enum Taken {
 
 /// Handle one raw inbound message (each mail of a pass, and `process`); a
 /// failure is counted and may quarantine the mail (see [`quarantine`]).
-pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8]) -> Taken {
+/// `size` is the whole mail's: `raw` holds only its header when it is over
+/// `[limits] max_message_bytes`.
+pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
     let own = vec![server.config.server.address.to_lowercase()];
     let envelope = mail::parse_envelope(raw, &own);
-    match process_envelope(server, conn, &envelope, raw.len()) {
+    match process_envelope(server, conn, &envelope, size) {
         Ok(outcome) => Taken::Done(outcome),
         Err(error) => {
             let subject = mask_subject(&envelope.subject);
@@ -107,11 +109,12 @@ fn process_envelope(
 
 /// The log line of one processed mail.
 fn log_mail(envelope: &mail::Envelope, outcome: &MailOutcome) {
+    use crate::limits::log_field;
     info!(
-        message_id = %envelope.message_id,
-        sender = envelope.sender.as_deref().unwrap_or("-"),
-        subject = %mask_subject(&envelope.subject),
-        outcome = ?outcome,
+        message_id = %log_field(&envelope.message_id),
+        sender = %log_field(envelope.sender.as_deref().unwrap_or("-")),
+        subject = %log_field(&mask_subject(&envelope.subject)),
+        outcome = %log_field(&format!("{outcome:?}")),
         "mail processed"
     );
 }
@@ -190,10 +193,17 @@ fn read_group(
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut handled = Vec::with_capacity(group.len());
     let mut failed = Vec::new();
+    let mut unreadable = Vec::new();
     for message in group {
+        if let Some(error) = &message.unreadable {
+            unreadable.push((message, error));
+            continue;
+        }
+        // Of a mail over the size limit only the header was read: the
+        // server refuses it by its size, answering from the header.
         let envelope = mail::parse_envelope(&message.raw, &own);
         tx.execute_batch("SAVEPOINT mail")?;
-        match server.handle_mail_within(&tx, &envelope, message.raw.len()) {
+        match server.handle_mail_within(&tx, &envelope, message.size) {
             Ok(outcome) => {
                 tx.execute_batch("RELEASE mail")?;
                 log_mail(&envelope, &outcome);
@@ -215,6 +225,22 @@ fn read_group(
         error!(error = %e, mails = handled.len(), "a group of mails could not be committed; they stay in the inbox");
         return Ok(());
     }
+    // A file that cannot be read is quarantined at once, without its
+    // bytes: reading it again would fail again.
+    for (message, error) in unreadable {
+        match quarantine::unreadable(server, conn, &message.id, error) {
+            Ok(id) => {
+                report.mails_quarantined += 1;
+                if let Err(e) = inbox.mark_done(message, Done::Quarantined) {
+                    warn!(id, error = %e, "cannot move an unreadable mail out of the inbox; it will be seen again");
+                }
+            }
+            Err(e) => {
+                report.mails_failed += 1;
+                error!(error = %e, "cannot record an unreadable mail; it stays in the inbox");
+            }
+        }
+    }
     // Failures are counted (and may quarantine) once the group is
     // committed, each in a transaction of its own.
     for (message, envelope, error) in failed {
@@ -227,7 +253,7 @@ fn read_group(
                 }
             }
             Ok(Verdict::TryAgain { .. }) => {
-                error!(message_id = %envelope.message_id, error = %error, "a mail could not be processed; it stays in the inbox");
+                error!(message_id = %crate::limits::log_field(&envelope.message_id), error = %error, "a mail could not be processed; it stays in the inbox");
             }
             Err(e) => {
                 error!(error = %e, "cannot record a failing mail; it stays in the inbox");
@@ -266,10 +292,20 @@ pub fn drain_outbox(
 ) -> Result<(), ServerError> {
     let mut temporary_in_a_row = 0;
     let from = format!("{} <{}>", config.server.name, config.server.address);
+    // No send starts that could outlive the claim (see [`SEND_LEASE`]).
+    let longest_send = chrono::Duration::from_std(sender.longest_send()).unwrap_or_default();
+    let lease_length = chrono::Duration::seconds(
+        i64::try_from(config.retry.lease_seconds).unwrap_or(i64::MAX / 1000),
+    )
+    .max(longest_send * 2);
+    let too_large = config
+        .limits
+        .max_reply_bytes
+        .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR);
     while !stop.load(Ordering::SeqCst) {
         let now = clock.now();
         // Another pass (an overlapping cron run) may be sending some already.
-        let lease = now + chrono::Duration::from_std(SEND_LEASE).unwrap_or_default();
+        let lease = now + lease_length;
         let batch = {
             let tx = conn.unchecked_transaction()?;
             let mut claimed = Vec::new();
@@ -286,10 +322,27 @@ pub fn drain_outbox(
         }
         let mut results = Vec::with_capacity(batch.len());
         let mut down = false;
+        let mut lease_out = false;
         for row in &batch {
             if stop.load(Ordering::SeqCst) || down {
                 // Claimed but not tried: due again once the claim runs out.
                 break;
+            }
+            if clock.now() + longest_send > lease {
+                // The send might outlive the claim and another pass send
+                // it too: leave the rest to a fresh claim.
+                lease_out = true;
+                break;
+            }
+            if row.mail.body.len() > too_large {
+                let e = format!(
+                    "the mail is {} bytes long, more than this server sends",
+                    row.mail.body.len()
+                );
+                error!(id = row.id, error = %e, "outbox mail given up");
+                report.send_failures += 1;
+                results.push((row.id, SendResult::GivenUp(e)));
+                continue;
             }
             // A board mail keeps the Message-ID of its reply token.
             let own_id = store::outbox_message_id(conn, row.id)?;
@@ -305,7 +358,7 @@ pub fn drain_outbox(
             ) {
                 Ok(m) => m,
                 Err(e) => {
-                    error!(id = row.id, to = %row.mail.to, error = %e, "outbox mail cannot be built; given up");
+                    error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
                     report.send_failures += 1;
                     results.push((row.id, SendResult::GivenUp(e.to_string())));
                     continue;
@@ -315,7 +368,7 @@ pub fn drain_outbox(
                 Ok(()) => {
                     temporary_in_a_row = 0;
                     report.sent += 1;
-                    info!(id = row.id, to = %row.mail.to, subject = %row.mail.subject, "mail sent");
+                    info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&row.mail.subject), "mail sent");
                     results.push((row.id, SendResult::Accepted));
                 }
                 Err(e) => {
@@ -327,12 +380,12 @@ pub fn drain_outbox(
                         .after_failure(&e, row.attempts + 1, age)
                     {
                         Retry::GiveUp => {
-                            error!(id = row.id, to = %row.mail.to, error = %e, "mail given up");
+                            error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "mail given up");
                             results.push((row.id, SendResult::GivenUp(e.to_string())));
                         }
                         Retry::After(delay) => {
                             let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                            warn!(id = row.id, to = %row.mail.to, error = %e, retry_in = ?delay, "mail not sent; will retry");
+                            warn!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, retry_in = ?delay, "mail not sent; will retry");
                             results.push((row.id, SendResult::Retry(next, e.to_string())));
                             // One recipient's 4xx must not hold up the others,
                             // but several failures in a row mean the transport
@@ -368,9 +421,28 @@ pub fn drain_outbox(
             }
         }
         tx.commit()?;
-        if down || results.len() < batch.len() {
+        if down || (results.len() < batch.len() && !lease_out) {
             return Ok(());
         }
+    }
+    Ok(())
+}
+
+/// Forget what `[retention]` no longer keeps: processed Message-IDs and
+/// sent outbox mails older than its days, a bounded number per call (each
+/// pass, and `tick`). Logs what it removed.
+pub fn prune(config: &Config, clock: &dyn Clock, conn: &Connection) -> Result<(), ServerError> {
+    let now = clock.now();
+    let days = |n: u32| now - chrono::Duration::days(i64::from(n));
+    let keep = &config.retention;
+    let (processed, sent) = store::prune(
+        conn,
+        days(keep.processed_mail_days),
+        days(keep.sent_outbox_days),
+        crate::limits::PRUNE_BATCH,
+    )?;
+    if processed + sent > 0 {
+        info!(processed, sent, "old mail records pruned");
     }
     Ok(())
 }
@@ -394,9 +466,18 @@ pub fn send_outbox_now(
     }
 }
 
-/// How long a pass holds a mail it is sending; after a crash mid-send the
-/// mail is due again once this has passed.
-const SEND_LEASE: Duration = Duration::from_secs(300);
+/// How long a pass holds a mail it is sending, by default; after a crash
+/// mid-send the mail is due again once this has passed. A pass claims a batch for the
+/// lease (or twice the transport's [`Sender::longest_send`], when that is
+/// longer) and starts a send only while the whole send fits in what is left
+/// of it; the rest of the batch is given back and claimed afresh. So a send
+/// still running never loses its claim to another pass, and a mail is sent
+/// twice only after a crash between the send and its record (at least once,
+/// same Message-ID). Outbox mails are bounded by `[limits]
+/// max_reply_bytes`, so every send fits; a row too large to send within
+/// any lease ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
+/// `[retry] lease_seconds` sets it.
+pub const SEND_LEASE: Duration = Duration::from_secs(600);
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;
@@ -429,7 +510,8 @@ impl<'a> Daemon<'a> {
     /// The daemon of `server` on `conn`, with the inbox and the outbox of
     /// its config opened (an IMAP or SMTP server is not connected yet).
     pub fn open(server: Server<'a>, conn: Connection) -> Result<Daemon<'a>, mail::MailError> {
-        let inbox = mail::open_inbox(&server.config.inbox)?;
+        let mut inbox = mail::open_inbox(&server.config.inbox)?;
+        inbox.limit_message_bytes(server.config.limits.max_message_bytes);
         let sender = mail::open_sender(&server.config.outbox)?;
         Ok(Daemon {
             server,
@@ -452,6 +534,7 @@ impl<'a> Daemon<'a> {
             &mut report,
         )?;
         report.timer_mails = self.server.run_timers(&mut self.conn)?;
+        prune(self.server.config, self.server.clock, &self.conn)?;
         drain_outbox(
             self.server.config,
             self.server.clock,
@@ -858,6 +941,133 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(waiting, vec!["1700000001.M1P1.test".to_string()]);
+    }
+
+    /// A daemon pass over `mails` (file name, bytes) delivered into a
+    /// fresh Maildir inbox; the report, the database and the folder.
+    fn pass_over(
+        mails: &[(&str, Vec<u8>)],
+        prepare: impl FnOnce(&std::path::Path),
+    ) -> (PassReport, Connection, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config {
+            inbox: mail::InboxConfig::Maildir {
+                path: dir.path().join("in"),
+            },
+            outbox: mail::OutboxConfig::Maildir {
+                path: dir.path().join("out"),
+            },
+            ..Config::default()
+        };
+        mail::MaildirInbox::open(dir.path().join("in")).unwrap();
+        for (name, raw) in mails {
+            std::fs::write(dir.path().join("in/new").join(name), raw).unwrap();
+        }
+        prepare(dir.path());
+        let templates = crate::server::templates::Templates::load(None).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let server = Server::new(&config, &clock, &templates);
+        let conn = store::open(&dir.path().join("db.sqlite")).unwrap();
+        let mut daemon = Daemon::open(server, conn).unwrap();
+        let report = daemon.pass(&AtomicBool::new(false)).unwrap();
+        (report, daemon.conn, dir)
+    }
+
+    fn help_mail(i: usize) -> Vec<u8> {
+        format!("From: p{i}@players.test\r\nSubject: help\r\nMessage-ID: <h{i}@players.test>\r\n\r\nhi\r\n")
+            .into_bytes()
+    }
+
+    fn files(dir: &std::path::Path, sub: &str) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .map(|rd| {
+                rd.map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_unreadable_file_is_quarantined_and_the_others_are_answered() {
+        use std::os::unix::fs::PermissionsExt;
+        let mails = [
+            ("1700000001.a", help_mail(1)),
+            ("1700000002.b", help_mail(2)),
+            ("1700000003.c", help_mail(3)),
+        ];
+        let (report, conn, dir) = pass_over(&mails, |dir| {
+            // A folder where a file should be cannot be read as one
+            // (unlike a chmod 000 file, even by root).
+            std::fs::remove_file(dir.join("in/new/1700000002.b")).unwrap();
+            std::fs::create_dir(dir.join("in/new/1700000002.b.dir")).unwrap();
+            let f = dir.join("in/new/1700000002.b");
+            std::os::unix::fs::symlink(dir.join("in/new/1700000002.b.dir"), &f).unwrap();
+            std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).ok();
+        });
+        assert!(!report.failed(), "{report:?}");
+        assert_eq!((report.mails_read, report.mails_quarantined), (2, 1));
+        assert_eq!(files(dir.path(), "out/new").len(), 2);
+        assert!(files(dir.path(), "in/new")
+            .iter()
+            .all(|f| f.ends_with(".dir")));
+        assert_eq!(
+            files(dir.path(), "in/.Quarantine/cur"),
+            ["1700000002.b:2,F"]
+        );
+        let listed = crate::quarantine::list(&conn).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].message_id, "unreadable:1700000002.b");
+        assert!(listed[0].quarantined_at.is_some());
+    }
+
+    #[test]
+    fn an_oversized_file_is_refused_from_its_header_without_being_read() {
+        let mut big =
+            b"From: big@players.test\r\nSubject: help\r\nMessage-ID: <big@players.test>\r\n\r\n"
+                .to_vec();
+        // A body that would be a command if it were read.
+        big.extend(b"chess show 101\r\n".repeat(100_000));
+        let mails = [("1700000001.big", big), ("1700000002.b", help_mail(2))];
+        let (report, conn, dir) = pass_over(&mails, |_| {});
+        assert!(!report.failed(), "{report:?}");
+        assert_eq!(report.mails_read, 2);
+        let outcome: String = conn
+            .query_row(
+                "SELECT outcome FROM processed_mail WHERE message_id = 'big@players.test'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(outcome, "too-large");
+        let out = files(dir.path(), "out/new");
+        assert_eq!(out.len(), 2);
+        let refusal = out
+            .iter()
+            .map(|f| std::fs::read_to_string(dir.path().join("out/new").join(f)).unwrap())
+            .find(|m| m.contains("To: big@players.test"))
+            .unwrap();
+        assert!(
+            refusal.contains("1600073 bytes"),
+            "the whole size is named: {refusal}"
+        );
+        assert!(refusal.len() < 4096);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outbox_maildir_files_are_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_, _, dir) = pass_over(&[("1700000001.a", help_mail(1))], |_| {});
+        let out = files(dir.path(), "out/new");
+        assert_eq!(out.len(), 1);
+        let mode = std::fs::metadata(dir.path().join("out/new").join(&out[0]))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 
     #[test]

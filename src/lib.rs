@@ -12,6 +12,7 @@ pub mod command;
 pub mod computer;
 pub mod config;
 pub mod daemon;
+pub mod limits;
 pub mod mail;
 pub mod quarantine;
 pub mod ratings;

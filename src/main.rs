@@ -368,13 +368,14 @@ fn poll(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
 }
 
 fn process(app: &App, mut conn: Connection, file: Option<&Path>) -> Result<ExitCode, AppError> {
-    let raw = app::read_message(file)?;
-    app.process(&mut conn, &raw)?;
+    let (raw, size) = app::read_inbound(file, app.config.limits.max_message_bytes)?;
+    app.process_sized(&mut conn, &raw, size)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn tick(app: &App, mut conn: Connection) -> Result<ExitCode, AppError> {
     let n = app.server().run_timers(&mut conn)?;
+    pbmchess::daemon::prune(&app.config, app.clock(), &conn)?;
     println!("{n} timer mails queued");
     app.send_now(&conn)?;
     Ok(ExitCode::SUCCESS)

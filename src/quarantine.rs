@@ -45,7 +45,7 @@ pub fn note_failure(
 ) -> Result<Verdict, StoreError> {
     if let ServerError::Store(StoreError::Sqlite(e)) = failure {
         if store::is_busy(e) {
-            warn!(message_id = %envelope.message_id, error = %failure,
+            warn!(message_id = %crate::limits::log_field(&envelope.message_id), error = %failure,
                   "the database is busy; the mail stays in the inbox and is tried again");
             return Ok(Verdict::TryAgain { attempts: 0 });
         }
@@ -68,11 +68,11 @@ pub fn note_failure(
         Verdict::Quarantined { id: row.id }
     } else if row.attempts >= limit {
         store::quarantine_inbound(&tx, row.id, Some(raw), now)?;
-        error!(id = row.id, message_id = %envelope.message_id, attempts = row.attempts, error = %error,
+        error!(id = row.id, message_id = %crate::limits::log_field(&envelope.message_id), attempts = row.attempts, error = %error,
                "a mail failed too often and is quarantined; see `pbmchess admin inbox list`");
         Verdict::Quarantined { id: row.id }
     } else {
-        warn!(message_id = %envelope.message_id, attempts = row.attempts, limit, error = %error,
+        warn!(message_id = %crate::limits::log_field(&envelope.message_id), attempts = row.attempts, limit, error = %error,
               "a mail failed inside the server; it stays in the inbox and is tried again");
         Verdict::TryAgain {
             attempts: row.attempts,
@@ -80,6 +80,39 @@ pub fn note_failure(
     };
     tx.commit()?;
     Ok(verdict)
+}
+
+/// Quarantine at once an inbox message that cannot be read at all (`id`
+/// is the inbox's handle, `error` why): recorded without its bytes under
+/// the Message-ID `unreadable:<id>`, so `admin inbox list` shows it and
+/// the inbox moves it out of the way. Returns its quarantine row.
+pub fn unreadable(
+    server: &Server<'_>,
+    conn: &Connection,
+    id: &str,
+    error: &str,
+) -> Result<i64, StoreError> {
+    let now = server.clock.now();
+    let message_id = format!("unreadable:{id}");
+    let error = format!("the inbox file cannot be read: {error}");
+    let tx = conn.unchecked_transaction()?;
+    let row = store::note_inbound_failure(
+        &tx,
+        &FailedMail {
+            message_id: &message_id,
+            sender: None,
+            subject: "",
+            error: &error,
+        },
+        now,
+    )?;
+    if row.quarantined_at.is_none() {
+        store::quarantine_inbound(&tx, row.id, None, now)?;
+    }
+    tx.commit()?;
+    error!(id = row.id, file = %crate::limits::log_field(id), error = %crate::limits::log_field(&error),
+           "an unreadable inbox file is quarantined; see `pbmchess admin inbox list`");
+    Ok(row.id)
 }
 
 /// Why a replay did not happen.
@@ -116,7 +149,7 @@ pub fn replay(
     let envelope = mail::parse_envelope(&raw, &own);
     match server.handle_mail(conn, &envelope, raw.len()) {
         Ok(outcome) => {
-            tracing::info!(id, message_id = %envelope.message_id, outcome = ?outcome, "quarantined mail replayed");
+            tracing::info!(id, message_id = %crate::limits::log_field(&envelope.message_id), outcome = ?outcome, "quarantined mail replayed");
             store::forget_inbound_failure(conn, id)?;
             Ok(outcome)
         }

@@ -10,8 +10,10 @@
 //! saying what is wrong and how to write it). [`parse_line`] reads one line.
 //! The rulings beyond commands.md are listed in `parse.rs`.
 
+mod bounds;
 mod parse;
 
+pub use bounds::{collapse, only_reads};
 pub use parse::{has_guard, parse_line, parse_mail, parse_reply, verbs, MAX_COMMANDS};
 
 use std::fmt;

@@ -1088,7 +1088,9 @@ impl<'a> Parser<'a> {
                 !local.is_empty()
                     && !domain.is_empty()
                     && !domain.contains('@')
-                    && !a.contains(['<', '>', ',', ';', '"'])
+                    && !a.contains(['<', '>', ',', ';', '"', ':'])
+                    && !a.contains(char::is_control)
+                    && a.parse::<lettre::Address>().is_ok()
             }
             None => false,
         };

@@ -17,8 +17,10 @@ const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
 /// An inbox in an IMAP mailbox.
 ///
 /// - `fetch`: `UID SEARCH UNSEEN`, ordered by UID (the order the server
-///   received the mail), then `UID FETCH (UID BODY.PEEK[])`, so nothing is
-///   marked seen before the server has committed. Message ids are
+///   received the mail), then per message `UID FETCH (UID RFC822.SIZE)` and
+///   `UID FETCH (UID BODY.PEEK[])`, or `BODY.PEEK[HEADER]` only for a
+///   message over the limit (it is answered from its header with a short
+///   refusal), so nothing is marked seen before the server has committed. Message ids are
 ///   `UIDVALIDITY:UID`.
 /// - `mark_done`: `UID STORE +FLAGS.SILENT (\Seen)` (and `\Flagged` for
 ///   [`Done::Ignored`], as the Maildir inbox does); then, when
@@ -39,6 +41,8 @@ pub struct ImapInbox {
     password: Secret,
     ca_pem: Option<Vec<u8>>,
     conn: Option<Conn>,
+    /// Messages larger than this are fetched as far as their header only.
+    max_bytes: usize,
 }
 
 struct Conn {
@@ -94,6 +98,7 @@ impl ImapInbox {
             password,
             ca_pem,
             conn: None,
+            max_bytes: super::inbox::default_max_bytes(),
         })
     }
 
@@ -318,6 +323,7 @@ fn parse_id(id: &str) -> Option<(u32, u32)> {
 
 impl Inbox for ImapInbox {
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
+        let max_bytes = self.max_bytes;
         self.with_conn(|conn, _cfg| {
             let mut uids: Vec<u32> = conn
                 .session
@@ -329,26 +335,52 @@ impl Inbox for ImapInbox {
             uids.truncate(max);
             let mut out = Vec::with_capacity(uids.len());
             // Fetch one by one: simple, keeps memory to one message, and a
-            // message deleted meanwhile just drops out.
+            // message deleted meanwhile just drops out. Its size is asked
+            // first: of a message over the limit only the header is fetched.
             for uid in uids {
+                let sizes = conn
+                    .session
+                    .uid_fetch(uid.to_string(), "(UID RFC822.SIZE)")
+                    .map_err(imap_err("UID FETCH"))?;
+                let Some(size) = sizes
+                    .iter()
+                    .find(|f| f.uid == Some(uid))
+                    .map(|f| f.size.unwrap_or(0) as usize)
+                else {
+                    continue;
+                };
+                let over = size > max_bytes;
+                let query = if over {
+                    "(UID BODY.PEEK[HEADER])"
+                } else {
+                    "(UID BODY.PEEK[])"
+                };
                 let fetches = conn
                     .session
-                    .uid_fetch(uid.to_string(), "(UID BODY.PEEK[])")
+                    .uid_fetch(uid.to_string(), query)
                     .map_err(imap_err("UID FETCH"))?;
                 let body = fetches
                     .iter()
                     .find(|f| f.uid == Some(uid))
-                    .and_then(|f| f.body())
+                    .and_then(|f| if over { f.header() } else { f.body() })
+                    .map(|b| if over { crate::limits::header_of(b) } else { b })
                     .map(<[u8]>::to_vec);
                 if let Some(raw) = body {
+                    let id = format!("{}:{uid}", conn.uid_validity);
                     out.push(InboundMessage {
-                        id: format!("{}:{uid}", conn.uid_validity),
+                        size: if over { size } else { raw.len() },
+                        id,
                         raw,
+                        unreadable: None,
                     });
                 }
             }
             Ok(out)
         })
+    }
+
+    fn limit_message_bytes(&mut self, bytes: usize) {
+        self.max_bytes = bytes;
     }
 
     fn mark_done(&mut self, msg: &InboundMessage, outcome: Done) -> Result<(), MailError> {

@@ -13,8 +13,31 @@ pub struct InboundMessage {
     /// The inbox's handle for this message (a Maildir file name, an IMAP
     /// `UIDVALIDITY:UID`). Only meaningful to the inbox that returned it.
     pub id: String,
-    /// The message as delivered (RFC 5322 bytes).
+    /// The message as delivered (RFC 5322 bytes); of a message larger
+    /// than the inbox's limit only its header (see [`InboundMessage::size`]).
     pub raw: Vec<u8>,
+    /// The size of the whole message in the inbox: larger than `raw` when
+    /// only the header was read.
+    pub size: usize,
+    /// Why the message could not be read at all (`raw` is then empty).
+    pub unreadable: Option<String>,
+}
+
+impl InboundMessage {
+    /// A message read whole.
+    pub fn whole(id: String, raw: Vec<u8>) -> InboundMessage {
+        InboundMessage {
+            id,
+            size: raw.len(),
+            raw,
+            unreadable: None,
+        }
+    }
+
+    /// Whether only the header of the message was read (it is over the limit).
+    pub fn is_cut(&self) -> bool {
+        self.size > self.raw.len()
+    }
 }
 
 /// How a message was dealt with, given to [`Inbox::mark_done`].
@@ -42,8 +65,16 @@ pub enum Done {
 /// next fetch.
 pub trait Inbox: Send {
     /// Up to `max` messages not yet marked done, in delivery order, oldest
-    /// first. Never marks anything as read.
+    /// first. Never marks anything as read. A message larger than the
+    /// limit ([`Inbox::limit_message_bytes`]) is judged by its size before
+    /// it is read, and only its header is read; one that cannot be read
+    /// comes back with [`InboundMessage::unreadable`] set, so the rest of
+    /// the inbox goes on.
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError>;
+
+    /// Read messages larger than `bytes` only as far as their header
+    /// (`[limits] max_message_bytes`; without a call, that default).
+    fn limit_message_bytes(&mut self, bytes: usize);
 
     /// Files the message away so it is not fetched again. Idempotent: a
     /// message already filed away is not an error.
@@ -89,6 +120,12 @@ pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
 #[derive(Debug)]
 pub struct MaildirInbox {
     path: PathBuf,
+    max_bytes: usize,
+}
+
+/// The `[limits] max_message_bytes` an inbox applies until told otherwise.
+pub(crate) fn default_max_bytes() -> usize {
+    crate::config::LimitsSection::default().max_message_bytes
 }
 
 impl MaildirInbox {
@@ -97,7 +134,10 @@ impl MaildirInbox {
     pub fn open(path: impl Into<PathBuf>) -> Result<Self, MailError> {
         let path = path.into();
         create_maildir(&path)?;
-        Ok(MaildirInbox { path })
+        Ok(MaildirInbox {
+            path,
+            max_bytes: default_max_bytes(),
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -122,7 +162,9 @@ impl MaildirInbox {
                 continue;
             }
             let meta = match entry.metadata() {
-                Ok(m) if m.is_file() => m,
+                // A symlink is read as what it points to (or judged
+                // unreadable: the file fails, not the inbox).
+                Ok(m) if m.is_file() || m.file_type().is_symlink() => m,
                 Ok(_) => continue,
                 // Moved away meanwhile (another reader): not ours any more.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
@@ -148,6 +190,30 @@ fn delivery_key(name: &str, mtime: SystemTime) -> (u64, SystemTime) {
     (secs, mtime)
 }
 
+/// The file's bytes and size: the whole file when it is at most
+/// `max_bytes` long (judged by its size before reading), else its header
+/// only (see [`crate::limits::header_of`]).
+fn read_bounded(file: &Path, max_bytes: usize) -> io::Result<(Vec<u8>, usize)> {
+    use std::io::Read;
+    let f = fs::File::open(file)?;
+    let size = usize::try_from(f.metadata()?.len()).unwrap_or(usize::MAX);
+    let take = if size > max_bytes {
+        crate::limits::HEADER_BYTES
+    } else {
+        // One byte more than the size shows whether it grew meanwhile.
+        max_bytes.saturating_add(1)
+    };
+    let mut raw = Vec::with_capacity(size.min(take));
+    f.take(take as u64).read_to_end(&mut raw)?;
+    if size > max_bytes || raw.len() > max_bytes {
+        let head = crate::limits::header_of(&raw).len();
+        raw.truncate(head);
+        return Ok((raw, size.max(max_bytes + 1)));
+    }
+    let size = raw.len();
+    Ok((raw, size))
+}
+
 pub(crate) fn create_maildir(path: &Path) -> Result<(), MailError> {
     for sub in ["new", "cur", "tmp"] {
         let dir = path.join(sub);
@@ -164,13 +230,30 @@ impl Inbox for MaildirInbox {
                 break;
             }
             let file = self.path.join("new").join(&name);
-            match fs::read(&file) {
-                Ok(raw) => out.push(InboundMessage { id: name, raw }),
+            match read_bounded(&file, self.max_bytes) {
+                Ok((raw, size)) => out.push(InboundMessage {
+                    id: name,
+                    raw,
+                    size,
+                    unreadable: None,
+                }),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(MailError::io(&file, e)),
+                Err(e) => {
+                    tracing::warn!(file = %file.display(), error = %e, "an inbox file cannot be read");
+                    out.push(InboundMessage {
+                        id: name,
+                        raw: Vec::new(),
+                        size: 0,
+                        unreadable: Some(e.to_string()),
+                    });
+                }
             }
         }
         Ok(out)
+    }
+
+    fn limit_message_bytes(&mut self, bytes: usize) {
+        self.max_bytes = bytes;
     }
 
     fn mark_done(&mut self, msg: &InboundMessage, outcome: Done) -> Result<(), MailError> {
@@ -317,10 +400,7 @@ mod tests {
     fn mark_done_refuses_path_tricks() {
         let tmp = tempfile::tempdir().unwrap();
         let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
-        let evil = InboundMessage {
-            id: "../x".into(),
-            raw: vec![],
-        };
+        let evil = InboundMessage::whole("../x".into(), vec![]);
         assert!(inbox.mark_done(&evil, Done::Processed).is_err());
     }
 

@@ -43,6 +43,14 @@ pub trait Sender: Send {
     fn flush(&mut self) -> Result<(), SendError> {
         Ok(())
     }
+
+    /// The longest one [`Sender::send`] of a mail within `[limits]
+    /// max_reply_bytes` can take: a sending pass starts no send that could
+    /// outlive its claim on the mail (`daemon::SEND_LEASE`). The default
+    /// (a minute) is for local transports: a Maildir, a sendmail program.
+    fn longest_send(&self) -> Duration {
+        Duration::from_secs(60)
+    }
 }
 
 /// The Message-ID (without angle brackets) [`build_message`] gives the
@@ -146,8 +154,31 @@ pub fn build_message_with_id(
             .references(format!("<{cause}>"));
     }
     builder
-        .body(out.body.clone())
+        .body(crlf_lines(&out.body))
         .map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))
+}
+
+/// `text` with every line ending `\r\n`, in one linear pass: lettre
+/// converts a body that is not yet in this form by inserting each `\r`
+/// into the string, which takes time quadratic in the body's length.
+fn crlf_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
+    let mut after_cr = false;
+    for c in text.chars() {
+        if after_cr && c != '\n' {
+            // A lone CR ends a line too.
+            out.push('\n');
+        }
+        match c {
+            '\n' if !after_cr => out.push_str("\r\n"),
+            c => out.push(c),
+        }
+        after_cr = c == '\r';
+    }
+    if after_cr {
+        out.push('\n');
+    }
+    out
 }
 
 /// A Message-ID (without brackets) safe to put in a header.
@@ -206,6 +237,11 @@ impl MaildirOutbox {
 }
 
 impl Sender for MaildirOutbox {
+    /// Writing one file of a bounded size into a local folder.
+    fn longest_send(&self) -> Duration {
+        Duration::from_secs(5)
+    }
+
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
         let fail = |e: std::io::Error| {
             SendError::Temporary(format!("cannot write to the outbox Maildir: {e}"))
@@ -213,7 +249,7 @@ impl Sender for MaildirOutbox {
         let name = MaildirOutbox::unique_name();
         let tmp = self.maildir.path().join("tmp").join(&name);
         let new = self.maildir.path().join("new").join(&name);
-        std::fs::write(&tmp, msg.formatted()).map_err(fail)?;
+        write_owner_only(&tmp, &msg.formatted()).map_err(fail)?;
         std::fs::rename(&tmp, &new).map_err(fail)?;
         self.unsynced.push(new);
         Ok(())
@@ -230,6 +266,17 @@ impl Sender for MaildirOutbox {
         self.unsynced.clear();
         Ok(())
     }
+}
+
+/// Write a new file readable by its owner only (0600): mail to players
+/// is nobody else's business.
+fn write_owner_only(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
 }
 
 /// Make the files written into `new` durable, with the directory entries.
@@ -366,6 +413,17 @@ mod tests {
         let head = text.split("\r\n\r\n").next().unwrap();
         head.split("\r\n")
             .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+    }
+
+    #[test]
+    fn bodies_reach_the_builder_in_crlf_form() {
+        assert_eq!(crlf_lines("a\nb\r\nc\rd\r\r"), "a\r\nb\r\nc\r\nd\r\n\r\n");
+        let body = "line of a board\n".repeat(100_000);
+        let mut out = row();
+        out.body = body;
+        let msg = build_message(&out, 1, "pbm@games.test", SystemTime::UNIX_EPOCH).unwrap();
+        let raw = String::from_utf8(msg.formatted()).unwrap();
+        assert_eq!(raw.matches("line of a board\r\n").count(), 100_000);
     }
 
     #[test]

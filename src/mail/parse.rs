@@ -119,14 +119,19 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
         .find(|a| is_plausible_address(a))
 }
 
-fn is_plausible_address(a: &str) -> bool {
+/// Whether mail can be sent to `a`: `local@domain` without white space,
+/// control characters (NUL) or group syntax (`group:a@b;`), and taken by
+/// the outbound mail builder. Senders that fail it are no senders (the
+/// mail is not answered), so no account is ever made for such an address.
+pub(crate) fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
             !local.is_empty()
                 && !domain.is_empty()
-                && !a
-                    .chars()
-                    .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
+                && !a.chars().any(|c| {
+                    c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ':' | ';' | ',')
+                })
+                && a.parse::<lettre::Address>().is_ok()
         }
         None => false,
     }
@@ -165,7 +170,9 @@ fn body_text(msg: &Message<'_>) -> String {
 /// 3. any `List-Id` or `List-Unsubscribe` header (mailing list traffic);
 /// 4. an `X-Autoreply` or `X-Autorespond` header (older vacation
 ///    responders that do not set `Auto-Submitted`);
-/// 5. an empty return path (`Return-Path: <>`): bounces and DSNs;
+/// 5. an empty return path (`Return-Path: <>`): bounces and DSNs, or an
+///    `X-Loop` header naming one of our own addresses (a mail that went
+///    round through a forwarder);
 /// 6. a delivery report (`Content-Type: multipart/report`);
 /// 7. no usable sender (no From nor Reply-To address);
 /// 8. From or Reply-To is a machine: local part (before any `+tag`)
@@ -185,19 +192,21 @@ fn never_answer_reason(
             .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     };
-    for v in values("Auto-Submitted") {
-        let token = v
-            .split(';')
-            .next()
+    // The first word of a value, before any parameter or (comment).
+    let token = |v: &str| {
+        v.split(|c: char| c == ';' || c == '(' || c.is_whitespace())
+            .find(|t| !t.is_empty())
             .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+            .to_ascii_lowercase()
+    };
+    for v in values("Auto-Submitted") {
+        let token = token(v);
         if token != "no" {
             return Some(format!("Auto-Submitted: {}", v.trim()));
         }
     }
     for v in values("Precedence") {
-        let token = v.trim().to_ascii_lowercase();
+        let token = token(v);
         if matches!(token.as_str(), "bulk" | "junk" | "list") {
             return Some(format!("Precedence: {token}"));
         }
@@ -210,6 +219,15 @@ fn never_answer_reason(
     for name in ["X-Autoreply", "X-Autorespond"] {
         if values(name).next().is_some() {
             return Some(format!("auto-reply ({name})"));
+        }
+    }
+    for v in values("X-Loop") {
+        let v = v.to_ascii_lowercase();
+        if own
+            .iter()
+            .any(|o| !o.trim().is_empty() && v.contains(&o.trim().to_ascii_lowercase()))
+        {
+            return Some(format!("loop (X-Loop: {})", v.trim()));
         }
     }
     for v in values("Return-Path") {
@@ -347,6 +365,31 @@ mod tests {
 
     fn reason(extra: &str) -> Option<String> {
         parse_envelope(&plain(extra), &own()).never_answer
+    }
+
+    #[test]
+    fn precedence_with_a_comment_is_still_bulk() {
+        assert!(reason("Precedence: bulk (x)").unwrap().contains("bulk"));
+        assert!(reason("Precedence:   LIST(mailman)")
+            .unwrap()
+            .contains("list"));
+        assert_eq!(reason("Auto-Submitted: no (a person)"), None);
+    }
+
+    #[test]
+    fn addresses_that_cannot_be_sent_to_are_no_senders() {
+        for bad in [
+            "a\0b@x.test",
+            "grp:a@x.test",
+            "a@x.test;",
+            "a b@x.test",
+            "@x.test",
+        ] {
+            assert!(!is_plausible_address(bad), "{bad:?}");
+        }
+        assert!(is_plausible_address("alice+chess@example.org"));
+        let e = parse_envelope(&mail("From: friends: ;\nSubject: signup x pw", "x"), &own());
+        assert_eq!(e.sender, None);
     }
 
     #[test]

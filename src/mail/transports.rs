@@ -26,6 +26,8 @@ use super::MailError;
 /// verdict on the mail.
 pub struct SmtpOutbox {
     transport: SmtpTransport,
+    /// `timeout_seconds`, which lettre applies to each step of a send.
+    timeout: Duration,
     /// For logs: `host:port` or the URL's host, never credentials.
     label: String,
 }
@@ -114,12 +116,20 @@ impl SmtpOutbox {
         }
         Ok(SmtpOutbox {
             transport: builder.build(),
+            timeout: Duration::from_secs(config.timeout_seconds.max(1)),
             label,
         })
     }
 }
 
 impl Sender for SmtpOutbox {
+    /// One send is at most [`SMTP_STEPS`] steps (connect, greeting, EHLO,
+    /// STARTTLS, EHLO, AUTH, MAIL, RCPT, DATA, the body, the final dot,
+    /// QUIT, with room to spare), each bounded by `timeout_seconds`.
+    fn longest_send(&self) -> Duration {
+        self.timeout * SMTP_STEPS
+    }
+
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
         self.transport.send(msg).map(|_| ()).map_err(|e| {
             let text = format!("SMTP {}: {e}", self.label);
@@ -134,6 +144,9 @@ impl Sender for SmtpOutbox {
         })
     }
 }
+
+/// The steps of one SMTP send that each may take `timeout_seconds`.
+const SMTP_STEPS: u32 = 16;
 
 /// Whether an SMTP reply code is about authentication (RFC 4954): 530
 /// authentication required, 534 mechanism too weak, 535 credentials

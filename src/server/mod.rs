@@ -65,6 +65,9 @@ pub enum MailOutcome {
     RateLimited,
     /// Larger than the configured limit: refused with an error mail.
     TooLarge,
+    /// Its answers would be larger than `[limits] max_reply_bytes`:
+    /// nothing applied, one short error mail.
+    ReplyTooLarge,
     /// Its commands ran: how many, and how many of them were refused.
     Answered { commands: usize, refused: usize },
 }
@@ -417,6 +420,11 @@ impl<'a> Server<'a> {
         };
         let mut replies = Vec::new();
         let mut refused = 0;
+        // Every answer is bounded (see `crate::limits`): the commands run
+        // in a savepoint that an answer too large rolls back.
+        tx.execute_batch("SAVEPOINT answers")?;
+        let limits = &self.config.limits;
+        let mut read_before: Vec<&Command> = Vec::new();
         if request.commands.is_empty() {
             refused += 1;
             replies.push(self.refusal_reply(
@@ -428,8 +436,37 @@ impl<'a> Server<'a> {
             )?);
         }
         for parsed in &request.commands {
+            let so_far = replies
+                .iter()
+                .map(|r| (r.to.as_str(), r.subject.as_str(), r.body.as_str()));
+            if answers_size(so_far, sender) > limits.max_reply_bytes {
+                break;
+            }
             match parsed {
+                Ok(parsed)
+                    if command::only_reads(&parsed.command)
+                        && read_before.contains(&&parsed.command) => {}
                 Ok(parsed) => {
+                    if command::only_reads(&parsed.command) {
+                        read_before.push(&parsed.command);
+                    }
+                    let parsed =
+                        match command::collapse(parsed.command.clone(), limits.max_list_items) {
+                            Ok(command) => Parsed {
+                                command,
+                                masked: parsed.masked.clone(),
+                            },
+                            Err(sentence) => {
+                                refused += 1;
+                                replies.push(self.refusal_reply(
+                                    &ctx,
+                                    &Refusal::new(sentence),
+                                    &parsed.masked,
+                                )?);
+                                continue;
+                            }
+                        };
+                    let parsed = &parsed;
                     tx.execute_batch("SAVEPOINT command")?;
                     match self.execute(&ctx, parsed) {
                         Ok(mut r) => {
@@ -469,7 +506,22 @@ impl<'a> Server<'a> {
                 reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
             }
         }
-        self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
+        let mails = self.group(replies, Some(sender))?;
+        let size = answers_size(
+            mails
+                .iter()
+                .map(|(t, s, b, _)| (t.as_str(), s.as_str(), b.as_str())),
+            sender,
+        );
+        if let Some(sentence) = crate::limits::reply_too_large(size, limits.max_reply_bytes) {
+            tx.execute_batch("ROLLBACK TO answers; RELEASE answers")?;
+            let body = self.notice_body(&sentence)?;
+            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
+            record("reply-too-large")?;
+            return Ok(MailOutcome::ReplyTooLarge);
+        }
+        tx.execute_batch("RELEASE answers")?;
+        self.queue_grouped(tx, mails, Some(&mail.message_id), now)?;
         record("answered")?;
         Ok(MailOutcome::Answered {
             commands: request.commands.len(),
@@ -515,6 +567,17 @@ impl<'a> Server<'a> {
         now: DateTime<Utc>,
     ) -> Result<usize, ServerError> {
         let mails = self.group(replies, sender)?;
+        self.queue_grouped(conn, mails, cause, now)
+    }
+
+    /// Queue mails as [`Server::group`] made them.
+    fn queue_grouped(
+        &self,
+        conn: &Connection,
+        mails: Vec<(String, String, String, Option<ReplyKey>)>,
+        cause: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, ServerError> {
         let n = mails.len();
         for (to, subject, mut body, key) in mails {
             // A board mail to a player goes out with a reply token and
@@ -841,6 +904,26 @@ impl<'a> Server<'a> {
             Err(Failure::Internal(e)) => Err(e),
         }
     }
+}
+
+/// The size that counts against `[limits] max_reply_bytes`: the answers
+/// to `sender` together, or the largest mail to anyone else; each mail as
+/// (to, subject, body).
+fn answers_size<'r>(
+    mails: impl Iterator<Item = (&'r str, &'r str, &'r str)>,
+    sender: &str,
+) -> usize {
+    let mut to_sender = 0;
+    let mut largest = 0;
+    for (to, subject, body) in mails {
+        let size = subject.len() + body.len();
+        if to == sender {
+            to_sender += size;
+        } else {
+            largest = largest.max(size);
+        }
+    }
+    to_sender.max(largest)
 }
 
 /// Said under every answer to the sender of a mail whose command was read

@@ -158,6 +158,28 @@ pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) 
     Ok(())
 }
 
+/// Forget processed Message-IDs recorded before `processed_before` and
+/// outbox mails sent before `sent_before`, at most `batch` of each (both
+/// found by index). Returns how many of each were deleted.
+pub fn prune(
+    conn: &Connection,
+    processed_before: DateTime<Utc>,
+    sent_before: DateTime<Utc>,
+    batch: u32,
+) -> Result<(usize, usize)> {
+    let processed = conn.execute(
+        "DELETE FROM processed_mail WHERE rowid IN
+             (SELECT rowid FROM processed_mail WHERE processed_at < ?1 LIMIT ?2)",
+        params![time_text(processed_before), batch],
+    )?;
+    let sent = conn.execute(
+        "DELETE FROM outbox WHERE id IN
+             (SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1 LIMIT ?2)",
+        params![time_text(sent_before), batch],
+    )?;
+    Ok((processed, sent))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +192,48 @@ mod tests {
             subject: "s".into(),
             body: "b".into(),
             in_reply_to: Some("m1@x".into()),
+        }
+    }
+
+    #[test]
+    fn old_processed_mail_and_sent_outbox_mail_are_pruned() {
+        let conn = open_in_memory().unwrap();
+        let now = chrono::Utc::now();
+        let old = now - Duration::days(100);
+        record_mail(&conn, "old@x", Some("a@x"), "answered", old).unwrap();
+        record_mail(&conn, "new@x", Some("a@x"), "answered", now).unwrap();
+        let sent_old = enqueue(&conn, &mail("a@x"), old).unwrap();
+        mark_sent(&conn, sent_old, old).unwrap();
+        let sent_new = enqueue(&conn, &mail("b@x"), now).unwrap();
+        mark_sent(&conn, sent_new, now).unwrap();
+        let failed_old = enqueue(&conn, &mail("c@x"), old).unwrap();
+        mark_failed(&conn, failed_old, old, "550").unwrap();
+        let waiting_old = enqueue(&conn, &mail("d@x"), old).unwrap();
+        let (p, s) = prune(
+            &conn,
+            now - Duration::days(90),
+            now - Duration::days(30),
+            100,
+        )
+        .unwrap();
+        assert_eq!((p, s), (1, 1));
+        assert!(!mail_seen(&conn, "old@x").unwrap());
+        assert!(mail_seen(&conn, "new@x").unwrap());
+        let left: Vec<i64> = conn
+            .prepare("SELECT id FROM outbox ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(left, vec![sent_new, failed_old, waiting_old]);
+        // The deletes find their rows by index.
+        for sql in [
+            "EXPLAIN QUERY PLAN SELECT rowid FROM processed_mail WHERE processed_at < '2026'",
+            "EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < '2026'",
+        ] {
+            let plan: String = conn.query_row(sql, [], |r| r.get(3)).unwrap();
+            assert!(plan.contains("USING") && plan.contains("INDEX"), "{plan}");
         }
     }
 

@@ -63,6 +63,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0014_board_resume_point.sql")),
         M::up(include_str!("../../migrations/0024_reply_tokens.sql")),
         M::up(include_str!("../../migrations/0025_reply_setting.sql")),
+        M::up(include_str!("../../migrations/0020_retention.sql")),
     ])
 }
 
@@ -75,9 +76,28 @@ pub fn open(path: &Path) -> Result<Connection> {
             source,
         })?;
     }
+    create_owner_only(path)?;
     let mut conn = Connection::open(path)?;
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// Create `path` empty, readable and writable by its owner only (0600),
+/// unless it exists: the database holds password hashes and addresses.
+/// SQLite gives its `-wal` and `-shm` files the database file's mode.
+pub(crate) fn create_owner_only(path: &Path) -> Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(StoreError::Folder {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
 }
 
 /// A fresh in-memory database (tests).
@@ -148,6 +168,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!(number, 108);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_database_and_its_wal_are_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        let conn = open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+            .unwrap();
+        let backup = dir.path().join("backup.sqlite");
+        backup_into(&conn, &backup).unwrap();
+        for file in [
+            "db.sqlite",
+            "db.sqlite-wal",
+            "db.sqlite-shm",
+            "backup.sqlite",
+        ] {
+            let mode = std::fs::metadata(dir.path().join(file))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
+        }
     }
 
     #[test]

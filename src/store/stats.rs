@@ -146,6 +146,7 @@ pub fn backup_into(conn: &Connection, file: &Path) -> Result<()> {
     let path = file.to_str().ok_or_else(|| {
         super::StoreError::Corrupt(format!("the path {} is not UTF-8", file.display()))
     })?;
+    super::create_owner_only(file)?;
     conn.execute("VACUUM INTO ?1", params![path])?;
     Ok(())
 }
