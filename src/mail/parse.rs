@@ -50,14 +50,7 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     };
     let message_id = msg
         .message_id()
-        .map(|id| {
-            id.trim()
-                .trim_start_matches('<')
-                .trim_end_matches('>')
-                .trim()
-        })
-        .filter(|id| !id.is_empty() && !id.chars().any(char::is_whitespace))
-        .map(str::to_string)
+        .and_then(bare_message_id)
         .unwrap_or_else(hash_id);
     let from = msg.from().and_then(first_address);
     let reply_to = msg.reply_to().and_then(first_address);
@@ -82,6 +75,16 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     }
 }
 
+/// A Message-ID without its brackets; none when empty or holding spaces.
+fn bare_message_id(id: &str) -> Option<String> {
+    let id = id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim();
+    (!id.is_empty() && !id.chars().any(char::is_whitespace)).then(|| id.to_string())
+}
+
 /// The Message-IDs of `In-Reply-To`, then of `References` newest first,
 /// without brackets, each once; at most 100 (a thread's References can
 /// be long, and the newest are what matter).
@@ -90,14 +93,7 @@ fn replied_to(msg: &Message<'_>) -> Vec<String> {
         v.as_text_list()
             .unwrap_or_default()
             .iter()
-            .map(|id| {
-                id.trim()
-                    .trim_start_matches('<')
-                    .trim_end_matches('>')
-                    .trim()
-            })
-            .filter(|id| !id.is_empty() && !id.chars().any(char::is_whitespace))
-            .map(str::to_string)
+            .filter_map(|id| bare_message_id(id))
             .collect()
     };
     let mut out = ids(msg.in_reply_to());

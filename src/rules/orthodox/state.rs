@@ -308,68 +308,62 @@ impl<H: Hooks> State<H> {
         let c = &self.cells;
         let v = self.variant;
         let hooks = &v.hooks;
-        {
-            let s = from_sq.index() as isize;
-            let mut push = |out: &mut Vec<Move>, t: isize, special| {
-                hooks.expand(
-                    self,
-                    Move::new(from_sq, Square::from_index(t as usize), special),
-                    out,
-                )
-            };
-            match Kind::from_code(code) {
-                Kind::Pawn => {
-                    let (fwd, start, last) = match self.side {
-                        Color::White => (NORTH, 1, v.geometry.ranks() - 1),
-                        Color::Black => (-NORTH, v.geometry.ranks() - 2, 0),
-                    };
-                    let add = |out: &mut Vec<Move>, t: isize| {
-                        if Square::from_index(t as usize).rank() == last {
-                            for &k in hooks.promotion_kinds() {
-                                push(out, t, Special::Promotion(k));
-                            }
-                        } else {
-                            push(out, t, Special::None);
+        let s = from_sq.index() as isize;
+        let mut push = |out: &mut Vec<Move>, t: isize, special| {
+            hooks.expand(
+                self,
+                Move::new(from_sq, Square::from_index(t as usize), special),
+                out,
+            )
+        };
+        match Kind::from_code(code) {
+            Kind::Pawn => {
+                let (fwd, start, last) = match self.side {
+                    Color::White => (NORTH, 1, v.geometry.ranks() - 1),
+                    Color::Black => (-NORTH, v.geometry.ranks() - 2, 0),
+                };
+                let add = |out: &mut Vec<Move>, t: isize| {
+                    if Square::from_index(t as usize).rank() == last {
+                        for &k in hooks.promotion_kinds() {
+                            push(out, t, Special::Promotion(k));
                         }
-                    };
-                    let t = s + fwd;
-                    if c[t as usize] == EMPTY {
-                        add(out, t);
-                        if from_sq.rank() == start && c[(t + fwd) as usize] == EMPTY {
-                            hooks.expand(
-                                self,
-                                Move::new(
-                                    from_sq,
-                                    Square::from_index((t + fwd) as usize),
-                                    Special::DoubleStep,
-                                ),
-                                out,
-                            );
-                        }
+                    } else {
+                        push(out, t, Special::None);
                     }
-                    for t in [s + fwd + EAST, s + fwd - EAST] {
-                        let x = c[t as usize];
-                        if is_enemy(x, mine) {
-                            add(out, t);
-                        } else if x == EMPTY && self.ep.is_some_and(|e| e.index() == t as usize) {
-                            hooks.expand(
-                                self,
-                                Move::new(
-                                    from_sq,
-                                    Square::from_index(t as usize),
-                                    Special::EnPassant,
-                                ),
-                                out,
-                            );
-                        }
+                };
+                let t = s + fwd;
+                if c[t as usize] == EMPTY {
+                    add(out, t);
+                    if from_sq.rank() == start && c[(t + fwd) as usize] == EMPTY {
+                        hooks.expand(
+                            self,
+                            Move::new(
+                                from_sq,
+                                Square::from_index((t + fwd) as usize),
+                                Special::DoubleStep,
+                            ),
+                            out,
+                        );
                     }
                 }
-                Kind::Knight => self.steps(s, &KNIGHT_STEPS, mine, out, &mut push),
-                Kind::King | Kind::Monarch => self.steps(s, &ALL_DIRECTIONS, mine, out, &mut push),
-                Kind::Bishop => self.slides(s, &DIAGONAL, mine, out, &mut push),
-                Kind::Rook => self.slides(s, &ORTHOGONAL, mine, out, &mut push),
-                Kind::Queen => self.slides(s, &ALL_DIRECTIONS, mine, out, &mut push),
+                for t in [s + fwd + EAST, s + fwd - EAST] {
+                    let x = c[t as usize];
+                    if is_enemy(x, mine) {
+                        add(out, t);
+                    } else if x == EMPTY && self.ep.is_some_and(|e| e.index() == t as usize) {
+                        hooks.expand(
+                            self,
+                            Move::new(from_sq, Square::from_index(t as usize), Special::EnPassant),
+                            out,
+                        );
+                    }
+                }
             }
+            Kind::Knight => self.steps(s, &KNIGHT_STEPS, mine, out, &mut push),
+            Kind::King | Kind::Monarch => self.steps(s, &ALL_DIRECTIONS, mine, out, &mut push),
+            Kind::Bishop => self.slides(s, &DIAGONAL, mine, out, &mut push),
+            Kind::Rook => self.slides(s, &ORTHOGONAL, mine, out, &mut push),
+            Kind::Queen => self.slides(s, &ALL_DIRECTIONS, mine, out, &mut push),
         }
     }
 
@@ -620,25 +614,29 @@ impl<H: Hooks> State<H> {
             self.pseudo_moves(&mut pseudo);
             pseudo.iter().filter(|&&m| self.passes(&screen, m)).count()
         };
-        for (i, c) in self.variant.castlings.iter().enumerate() {
-            if c.color == self.side
-                && self.castling & (1 << i) != 0
-                && self
-                    .castle_refusal_knowing(i, screen.active.then_some(screen.check != Check::None))
-                    .is_none()
-            {
-                if H::PLAIN_EXPAND {
-                    n += 1;
-                } else {
-                    let mut expanded = Vec::new();
-                    self.variant
-                        .hooks
-                        .expand(self, self.castle_move(i), &mut expanded);
-                    n += expanded.len();
-                }
+        for i in self.legal_castlings(&screen) {
+            if H::PLAIN_EXPAND {
+                n += 1;
+            } else {
+                let mut expanded = Vec::new();
+                self.variant
+                    .hooks
+                    .expand(self, self.castle_move(i), &mut expanded);
+                n += expanded.len();
             }
         }
         n
+    }
+
+    /// The castlings (numbers in the variant's table) legal now; `screen`
+    /// tells whether the king is in check where it knows.
+    fn legal_castlings<'a>(&'a self, screen: &SafetyScreen) -> impl Iterator<Item = usize> + 'a {
+        let in_check = screen.active.then_some(screen.check != Check::None);
+        (0..self.variant.castlings.len()).filter(move |&i| {
+            self.variant.castlings[i].color == self.side
+                && self.castling & (1 << i) != 0
+                && self.castle_refusal_knowing(i, in_check).is_none()
+        })
     }
 
     /// The legal moves, castling aside, counted without listing most of
@@ -751,17 +749,10 @@ impl<H: Hooks> State<H> {
         let screen = self.safety_screen();
         pseudo.retain(|&m| self.passes(&screen, m));
         let mut out = pseudo;
-        for (i, c) in self.variant.castlings.iter().enumerate() {
-            if c.color == self.side
-                && self.castling & (1 << i) != 0
-                && self
-                    .castle_refusal_knowing(i, screen.active.then_some(screen.check != Check::None))
-                    .is_none()
-            {
-                self.variant
-                    .hooks
-                    .expand(self, self.castle_move(i), &mut out);
-            }
+        for i in self.legal_castlings(&screen) {
+            self.variant
+                .hooks
+                .expand(self, self.castle_move(i), &mut out);
         }
         out
     }
