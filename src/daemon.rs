@@ -101,16 +101,16 @@ fn process_envelope(
     raw_len: usize,
 ) -> Result<MailOutcome, ServerError> {
     let outcome = server.handle_mail(conn, envelope, raw_len)?;
-    log_mail(envelope, &outcome);
+    log_mail(server, envelope, &outcome);
     Ok(outcome)
 }
 
 /// The log line of one processed mail.
-fn log_mail(envelope: &mail::Envelope, outcome: &MailOutcome) {
+fn log_mail(server: &Server<'_>, envelope: &mail::Envelope, outcome: &MailOutcome) {
     info!(
         message_id = %envelope.message_id,
         sender = envelope.sender.as_deref().unwrap_or("-"),
-        subject = %mask_subject(&envelope.subject),
+        subject = %server.subject_for_log(envelope),
         outcome = ?outcome,
         "mail processed"
     );
@@ -196,7 +196,7 @@ fn read_group(
         match server.handle_mail_within(&tx, &envelope, message.raw.len()) {
             Ok(outcome) => {
                 tx.execute_batch("RELEASE mail")?;
-                log_mail(&envelope, &outcome);
+                log_mail(server, &envelope, &outcome);
                 let done = match outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,

@@ -83,6 +83,21 @@ pub(crate) fn days(d: Duration) -> String {
 }
 
 impl<'a> BoardView<'a> {
+    /// The same view without the comment, for addresses not yet
+    /// confirmed (they get nothing a player wrote).
+    pub fn without_comment(&self) -> BoardView<'a> {
+        BoardView {
+            game: self.game,
+            row: self.row,
+            plies: self.plies,
+            position: self.position,
+            news: self.news.clone(),
+            recent_only: self.recent_only,
+            comment: None,
+            occasion: self.occasion,
+        }
+    }
+
     /// The player to act on an active board.
     fn to_act(&self) -> &str {
         &self.row.players[self.position.to_act().index()]
@@ -359,8 +374,28 @@ impl<'a> BoardView<'a> {
         if user.signed_off_at.is_some() {
             return Ok(vec![]);
         }
-        let body = self.body(ctx, ctx.drawing_of(userid, self.game.name())?)?;
-        Ok(Reply::to_user(&user, &self.subject(), &body))
+        let drawing = ctx.drawing_of(userid, self.game.name())?;
+        let body = self.body(ctx, drawing)?;
+        if self.comment.is_none() || user.unconfirmed.is_empty() {
+            return Ok(Reply::to_user(&user, &self.subject(), &body));
+        }
+        // An address not yet confirmed gets the board without the
+        // comment: nothing a player wrote (see `confirm`).
+        let bare = self.without_comment();
+        let (bare_subject, bare_body) = (bare.subject(), bare.body(ctx, drawing)?);
+        let subject = self.subject();
+        Ok(user
+            .addresses
+            .iter()
+            .map(|a| {
+                let unconfirmed = user.unconfirmed.contains(a);
+                Reply {
+                    to: a.clone(),
+                    subject: if unconfirmed { &bare_subject } else { &subject }.clone(),
+                    body: if unconfirmed { &bare_body } else { &body }.clone(),
+                }
+            })
+            .collect())
     }
 }
 

@@ -27,7 +27,9 @@ mod account;
 mod admin;
 mod compose;
 mod computer;
+mod confirm;
 pub mod credentials;
+mod guard;
 mod loaded;
 mod pending;
 mod play;
@@ -37,7 +39,7 @@ mod social;
 pub mod templates;
 mod text;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use minijinja::context;
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -171,6 +173,9 @@ pub(crate) struct Ctx<'a> {
     /// The command line as the player wrote it (the Subject; empty for
     /// the admin CLI and for `multiple` mails).
     pub line: &'a str,
+    /// What the mail learnt so far: passwords to mask, wrong passwords
+    /// to count (see [`guard`]).
+    pub session: &'a guard::Session,
 }
 
 impl Ctx<'_> {
@@ -200,6 +205,20 @@ impl Ctx<'_> {
         }
         let body = self.server.notice_body(text.as_ref())?;
         Ok(Reply::to_user(user, &subject.into(), &body))
+    }
+
+    /// Text a player wrote (chat, message) to each confirmed address of
+    /// `user`: none that has not proved it is read (see `confirm`), none
+    /// once signed off.
+    pub fn relay_to_user(
+        &self,
+        user: &store::User,
+        subject: impl Into<String>,
+        text: impl AsRef<str>,
+    ) -> Handled<Vec<Reply>> {
+        let mut replies = self.notice_to_user(user, subject, text)?;
+        replies.retain(|r| !user.unconfirmed.contains(&r.to));
+        Ok(replies)
     }
 
     /// Where an answer to `user`'s command goes: the sender, or (from the
@@ -239,33 +258,10 @@ impl Ctx<'_> {
             .next())
     }
 
-    /// Check a userid and password; the user is returned when they match.
+    /// Check a userid and password, throttled; the user is returned when
+    /// they match (see [`guard`]).
     pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
-        let credentials = &self.server.credentials;
-        let Some(user) = store::user(self.conn, &who.userid)? else {
-            // As long as a wrong password: the time tells nothing.
-            credentials.no_such_user(who.password.expose());
-            return Err(Refusal::new(format!(
-                "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
-                who.userid
-            ))
-            .into());
-        };
-        if user.signed_off_at.is_some() {
-            return Err(Refusal::new(format!(
-                "The account {} has been signed off and can no longer play.",
-                user.userid
-            ))
-            .into());
-        }
-        if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
-            return Err(Refusal::new(format!(
-                "The password for {} is wrong; check it and send the command again.",
-                user.userid
-            ))
-            .into());
-        }
-        Ok(user)
+        guard::authenticate(self, who)
     }
 }
 
@@ -276,6 +272,9 @@ pub struct Server<'a> {
     pub templates: &'a Templates,
     /// Passwords verified in this process (see [`credentials`]).
     pub credentials: credentials::VerifiedCredentials,
+    /// The Subject of the mail handled last, as its log line may show it
+    /// (every password it showed masked), with its Message-ID.
+    logged_subject: std::sync::Mutex<Option<(String, String)>>,
 }
 
 impl<'a> Server<'a> {
@@ -285,7 +284,30 @@ impl<'a> Server<'a> {
             clock,
             templates,
             credentials: credentials::VerifiedCredentials::new(),
+            logged_subject: std::sync::Mutex::new(None),
         }
+    }
+
+    /// The Subject of `mail` as a log line may show it: the password word
+    /// masked by the parser, and every password the server found in the
+    /// mail while handling it (see [`guard`]) masked too.
+    pub fn subject_for_log(&self, mail: &Envelope) -> String {
+        let mut slot = self
+            .logged_subject
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match slot.take() {
+            Some((id, subject)) if id == mail.message_id => subject,
+            _ => command::mask_line(&mail.subject),
+        }
+    }
+
+    fn remember_log_subject(&self, mail: &Envelope, session: &guard::Session) {
+        let subject = session.mask(&command::mask_line(&mail.subject));
+        *self
+            .logged_subject
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some((mail.message_id.clone(), subject));
     }
 
     /// The body of a plain text answer, from `message.txt`.
@@ -336,27 +358,6 @@ impl<'a> Server<'a> {
             }
         };
 
-        let limit = self.config.limits.commands_per_hour;
-        let recent = store::mails_from_since(tx, sender, now - Duration::hours(1))?;
-        if recent >= limit {
-            record("rate-limited")?;
-            if recent == limit {
-                let text = format!(
-                    "You sent more than {limit} mails within an hour, so further mail from {sender} is dropped unanswered until an hour has passed. Please send fewer, or use a \"multiple\" mail with one command per line."
-                );
-                let body = self.notice_body(&text)?;
-                self.enqueue(
-                    tx,
-                    sender,
-                    "Too many commands",
-                    body,
-                    Some(&mail.message_id),
-                    now,
-                )?;
-            }
-            return Ok(MailOutcome::RateLimited);
-        }
-
         if raw_len > self.config.limits.max_message_bytes {
             record("too-large")?;
             let text = format!(
@@ -369,6 +370,7 @@ impl<'a> Server<'a> {
         }
 
         let request = command::parse_mail(&mail.subject, &mail.body);
+        let session = guard::Session::default();
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = request
@@ -388,9 +390,11 @@ impl<'a> Server<'a> {
                 None => &mail.comment,
             },
             line: if request.multiple { "" } else { &mail.subject },
+            session: &session,
         };
         let mut replies = Vec::new();
         let mut refused = 0;
+        let mut dropped = 0;
         if request.commands.is_empty() {
             refused += 1;
             replies.push(self.refusal_reply(
@@ -404,6 +408,22 @@ impl<'a> Server<'a> {
         for parsed in &request.commands {
             match parsed {
                 Ok(parsed) => {
+                    let who = parsed.command.credentials();
+                    match guard::admit(&ctx, who)? {
+                        guard::Admission::Run => {}
+                        guard::Admission::Refuse(refusal) => {
+                            refused += 1;
+                            dropped += 1;
+                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            continue;
+                        }
+                        guard::Admission::Drop => {
+                            refused += 1;
+                            dropped += 1;
+                            continue;
+                        }
+                    }
+                    session.begin(&parsed.masked);
                     tx.execute_batch("SAVEPOINT command")?;
                     match self.execute(&ctx, parsed) {
                         Ok(mut r) => {
@@ -413,12 +433,35 @@ impl<'a> Server<'a> {
                         Err(Failure::Refused(refusal)) => {
                             tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
                             refused += 1;
-                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            if !session.quiet() {
+                                replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            }
                         }
                         Err(Failure::Internal(e)) => return Err(e),
                     }
+                    guard::charge(&ctx, who)?;
+                    match guard::count_failures(&ctx) {
+                        Ok(mut notices) => replies.append(&mut notices),
+                        Err(Failure::Internal(e)) => return Err(e),
+                        Err(Failure::Refused(_)) => {}
+                    }
                 }
                 Err(e) => {
+                    // A line that is no command costs the sender's address.
+                    match guard::admit(&ctx, None)? {
+                        guard::Admission::Run => guard::charge(&ctx, None)?,
+                        guard::Admission::Refuse(refusal) => {
+                            refused += 1;
+                            dropped += 1;
+                            replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
+                            continue;
+                        }
+                        guard::Admission::Drop => {
+                            refused += 1;
+                            dropped += 1;
+                            continue;
+                        }
+                    }
                     refused += 1;
                     let refusal = Refusal {
                         sentence: e.message.clone(),
@@ -428,6 +471,14 @@ impl<'a> Server<'a> {
                     replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
                 }
             }
+        }
+        session.mask_replies(&mut replies);
+        self.remember_log_subject(mail, &session);
+        if dropped > 0 && dropped == request.commands.len() {
+            // Nothing of the mail ran: dropped for the limits.
+            self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
+            record("rate-limited")?;
+            return Ok(MailOutcome::RateLimited);
         }
         if request.body_after_command.is_some() {
             for reply in replies.iter_mut().filter(|r| r.to == sender) {
@@ -586,6 +637,7 @@ impl<'a> Server<'a> {
                 account::change_address(ctx, who, addresses)
             }
             Command::Signoff { who } => account::signoff(ctx, who),
+            Command::ConfirmAddress { userid, code } => confirm::confirm_address(ctx, userid, code),
             Command::List { games } => social::list(ctx, games),
             Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
             Command::ShowVacation { who } => settings::vacation_report(ctx, who),
@@ -770,6 +822,7 @@ impl<'a> Server<'a> {
             sender: None,
             comment: "",
             line: "",
+            session: &guard::Session::default(),
         };
         let result = f(&ctx);
         match result {

@@ -485,6 +485,7 @@ pub(crate) fn confirm(
                 sender: ctx.sender,
                 comment,
                 line: ctx.line,
+                session: ctx.session,
             };
             play::act(
                 &ctx,

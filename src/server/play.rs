@@ -696,6 +696,7 @@ pub(crate) fn seek(
         sender: ctx.sender,
         comment: &waiting.note,
         line: ctx.line,
+        session: ctx.session,
     };
     let players = [waiting.userid.clone(), user.userid.clone()];
     let (_, replies) = start_board(

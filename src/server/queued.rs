@@ -107,7 +107,11 @@ pub(crate) fn tell_players(
             .iter_mut()
             .filter(|r| user.addresses.contains(&r.to))
         {
-            reply.body = personal.body(ctx, drawing)?;
+            reply.body = if user.unconfirmed.contains(&reply.to) {
+                personal.without_comment().body(ctx, drawing)?
+            } else {
+                personal.body(ctx, drawing)?
+            };
         }
     }
     Ok(())

@@ -11,6 +11,7 @@ mod pending;
 mod quarantine;
 mod settings;
 mod stats;
+mod throttles;
 mod users;
 
 pub use boards::*;
@@ -20,6 +21,7 @@ pub use pending::*;
 pub use quarantine::*;
 pub use settings::*;
 pub use stats::*;
+pub use throttles::*;
 pub use users::*;
 
 use std::path::Path;
@@ -59,6 +61,10 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0010_computer.sql")),
         M::up(include_str!("../../migrations/0012_inbound_failures.sql")),
         M::up(include_str!("../../migrations/0014_board_resume_point.sql")),
+        M::up(include_str!(
+            "../../migrations/0022_address_confirmation.sql"
+        )),
+        M::up(include_str!("../../migrations/0023_throttles.sql")),
     ])
 }
 

@@ -1,0 +1,281 @@
+//! The account half of issue #15, through real mails and `poll` (the real
+//! binary, Maildir in and out): passwords never echoed, wrong passwords
+//! throttled, addresses confirmed before they get what players wrote,
+//! commands counted, boards capped, flood forfeits unrated.
+
+mod common;
+
+use std::process::Command;
+
+use chrono::Duration;
+use common::world::World;
+use common::{only_one, to, Install, SentMail};
+
+const ALICE: &str = "alice@a.example";
+const BOB: &str = "bob@b.example";
+
+fn round(s: &mut Install, from: &str, subject: &str, body: &str) -> Vec<SentMail> {
+    s.send(from, subject, body);
+    s.poll();
+    s.take_outbox()
+}
+
+/// `poll` with the log at info level; returns what it logged.
+fn poll_logged(s: &Install) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&s.config)
+        .arg("poll")
+        .env("RUST_LOG", "info")
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// The code in a confirmation mail's Subject (`confirm address alice K7Q2P9`).
+fn code_of(mail: &SentMail) -> String {
+    let words: Vec<&str> = mail.subject.split_whitespace().collect();
+    assert_eq!(&words[..2], ["confirm", "address"], "{}", mail.subject);
+    words[3].to_string()
+}
+
+/// alice and bob signed up, their addresses confirmed, a board between them.
+fn two_players() -> Install {
+    let mut s = Install::confirming("");
+    for (addr, user, pw) in [(ALICE, "alice", "apw"), (BOB, "bob", "bpw")] {
+        let mails = round(&mut s, addr, &format!("signup {user} {pw}"), "");
+        let code = code_of(only_one(&mails, addr));
+        let mails = round(
+            &mut s,
+            addr,
+            &format!("Re: confirm address {user} {code}"),
+            "",
+        );
+        assert!(
+            only_one(&mails, addr).body.contains("is confirmed"),
+            "{mails:#?}"
+        );
+    }
+    round(&mut s, ALICE, "chess challenge alice bob", "");
+    s
+}
+
+fn assert_nowhere(mails: &[SentMail], secret: &str) {
+    for m in mails {
+        assert!(!m.subject.contains(secret), "{secret} in {m:#?}");
+        assert!(!m.body.contains(secret), "{secret} in {m:#?}");
+    }
+}
+
+// ------------------------------------------------------------ masking
+
+#[test]
+fn a_password_typed_after_the_move_is_masked_in_the_reply_and_the_log() {
+    let mut s = two_players();
+    s.send(ALICE, "chess move 101 alice e4 apw", "");
+    let log = poll_logged(&s);
+    let mails = s.take_outbox();
+    let reply = only_one(&mails, ALICE);
+    assert!(reply.body.contains("wrong"), "{}", reply.body);
+    assert!(
+        reply.body.contains("chess move 101 alice ***** *****"),
+        "{}",
+        reply.body
+    );
+    assert_nowhere(&mails, "apw");
+    assert!(log.contains("mail processed"), "{log}");
+    assert!(!log.contains("apw"), "{log}");
+}
+
+#[test]
+fn a_password_in_a_chat_or_message_body_is_masked() {
+    let mut s = two_players();
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess chat 101 alice apw",
+        "my password is APW, do not tell",
+    );
+    let chat = only_one(&mails, BOB);
+    assert!(
+        chat.body.contains("my password is *****, do not tell"),
+        "{}",
+        chat.body
+    );
+    assert_nowhere(&mails, "APW");
+    let mails = round(&mut s, BOB, "message bob bpw alice", "bpw is mine");
+    assert!(only_one(&mails, ALICE).body.contains("***** is mine"));
+    assert_nowhere(&mails, "bpw");
+}
+
+// ------------------------------------------------------------ throttle
+
+fn guesses(userid: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("chess move 101 {userid} guess{i} e4\n"))
+        .collect()
+}
+
+#[test]
+fn fifty_guesses_in_one_mail_get_a_bounded_answer_and_lock_the_account() {
+    let mut s = two_players();
+    let mails = round(
+        &mut s,
+        "mallory@m.example",
+        "multiple",
+        &guesses("alice", 50),
+    );
+    let answer = only_one(&mails, "mallory@m.example");
+    assert_eq!(
+        answer
+            .body
+            .matches("The password for alice is wrong")
+            .count(),
+        5
+    );
+    assert_eq!(
+        answer.body.matches("alice takes no password until").count(),
+        1
+    );
+    // The owner is told once.
+    let notice = only_one(&mails, ALICE);
+    assert_eq!(notice.subject, "Account locked for a while");
+    // Locked: the right password is refused too, without a new notice.
+    let mails = round(&mut s, ALICE, "chess move 101 alice apw e4", "");
+    assert!(only_one(&mails, ALICE)
+        .body
+        .contains("alice takes no password until"));
+    assert!(to(&mails, BOB).is_empty());
+}
+
+#[test]
+fn the_right_password_works_again_once_the_lockout_is_over() {
+    // The binary's clock is the real one: the library with a test clock.
+    let mut w = World::with_board();
+    w.mail("m@x", "multiple", &guesses("alice", 7));
+    w.replies();
+    w.advance(Duration::minutes(14));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    assert!(
+        r[0].body.contains("alice takes no password until"),
+        "{r:#?}"
+    );
+    w.advance(Duration::minutes(2));
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    let r = w.replies();
+    assert!(
+        r.iter().any(|m| m.subject == "Chess Board 101 bob"),
+        "{r:#?}"
+    );
+}
+
+#[test]
+fn a_nonexistent_userid_gets_the_same_answers() {
+    let mut s = two_players();
+    let mails = round(
+        &mut s,
+        "mallory@m.example",
+        "multiple",
+        &guesses("nobody", 50),
+    );
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let answer = &mails[0].body;
+    assert_eq!(answer.matches("There is no user called nobody").count(), 5);
+    assert_eq!(answer.matches("nobody takes no password until").count(), 1);
+}
+
+// ------------------------------------------------------------ confirmation
+
+const STRANGER: &str = "victim@v.example";
+
+#[test]
+fn a_stranger_address_gets_no_player_text_until_it_confirms() {
+    let mut s = two_players();
+    // Someone signs up with a stranger's address (a forged From).
+    let mails = round(&mut s, STRANGER, "signup carol cpw", "");
+    let welcome = only_one(&mails, STRANGER);
+    let code = code_of(welcome);
+    assert!(
+        welcome.body.contains("Welcome to Test PBM, carol"),
+        "{}",
+        welcome.body
+    );
+    // Play starts at once: the board mail comes, without the comment.
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess challenge alice carol",
+        "BUY CHEAP PILLS",
+    );
+    let board = only_one(&mails, STRANGER);
+    assert_eq!(board.subject, "New Chess Board 102 alice");
+    assert_nowhere(
+        &to(&mails, STRANGER)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>(),
+        "PILLS",
+    );
+    // Chat and message bodies do not go there at all.
+    let mails = round(&mut s, ALICE, "message alice apw carol", "BUY CHEAP PILLS");
+    assert!(to(&mails, STRANGER).is_empty(), "{mails:#?}");
+    let mails = round(&mut s, ALICE, "chess chat 102 alice apw", "BUY CHEAP PILLS");
+    assert!(to(&mails, STRANGER).is_empty(), "{mails:#?}");
+    // A wrong code is refused plainly.
+    let mails = round(&mut s, STRANGER, "confirm address carol AAAAAA", "");
+    assert!(
+        only_one(&mails, STRANGER)
+            .body
+            .contains("That is not the code of any address of carol"),
+        "{mails:#?}"
+    );
+    // The right one confirms; from then on player text arrives.
+    let mails = round(
+        &mut s,
+        STRANGER,
+        &format!("Re: confirm address carol {code}"),
+        "",
+    );
+    assert!(only_one(&mails, STRANGER).body.contains("is confirmed"));
+    let mails = round(&mut s, ALICE, "message alice apw carol", "Hello carol");
+    assert!(only_one(&mails, STRANGER).body.contains("Hello carol"));
+    let mails = round(&mut s, ALICE, "chess chat 102 alice apw", "Good game");
+    assert!(only_one(&mails, STRANGER).body.contains("Good game"));
+}
+
+#[test]
+fn an_extra_or_changed_address_gets_only_its_confirmation_mail_until_confirmed() {
+    let mut s = two_players();
+    let extra = "extra@e.example";
+    let mails = round(
+        &mut s,
+        ALICE,
+        &format!("change address alice apw {ALICE} {extra}"),
+        "",
+    );
+    let confirmation = only_one(&mails, extra);
+    let code = code_of(confirmation);
+    assert!(confirmation
+        .body
+        .contains("If that was not you, ignore this mail"));
+    // Nothing else reaches it: not board mails, not messages.
+    let mails = round(&mut s, ALICE, "chess move 101 alice apw e4", "hi");
+    assert!(to(&mails, extra).is_empty(), "{mails:#?}");
+    assert_eq!(to(&mails, ALICE).len(), 1);
+    let mails = round(&mut s, BOB, "message bob bpw alice", "hello");
+    assert!(to(&mails, extra).is_empty(), "{mails:#?}");
+    // Confirmed (the code may come from anywhere): it gets all.
+    let mails = round(&mut s, ALICE, &format!("confirm address alice {code}"), "");
+    assert!(only_one(&mails, extra)
+        .body
+        .contains("extra@e.example of alice is confirmed"));
+    let mails = round(&mut s, BOB, "chess move 101 bob bpw e5", "your move");
+    assert!(
+        only_one(&mails, extra).body.contains("your move"),
+        "{mails:#?}"
+    );
+    // The first address kept its confirmation through the change.
+    assert!(only_one(&mails, ALICE).body.contains("your move"));
+}
