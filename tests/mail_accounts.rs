@@ -279,3 +279,126 @@ fn an_extra_or_changed_address_gets_only_its_confirmation_mail_until_confirmed()
     // The first address kept its confirmation through the change.
     assert!(only_one(&mails, ALICE).body.contains("your move"));
 }
+
+// ------------------------------------------------------------ limits
+
+#[test]
+fn a_multiple_of_fifty_challenges_counts_fifty_commands() {
+    let mut s = Install::with_config("\n[limits]\ncommands_per_hour = 10\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    let flood = "chess challenge alice bob\n".repeat(50);
+    let mails = round(&mut s, "mallory@m.example", "multiple", &flood);
+    // Ten boards, not fifty: alice gets ten board mails.
+    assert_eq!(to(&mails, ALICE).len(), 10, "{mails:#?}");
+    let answer = only_one(&mails, "mallory@m.example");
+    assert_eq!(answer.body.matches("more than 10 commands").count(), 1);
+    // Further mail from that address is dropped unanswered.
+    let mails = round(&mut s, "mallory@m.example", "help", "");
+    assert!(mails.is_empty(), "{mails:#?}");
+}
+
+#[test]
+fn mail_forged_from_a_players_address_does_not_stop_the_player() {
+    let mut s = Install::with_config("\n[limits]\ncommands_per_hour = 5\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    round(&mut s, BOB, "chess challenge alice bob", "");
+    // Twenty commands "from alice" without her password use up her
+    // address's hour; her own move, with her password, still runs.
+    let body = format!(
+        "{}chess move 101 alice apw e4\nchess show 101\n",
+        "chess games\n".repeat(20)
+    );
+    let mails = round(&mut s, ALICE, "multiple", &body);
+    assert_eq!(only_one(&mails, BOB).subject, "Chess Board 101 bob");
+    let answer = only_one(&mails, ALICE);
+    assert!(
+        answer.body.contains("more than 5 commands"),
+        "{}",
+        answer.body
+    );
+    // The show after the move is dropped: it carries no password.
+    assert!(
+        !answer.body.contains("Chess Board 101 bob\n"),
+        "{}",
+        answer.body
+    );
+}
+
+#[test]
+fn an_account_has_its_own_hourly_limit() {
+    let mut s = Install::with_config("\n[limits]\ncommands_per_hour_per_account = 3\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    let mails = round(
+        &mut s,
+        ALICE,
+        "multiple",
+        &"chess set alice apw small\n".repeat(6),
+    );
+    let body = &only_one(&mails, ALICE).body;
+    assert_eq!(
+        body.matches("From now on your Chess boards").count(),
+        3,
+        "{body}"
+    );
+    assert_eq!(
+        body.matches("alice has sent the 3 commands").count(),
+        1,
+        "{body}"
+    );
+}
+
+#[test]
+fn a_player_is_put_on_a_limited_number_of_boards_a_day() {
+    let mut s = Install::with_config("\n[limits]\nboards_per_player_per_day = 3\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    let mails = round(
+        &mut s,
+        BOB,
+        "multiple",
+        &"chess challenge bob alice\n".repeat(5),
+    );
+    assert_eq!(to(&mails, ALICE).len(), 3, "{mails:#?}");
+    let body = &only_one(&mails, BOB).body;
+    assert_eq!(
+        body.matches("bob has been put on 3 new boards in the last 24 hours")
+            .count(),
+        2,
+        "{body}"
+    );
+    // The admin is not limited.
+    s.ok(&["admin", "challenge", "chess", "alice", "bob"]);
+}
+
+// ------------------------------------------------------------ flood forfeits
+
+#[test]
+fn a_forfeit_of_a_board_the_absent_player_never_moved_on_is_unrated() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    // 101: both moved, alice is absent. 102: bob never moved.
+    round(&mut s, ALICE, "chess challenge alice bob", "");
+    round(&mut s, ALICE, "chess challenge alice bob", "");
+    round(&mut s, ALICE, "chess move 101 alice apw e4", "");
+    round(&mut s, BOB, "chess move 101 bob bpw e5", "");
+    round(&mut s, ALICE, "chess move 102 alice apw e4", "");
+    let later = (chrono::Utc::now() + Duration::days(30)).to_rfc3339();
+    s.ok(&["tick", "--now", &later]);
+    let mails = s.take_outbox();
+    let of = |board: &str| -> &SentMail {
+        mails
+            .iter()
+            .find(|m| m.to == BOB && m.body.contains(&format!("Chess Board {board}:")))
+            .unwrap_or_else(|| panic!("no mail of board {board}: {mails:#?}"))
+    };
+    assert!(of("101").body.contains("rating went"), "{}", of("101").body);
+    let unrated = &of("102").body;
+    assert!(unrated.contains("unrated, as bob never moved"), "{unrated}");
+    assert!(!unrated.contains("rating went"), "{unrated}");
+    let mails = round(&mut s, BOB, "chess standings", "");
+    let table = &only_one(&mails, BOB).body;
+    assert!(table.contains("1616") || table.contains("1584"), "{table}");
+}
