@@ -402,3 +402,49 @@ fn a_forfeit_of_a_board_the_absent_player_never_moved_on_is_unrated() {
     let table = &only_one(&mails, BOB).body;
     assert!(table.contains("1616") || table.contains("1584"), "{table}");
 }
+
+// ------------------------------------------------------------ lookalikes
+
+#[test]
+fn a_userid_that_looks_like_a_players_is_refused() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    for lookalike in ["a1ice", "aIice", "a.lice"] {
+        let mails = round(
+            &mut s,
+            "mallory@m.example",
+            &format!("signup {lookalike} mpw"),
+            "",
+        );
+        let body = &only_one(&mails, "mallory@m.example").body;
+        assert!(body.contains("looks too much like alice"), "{body}");
+    }
+    let mails = round(&mut s, "mallory@m.example", "signup alicia mpw", "");
+    assert!(only_one(&mails, "mallory@m.example")
+        .subject
+        .contains("Welcome"));
+}
+
+#[test]
+fn a_nonexistent_userid_costs_the_same_password_checks_as_a_wrong_password() {
+    use pbmchess::mail::Envelope;
+    use pbmchess::server::Server;
+    let mut w = World::with_board();
+    let mut checks = |subject: &str| {
+        let server = Server::new(&w.config, &w.clock, &w.templates);
+        let env = Envelope {
+            message_id: format!("{subject}@t"),
+            sender: Some("m@x".into()),
+            subject: subject.into(),
+            body: String::new(),
+            comment: String::new(),
+            never_answer: None,
+        };
+        server.handle_mail(&mut w.conn, &env, 100).unwrap();
+        server.credentials.stats().verifications
+    };
+    let wrong = checks("chess move 101 alice nope e4");
+    let unknown = checks("chess move 101 nobody nope e4");
+    assert_eq!(wrong, unknown);
+    assert_eq!(wrong, 2, "the password, and the word after it");
+}

@@ -52,6 +52,25 @@ fn check_userid(userid: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A userid as it may look to a reader (issue #15: no `a1ice` next to
+/// `alice`): lower case; `1`, `i` and `|` read as `l`, `0` as `o`, `rn` as
+/// `m`, `vv` as `w`; `-`, `_` and `.` dropped. Two userids that fold alike
+/// cannot both sign up (the first keeps it). Userids are ASCII
+/// ([`command::is_valid_userid`]), so there are no Unicode confusables.
+pub(crate) fn fold_lookalikes(userid: &str) -> String {
+    let mapped: String = userid
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .map(|c| match c {
+            '1' | 'i' | '|' => 'l',
+            '0' => 'o',
+            c => c,
+        })
+        .collect();
+    mapped.replace("rn", "m").replace("vv", "w")
+}
+
 fn check_address(address: &str) -> Result<(), Refusal> {
     let ok = address
         .split_once('@')
@@ -97,6 +116,16 @@ pub(crate) fn create_user(
     if store::user(ctx.conn, &userid)?.is_some() {
         return Err(Refusal::new(format!(
             "The userid {userid} is taken; choose another one and sign up again."
+        ))
+        .into());
+    }
+    let folded = fold_lookalikes(&userid);
+    if let Some(other) = store::all_userids(ctx.conn)?
+        .into_iter()
+        .find(|u| fold_lookalikes(u) == folded)
+    {
+        return Err(Refusal::new(format!(
+            "The userid {userid} looks too much like {other}, who plays here already; choose one that cannot be mistaken for another."
         ))
         .into());
     }
@@ -389,6 +418,24 @@ mod tests {
             &"x".repeat(33),
         ] {
             assert!(check_userid(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn lookalike_userids_fold_alike() {
+        for (a, b) in [
+            ("alice", "a1ice"),
+            ("alice", "ALICE"),
+            ("alice", "aIice"),
+            ("bob", "b0b"),
+            ("martin", "rnartin"),
+            ("wendy", "vvendy"),
+            ("john.doe", "john_doe"),
+        ] {
+            assert_eq!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
+        }
+        for (a, b) in [("alice", "alicia"), ("bob", "rob"), ("ann", "anne")] {
+            assert_ne!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
         }
     }
 

@@ -232,6 +232,13 @@ pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
     }))
 }
 
+/// Every userid (signed off too), in order.
+pub fn all_userids(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT userid FROM users ORDER BY userid")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Every user, by userid.
 pub fn users(conn: &Connection) -> Result<Vec<User>> {
     let mut stmt = conn.prepare("SELECT userid FROM users ORDER BY userid")?;
