@@ -448,3 +448,21 @@ fn a_nonexistent_userid_costs_the_same_password_checks_as_a_wrong_password() {
     assert_eq!(wrong, unknown);
     assert_eq!(wrong, 2, "the password, and the word after it");
 }
+
+#[test]
+fn mails_without_a_command_count_against_the_address_too() {
+    let mut s = Install::with_config("\n[limits]\ncommands_per_hour = 3\n");
+    for _ in 0..3 {
+        let mails = round(&mut s, "mallory@m.example", "buy cheap pills", "");
+        assert_eq!(mails.len(), 1, "{mails:#?}");
+    }
+    // The fourth is told the limit, once; after it nothing is answered.
+    let mails = round(&mut s, "mallory@m.example", "", "");
+    assert!(only_one(&mails, "mallory@m.example")
+        .body
+        .contains("more than 3 commands"));
+    for subject in ["", "buy cheap pills", "help"] {
+        let mails = round(&mut s, "mallory@m.example", subject, "");
+        assert!(mails.is_empty(), "{mails:#?}");
+    }
+}

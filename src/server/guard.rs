@@ -307,6 +307,19 @@ pub(crate) fn admit(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<Admissio
     Ok(Admission::Drop)
 }
 
+/// A mail with no command to read (too large, or empty) counts as one
+/// command against its address; true when the address was over its limit
+/// already, so the mail is dropped unanswered.
+pub(crate) fn over_address_limit(
+    server: &super::Server<'_>,
+    conn: &rusqlite::Connection,
+    sender: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, ServerError> {
+    let n = store::count_command(conn, CountScope::Address, sender, now)?;
+    Ok(n > server.config.limits.commands_per_hour)
+}
+
 /// Charge a command that ran: to the account whose password it proved,
 /// else to the sender address.
 pub(crate) fn charge(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<(), ServerError> {

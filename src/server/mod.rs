@@ -359,6 +359,10 @@ impl<'a> Server<'a> {
         };
 
         if raw_len > self.config.limits.max_message_bytes {
+            if guard::over_address_limit(self, tx, sender, now)? {
+                record("rate-limited")?;
+                return Ok(MailOutcome::RateLimited);
+            }
             record("too-large")?;
             let text = format!(
                 "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
@@ -396,6 +400,10 @@ impl<'a> Server<'a> {
         let mut refused = 0;
         let mut dropped = 0;
         if request.commands.is_empty() {
+            if guard::over_address_limit(self, tx, sender, now)? {
+                record("rate-limited")?;
+                return Ok(MailOutcome::RateLimited);
+            }
             refused += 1;
             replies.push(self.refusal_reply(
                 &ctx,
