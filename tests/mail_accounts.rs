@@ -147,6 +147,10 @@ fn fifty_guesses_in_one_mail_get_a_bounded_answer_and_lock_the_account() {
         .body
         .contains("alice takes no password until"));
     assert!(to(&mails, BOB).is_empty());
+    // The admin's new password ends the lockout.
+    s.ok(&["admin", "user", "passwd", "alice", "newpw"]);
+    let mails = round(&mut s, ALICE, "chess move 101 alice newpw e4", "");
+    assert_eq!(only_one(&mails, BOB).subject, "Chess Board 101 bob");
 }
 
 #[test]

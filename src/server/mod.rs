@@ -777,6 +777,8 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new("the password must not be empty").into());
             }
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            // A new password from the admin ends a lockout too.
+            store::clear_password_failures(ctx.conn, &userid)?;
             self.credentials.forget(&userid);
             Ok(())
         })
