@@ -394,7 +394,7 @@ fn a_rank_of_too_many_empty_squares_is_refused_not_overflowed() {
         "8".repeat(80)
     );
     assert!(game.position(&long, &[]).is_err());
-    let artifact: &[u8] = b"knN8888888888888888888888888888888888888888888888888888888888888888888888888888888883hrb/ppppp/9//8/8//PNPRNBQR w KQk\0\05'PR w KQkq - 0 1";
+    let artifact: &[u8] = b"knN8888888888888888888888888888888888888888888888888888888888888888888888888888888883hrb/ppppp/9//8/8//PNPRNBQR w KQk\x00\x005'PR w KQkq - 0 1";
     let text = String::from_utf8_lossy(&artifact[1..]);
     for g in pbmchess::rules::registry() {
         let _ = g.position(&text, &[]);
