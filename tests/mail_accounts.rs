@@ -470,3 +470,28 @@ fn mails_without_a_command_count_against_the_address_too() {
         assert!(mails.is_empty(), "{mails:#?}");
     }
 }
+
+#[test]
+fn the_comment_of_a_queued_move_does_not_reach_an_unconfirmed_address() {
+    let mut s = two_players();
+    round(&mut s, STRANGER, "signup carol cpw", "");
+    round(&mut s, ALICE, "chess challenge alice carol", "");
+    round(&mut s, ALICE, "chess move 102 alice apw e4", "");
+    round(
+        &mut s,
+        ALICE,
+        "chess queue 102 alice apw Nf3",
+        "BUY CHEAP PILLS",
+    );
+    let mails = round(&mut s, STRANGER, "chess move 102 carol cpw e5", "");
+    let alices: Vec<SentMail> = to(&mails, ALICE).into_iter().cloned().collect();
+    assert!(
+        alices
+            .iter()
+            .any(|m| m.body.contains("alice wrote with it: BUY CHEAP PILLS")),
+        "{alices:#?}"
+    );
+    let carols: Vec<SentMail> = to(&mails, STRANGER).into_iter().cloned().collect();
+    assert!(carols.iter().any(|m| m.body.contains("Nf3")), "{carols:#?}");
+    assert_nowhere(&carols, "PILLS");
+}

@@ -83,15 +83,30 @@ pub(crate) fn days(d: Duration) -> String {
 }
 
 impl<'a> BoardView<'a> {
-    /// The same view without the comment, for addresses not yet
-    /// confirmed (they get nothing a player wrote).
+    /// Whether the mail carries text a player wrote: a comment, or the
+    /// comment of a queued move in the news.
+    fn relays_player_text(&self) -> bool {
+        self.comment.is_some()
+            || self
+                .news
+                .iter()
+                .any(|l| l.contains(super::queued::QUEUED_COMMENT))
+    }
+
+    /// The same view without the comment (nor a queued move's), for
+    /// addresses not yet confirmed (they get nothing a player wrote).
     pub fn without_comment(&self) -> BoardView<'a> {
         BoardView {
             game: self.game,
             row: self.row,
             plies: self.plies,
             position: self.position,
-            news: self.news.clone(),
+            news: self
+                .news
+                .iter()
+                .filter(|l| !l.contains(super::queued::QUEUED_COMMENT))
+                .cloned()
+                .collect(),
             recent_only: self.recent_only,
             comment: None,
             occasion: self.occasion,
@@ -376,7 +391,7 @@ impl<'a> BoardView<'a> {
         }
         let drawing = ctx.drawing_of(userid, self.game.name())?;
         let body = self.body(ctx, drawing)?;
-        if self.comment.is_none() || user.unconfirmed.is_empty() {
+        if !self.relays_player_text() || user.unconfirmed.is_empty() {
             return Ok(Reply::to_user(&user, &self.subject(), &body));
         }
         // An address not yet confirmed gets the board without the
