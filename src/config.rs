@@ -28,6 +28,7 @@ pub struct Config {
     pub templates: TemplatesSection,
     pub log: LogSection,
     pub computer: ComputerSection,
+    pub accounts: AccountsSection,
 }
 
 /// Who the server is.
@@ -161,8 +162,19 @@ impl Default for TimersSection {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsSection {
-    /// Mails per sender address per hour; more are dropped with one notice.
+    /// Commands (each line of a `multiple` counts) per sender address per
+    /// hour; beyond it only commands whose password is right still run
+    /// (they count against their account instead), the rest are dropped
+    /// with one notice an hour.
     pub commands_per_hour: u32,
+    /// Commands with a right password per account per hour.
+    pub commands_per_hour_per_account: u32,
+    /// Commands per hour for the whole server; beyond it every command
+    /// waits for the next hour (refused with one sentence a mail).
+    pub commands_per_hour_total: u32,
+    /// Boards a player may be put on in 24 hours (challenges by mail and
+    /// `seek`; the admin's `admin challenge` is not counted).
+    pub boards_per_player_per_day: u32,
     /// Larger inbound mails are refused with a short error.
     pub max_message_bytes: usize,
     /// Tries after which a mail that fails inside the server (a database
@@ -182,6 +194,9 @@ impl Default for LimitsSection {
     fn default() -> Self {
         LimitsSection {
             commands_per_hour: 60,
+            commands_per_hour_per_account: 200,
+            commands_per_hour_total: 5000,
+            boards_per_player_per_day: 20,
             max_message_bytes: 256 * 1024,
             failures_before_quarantine: 3,
             max_reply_bytes: 64 * 1024,
@@ -207,6 +222,34 @@ impl Default for RetentionSection {
         RetentionSection {
             processed_mail_days: 90,
             sent_outbox_days: 30,
+        }
+    }
+}
+
+/// Accounts: password throttling and address confirmation.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AccountsSection {
+    /// Wrong passwords for one userid (existing or not) within
+    /// `lockout_minutes` after which it is locked for `lockout_minutes`.
+    pub password_failures: u32,
+    /// How long a lockout lasts, and the window the failures are counted in.
+    pub lockout_minutes: u32,
+    /// Days a confirmation code stays valid.
+    pub confirmation_days: u32,
+    /// Whether addresses must prove they are read before they get what
+    /// players wrote (the default). Off: every address counts as confirmed
+    /// at once, for a closed server whose admin vouches for its players.
+    pub confirm_addresses: bool,
+}
+
+impl Default for AccountsSection {
+    fn default() -> Self {
+        AccountsSection {
+            password_failures: 5,
+            lockout_minutes: 15,
+            confirmation_days: 7,
+            confirm_addresses: true,
         }
     }
 }

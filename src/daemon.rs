@@ -103,17 +103,17 @@ fn process_envelope(
     raw_len: usize,
 ) -> Result<MailOutcome, ServerError> {
     let outcome = server.handle_mail(conn, envelope, raw_len)?;
-    log_mail(envelope, &outcome);
+    log_mail(server, envelope, &outcome);
     Ok(outcome)
 }
 
 /// The log line of one processed mail.
-fn log_mail(envelope: &mail::Envelope, outcome: &MailOutcome) {
+fn log_mail(server: &Server<'_>, envelope: &mail::Envelope, outcome: &MailOutcome) {
     use crate::limits::log_field;
     info!(
         message_id = %log_field(&envelope.message_id),
         sender = %log_field(envelope.sender.as_deref().unwrap_or("-")),
-        subject = %log_field(&mask_subject(&envelope.subject)),
+        subject = %log_field(&server.subject_for_log(envelope)),
         outcome = %log_field(&format!("{outcome:?}")),
         "mail processed"
     );
@@ -206,7 +206,7 @@ fn read_group(
         match server.handle_mail_within(&tx, &envelope, message.size) {
             Ok(outcome) => {
                 tx.execute_batch("RELEASE mail")?;
-                log_mail(&envelope, &outcome);
+                log_mail(server, &envelope, &outcome);
                 let done = match outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,

@@ -69,6 +69,11 @@ timeout_seconds = 5
 [poll]
 interval_seconds = 1
 
+# Transport tests: addresses count as confirmed at once (tests/mail_accounts.rs
+# tests confirmation).
+[accounts]
+confirm_addresses = false
+
 [retry]
 first_seconds = 1
 max_seconds = 1

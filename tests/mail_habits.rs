@@ -241,12 +241,14 @@ fn error_mails_quote_the_move_as_sent_and_mask_only_the_password() {
         "{}",
         m.body
     );
-    // A misplaced password: the word in the password's place is masked.
+    // A misplaced password: the word in the password's place is masked,
+    // and so is the password where it stands (issue #15).
     let mails = exchange(&mut s, BOB, "chess move 101 bob e5 bpw", "");
     let m = only_one(&mails, BOB);
+    assert!(!m.body.contains("bpw"), "{}", m.body);
     assert!(
         m.body
-            .contains("Your command was:\n  chess move 101 bob ***** bpw"),
+            .contains("Your command was:\n  chess move 101 bob ***** *****"),
         "{}",
         m.body
     );

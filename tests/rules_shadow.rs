@@ -426,3 +426,39 @@ fn position_text_reads_back_and_bad_text_is_refused() {
         assert!(game.position(bad, &[]).is_err(), "{bad}");
     }
 }
+
+/// Found by the `position_text` and `moves` fuzz targets (fuzz/): a rank
+/// written as a long run of digits overflowed the file counter (a panic in
+/// a build with overflow checks) instead of being refused.
+#[test]
+fn a_rank_of_too_many_empty_squares_is_refused_not_overflowed() {
+    let game = pbmchess::rules::game("shadowchess").unwrap();
+    let long = format!(
+        "nN{}3hrb/ppppp/9//8/8//PNPRNBQR w KQkq - 0 1",
+        "8".repeat(80)
+    );
+    assert!(game.position(&long, &[]).is_err());
+    let artifact: &[u8] = b"knN8888888888888888888888888888888888888888888888888888888888888888888888888888888883hrb/ppppp/9//8/8//PNPRNBQR w KQk\x00\x005'PR w KQkq - 0 1";
+    let text = String::from_utf8_lossy(&artifact[1..]);
+    for g in pbmchess::rules::registry() {
+        let _ = g.position(&text, &[]);
+    }
+    // A shadow move of four bytes with a two-byte character in it.
+    let mut start = pbmchess::rules::game("shadowchess")
+        .unwrap()
+        .start(&[])
+        .unwrap();
+    assert!(start.play("e4/aéb").is_err());
+    // The moves target's find: every game, move texts played from the start.
+    let data: &[u8] = b"3\0\x05\0\x05e\xff43\nnd3";
+    let games = pbmchess::rules::registry();
+    let game = games[data[0] as usize % games.len()];
+    let mut position = game.start(&[]).unwrap();
+    for input in String::from_utf8_lossy(&data[2..]).split('\n') {
+        if position.play(input).is_ok() {
+            let written = position.to_text();
+            let again = game.position(&written, &[]).unwrap();
+            assert_eq!(again.to_text(), written);
+        }
+    }
+}

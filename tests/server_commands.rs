@@ -245,7 +245,7 @@ fn rate_limit_drops_with_one_notice() {
     assert_eq!(w.mail("a@x", "help", ""), MailOutcome::RateLimited);
     assert_eq!(w.mail("a@x", "help", ""), MailOutcome::RateLimited);
     let r = w.replies();
-    assert!(single(&r).body.contains("more than 3 mails"), "{r:#?}");
+    assert!(single(&r).body.contains("more than 3 commands"), "{r:#?}");
     w.advance(Duration::hours(2));
     w.mail("a@x", "help", "");
     assert_eq!(w.replies().len(), 1);

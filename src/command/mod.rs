@@ -18,6 +18,16 @@ pub use parse::{has_guard, parse_line, parse_mail, parse_reply, verbs, MAX_COMMA
 
 use std::fmt;
 
+/// `line` as it may be quoted or logged: the password word masked (as
+/// [`Parsed::masked`], or [`ParseError::masked`] for a line that is no
+/// command).
+pub fn mask_line(line: &str) -> String {
+    match parse_line(line) {
+        Ok(parsed) => parsed.masked,
+        Err(e) => e.masked,
+    }
+}
+
 /// Every game name the language knows, in the order help lists them.
 ///
 /// The parser knows these by heart (it must not call into `rules`, which may
@@ -326,6 +336,12 @@ pub enum Command {
     Signoff {
         who: Credentials,
     },
+    /// `confirm address <userid> <code>`: the code of a confirmation mail
+    /// proves that an address of the user is read.
+    ConfirmAddress {
+        userid: String,
+        code: Password,
+    },
     /// `None` ends the vacation (`off`).
     Vacation {
         who: Credentials,
@@ -357,6 +373,71 @@ pub enum Command {
         game: String,
         command: GameCommand,
     },
+}
+
+impl Command {
+    /// The credentials the command carries, if any.
+    pub fn credentials(&self) -> Option<&Credentials> {
+        match self {
+            Command::ChangePassword { who, .. }
+            | Command::ChangeAddress { who, .. }
+            | Command::Signoff { who }
+            | Command::Vacation { who, .. }
+            | Command::ShowVacation { who }
+            | Command::Message { who, .. }
+            | Command::Broadcast { who } => Some(who),
+            Command::Help { .. }
+            | Command::Signup { .. }
+            | Command::ConfirmAddress { .. }
+            | Command::List { .. }
+            | Command::AllShow { .. } => None,
+            Command::Game { command, .. } => match command {
+                GameCommand::Move { who, .. }
+                | GameCommand::Queue { who, .. }
+                | GameCommand::Resign { who, .. }
+                | GameCommand::Submit { who, .. }
+                | GameCommand::Confirm { who, .. }
+                | GameCommand::ShowAs { who, .. }
+                | GameCommand::Chat { who, .. }
+                | GameCommand::Subscribe { who, .. }
+                | GameCommand::Unsubscribe { who, .. }
+                | GameCommand::Notify { who, .. }
+                | GameCommand::AcceptChallenges { who }
+                | GameCommand::RejectChallenges { who }
+                | GameCommand::Limit { who, .. }
+                | GameCommand::ShowLimit { who }
+                | GameCommand::Set { who, .. }
+                | GameCommand::Seek { who, .. } => Some(who),
+                GameCommand::Help
+                | GameCommand::Challenge { .. }
+                | GameCommand::Preview { .. }
+                | GameCommand::Show { .. }
+                | GameCommand::ShowUsers { .. }
+                | GameCommand::Games { .. }
+                | GameCommand::Standings
+                | GameCommand::History
+                | GameCommand::Players
+                | GameCommand::Record { .. } => None,
+            },
+        }
+    }
+
+    /// Every password the command carries (its credentials', a new
+    /// password, a signup's, a confirmation code): never quoted.
+    pub fn passwords(&self) -> Vec<&Password> {
+        let mut out: Vec<&Password> = self
+            .credentials()
+            .map(|c| &c.password)
+            .into_iter()
+            .collect();
+        match self {
+            Command::Signup { password, .. } => out.push(password),
+            Command::ChangePassword { new, .. } => out.push(new),
+            Command::ConfirmAddress { code, .. } => out.push(code),
+            _ => {}
+        }
+        out
+    }
 }
 
 /// A command together with the words it was read from, the password word

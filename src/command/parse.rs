@@ -599,6 +599,16 @@ const VERBS: &[Verb] = &[
         },
         Creds::Change,
     ),
+    verb(
+        "confirm",
+        Scope::Account,
+        &[],
+        Usage {
+            needs: "address, your userid and the code of the confirmation mail",
+            example: "confirm address alice K7Q3P9",
+        },
+        Creds::Change,
+    ),
     Verb {
         prefix: false,
         ..verb(
@@ -1734,6 +1744,17 @@ impl<'a> Parser<'a> {
                         return Err(self.bad(word, "password or address"));
                     }
                 }
+            }
+            "confirm" => {
+                let word = self.need()?;
+                if !word.eq_ignore_ascii_case("address") {
+                    return Err(self.bad(word, "address"));
+                }
+                self.cmd = "confirm address".to_string();
+                let userid = self.userid()?;
+                // The code is masked where the line is quoted, as a password.
+                let code = self.password()?;
+                Command::ConfirmAddress { userid, code }
             }
             "signoff" | "delete" => Command::Signoff { who: self.creds()? },
             "vacation" => {

@@ -5,11 +5,11 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use minijinja::context;
 
-use super::{Ctx, Handled, Refusal, Reply, ServerError};
+use super::{confirm, Ctx, Handled, Refusal, Reply, ServerError};
 
 use crate::command::{self, BoardSize, Credentials, Look, Password};
 use crate::rules::Game;
-use crate::store;
+use crate::store::{self, AddressStatus};
 
 /// Passwords are compared case-insensitively, as pbmserv does: the hash is
 /// of the lower-cased password.
@@ -50,6 +50,25 @@ fn check_userid(userid: &str) -> Result<(), Refusal> {
         )));
     }
     Ok(())
+}
+
+/// A userid as it may look to a reader (issue #15: no `a1ice` next to
+/// `alice`): lower case; `1`, `i` and `|` read as `l`, `0` as `o`, `rn` as
+/// `m`, `vv` as `w`; `-`, `_` and `.` dropped. Two userids that fold alike
+/// cannot both sign up (the first keeps it). Userids are ASCII
+/// ([`command::is_valid_userid`]), so there are no Unicode confusables.
+pub(crate) fn fold_lookalikes(userid: &str) -> String {
+    let mapped: String = userid
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .map(|c| match c {
+            '1' | 'i' | '|' => 'l',
+            '0' => 'o',
+            c => c,
+        })
+        .collect();
+    mapped.replace("rn", "m").replace("vv", "w")
 }
 
 fn check_address(address: &str) -> Result<(), Refusal> {
@@ -100,12 +119,25 @@ pub(crate) fn create_user(
         ))
         .into());
     }
+    let folded = fold_lookalikes(&userid);
+    if let Some(other) = store::all_userids(ctx.conn)?
+        .into_iter()
+        .find(|u| fold_lookalikes(u) == folded)
+    {
+        return Err(Refusal::new(format!(
+            "The userid {userid} looks too much like {other}, who plays here already; choose one that cannot be mistaken for another."
+        ))
+        .into());
+    }
     let hash = hash_password(password.expose())?;
     store::insert_user(ctx.conn, &userid, &hash, &addresses, ctx.now)?;
     Ok(addresses)
 }
 
-/// `signup <userid> <password> [addr...]`
+/// `signup <userid> <password> [addr...]`: play starts at once; the
+/// sender's address is unconfirmed and its welcome mail carries its code,
+/// every other address given is pending and gets a confirmation mail of
+/// its own (see [`super::confirm`]).
 pub(crate) fn signup(
     ctx: &Ctx<'_>,
     userid: &str,
@@ -115,15 +147,41 @@ pub(crate) fn signup(
     let addresses = create_user(ctx, userid, password, addresses)?;
     let userid = userid.to_lowercase();
     let name = &ctx.server.config.server.name;
-    let text = format!(
+    let sender = ctx.sender.unwrap_or_default().to_lowercase();
+    let mut replies = Vec::new();
+    let mut own_code = None;
+    let confirming = ctx.server.config.accounts.confirm_addresses;
+    for a in addresses.iter().filter(|_| confirming) {
+        if *a == sender {
+            own_code = Some(confirm::issue(ctx, &userid, a, AddressStatus::Unconfirmed)?);
+        } else {
+            let code = confirm::issue(ctx, &userid, a, AddressStatus::Pending)?;
+            replies.push(confirm::confirmation_mail(ctx, &userid, a, &code)?);
+        }
+    }
+    let mut text = format!(
         "Welcome to {name}, {userid}! Your account is ready; board mail for it goes to {}.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
         addresses.join(", ")
     );
-    Ok(vec![ctx.notice(
-        ctx.sender.unwrap_or_default(),
-        format!("Welcome to {name}, {userid}"),
-        &text,
-    )?])
+    let subject = match &own_code {
+        Some(code) => {
+            text.push_str("\n\n");
+            text.push_str(&confirm::how_to_confirm(
+                &userid,
+                &sender,
+                code,
+                ctx.server.config.accounts.confirmation_days,
+            ));
+            confirm::subject(&userid, code)
+        }
+        None if confirming => {
+            text.push_str("\n\nEach of those addresses got a mail with a code to confirm it; until it is confirmed it gets no mail of the account.");
+            format!("Welcome to {name}, {userid}")
+        }
+        None => format!("Welcome to {name}, {userid}"),
+    };
+    replies.insert(0, ctx.notice(&sender, subject, &text)?);
+    Ok(replies)
 }
 
 /// `help [topic...]`, `<game> help`.
@@ -296,16 +354,33 @@ pub(crate) fn change_address(
     for a in &addresses {
         check_address(a)?;
     }
+    let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
     let text = format!(
-        "Mail for {} goes to {} from now on.",
+        "Mail for {} goes to {} from now on; a new address gets it once confirmed.",
         user.userid,
         addresses.join(", ")
     );
-    // To the old addresses and to each new one.
+    // To the old addresses; each new one gets only its confirmation mail.
     let mut replies = ctx.notice_to_user(&user, "Address changed", &text)?;
-    for a in addresses.iter().filter(|a| !user.addresses.contains(a)) {
-        replies.extend(confirmation(ctx, a, "Address changed", text.clone())?);
+    for a in &addresses {
+        match before.iter().find(|r| r.address == *a) {
+            // Kept: as confirmed (or not) as before, with its code.
+            Some(r) => store::set_address_status(
+                ctx.conn,
+                &user.userid,
+                a,
+                r.status,
+                r.code_hash.as_deref().zip(r.code_expires_at),
+            )?,
+            None if !ctx.server.config.accounts.confirm_addresses => {
+                replies.push(ctx.notice(a, "Address changed", &text)?);
+            }
+            None => {
+                let code = confirm::issue(ctx, &user.userid, a, AddressStatus::Pending)?;
+                replies.push(confirm::confirmation_mail(ctx, &user.userid, a, &code)?);
+            }
+        }
     }
     Ok(replies)
 }
@@ -367,6 +442,24 @@ mod tests {
             &"x".repeat(33),
         ] {
             assert!(check_userid(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn lookalike_userids_fold_alike() {
+        for (a, b) in [
+            ("alice", "a1ice"),
+            ("alice", "ALICE"),
+            ("alice", "aIice"),
+            ("bob", "b0b"),
+            ("martin", "rnartin"),
+            ("wendy", "vvendy"),
+            ("john.doe", "john_doe"),
+        ] {
+            assert_eq!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
+        }
+        for (a, b) in [("alice", "alicia"), ("bob", "rob"), ("ann", "anne")] {
+            assert_ne!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
         }
     }
 

@@ -83,6 +83,36 @@ pub(crate) fn days(d: Duration) -> String {
 }
 
 impl<'a> BoardView<'a> {
+    /// Whether the mail carries text a player wrote: a comment, or the
+    /// comment of a queued move in the news.
+    fn relays_player_text(&self) -> bool {
+        self.comment.is_some()
+            || self
+                .news
+                .iter()
+                .any(|l| l.contains(super::queued::QUEUED_COMMENT))
+    }
+
+    /// The same view without the comment (nor a queued move's), for
+    /// addresses not yet confirmed (they get nothing a player wrote).
+    pub fn without_comment(&self) -> BoardView<'a> {
+        BoardView {
+            game: self.game,
+            row: self.row,
+            plies: self.plies,
+            position: self.position,
+            news: self
+                .news
+                .iter()
+                .filter(|l| !l.contains(super::queued::QUEUED_COMMENT))
+                .cloned()
+                .collect(),
+            recent_only: self.recent_only,
+            comment: None,
+            occasion: self.occasion,
+        }
+    }
+
     /// The player to act on an active board.
     fn to_act(&self) -> &str {
         &self.row.players[self.position.to_act().index()]
@@ -408,9 +438,30 @@ impl<'a> BoardView<'a> {
         if user.signed_off_at.is_some() {
             return Ok(vec![]);
         }
-        let body = self.body(ctx, ctx.drawing_of(userid, self.game.name())?)?;
+        let drawing = ctx.drawing_of(userid, self.game.name())?;
+        let body = self.body(ctx, drawing)?;
         let key = self.reply_key(ctx, userid)?;
-        let mut replies = Reply::to_user(&user, &self.subject(), &body);
+        let mut replies = if !self.relays_player_text() || user.unconfirmed.is_empty() {
+            Reply::to_user(&user, &self.subject(), &body)
+        } else {
+            // An address not yet confirmed gets the board without the
+            // comment: nothing a player wrote (see `confirm`).
+            let bare = self.without_comment();
+            let (bare_subject, bare_body) = (bare.subject(), bare.body(ctx, drawing)?);
+            let subject = self.subject();
+            user.addresses
+                .iter()
+                .map(|a| {
+                    let unconfirmed = user.unconfirmed.contains(a);
+                    Reply {
+                        to: a.clone(),
+                        subject: if unconfirmed { &bare_subject } else { &subject }.clone(),
+                        body: if unconfirmed { &bare_body } else { &body }.clone(),
+                        reply_key: None,
+                    }
+                })
+                .collect()
+        };
         for reply in &mut replies {
             reply.reply_key = key.clone();
         }

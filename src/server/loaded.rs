@@ -257,14 +257,8 @@ pub(crate) fn finish(
     winner: Option<usize>,
     ending: &str,
 ) -> Handled<Vec<String>> {
+    finish_unrated(ctx, loaded, winner, ending)?;
     let game = loaded.row.game.clone();
-    store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
-    store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
-    loaded.row.finished_at = Some(ctx.now);
-    loaded.row.status = BoardStatus::Finished {
-        winner_seat: winner,
-        ending: ending.to_string(),
-    };
     let players = loaded.row.players.clone();
     let [a, b] = players.as_slice() else {
         return Ok(vec![]);
@@ -306,4 +300,22 @@ pub(crate) fn finish(
         ratings::change_sentence(a, ra.rating, na),
         ratings::change_sentence(b, rb.rating, nb),
     ])
+}
+
+/// Finish a board without rating it (see [`finish`]); no rating lines.
+pub(crate) fn finish_unrated(
+    ctx: &Ctx<'_>,
+    loaded: &mut Loaded,
+    winner: Option<usize>,
+    ending: &str,
+) -> Handled<Vec<String>> {
+    let game = loaded.row.game.clone();
+    store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
+    store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
+    loaded.row.finished_at = Some(ctx.now);
+    loaded.row.status = BoardStatus::Finished {
+        winner_seat: winner,
+        ending: ending.to_string(),
+    };
+    Ok(vec![])
 }

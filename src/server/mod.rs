@@ -28,7 +28,9 @@ mod account;
 mod admin;
 mod compose;
 mod computer;
+mod confirm;
 pub mod credentials;
+mod guard;
 mod loaded;
 mod pending;
 mod play;
@@ -39,7 +41,7 @@ mod social;
 pub mod templates;
 mod text;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use minijinja::context;
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -184,6 +186,9 @@ pub(crate) struct Ctx<'a> {
     /// On a reply to a board mail: the player its reply token and the
     /// sender's address vouch for, whose commands need no password.
     pub vouched: Option<&'a str>,
+    /// What the mail learnt so far: passwords to mask, wrong passwords
+    /// to count (see [`guard`]).
+    pub session: &'a guard::Session,
 }
 
 impl Ctx<'_> {
@@ -214,6 +219,20 @@ impl Ctx<'_> {
         }
         let body = self.server.notice_body(text.as_ref())?;
         Ok(Reply::to_user(user, &subject.into(), &body))
+    }
+
+    /// Text a player wrote (chat, message) to each confirmed address of
+    /// `user`: none that has not proved it is read (see `confirm`), none
+    /// once signed off.
+    pub fn relay_to_user(
+        &self,
+        user: &store::User,
+        subject: impl Into<String>,
+        text: impl AsRef<str>,
+    ) -> Handled<Vec<Reply>> {
+        let mut replies = self.notice_to_user(user, subject, text)?;
+        replies.retain(|r| !user.unconfirmed.contains(&r.to));
+        Ok(replies)
     }
 
     /// Where an answer to `user`'s command goes: the sender, or (from the
@@ -253,38 +272,10 @@ impl Ctx<'_> {
             .next())
     }
 
-    /// Check a userid and password; the user is returned when they match.
+    /// Check a userid and password, throttled; the user is returned when
+    /// they match (see [`guard`]).
     pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
-        let credentials = &self.server.credentials;
-        let Some(user) = store::user(self.conn, &who.userid)? else {
-            // As long as a wrong password: the time tells nothing.
-            credentials.no_such_user(who.password.expose());
-            return Err(Refusal::new(format!(
-                "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
-                who.userid
-            ))
-            .into());
-        };
-        if user.signed_off_at.is_some() {
-            return Err(Refusal::new(format!(
-                "The account {} has been signed off and can no longer play.",
-                user.userid
-            ))
-            .into());
-        }
-        // A reply to a board mail: the token and the sender's address stand
-        // for the password (see `reply`).
-        if self.vouched == Some(user.userid.as_str()) {
-            return Ok(user);
-        }
-        if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
-            return Err(Refusal::new(format!(
-                "The password for {} is wrong; check it and send the command again.",
-                user.userid
-            ))
-            .into());
-        }
-        Ok(user)
+        guard::authenticate(self, who)
     }
 }
 
@@ -295,6 +286,9 @@ pub struct Server<'a> {
     pub templates: &'a Templates,
     /// Passwords verified in this process (see [`credentials`]).
     pub credentials: credentials::VerifiedCredentials,
+    /// The Subject of the mail handled last, as its log line may show it
+    /// (every password it showed masked), with its Message-ID.
+    logged_subject: std::sync::Mutex<Option<(String, String)>>,
 }
 
 impl<'a> Server<'a> {
@@ -304,7 +298,30 @@ impl<'a> Server<'a> {
             clock,
             templates,
             credentials: credentials::VerifiedCredentials::new(),
+            logged_subject: std::sync::Mutex::new(None),
         }
+    }
+
+    /// The Subject of `mail` as a log line may show it: the password word
+    /// masked by the parser, and every password the server found in the
+    /// mail while handling it (see [`guard`]) masked too.
+    pub fn subject_for_log(&self, mail: &Envelope) -> String {
+        let mut slot = self
+            .logged_subject
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match slot.take() {
+            Some((id, subject)) if id == mail.message_id => subject,
+            _ => command::mask_line(&mail.subject),
+        }
+    }
+
+    fn remember_log_subject(&self, mail: &Envelope, session: &guard::Session) {
+        let subject = session.mask(&command::mask_line(&mail.subject));
+        *self
+            .logged_subject
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some((mail.message_id.clone(), subject));
     }
 
     /// The body of a plain text answer, from `message.txt`.
@@ -355,28 +372,11 @@ impl<'a> Server<'a> {
             }
         };
 
-        let limit = self.config.limits.commands_per_hour;
-        let recent = store::mails_from_since(tx, sender, now - Duration::hours(1))?;
-        if recent >= limit {
-            record("rate-limited")?;
-            if recent == limit {
-                let text = format!(
-                    "You sent more than {limit} mails within an hour, so further mail from {sender} is dropped unanswered until an hour has passed. Please send fewer, or use a \"multiple\" mail with one command per line."
-                );
-                let body = self.notice_body(&text)?;
-                self.enqueue(
-                    tx,
-                    sender,
-                    "Too many commands",
-                    body,
-                    Some(&mail.message_id),
-                    now,
-                )?;
-            }
-            return Ok(MailOutcome::RateLimited);
-        }
-
         if raw_len > self.config.limits.max_message_bytes {
+            if guard::over_address_limit(self, tx, sender, now)? {
+                record("rate-limited")?;
+                return Ok(MailOutcome::RateLimited);
+            }
             record("too-large")?;
             let text = format!(
                 "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
@@ -392,6 +392,7 @@ impl<'a> Server<'a> {
             Some(r) => r.request(),
             None => command::parse_mail(&mail.subject, &mail.body),
         };
+        let session = guard::Session::default();
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = request
@@ -417,15 +418,21 @@ impl<'a> Server<'a> {
                 &mail.subject
             },
             vouched: by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
+            session: &session,
         };
         let mut replies = Vec::new();
         let mut refused = 0;
+        let mut dropped = 0;
         // Every answer is bounded (see `crate::limits`): the commands run
         // in a savepoint that an answer too large rolls back.
         tx.execute_batch("SAVEPOINT answers")?;
         let limits = &self.config.limits;
         let mut read_before: Vec<&Command> = Vec::new();
         if request.commands.is_empty() {
+            if guard::over_address_limit(self, tx, sender, now)? {
+                record("rate-limited")?;
+                return Ok(MailOutcome::RateLimited);
+            }
             refused += 1;
             replies.push(self.refusal_reply(
                 &ctx,
@@ -447,6 +454,22 @@ impl<'a> Server<'a> {
                     if command::only_reads(&parsed.command)
                         && read_before.contains(&&parsed.command) => {}
                 Ok(parsed) => {
+                    let who = parsed.command.credentials();
+                    match guard::admit(&ctx, who)? {
+                        guard::Admission::Run => {}
+                        guard::Admission::Refuse(refusal) => {
+                            refused += 1;
+                            dropped += 1;
+                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            continue;
+                        }
+                        guard::Admission::Drop => {
+                            refused += 1;
+                            dropped += 1;
+                            continue;
+                        }
+                    }
+                    session.begin(&parsed.masked);
                     if command::only_reads(&parsed.command) {
                         read_before.push(&parsed.command);
                     }
@@ -463,6 +486,7 @@ impl<'a> Server<'a> {
                                     &Refusal::new(sentence),
                                     &parsed.masked,
                                 )?);
+                                guard::charge(&ctx, who)?;
                                 continue;
                             }
                         };
@@ -476,12 +500,35 @@ impl<'a> Server<'a> {
                         Err(Failure::Refused(refusal)) => {
                             tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
                             refused += 1;
-                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            if !session.quiet() {
+                                replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                            }
                         }
                         Err(Failure::Internal(e)) => return Err(e),
                     }
+                    guard::charge(&ctx, who)?;
+                    match guard::count_failures(&ctx) {
+                        Ok(mut notices) => replies.append(&mut notices),
+                        Err(Failure::Internal(e)) => return Err(e),
+                        Err(Failure::Refused(_)) => {}
+                    }
                 }
                 Err(e) => {
+                    // A line that is no command costs the sender's address.
+                    match guard::admit(&ctx, None)? {
+                        guard::Admission::Run => guard::charge(&ctx, None)?,
+                        guard::Admission::Refuse(refusal) => {
+                            refused += 1;
+                            dropped += 1;
+                            replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
+                            continue;
+                        }
+                        guard::Admission::Drop => {
+                            refused += 1;
+                            dropped += 1;
+                            continue;
+                        }
+                    }
                     refused += 1;
                     let refusal = Refusal {
                         sentence: e.message.clone(),
@@ -500,6 +547,15 @@ impl<'a> Server<'a> {
                     reply.reply_key = Some(key.clone());
                 }
             }
+        }
+        session.mask_replies(&mut replies);
+        self.remember_log_subject(mail, &session);
+        if dropped > 0 && dropped == request.commands.len() {
+            // Nothing of the mail ran: dropped for the limits.
+            tx.execute_batch("RELEASE answers")?;
+            self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
+            record("rate-limited")?;
+            return Ok(MailOutcome::RateLimited);
         }
         if request.body_after_command.is_some() {
             for reply in replies.iter_mut().filter(|r| r.to == sender) {
@@ -708,6 +764,7 @@ impl<'a> Server<'a> {
                 account::change_address(ctx, who, addresses)
             }
             Command::Signoff { who } => account::signoff(ctx, who),
+            Command::ConfirmAddress { userid, code } => confirm::confirm_address(ctx, userid, code),
             Command::List { games } => social::list(ctx, games),
             Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
             Command::ShowVacation { who } => settings::vacation_report(ctx, who),
@@ -839,6 +896,8 @@ impl<'a> Server<'a> {
                 return Err(Refusal::new("the password must not be empty").into());
             }
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            // A new password from the admin ends a lockout too.
+            store::clear_password_failures(ctx.conn, &userid)?;
             self.credentials.forget(&userid);
             Ok(())
         })
@@ -893,6 +952,7 @@ impl<'a> Server<'a> {
             comment: "",
             line: "",
             vouched: None,
+            session: &guard::Session::default(),
         };
         let result = f(&ctx);
         match result {

@@ -429,6 +429,7 @@ pub(crate) fn confirm(
                 comment,
                 line: ctx.line,
                 vouched: ctx.vouched,
+                session: ctx.session,
             };
             play::act(
                 &ctx,

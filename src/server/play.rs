@@ -2,7 +2,9 @@
 
 use super::compose::{days, time_used, Occasion};
 use super::computer;
-use super::loaded::{all_plies, apply_move, finish, load, passes, replay, replay_all, seat_to_act};
+use super::loaded::{
+    all_plies, apply_move, finish, finish_unrated, load, passes, replay, replay_all, seat_to_act,
+};
 use super::queued;
 use super::settings::check_challenge;
 use super::text::{capitalise, commented, move_refusal};
@@ -11,6 +13,7 @@ use crate::command::{BoardFilter, BoardRef, Credentials, MoveAction, Timers};
 use crate::render::Drawing;
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Proposal};
+use chrono::Duration;
 
 /// The board drawn for the sender of an erroneous command, if it exists.
 pub(crate) fn drawing_for_sender(
@@ -79,6 +82,7 @@ pub(crate) fn start_board(
         }
     }
     check_challenge(ctx, game, &players)?;
+    check_boards_per_day(ctx, &players)?;
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
         .start(&options)
@@ -114,6 +118,28 @@ pub(crate) fn start_board(
     view.comment = commented(ctx, challenger.as_deref(), None);
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
+}
+
+/// Ruling (issue #15): by mail (challenges and seeks), a player is put on
+/// at most `[limits] boards_per_player_per_day` boards in 24 hours, so a
+/// flood of challenges cannot bury anyone. The admin CLI is not counted,
+/// nor is the computer player.
+fn check_boards_per_day(ctx: &Ctx<'_>, players: &[String]) -> Handled<()> {
+    if ctx.sender.is_none() {
+        return Ok(());
+    }
+    let cap = ctx.server.config.limits.boards_per_player_per_day;
+    let computer = &ctx.server.config.computer.userid;
+    for userid in players.iter().filter(|p| !p.eq_ignore_ascii_case(computer)) {
+        let started = store::boards_started_since(ctx.conn, userid, ctx.now - Duration::days(1))?;
+        if started >= cap {
+            return Err(Refusal::new(format!(
+                "{userid} has been put on {started} new boards in the last 24 hours, the most this server starts for one player in a day; challenge them again tomorrow."
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// `<game> challenge <user1> <user2> [-opts] [--timers]`
@@ -606,9 +632,15 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                     }
                     _ => format!("forfeit: {absent} did not act for {idle} days"),
                 };
+                // Ruling (issue #15): a board the absent player never made
+                // a ply on is finished unrated, like a withdrawal, so that
+                // boards started by a flood of challenges rate nobody.
+                let touched =
+                    store::seats_that_played(ctx.conn, game.name(), row.board)?.contains(&loser);
+                let close = if touched { finish } else { finish_unrated };
                 let news = match loaded.row.proposal {
                     // An unanswered draw proposal counts as accepted.
-                    Some((Proposal::Draw, _)) => finish(
+                    Some((Proposal::Draw, _)) => close(
                         ctx,
                         &mut loaded,
                         None,
@@ -616,7 +648,13 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                             "agreement by silence: the draw proposal stood unanswered for {idle} days"
                         ),
                     )?,
-                    _ => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
+                    _ if touched => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
+                    _ => finish_unrated(
+                        ctx,
+                        &mut loaded,
+                        Some(1 - loser),
+                        &format!("{ending}; unrated, as {absent} never moved on this board"),
+                    )?,
                 };
                 let view = loaded.view(game, news);
                 replies.extend(view.to_players(ctx)?);
@@ -729,6 +767,7 @@ pub(crate) fn seek(
         comment: &waiting.note,
         line: ctx.line,
         vouched: ctx.vouched,
+        session: ctx.session,
     };
     let players = [waiting.userid.clone(), user.userid.clone()];
     let (_, replies) = start_board(

@@ -66,7 +66,7 @@ pub(crate) fn play_queued(
                     "{userid}'s queued move {notation} was played automatically as ply {ply}."
                 ));
                 if !comment.is_empty() {
-                    news.push(format!("{userid} wrote with it: {comment}"));
+                    news.push(format!("{userid}{QUEUED_COMMENT}{comment}"));
                 }
                 news.append(&mut ratings);
             }
@@ -78,6 +78,11 @@ pub(crate) fn play_queued(
     }
     Ok(notices)
 }
+
+/// What joins a player's name and the comment of their queued move in the
+/// news of a board mail; such a line is player text, which addresses not
+/// yet confirmed do not get (see [`BoardView::without_comment`]).
+pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";
 
 /// Add each notice to its player's own copy of the board mail.
 pub(crate) fn tell_players(
@@ -107,7 +112,11 @@ pub(crate) fn tell_players(
             .iter_mut()
             .filter(|r| user.addresses.contains(&r.to))
         {
-            reply.body = personal.body(ctx, drawing)?;
+            reply.body = if user.unconfirmed.contains(&reply.to) {
+                personal.without_comment().body(ctx, drawing)?
+            } else {
+                personal.body(ctx, drawing)?
+            };
         }
     }
     Ok(())

@@ -68,7 +68,7 @@ pub(crate) fn masked_like(text: &str, line: &str, masked: &str) -> String {
 
 /// `text` with every whole word equal to `secret` (ignoring case) replaced
 /// by `*****`; words are split at white space and trailing punctuation.
-fn mask_word(text: &str, secret: &str) -> String {
+pub(crate) fn mask_word(text: &str, secret: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {

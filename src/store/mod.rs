@@ -12,6 +12,7 @@ mod quarantine;
 mod reply_tokens;
 mod settings;
 mod stats;
+mod throttles;
 mod users;
 
 pub use boards::*;
@@ -22,6 +23,7 @@ pub use quarantine::*;
 pub use reply_tokens::*;
 pub use settings::*;
 pub use stats::*;
+pub use throttles::*;
 pub use users::*;
 
 use std::path::Path;
@@ -64,6 +66,10 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0024_reply_tokens.sql")),
         M::up(include_str!("../../migrations/0025_reply_setting.sql")),
         M::up(include_str!("../../migrations/0020_retention.sql")),
+        M::up(include_str!(
+            "../../migrations/0022_address_confirmation.sql"
+        )),
+        M::up(include_str!("../../migrations/0023_throttles.sql")),
     ])
 }
 

@@ -11,8 +11,14 @@ use crate::command::BoardSize;
 pub struct User {
     pub userid: String,
     pub password_hash: String,
-    /// In order; the first is where board mail goes.
+    /// In order; the first is where board mail goes. Pending addresses
+    /// (extra or changed ones not yet confirmed) are not among them: they
+    /// get nothing but their confirmation mail.
     pub addresses: Vec<String>,
+    /// Those of `addresses` that have not proved they are read (the
+    /// address a signup came from, until confirmed): they get only text
+    /// the server wrote, nothing a player wrote.
+    pub unconfirmed: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub signed_off_at: Option<DateTime<Utc>>,
 }
@@ -22,6 +28,102 @@ impl User {
     pub fn address(&self) -> &str {
         self.addresses.first().map(String::as_str).unwrap_or("")
     }
+
+    /// The addresses that may get text a player wrote (confirmed ones).
+    pub fn confirmed_addresses(&self) -> impl Iterator<Item = &String> {
+        self.addresses
+            .iter()
+            .filter(|a| !self.unconfirmed.contains(a))
+    }
+}
+
+/// Whether an address has proved that it is read (see migration 0022).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressStatus {
+    /// Gets everything.
+    Confirmed,
+    /// The address a signup came from: only text the server wrote.
+    Unconfirmed,
+    /// An extra or changed address: nothing but its confirmation mail.
+    Pending,
+}
+
+impl AddressStatus {
+    fn text(self) -> &'static str {
+        match self {
+            AddressStatus::Confirmed => "confirmed",
+            AddressStatus::Unconfirmed => "unconfirmed",
+            AddressStatus::Pending => "pending",
+        }
+    }
+
+    fn from_text(text: &str) -> Result<AddressStatus> {
+        match text {
+            "confirmed" => Ok(AddressStatus::Confirmed),
+            "unconfirmed" => Ok(AddressStatus::Unconfirmed),
+            "pending" => Ok(AddressStatus::Pending),
+            other => Err(StoreError::Corrupt(format!("address status {other:?}"))),
+        }
+    }
+}
+
+/// One address of a user with its confirmation state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressRecord {
+    pub address: String,
+    pub status: AddressStatus,
+    /// SHA-256 (hex) of the code mailed to it, while one is outstanding.
+    pub code_hash: Option<String>,
+    pub code_expires_at: Option<DateTime<Utc>>,
+}
+
+/// Every address of `userid` (pending ones too), in order.
+pub fn address_records(conn: &Connection, userid: &str) -> Result<Vec<AddressRecord>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT address, status, code_hash, code_expires_at FROM user_addresses
+         WHERE userid = ?1 ORDER BY position",
+    )?;
+    let rows = stmt.query_map(params![userid], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, Option<String>>(2)?,
+            r.get::<_, Option<String>>(3)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (address, status, code_hash, expires) = row?;
+        out.push(AddressRecord {
+            address,
+            status: AddressStatus::from_text(&status)?,
+            code_hash,
+            code_expires_at: parse_opt_time(expires)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Set the confirmation state of one address of `userid`.
+pub fn set_address_status(
+    conn: &Connection,
+    userid: &str,
+    address: &str,
+    status: AddressStatus,
+    code: Option<(&str, DateTime<Utc>)>,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE user_addresses SET status = ?3, code_hash = ?4, code_expires_at = ?5
+         WHERE userid = ?1 AND address = ?2",
+        params![
+            userid,
+            address.to_lowercase(),
+            status.text(),
+            code.map(|c| c.0),
+            code.map(|c| time_text(c.1))
+        ],
+    )?;
+    Ok(())
 }
 
 pub fn insert_user(
@@ -69,11 +171,26 @@ pub fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<b
     Ok(n == 1)
 }
 
-fn addresses_of(conn: &Connection, userid: &str) -> Result<Vec<String>> {
-    let mut stmt = conn
-        .prepare_cached("SELECT address FROM user_addresses WHERE userid = ?1 ORDER BY position")?;
-    let rows = stmt.query_map(params![userid], |r| r.get::<_, String>(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The addresses of `userid` that get mail (not the pending ones), and
+/// those of them not yet confirmed.
+fn addresses_of(conn: &Connection, userid: &str) -> Result<(Vec<String>, Vec<String>)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT address, status FROM user_addresses
+         WHERE userid = ?1 AND status != 'pending' ORDER BY position",
+    )?;
+    let rows = stmt.query_map(params![userid], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })?;
+    let mut all = Vec::new();
+    let mut unconfirmed = Vec::new();
+    for row in rows {
+        let (address, status) = row?;
+        if status == "unconfirmed" {
+            unconfirmed.push(address.clone());
+        }
+        all.push(address);
+    }
+    Ok((all, unconfirmed))
 }
 
 /// The users (signed off or not) who have `address` among theirs, by userid.
@@ -104,13 +221,22 @@ pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
     let Some((userid, password_hash, created, signed_off)) = row else {
         return Ok(None);
     };
+    let (addresses, unconfirmed) = addresses_of(conn, &userid)?;
     Ok(Some(User {
-        addresses: addresses_of(conn, &userid)?,
+        addresses,
+        unconfirmed,
         userid,
         password_hash,
         created_at: parse_time(&created)?,
         signed_off_at: parse_opt_time(signed_off)?,
     }))
+}
+
+/// Every userid (signed off too), in order.
+pub fn all_userids(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT userid FROM users ORDER BY userid")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Every user, by userid.

@@ -41,10 +41,21 @@ impl Install {
     }
 
     /// A fresh installation; `extra` is appended to the config file.
+    /// Addresses count as confirmed at once (`[accounts]
+    /// confirm_addresses = false`), so that tests of other things need
+    /// not confirm each player's address; [`Install::confirming`] keeps
+    /// the default.
     pub fn with_config(extra: &str) -> Install {
         Install::with_whole_config(&format!(
-            "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n{extra}"
+            "{}\n[accounts]\nconfirm_addresses = false\n{extra}",
+            base_config()
         ))
+    }
+
+    /// A fresh installation with the default config: addresses must be
+    /// confirmed before they get what other players wrote.
+    pub fn confirming(extra: &str) -> Install {
+        Install::with_whole_config(&format!("{}{extra}", base_config()))
     }
 
     /// A fresh installation whose config file is `text` and nothing else
@@ -149,6 +160,12 @@ impl Install {
         }
         all
     }
+}
+
+fn base_config() -> String {
+    format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
+    )
 }
 
 pub fn raw_mail(from: &str, subject: &str, body: &str, message_id: &str) -> String {

@@ -33,6 +33,8 @@ impl World {
     pub fn new() -> World {
         let mut config = Config::default();
         config.server.address = "pbm@games.test".into();
+        // Tests of other things need not confirm each address.
+        config.accounts.confirm_addresses = false;
         World {
             config,
             templates: Templates::load(None).unwrap(),

@@ -1587,3 +1587,30 @@ fn an_empty_subject_reads_the_first_body_line() {
     assert!(r.commands[0].is_err());
     assert!(r.body_after_command.is_some());
 }
+
+#[test]
+fn confirm_address_reads_the_userid_and_masks_the_code() {
+    let p = ok("Re: confirm address Carol k7q3p9");
+    assert_eq!(
+        p.command,
+        Command::ConfirmAddress {
+            userid: "carol".into(),
+            code: Password::new("k7q3p9"),
+        }
+    );
+    assert_eq!(p.masked, "confirm address Carol *****");
+    let e = err("confirm adress carol K7Q3P9");
+    assert!(
+        e.message.contains("'adress' is not address"),
+        "{}",
+        e.message
+    );
+    assert_one_sentence(&e);
+    let e = err("confirm address carol");
+    assert_one_sentence(&e);
+    // The game verb confirm is untouched.
+    assert!(matches!(
+        game("chess confirm 101 alice pw"),
+        GameCommand::Confirm { board: 101, .. }
+    ));
+}

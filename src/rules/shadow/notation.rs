@@ -208,7 +208,12 @@ impl State {
                 or_list(&candidates)
             )));
         }
-        if text.len() >= 6 && text[..6].eq_ignore_ascii_case("reveal") {
+        // `get`, not an index: a move text may hold any character, and
+        // byte 6 need not be a character boundary (found by fuzzing).
+        if text
+            .get(..6)
+            .is_some_and(|w| w.eq_ignore_ascii_case("reveal"))
+        {
             return Err(illegal("no reveal is waiting for a decision.".into()));
         }
         let (main_text, shadow_text) = match text.split_once('/') {
@@ -415,8 +420,8 @@ fn read_shadow(text: &str) -> Option<ShadowRead> {
         2 if class.is_none() => Some(ShadowRead::Square(Sq::parse(&s)?)),
         4 => Some(ShadowRead::Move {
             class,
-            from: Sq::parse(&s[..2])?,
-            to: Sq::parse(&s[2..])?,
+            from: Sq::parse(s.get(..2)?)?,
+            to: Sq::parse(s.get(2..)?)?,
         }),
         _ => None,
     }

@@ -43,7 +43,15 @@ fn read_board(text: &str, open: char, close: char, which: &str) -> Result<Vec<Gr
                         rank + 1
                     )));
                 }
+                // Runs are added up to at most 8 files (a long row of
+                // digits must not overflow the counter).
                 file += d as i8;
+                if file > 8 {
+                    return Err(invalid(format!(
+                        "rank {} of the {which} board describes more than 8 squares",
+                        rank + 1
+                    )));
+                }
                 continue;
             } else if c == open {
                 let mut group = Group::new();

@@ -1,0 +1,209 @@
+//! Throttles: wrong passwords per userid and commands per clock hour.
+
+use chrono::{DateTime, Duration, DurationRound, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{parse_opt_time, parse_time, time_text, Result};
+
+/// Until when `userid` takes no password, if it is locked now.
+pub fn locked_until(
+    conn: &Connection,
+    userid: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>> {
+    let until: Option<Option<String>> = conn
+        .query_row(
+            "SELECT locked_until FROM password_failures WHERE userid = ?1",
+            params![userid],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(parse_opt_time(until.flatten())?.filter(|t| *t > now))
+}
+
+/// Count one wrong password for `userid`. The failures are counted in a
+/// window of `window` from the first; at `max` failures within it the
+/// userid is locked for `window`. Returns the end of the lockout when this
+/// failure began it (so the owner is told once).
+pub fn record_password_failure(
+    conn: &Connection,
+    userid: &str,
+    now: DateTime<Utc>,
+    max: u32,
+    window: Duration,
+) -> Result<Option<DateTime<Utc>>> {
+    let row: Option<(i64, String)> = conn
+        .query_row(
+            "SELECT failures, first_failed_at FROM password_failures WHERE userid = ?1",
+            params![userid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let (failures, first) = match row {
+        Some((n, first)) if parse_time(&first)? + window > now => (n + 1, first),
+        _ => (1, time_text(now)),
+    };
+    let lock = (failures >= i64::from(max.max(1))).then(|| now + window);
+    conn.execute(
+        "INSERT INTO password_failures (userid, failures, first_failed_at, locked_until)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (userid) DO UPDATE SET failures = excluded.failures,
+             first_failed_at = excluded.first_failed_at, locked_until = excluded.locked_until",
+        params![userid, failures, first, lock.map(time_text)],
+    )?;
+    Ok(lock)
+}
+
+/// A right password: the wrong ones before it are forgotten.
+pub fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
+    conn.execute(
+        "DELETE FROM password_failures WHERE userid = ?1",
+        params![userid],
+    )?;
+    Ok(())
+}
+
+/// What a command count is kept for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountScope {
+    /// Per sender address.
+    Address,
+    /// Per account whose password was right.
+    Account,
+    /// The whole server (key `""`).
+    Server,
+}
+
+impl CountScope {
+    fn text(self) -> &'static str {
+        match self {
+            CountScope::Address => "address",
+            CountScope::Account => "account",
+            CountScope::Server => "server",
+        }
+    }
+}
+
+fn hour_of(now: DateTime<Utc>) -> String {
+    time_text(now.duration_trunc(Duration::hours(1)).unwrap_or(now))
+}
+
+/// Commands counted for `key` in the clock hour of `now`.
+pub fn commands_this_hour(
+    conn: &Connection,
+    scope: CountScope,
+    key: &str,
+    now: DateTime<Utc>,
+) -> Result<u32> {
+    let n: Option<i64> = conn
+        .query_row(
+            "SELECT count FROM command_counts WHERE scope = ?1 AND key = ?2 AND hour = ?3",
+            params![scope.text(), key, hour_of(now)],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(n.unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+/// Count one command for `key` in the clock hour of `now`; returns the
+/// count after it. Counts of hours before the last are dropped as it goes.
+pub fn count_command(
+    conn: &Connection,
+    scope: CountScope,
+    key: &str,
+    now: DateTime<Utc>,
+) -> Result<u32> {
+    let hour = hour_of(now);
+    let n: i64 = conn.query_row(
+        "INSERT INTO command_counts (scope, key, hour, count) VALUES (?1, ?2, ?3, 1)
+         ON CONFLICT (scope, key, hour) DO UPDATE SET count = count + 1
+         RETURNING count",
+        params![scope.text(), key, hour],
+        |r| r.get(0),
+    )?;
+    if n == 1 {
+        conn.execute(
+            "DELETE FROM command_counts WHERE scope = ?1 AND key = ?2 AND hour < ?3",
+            params![scope.text(), key, hour],
+        )?;
+    }
+    Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+/// Boards `userid` was put on since `since` (challenges and seeks).
+pub fn boards_started_since(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<u32> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM board_players p JOIN boards b ON b.game = p.game AND b.board = p.board
+         WHERE p.userid = ?1 AND b.created_at >= ?2",
+        params![userid, time_text(since)],
+        |r| r.get(0),
+    )?;
+    Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::open_in_memory;
+
+    #[test]
+    fn the_fifth_failure_in_the_window_locks_and_says_so_once() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let w = Duration::minutes(15);
+        for i in 0..4 {
+            let t = now + Duration::minutes(i);
+            assert_eq!(record_password_failure(&conn, "a", t, 5, w).unwrap(), None);
+            assert_eq!(locked_until(&conn, "a", t).unwrap(), None);
+        }
+        let t = now + Duration::minutes(4);
+        let until = record_password_failure(&conn, "a", t, 5, w).unwrap();
+        assert_eq!(until, Some(t + w));
+        assert!(locked_until(&conn, "a", t + Duration::minutes(1))
+            .unwrap()
+            .is_some());
+        assert_eq!(locked_until(&conn, "a", t + w).unwrap(), None);
+        // After the window, counting starts again.
+        assert_eq!(
+            record_password_failure(&conn, "a", t + w + Duration::minutes(1), 5, w).unwrap(),
+            None
+        );
+        clear_password_failures(&conn, "a").unwrap();
+        assert_eq!(locked_until(&conn, "a", t).unwrap(), None);
+    }
+
+    #[test]
+    fn commands_are_counted_per_hour_and_key() {
+        let conn = open_in_memory().unwrap();
+        let now = "2026-11-22T10:59:00Z".parse().unwrap();
+        assert_eq!(
+            count_command(&conn, CountScope::Address, "a@x", now).unwrap(),
+            1
+        );
+        assert_eq!(
+            count_command(&conn, CountScope::Address, "a@x", now).unwrap(),
+            2
+        );
+        assert_eq!(
+            count_command(&conn, CountScope::Account, "a@x", now).unwrap(),
+            1
+        );
+        let next = now + Duration::minutes(2);
+        assert_eq!(
+            commands_this_hour(&conn, CountScope::Address, "a@x", next).unwrap(),
+            0
+        );
+        assert_eq!(
+            count_command(&conn, CountScope::Address, "a@x", next).unwrap(),
+            1
+        );
+        let rows: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM command_counts WHERE scope = 'address'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(rows, 1, "the old hour was dropped");
+    }
+}
