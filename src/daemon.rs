@@ -345,8 +345,7 @@ pub fn drain_outbox(
                 continue;
             }
             // A board mail keeps the Message-ID of its reply token.
-            let own_id = store::outbox_message_id(conn, row.id)?;
-            let id = match &own_id {
+            let id = match &row.message_id {
                 Some(own) => mail::MessageId::Own(own),
                 None => mail::MessageId::Row(row.id),
             };

@@ -1,6 +1,6 @@
 //! Board mails: the subject and the body in pbmserv's order (commands.md §5).
 
-use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
@@ -45,6 +45,8 @@ pub(crate) struct BoardView<'a> {
     /// Who commented, and what (relayed to everyone).
     pub comment: Option<(String, String)>,
     pub occasion: Occasion,
+    /// Every ply of the board, once read (see [`BoardView::every_ply`]).
+    pub whole: OnceCell<Vec<Ply>>,
 }
 
 /// A stored ply as the move list shows it.
@@ -110,6 +112,7 @@ impl<'a> BoardView<'a> {
             recent_only: self.recent_only,
             comment: None,
             occasion: self.occasion,
+            whole: self.whole.clone(),
         }
     }
 
@@ -236,15 +239,16 @@ impl<'a> BoardView<'a> {
     }
 
     /// Every ply of the board: the view's own when it holds them all, else
-    /// read from the store (a loaded board holds only its recent plies, see
-    /// `Loaded`).
-    fn every_ply(&self, ctx: &Ctx<'_>) -> Handled<Cow<'a, [Ply]>> {
-        Ok(match self.plies.first() {
-            Some(first) if first.ply > 1 => {
-                Cow::Owned(store::plies(ctx.conn, self.game.name(), self.row.board)?)
-            }
-            _ => Cow::Borrowed(self.plies),
-        })
+    /// read from the store once for all the mails of the view (a loaded
+    /// board holds only its recent plies, see `Loaded`).
+    fn every_ply(&self, ctx: &Ctx<'_>) -> Handled<&[Ply]> {
+        if let Some(whole) = self.whole.get() {
+            return Ok(whole);
+        }
+        match super::loaded::every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
+            Some(whole) => Ok(self.whole.get_or_init(|| whole)),
+            None => Ok(self.plies),
+        }
     }
 
     /// The move list: the recent plies of an active board's turn mail,
@@ -319,7 +323,7 @@ impl<'a> BoardView<'a> {
                         days(time_used(
                             ctx,
                             self.row,
-                            &plies,
+                            plies,
                             seat,
                             self.position.to_act().index()
                         )?)
@@ -341,7 +345,7 @@ impl<'a> BoardView<'a> {
         if self.row.is_active() || self.occasion != Occasion::Turn {
             return Ok(None);
         }
-        let text = super::play::game_record(ctx, self.game, self.row, &self.every_ply(ctx)?)?;
+        let text = super::play::game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
         Ok(Some(text.trim_end().to_string()))
     }
 

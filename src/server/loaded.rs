@@ -2,6 +2,8 @@
 //! and the position they lead to, and the writes that change it (a ply
 //! played, a game finished and rated).
 
+use std::cell::OnceCell;
+
 use super::compose::{BoardView, Occasion, RECENT_PLIES};
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::command::BoardFilter;
@@ -39,6 +41,7 @@ impl Loaded {
             recent_only: true,
             comment: None,
             occasion: Occasion::Turn,
+            whole: OnceCell::new(),
         }
     }
 }
@@ -118,12 +121,27 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
     Ok(())
 }
 
+/// Every ply of a board, given the plies held for it (a loaded board
+/// holds only its recent ones, ending with the last): those when they
+/// begin at ply 1, else all of them read from the store.
+pub(crate) fn every_ply(
+    ctx: &Ctx<'_>,
+    game: &str,
+    board: u32,
+    held: &[Ply],
+) -> Handled<Option<Vec<Ply>>> {
+    match held.first() {
+        Some(first) if first.ply > 1 => Ok(Some(store::plies(ctx.conn, game, board)?)),
+        _ => Ok(None),
+    }
+}
+
 /// Every ply of a loaded board (read again when only the recent ones are held).
 pub(crate) fn all_plies(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<Ply>> {
-    if loaded.plies.len() as u32 == loaded.played {
-        return Ok(loaded.plies.clone());
-    }
-    Ok(store::plies(ctx.conn, &loaded.row.game, loaded.row.board)?)
+    Ok(
+        every_ply(ctx, &loaded.row.game, loaded.row.board, &loaded.plies)?
+            .unwrap_or_else(|| loaded.plies.clone()),
+    )
 }
 
 /// The seat to act on an active board, read from its stored position (no

@@ -106,6 +106,7 @@ pub(crate) fn tell_players(
             recent_only: view.recent_only,
             comment: view.comment.clone(),
             occasion: view.occasion,
+            whole: view.whole.clone(),
         };
         let drawing = ctx.drawing_of(&user.userid, view.game.name())?;
         for reply in replies

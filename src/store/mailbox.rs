@@ -51,6 +51,9 @@ pub struct OutboxMail {
     pub mail: Outgoing,
     pub created_at: DateTime<Utc>,
     pub attempts: u32,
+    /// The Message-ID it is sent with when it has its own (a board mail's
+    /// reply token); otherwise one made from `id`.
+    pub message_id: Option<String>,
 }
 
 /// Queue a mail; it is due at once.
@@ -78,7 +81,8 @@ pub fn due_mail_first(
     limit: u32,
 ) -> Result<Vec<OutboxMail>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts FROM outbox
+        "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id
+         FROM outbox
          WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
          LIMIT ?2",
     )?;
@@ -95,6 +99,7 @@ pub fn due_mail_first(
             },
             created_at: parse_time(&r.get::<_, String>(5)?)?,
             attempts: r.get(6)?,
+            message_id: r.get(7)?,
         });
     }
     Ok(out)

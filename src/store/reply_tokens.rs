@@ -86,18 +86,6 @@ pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Re
     Ok(())
 }
 
-/// The Message-ID outbox mail `id` is to be sent with, when it has its own.
-pub fn outbox_message_id(conn: &Connection, id: i64) -> Result<Option<String>> {
-    Ok(conn
-        .query_row(
-            "SELECT message_id FROM outbox WHERE id = ?1",
-            params![id],
-            |r| r.get(0),
-        )
-        .optional()?
-        .flatten())
-}
-
 /// Whether `userid` switched playing by reply off for `game` (`set ... noreply`).
 pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let off: Option<bool> = conn
@@ -123,7 +111,9 @@ pub fn set_no_reply(conn: &Connection, userid: &str, game: &str, off: bool) -> R
 mod tests {
     use super::*;
     use crate::mail::Outgoing;
-    use crate::store::{enqueue, insert_board, insert_user, open_in_memory, NewBoard};
+    use crate::store::{
+        due_mail_first, enqueue, insert_board, insert_user, open_in_memory, NewBoard,
+    };
 
     fn board(conn: &Connection, now: DateTime<Utc>) -> u32 {
         insert_user(conn, "alice", "h", &["a@x".to_string()], now).unwrap();
@@ -175,12 +165,10 @@ mod tests {
             in_reply_to: None,
         };
         let id = enqueue(&conn, &out, Utc::now()).unwrap();
-        assert_eq!(outbox_message_id(&conn, id).unwrap(), None);
+        let due = || due_mail_first(&conn, Utc::now(), 10).unwrap();
+        assert_eq!(due()[0].message_id, None);
         set_outbox_message_id(&conn, id, "t.abc@x").unwrap();
-        assert_eq!(
-            outbox_message_id(&conn, id).unwrap().as_deref(),
-            Some("t.abc@x")
-        );
+        assert_eq!(due()[0].message_id.as_deref(), Some("t.abc@x"));
     }
 
     #[test]
