@@ -169,8 +169,11 @@ pub struct LimitsSection {
     pub commands_per_hour: u32,
     /// Commands with a right password per account per hour.
     pub commands_per_hour_per_account: u32,
-    /// Commands per hour for the whole server; beyond it every command
-    /// waits for the next hour (refused with one sentence a mail).
+    /// Commands per hour for the whole server from senders who prove no
+    /// password (signups, strangers, wrong passwords); beyond it those are
+    /// refused with one sentence a mail until the next hour. Players'
+    /// commands with their right password count against their accounts
+    /// only (see `server::guard`).
     pub commands_per_hour_total: u32,
     /// Boards a player may be put on in 24 hours (challenges by mail and
     /// `seek`; the admin's `admin challenge` is not counted).

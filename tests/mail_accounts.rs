@@ -366,6 +366,60 @@ fn an_account_has_its_own_hourly_limit() {
 }
 
 #[test]
+fn the_servers_limit_stops_strangers_but_not_players_proving_their_password() {
+    let mut s = Install::with_config("\n[limits]\ncommands_per_hour_total = 4\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    // Two signups and a challenge (no password) counted; a stranger's
+    // command more fills the hour.
+    round(&mut s, BOB, "chess challenge alice bob", "");
+    round(&mut s, "dave@d.example", "help", "");
+    let mails = round(
+        &mut s,
+        "erin@e.example",
+        "multiple",
+        "help
+help chess
+",
+    );
+    let answer = &only_one(&mails, "erin@e.example").body;
+    assert_eq!(
+        answer.matches("taken all the 4 commands").count(),
+        1,
+        "{answer}"
+    );
+    // The players' moves, proved by their passwords, still run that hour.
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"];
+    for (i, m) in moves.iter().enumerate() {
+        let (from, who, pw) = if i % 2 == 0 {
+            (ALICE, "alice", "apw")
+        } else {
+            (BOB, "bob", "bpw")
+        };
+        let mails = round(&mut s, from, &format!("chess move 101 {who} {pw} {m}"), "");
+        assert!(
+            mails.iter().all(|m| !m.subject.contains("Error")),
+            "{mails:#?}"
+        );
+    }
+    let mails = round(&mut s, ALICE, "chess move 101 alice apw O-O", "");
+    assert_eq!(only_one(&mails, BOB).subject, "Chess Board 101 bob");
+    // A wrong password from the player's quiet address is still checked
+    // (and counts as a stranger's command); a stranger's command is not.
+    let mails = round(&mut s, BOB, "chess move 101 bob guess Nf6", "");
+    let answer = &only_one(&mails, BOB).body;
+    assert!(answer.contains("password"), "{answer}");
+    assert!(!answer.contains("taken all the"), "{answer}");
+    let mails = round(&mut s, "carol@c.example", "help", "");
+    assert!(
+        only_one(&mails, "carol@c.example")
+            .body
+            .contains("taken all the 4 commands"),
+        "{mails:#?}"
+    );
+}
+
+#[test]
 fn a_player_is_put_on_a_limited_number_of_boards_a_day() {
     let mut s = Install::with_config("\n[limits]\nboards_per_player_per_day = 3\n");
     round(&mut s, ALICE, "signup alice apw", "");
