@@ -1,5 +1,6 @@
 //! Boards, their players and their plies.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
@@ -93,7 +94,7 @@ pub struct NewBoard<'a> {
 /// Insert a board under the next number of its game (from 101; a number
 /// is never given twice, even after its board was deleted) and return it.
 pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
-    let number: u32 = conn.query_row(
+    let number: u32 = conn.row(
         "INSERT INTO board_counters (game, last_board) VALUES (?1, 101)
          ON CONFLICT (game) DO UPDATE SET last_board = last_board + 1
          RETURNING last_board",
@@ -101,7 +102,7 @@ pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
         |r| r.get(0),
     )?;
     let now = time_text(new.now);
-    conn.execute(
+    conn.exec(
         "INSERT INTO boards (game, board, options, start_position, position, status,
                              nag_days, forfeit_days, total_days, created_at, last_action_at)
          VALUES (?1, ?2, ?3, ?4, ?4, 'active', ?5, ?6, ?7, ?8, ?8)",
@@ -117,7 +118,7 @@ pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
         ],
     )?;
     for (seat, userid) in new.players.iter().enumerate() {
-        conn.execute(
+        conn.exec(
             "INSERT INTO board_players (game, board, seat, userid) VALUES (?1, ?2, ?3, ?4)",
             params![new.game, number, seat as i64, userid],
         )?;
@@ -182,7 +183,7 @@ fn boards_where(
     params: impl rusqlite::Params,
 ) -> Result<Vec<BoardRow>> {
     let sql = format!("SELECT {BOARD_COLUMNS} FROM boards WHERE {clause} ORDER BY game, board");
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let mut rows = stmt.query(params)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
@@ -277,7 +278,7 @@ pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Re
 }
 
 pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
@@ -336,12 +337,12 @@ pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<V
 /// Take back the last ply (undo). A resume point after the plies left is
 /// dropped (loading then replays from the start until a new one is set).
 pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "DELETE FROM plies WHERE game = ?1 AND board = ?2
            AND ply = (SELECT MAX(ply) FROM plies WHERE game = ?1 AND board = ?2)",
         params![game, number],
     )?;
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET resume_ply = 0, resume_position = NULL
          WHERE game = ?1 AND board = ?2 AND resume_ply >
            (SELECT coalesce(max(ply), 0) FROM plies WHERE game = ?1 AND board = ?2)",
@@ -370,7 +371,7 @@ pub fn set_resume_point(
     ply: u32,
     position: Option<&str>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET resume_ply = ?3, resume_position = ?4 WHERE game = ?1 AND board = ?2",
         params![game, number, ply, position],
     )?;
@@ -385,7 +386,7 @@ pub fn update_position(
     position: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET position = ?3, last_action_at = ?4, last_nag_at = NULL
          WHERE game = ?1 AND board = ?2",
         params![game, number, position, time_text(now)],
@@ -395,7 +396,7 @@ pub fn update_position(
 
 /// Record that the board saw an action now (a proposal or its answer).
 pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
     )?;
@@ -408,7 +409,7 @@ pub fn set_proposal(
     number: u32,
     proposal: Option<(Proposal, usize)>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET proposal = ?3, proposal_seat = ?4 WHERE game = ?1 AND board = ?2",
         params![
             game,
@@ -429,7 +430,7 @@ pub fn finish_board(
     ending: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let n = conn.execute(
+    let n = conn.exec(
         "UPDATE boards SET status = 'finished', winner_seat = ?3, ending = ?4, finished_at = ?5,
                 proposal = NULL, proposal_seat = NULL
          WHERE game = ?1 AND board = ?2 AND status = 'active'",
@@ -451,7 +452,7 @@ pub fn finish_board(
 
 /// Remove a board entirely (a game resigned before both players moved).
 pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "DELETE FROM boards WHERE game = ?1 AND board = ?2",
         params![game, number],
     )?;
@@ -459,7 +460,7 @@ pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
 }
 
 pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
     )?;
@@ -477,7 +478,7 @@ pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<Strin
 
 /// Start observing; false when `userid` observed the board already.
 pub fn add_observer(conn: &Connection, game: &str, number: u32, userid: &str) -> Result<bool> {
-    let n = conn.execute(
+    let n = conn.exec(
         "INSERT OR IGNORE INTO observers (game, board, userid) VALUES (?1, ?2, ?3)",
         params![game, number, userid],
     )?;
@@ -492,7 +493,7 @@ pub fn remove_observer(
     number: Option<u32>,
     userid: &str,
 ) -> Result<usize> {
-    Ok(conn.execute(
+    Ok(conn.exec(
         "DELETE FROM observers WHERE game = ?1 AND (?2 IS NULL OR board = ?2) AND userid = ?3",
         params![game, number, userid],
     )?)
@@ -501,7 +502,7 @@ pub fn remove_observer(
 /// Whether a board with this number exists (used before a board is loaded).
 pub fn board_exists(conn: &Connection, game: &str, number: u32) -> Result<bool> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT 1 FROM boards WHERE game = ?1 AND board = ?2",
             params![game, number],
             |_| Ok(()),

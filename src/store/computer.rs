@@ -1,5 +1,6 @@
 //! The computer player: its account and its level on each board.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -19,7 +20,7 @@ pub fn ensure_computer_user(conn: &Connection, userid: &str, now: DateTime<Utc>)
 }
 
 pub fn set_computer_level(conn: &Connection, game: &str, board: u32, level: u8) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT OR REPLACE INTO computer_levels (game, board, level) VALUES (?1, ?2, ?3)",
         params![game, board, level],
     )?;

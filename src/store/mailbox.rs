@@ -1,5 +1,6 @@
 //! The record of processed mail and the outbox.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -9,7 +10,7 @@ use crate::mail::Outgoing;
 /// Whether a mail with this Message-ID was processed before.
 pub fn mail_seen(conn: &Connection, message_id: &str) -> Result<bool> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT 1 FROM processed_mail WHERE message_id = ?1",
             params![message_id],
             |_| Ok(()),
@@ -27,7 +28,7 @@ pub fn record_mail(
     outcome: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO processed_mail (message_id, sender, processed_at, outcome)
          VALUES (?1, ?2, ?3, ?4)",
         params![message_id, sender, time_text(now), outcome],
@@ -37,7 +38,7 @@ pub fn record_mail(
 
 /// How many mails from `sender` were processed since `since`.
 pub fn mails_from_since(conn: &Connection, sender: &str, since: DateTime<Utc>) -> Result<u32> {
-    Ok(conn.query_row(
+    Ok(conn.row(
         "SELECT count(*) FROM processed_mail WHERE sender = ?1 AND processed_at >= ?2",
         params![sender, time_text(since)],
         |r| r.get(0),
@@ -59,7 +60,7 @@ pub struct OutboxMail {
 /// Queue a mail; it is due at once.
 pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
     let now = time_text(now);
-    conn.execute(
+    conn.exec(
         "INSERT INTO outbox (recipient, subject, body, in_reply_to, created_at, next_attempt_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
         params![mail.to, mail.subject, mail.body, mail.in_reply_to, now],
@@ -72,6 +73,16 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
     due_mail_first(conn, now, u32::MAX)
 }
 
+/// The due rows, found by the partial index of rows waiting to be sent.
+/// Without `INDEXED BY` SQLite walks the whole table in id order to spare
+/// a sort, sent rows included: a pass sending a backlog in batches slowed
+/// with every mail it had sent (issue #14).
+const DUE_MAIL: &str =
+    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id
+     FROM outbox INDEXED BY outbox_due
+     WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
+     LIMIT ?2";
+
 /// The first `limit` outbox mails due at `now` (oldest first): a sending
 /// pass works through a long outbox in batches of these, so that it never
 /// holds more than one batch in memory.
@@ -80,12 +91,7 @@ pub fn due_mail_first(
     now: DateTime<Utc>,
     limit: u32,
 ) -> Result<Vec<OutboxMail>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id
-         FROM outbox
-         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
-         LIMIT ?2",
-    )?;
+    let mut stmt = conn.prepare_cached(DUE_MAIL)?;
     let mut rows = stmt.query(params![time_text(now), limit])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -107,7 +113,7 @@ pub fn due_mail_first(
 
 /// Every outbox mail not yet sent nor given up (for status displays and tests).
 pub fn pending_count(conn: &Connection) -> Result<u32> {
-    Ok(conn.query_row(
+    Ok(conn.row(
         "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
         [],
         |r| r.get(0),
@@ -118,7 +124,7 @@ pub fn pending_count(conn: &Connection) -> Result<u32> {
 /// draining the same outbox (two overlapping cron passes) skips it. False
 /// when the row is no longer due (sent, given up, or claimed by another).
 pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool> {
-    let n = conn.execute(
+    let n = conn.exec(
         "UPDATE outbox SET next_attempt_at = ?3
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?2",
         params![id, time_text(now), time_text(until)],
@@ -128,7 +134,7 @@ pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc
 
 /// Give back a claimed mail that was not tried: due again at `at`.
 pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE outbox SET next_attempt_at = ?2
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
         params![id, time_text(at)],
@@ -137,7 +143,7 @@ pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
 }
 
 pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
         params![id, time_text(now)],
     )?;
@@ -146,7 +152,7 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
 
 /// A temporary failure: try again at `next`.
 pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3
          WHERE id = ?1",
         params![id, time_text(next), error],
@@ -156,7 +162,7 @@ pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) 
 
 /// A permanent failure: never tried again.
 pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3 WHERE id = ?1",
         params![id, time_text(now), error],
     )?;
@@ -172,12 +178,12 @@ pub fn prune(
     sent_before: DateTime<Utc>,
     batch: u32,
 ) -> Result<(usize, usize)> {
-    let processed = conn.execute(
+    let processed = conn.exec(
         "DELETE FROM processed_mail WHERE rowid IN
              (SELECT rowid FROM processed_mail WHERE processed_at < ?1 LIMIT ?2)",
         params![time_text(processed_before), batch],
     )?;
-    let sent = conn.execute(
+    let sent = conn.exec(
         "DELETE FROM outbox WHERE id IN
              (SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1 LIMIT ?2)",
         params![time_text(sent_before), batch],
@@ -225,7 +231,7 @@ mod tests {
         assert!(!mail_seen(&conn, "old@x").unwrap());
         assert!(mail_seen(&conn, "new@x").unwrap());
         let left: Vec<i64> = conn
-            .prepare("SELECT id FROM outbox ORDER BY id")
+            .prepare_cached("SELECT id FROM outbox ORDER BY id")
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
@@ -237,9 +243,40 @@ mod tests {
             "EXPLAIN QUERY PLAN SELECT rowid FROM processed_mail WHERE processed_at < '2026'",
             "EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < '2026'",
         ] {
-            let plan: String = conn.query_row(sql, [], |r| r.get(3)).unwrap();
+            let plan: String = conn.row(sql, [], |r| r.get(3)).unwrap();
             assert!(plan.contains("USING") && plan.contains("INDEX"), "{plan}");
         }
+    }
+
+    #[test]
+    fn due_mail_is_found_by_index_in_order() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let ids: Vec<i64> = ["a@x", "b@x", "c@x", "d@x"]
+            .iter()
+            .map(|to| enqueue(&conn, &mail(to), now).unwrap())
+            .collect();
+        mark_sent(&conn, ids[0], now).unwrap();
+        // A later attempt time does not reorder the due ones.
+        conn.exec(
+            "UPDATE outbox SET next_attempt_at = ?2 WHERE id = ?1",
+            params![ids[1], time_text(now - Duration::minutes(5))],
+        )
+        .unwrap();
+        let due: Vec<i64> = due_mail_first(&conn, now, 2)
+            .unwrap()
+            .iter()
+            .map(|m| m.id)
+            .collect();
+        assert_eq!(due, vec![ids[1], ids[2]]);
+        let plan: String = conn
+            .row(
+                &format!("EXPLAIN QUERY PLAN {DUE_MAIL}"),
+                params!["", 1],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("USING INDEX outbox_due"), "{plan}");
     }
 
     #[test]

@@ -51,6 +51,31 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// `execute` and `query_row` through the connection's cache of prepared
+/// statements: the store's statements are fixed texts, run many times a
+/// pass.
+pub(crate) trait Cached {
+    fn exec<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
+    fn row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
+}
+
+impl Cached for Connection {
+    fn exec<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    fn row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
+}
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
@@ -113,8 +138,19 @@ pub fn open_in_memory() -> Result<Connection> {
     Ok(conn)
 }
 
+/// Statements kept prepared per connection: every statement text of the
+/// store fits, so a mail's few dozen statements are parsed once per
+/// process, not once per mail (issue #14).
+const CACHED_STATEMENTS: usize = 256;
+
+/// Pages of the database kept in memory (negative: KiB), 8 MiB: the
+/// boards, plies and users a busy pass touches stay read.
+const PAGE_CACHE_KIB: i64 = 8 * 1024;
+
 fn prepare(conn: &mut Connection) -> Result<()> {
+    conn.set_prepared_statement_cache_capacity(CACHED_STATEMENTS);
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;

@@ -1,6 +1,7 @@
 //! Pending moves: queued (played when the player's turn comes) and
 //! submitted (played by confirm).
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -53,7 +54,7 @@ pub fn pending_move(
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
     let row = conn
-        .query_row(
+        .row(
             "SELECT notation, guard_ply, at_ply, position, comment, created_at
              FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
             params![game, number, seat as i64, kind.text()],
@@ -96,7 +97,7 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
         pending.seat,
         pending.kind,
     )?;
-    let n = conn.execute(
+    let n = conn.exec(
         "INSERT INTO pending_moves (game, board, seat, kind, notation, guard_ply, at_ply,
                                     position, comment, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -132,7 +133,7 @@ pub fn take_pending_move(
 ) -> Result<Option<PendingMove>> {
     let found = pending_move(conn, game, number, seat, kind)?;
     if found.is_some() {
-        conn.execute(
+        conn.exec(
             "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
             params![game, number, seat as i64, kind.text()],
         )?;
@@ -143,7 +144,7 @@ pub fn take_pending_move(
 /// Forget every pending move on a board (an accepted undo, the game's end);
 /// returns how many there were.
 pub fn clear_pending_moves(conn: &Connection, game: &str, number: u32) -> Result<usize> {
-    Ok(conn.execute(
+    Ok(conn.exec(
         "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2",
         params![game, number],
     )?)

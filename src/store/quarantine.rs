@@ -1,6 +1,7 @@
 //! Inbound mail that failed inside the server: counted per Message-ID,
 //! quarantined after a number of tries (the table `inbound_failures`).
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
@@ -79,7 +80,7 @@ pub fn note_inbound_failure(
     now: DateTime<Utc>,
 ) -> Result<InboundFailure> {
     let now = time_text(now);
-    conn.execute(
+    conn.exec(
         "INSERT INTO inbound_failures
              (message_id, sender, subject, attempts, first_failed_at, last_failed_at, last_error)
          VALUES (?1, ?2, ?3, 1, ?4, ?4, ?5)
@@ -95,7 +96,7 @@ fn inbound_failure_by_message_id(
     conn: &Connection,
     message_id: &str,
 ) -> Result<Option<InboundFailure>> {
-    conn.query_row(
+    conn.row(
         &format!("SELECT {COLUMNS} FROM inbound_failures WHERE message_id = ?1"),
         params![message_id],
         failure_row,
@@ -113,7 +114,7 @@ pub fn quarantine_inbound(
     raw: Option<&[u8]>,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE inbound_failures SET quarantined_at = ?2, raw = ?3 WHERE id = ?1",
         params![id, time_text(now), raw],
     )?;
@@ -123,7 +124,7 @@ pub fn quarantine_inbound(
 /// The failing mails still waiting in the inbox (those that went through
 /// meanwhile are left out) and the quarantined ones, oldest first.
 pub fn inbound_failures(conn: &Connection) -> Result<Vec<InboundFailure>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM inbound_failures f
          WHERE quarantined_at IS NOT NULL
             OR NOT EXISTS (SELECT 1 FROM processed_mail p WHERE p.message_id = f.message_id)
@@ -143,7 +144,7 @@ pub fn inbound_failure(
     id: i64,
 ) -> Result<Option<(InboundFailure, Option<Vec<u8>>)>> {
     let row = conn
-        .query_row(
+        .row(
             &format!("SELECT {COLUMNS}, raw FROM inbound_failures WHERE id = ?1"),
             params![id],
             |r| Ok((failure_row(r)?, r.get::<_, Option<Vec<u8>>>(9)?)),
@@ -162,7 +163,7 @@ pub fn note_replay_failure(
     error: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE inbound_failures SET attempts = attempts + 1, last_failed_at = ?2, last_error = ?3
          WHERE id = ?1",
         params![id, time_text(now), error],
@@ -172,12 +173,12 @@ pub fn note_replay_failure(
 
 /// Forget a failing mail (replayed, or dropped by the admin).
 pub fn forget_inbound_failure(conn: &Connection, id: i64) -> Result<bool> {
-    Ok(conn.execute("DELETE FROM inbound_failures WHERE id = ?1", params![id])? == 1)
+    Ok(conn.exec("DELETE FROM inbound_failures WHERE id = ?1", params![id])? == 1)
 }
 
 /// How many mails are quarantined.
 pub fn quarantined_count(conn: &Connection) -> Result<u32> {
-    Ok(conn.query_row(
+    Ok(conn.row(
         "SELECT count(*) FROM inbound_failures WHERE quarantined_at IS NOT NULL",
         [],
         |r| r.get(0),

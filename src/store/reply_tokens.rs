@@ -2,6 +2,7 @@
 //! Message-ID stands for, the Message-ID an outbox mail is sent with, and
 //! the per-game `noreply` setting.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -26,7 +27,7 @@ pub fn insert_reply_token(
     token: &ReplyToken,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO reply_tokens (token_hash, game, board, userid, ply, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![
@@ -44,7 +45,7 @@ pub fn insert_reply_token(
 /// The token with this hash, if the server issued it.
 pub fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyToken>> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT game, board, userid, ply, expired_at IS NOT NULL FROM reply_tokens
              WHERE token_hash = ?1",
             params![token_hash],
@@ -68,7 +69,7 @@ pub fn expire_reply_tokens(
     board: u32,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE reply_tokens SET expired_at = ?3
          WHERE game = ?1 AND board = ?2 AND expired_at IS NULL",
         params![game, board, time_text(now)],
@@ -79,7 +80,7 @@ pub fn expire_reply_tokens(
 /// Send outbox mail `id` with this Message-ID (without brackets) instead
 /// of the one derived from the row.
 pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE outbox SET message_id = ?2 WHERE id = ?1",
         params![id, message_id],
     )?;
@@ -89,7 +90,7 @@ pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Re
 /// Whether `userid` switched playing by reply off for `game` (`set ... noreply`).
 pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let off: Option<bool> = conn
-        .query_row(
+        .row(
             "SELECT no_reply FROM preferences WHERE userid = ?1 AND game = ?2",
             params![userid, game],
             |r| r.get(0),
@@ -99,7 +100,7 @@ pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
 }
 
 pub fn set_no_reply(conn: &Connection, userid: &str, game: &str, off: bool) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO preferences (userid, game, board_size, no_reply) VALUES (?1, ?2, 'large', ?3)
          ON CONFLICT (userid, game) DO UPDATE SET no_reply = excluded.no_reply",
         params![userid, game, off],

@@ -1,6 +1,7 @@
 //! Per-player settings: challenge acceptance and limits, result
 //! notifications, vacations.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -28,7 +29,7 @@ pub fn challenge_settings(
     game: &str,
 ) -> Result<ChallengeSettings> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT accepts, board_limit FROM challenge_settings WHERE userid = ?1 AND game = ?2",
             params![userid, game],
             |r| {
@@ -48,7 +49,7 @@ pub fn set_challenge_settings(
     game: &str,
     settings: ChallengeSettings,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO challenge_settings (userid, game, accepts, board_limit) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (userid, game) DO UPDATE SET accepts = excluded.accepts,
                                                  board_limit = excluded.board_limit",
@@ -64,7 +65,7 @@ pub fn add_result_notification(
     number: Option<u32>,
     userid: &str,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT OR IGNORE INTO result_notifications (game, board, userid) VALUES (?1, ?2, ?3)",
         params![game, number.unwrap_or(0), userid],
     )?;
@@ -106,7 +107,7 @@ pub fn vacations(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Resul
 }
 
 pub fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO vacations (userid, starts_at, ends_at) VALUES (?1, ?2, ?3)",
         params![
             userid,
@@ -119,7 +120,7 @@ pub fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) -> Resu
 
 /// End every running vacation of `userid` at `now`; returns how many ended.
 pub fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<usize> {
-    Ok(conn.execute(
+    Ok(conn.exec(
         "UPDATE vacations SET ends_at = ?2 WHERE userid = ?1 AND ends_at > ?2",
         params![userid, time_text(now)],
     )?)
@@ -142,7 +143,7 @@ pub fn add_seek(
     note: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO seeks (game, userid, note, created_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (game, userid) DO UPDATE SET note = excluded.note",
         params![game, userid, note, time_text(now)],
@@ -153,7 +154,7 @@ pub fn add_seek(
 /// The longest-waiting seeker of `game` other than `except`, taken off the list.
 pub fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<Option<Seek>> {
     let found = conn
-        .query_row(
+        .row(
             "SELECT userid, note, created_at FROM seeks
              WHERE game = ?1 AND userid != ?2 ORDER BY created_at, userid LIMIT 1",
             params![game, except],
@@ -169,7 +170,7 @@ pub fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<Option<S
     let Some((userid, note, at)) = found else {
         return Ok(None);
     };
-    conn.execute(
+    conn.exec(
         "DELETE FROM seeks WHERE game = ?1 AND userid = ?2",
         params![game, userid],
     )?;

@@ -1,6 +1,7 @@
 //! What the admin looks at: the outbox rows one by one, counts for
 //! `admin stats`, and a copy of the whole database.
 
+use super::Cached;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
@@ -24,7 +25,7 @@ pub struct OutboxEntry {
 
 /// The outbox mails not yet sent (waiting and given up), oldest first.
 pub fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, recipient, subject, created_at, attempts, next_attempt_at, failed_at,
                 last_error
          FROM outbox WHERE sent_at IS NULL ORDER BY id",
@@ -61,7 +62,7 @@ pub fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
 /// Make an unsent mail (waiting or given up) due now. False when there is
 /// no unsent mail with that id.
 pub fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<bool> {
-    Ok(conn.execute(
+    Ok(conn.exec(
         "UPDATE outbox SET failed_at = NULL, next_attempt_at = ?2
          WHERE id = ?1 AND sent_at IS NULL",
         params![id, time_text(now)],
@@ -70,7 +71,7 @@ pub fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<bool
 
 /// Remove an unsent mail from the outbox. False when there is none with that id.
 pub fn drop_mail(conn: &Connection, id: i64) -> Result<bool> {
-    Ok(conn.execute(
+    Ok(conn.exec(
         "DELETE FROM outbox WHERE id = ?1 AND sent_at IS NULL",
         params![id],
     )? == 1)
@@ -95,7 +96,7 @@ pub struct Stats {
 
 /// Count what `admin stats` shows; mail per day from `since` on.
 pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
-    let count = |sql: &str| -> Result<u32> { Ok(conn.query_row(sql, [], |r| r.get(0))?) };
+    let count = |sql: &str| -> Result<u32> { Ok(conn.row(sql, [], |r| r.get(0))?) };
     let mut s = Stats {
         users: count("SELECT count(*) FROM users WHERE signed_off_at IS NULL")?,
         signed_off: count("SELECT count(*) FROM users WHERE signed_off_at IS NOT NULL")?,
@@ -114,7 +115,7 @@ pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
         )?,
         ..Stats::default()
     };
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT game, sum(status = 'active'), sum(status = 'finished')
          FROM boards GROUP BY game ORDER BY game",
     )?;
@@ -122,7 +123,7 @@ pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
         s.boards.push(row?);
     }
     // Days are the first ten characters of the stored RFC 3339 UTC times.
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT day, sum(inbound), sum(outbound) FROM (
              SELECT substr(processed_at, 1, 10) AS day, 1 AS inbound, 0 AS outbound
              FROM processed_mail WHERE processed_at >= ?1
@@ -147,7 +148,7 @@ pub fn backup_into(conn: &Connection, file: &Path) -> Result<()> {
         super::StoreError::Corrupt(format!("the path {} is not UTF-8", file.display()))
     })?;
     super::create_owner_only(file)?;
-    conn.execute("VACUUM INTO ?1", params![path])?;
+    conn.exec("VACUUM INTO ?1", params![path])?;
     Ok(())
 }
 

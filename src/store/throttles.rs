@@ -1,5 +1,6 @@
 //! Throttles: wrong passwords per userid and commands per clock hour.
 
+use super::Cached;
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -12,7 +13,7 @@ pub fn locked_until(
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>> {
     let until: Option<Option<String>> = conn
-        .query_row(
+        .row(
             "SELECT locked_until FROM password_failures WHERE userid = ?1",
             params![userid],
             |r| r.get(0),
@@ -33,7 +34,7 @@ pub fn record_password_failure(
     window: Duration,
 ) -> Result<Option<DateTime<Utc>>> {
     let row: Option<(i64, String)> = conn
-        .query_row(
+        .row(
             "SELECT failures, first_failed_at FROM password_failures WHERE userid = ?1",
             params![userid],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -44,7 +45,7 @@ pub fn record_password_failure(
         _ => (1, time_text(now)),
     };
     let lock = (failures >= i64::from(max.max(1))).then(|| now + window);
-    conn.execute(
+    conn.exec(
         "INSERT INTO password_failures (userid, failures, first_failed_at, locked_until)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (userid) DO UPDATE SET failures = excluded.failures,
@@ -56,7 +57,7 @@ pub fn record_password_failure(
 
 /// A right password: the wrong ones before it are forgotten.
 pub fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "DELETE FROM password_failures WHERE userid = ?1",
         params![userid],
     )?;
@@ -96,7 +97,7 @@ pub fn commands_this_hour(
     now: DateTime<Utc>,
 ) -> Result<u32> {
     let n: Option<i64> = conn
-        .query_row(
+        .row(
             "SELECT count FROM command_counts WHERE scope = ?1 AND key = ?2 AND hour = ?3",
             params![scope.text(), key, hour_of(now)],
             |r| r.get(0),
@@ -114,7 +115,7 @@ pub fn count_command(
     now: DateTime<Utc>,
 ) -> Result<u32> {
     let hour = hour_of(now);
-    let n: i64 = conn.query_row(
+    let n: i64 = conn.row(
         "INSERT INTO command_counts (scope, key, hour, count) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT (scope, key, hour) DO UPDATE SET count = count + 1
          RETURNING count",
@@ -122,7 +123,7 @@ pub fn count_command(
         |r| r.get(0),
     )?;
     if n == 1 {
-        conn.execute(
+        conn.exec(
             "DELETE FROM command_counts WHERE scope = ?1 AND key = ?2 AND hour < ?3",
             params![scope.text(), key, hour],
         )?;
@@ -132,7 +133,7 @@ pub fn count_command(
 
 /// Boards `userid` was put on since `since` (challenges and seeks).
 pub fn boards_started_since(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<u32> {
-    let n: i64 = conn.query_row(
+    let n: i64 = conn.row(
         "SELECT count(*) FROM board_players p JOIN boards b ON b.game = p.game AND b.board = p.board
          WHERE p.userid = ?1 AND b.created_at >= ?2",
         params![userid, time_text(since)],
@@ -198,7 +199,7 @@ mod tests {
             1
         );
         let rows: i64 = conn
-            .query_row(
+            .row(
                 "SELECT count(*) FROM command_counts WHERE scope = 'address'",
                 [],
                 |r| r.get(0),

@@ -1,5 +1,6 @@
 //! Users, their addresses, preferences and ratings.
 
+use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -112,7 +113,7 @@ pub fn set_address_status(
     status: AddressStatus,
     code: Option<(&str, DateTime<Utc>)>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE user_addresses SET status = ?3, code_hash = ?4, code_expires_at = ?5
          WHERE userid = ?1 AND address = ?2",
         params![
@@ -133,7 +134,7 @@ pub fn insert_user(
     addresses: &[String],
     now: DateTime<Utc>,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO users (userid, password_hash, created_at) VALUES (?1, ?2, ?3)",
         params![userid, password_hash, time_text(now)],
     )?;
@@ -141,12 +142,12 @@ pub fn insert_user(
 }
 
 pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "DELETE FROM user_addresses WHERE userid = ?1",
         params![userid],
     )?;
     for (i, a) in addresses.iter().enumerate() {
-        conn.execute(
+        conn.exec(
             "INSERT INTO user_addresses (userid, position, address) VALUES (?1, ?2, ?3)",
             params![userid, i as i64, a.to_lowercase()],
         )?;
@@ -155,7 +156,7 @@ pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> R
 }
 
 pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE users SET password_hash = ?2 WHERE userid = ?1",
         params![userid, hash],
     )?;
@@ -164,7 +165,7 @@ pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<
 
 /// Mark a user as gone (history is kept). Returns false when there is no such user.
 pub fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
-    let n = conn.execute(
+    let n = conn.exec(
         "UPDATE users SET signed_off_at = ?2 WHERE userid = ?1 AND signed_off_at IS NULL",
         params![userid, time_text(now)],
     )?;
@@ -205,7 +206,7 @@ pub fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<Stri
 /// The user called `userid` (lower-case), signed off or not.
 pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
     let row = conn
-        .query_row(
+        .row(
             "SELECT userid, password_hash, created_at, signed_off_at FROM users WHERE userid = ?1",
             params![userid],
             |r| {
@@ -241,7 +242,7 @@ pub fn all_userids(conn: &Connection) -> Result<Vec<String>> {
 
 /// Every user, by userid.
 pub fn users(conn: &Connection) -> Result<Vec<User>> {
-    let mut stmt = conn.prepare("SELECT userid FROM users ORDER BY userid")?;
+    let mut stmt = conn.prepare_cached("SELECT userid FROM users ORDER BY userid")?;
     let ids = stmt
         .query_map([], |r| r.get::<_, String>(0))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -253,7 +254,7 @@ pub fn users(conn: &Connection) -> Result<Vec<User>> {
 /// The board drawing `userid` chose for `game` (large unless set).
 pub fn board_size(conn: &Connection, userid: &str, game: &str) -> Result<BoardSize> {
     let size: Option<String> = conn
-        .query_row(
+        .row(
             "SELECT board_size FROM preferences WHERE userid = ?1 AND game = ?2",
             params![userid, game],
             |r| r.get(0),
@@ -270,7 +271,7 @@ pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSi
         BoardSize::Small => "small",
         BoardSize::Large => "large",
     };
-    conn.execute(
+    conn.exec(
         "INSERT INTO preferences (userid, game, board_size) VALUES (?1, ?2, ?3)
          ON CONFLICT (userid, game) DO UPDATE SET board_size = excluded.board_size",
         params![userid, game, text],
@@ -281,7 +282,7 @@ pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSi
 /// Whether a player wants the boards of `game` drawn from Black's side.
 pub fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let flipped: Option<bool> = conn
-        .query_row(
+        .row(
             "SELECT from_black FROM preferences WHERE userid = ?1 AND game = ?2",
             params![userid, game],
             |r| r.get(0),
@@ -291,7 +292,7 @@ pub fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
 }
 
 pub fn set_from_black(conn: &Connection, userid: &str, game: &str, flipped: bool) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO preferences (userid, game, board_size, from_black) VALUES (?1, ?2, 'large', ?3)
          ON CONFLICT (userid, game) DO UPDATE SET from_black = excluded.from_black",
         params![userid, game, flipped],
@@ -310,7 +311,7 @@ pub struct Rating {
 /// The rating of `userid` in `game`, or `None` before their first rated game.
 pub fn rating(conn: &Connection, game: &str, userid: &str) -> Result<Option<Rating>> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT rating, games FROM ratings WHERE game = ?1 AND userid = ?2",
             params![game, userid],
             |r| {
@@ -324,7 +325,7 @@ pub fn rating(conn: &Connection, game: &str, userid: &str) -> Result<Option<Rati
 }
 
 pub fn set_rating(conn: &Connection, game: &str, userid: &str, rating: Rating) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO ratings (game, userid, rating, games) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (game, userid) DO UPDATE SET rating = excluded.rating, games = excluded.games",
         params![game, userid, rating.rating, rating.games],
@@ -334,7 +335,7 @@ pub fn set_rating(conn: &Connection, game: &str, userid: &str, rating: Rating) -
 
 /// Every rating in `game`, best first.
 pub fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT userid, rating, games FROM ratings WHERE game = ?1 ORDER BY rating DESC, userid",
     )?;
     let rows = stmt.query_map(params![game], |r| {
@@ -359,7 +360,7 @@ pub struct Record {
 
 /// The record of every player who finished a board of `game`, by userid.
 pub fn records(conn: &Connection, game: &str) -> Result<Vec<(String, Record)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT p.userid,
                 SUM(b.winner_seat = p.seat),
                 SUM(b.winner_seat IS NOT NULL AND b.winner_seat != p.seat),
