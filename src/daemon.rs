@@ -524,14 +524,17 @@ impl<'a> Daemon<'a> {
     pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
         let checks_before = self.server.credentials.stats();
-        read_inbox(
+        let read = read_inbox(
             &self.server,
             &mut self.conn,
             self.inbox.as_mut(),
             Some(self.sender.as_mut()),
             stop,
             &mut report,
-        )?;
+        );
+        // Password checks are over until the next pass's mail.
+        self.server.credentials.release_memory();
+        read?;
         report.timer_mails = self.server.run_timers(&mut self.conn)?;
         prune(self.server.config, self.server.clock, &self.conn)?;
         drain_outbox(

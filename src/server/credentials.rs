@@ -61,6 +61,9 @@ pub struct CheckStats {
 pub struct VerifiedCredentials {
     key: [u8; 32],
     inner: Mutex<Inner>,
+    /// The argon2id working memory, kept from one check to the next until
+    /// [`VerifiedCredentials::release_memory`].
+    memory: Mutex<Vec<argon2::Block>>,
 }
 
 #[derive(Default)]
@@ -89,6 +92,7 @@ impl VerifiedCredentials {
         VerifiedCredentials {
             key,
             inner: Mutex::new(Inner::default()),
+            memory: Mutex::new(Vec::new()),
         }
     }
 
@@ -124,7 +128,7 @@ impl VerifiedCredentials {
             }
         }
         let started = Instant::now();
-        let ok = account::password_matches(stored_hash, password);
+        let ok = self.verify(stored_hash, password);
         let mut inner = self.lock();
         inner.stats.verifications += 1;
         inner.stats.time += started.elapsed();
@@ -141,7 +145,7 @@ impl VerifiedCredentials {
         let dummy = DUMMY.get_or_init(|| account::hash_password("no such user").ok());
         if let Some(hash) = dummy {
             let started = Instant::now();
-            let _ = account::password_matches(hash, password);
+            let _ = self.verify(hash, password);
             let mut inner = self.lock();
             inner.stats.checks += 1;
             inner.stats.verifications += 1;
@@ -157,6 +161,20 @@ impl VerifiedCredentials {
         if inner.tags.remove(userid).is_some() {
             inner.order.retain(|u| u != userid);
         }
+    }
+
+    /// One argon2id verification, in the kept working memory.
+    fn verify(&self, stored_hash: &str, password: &str) -> bool {
+        let mut memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        account::password_matches_in(&mut memory, stored_hash, password)
+    }
+
+    /// Give the argon2id working memory (19 MiB at the default parameters)
+    /// back to the system: the daemon does so after each pass, so a server
+    /// waiting for mail holds none of it.
+    pub fn release_memory(&self) {
+        let mut memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        *memory = Vec::new();
     }
 
     /// The checks so far.
