@@ -117,10 +117,21 @@ pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
 /// - `mark_done` renames `new/NAME` to `cur/NAME:2,S` (or `:2,FS` for
 ///   [`Done::Ignored`], see [`maildir_flags`]); a [`Done::Quarantined`]
 ///   mail goes to `.Quarantine/cur/NAME:2,F` instead.
+///
+/// One listing of `new/` serves the fetches that follow it while every
+/// message they handed out was filed away: a backlog of 10,000 files was
+/// listed (and each file's time read) once per batch of 500. A message not
+/// filed away (it failed), or a listing used up, makes the next fetch list
+/// `new/` again, so a failed message comes first again and mail delivered
+/// meanwhile is found.
 #[derive(Debug)]
 pub struct MaildirInbox {
     path: PathBuf,
     max_bytes: usize,
+    /// Names of the last listing not yet handed out, oldest first.
+    listed: std::collections::VecDeque<String>,
+    /// Names handed out and not yet filed away.
+    out: std::collections::HashSet<String>,
 }
 
 /// The `[limits] max_message_bytes` an inbox applies until told otherwise.
@@ -137,6 +148,8 @@ impl MaildirInbox {
         Ok(MaildirInbox {
             path,
             max_bytes: default_max_bytes(),
+            listed: Default::default(),
+            out: Default::default(),
         })
     }
 
@@ -224,11 +237,16 @@ pub(crate) fn create_maildir(path: &Path) -> Result<(), MailError> {
 
 impl Inbox for MaildirInbox {
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
+        if !self.out.is_empty() || self.listed.is_empty() {
+            self.out.clear();
+            self.listed = self.pending()?.into();
+        }
         let mut out = Vec::new();
-        for name in self.pending()? {
-            if out.len() >= max {
+        while out.len() < max {
+            let Some(name) = self.listed.pop_front() else {
                 break;
-            }
+            };
+            self.out.insert(name.clone());
             let file = self.path.join("new").join(&name);
             match read_bounded(&file, self.max_bytes) {
                 Ok((raw, size)) => out.push(InboundMessage {
@@ -286,14 +304,15 @@ impl Inbox for MaildirInbox {
         };
         let dst = folder.join("cur").join(format!("{base}:2,{flags}"));
         match fs::rename(&src, &dst) {
-            Ok(()) => Ok(()),
+            Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound && !src.exists() => {
                 // Already filed away (a second mark_done, or another reader).
                 tracing::debug!(id = %name, "inbox message already gone from new/");
-                Ok(())
             }
-            Err(e) => Err(MailError::io(&src, e)),
+            Err(e) => return Err(MailError::io(&src, e)),
         }
+        self.out.remove(name);
+        Ok(())
     }
 
     /// Polls `new/` once a second until something is there or `timeout`
@@ -394,6 +413,36 @@ mod tests {
         assert!(inbox.fetch(10).unwrap().is_empty());
         // Idempotent.
         inbox.mark_done(&msgs[0], Done::Processed).unwrap();
+    }
+
+    #[test]
+    fn one_listing_serves_batches_until_a_message_is_left_or_it_is_used_up() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        for i in 1..=5 {
+            deliver(tmp.path(), &format!("{i}.m"), "x", i);
+        }
+        let ids = |msgs: &[InboundMessage]| msgs.iter().map(|m| m.id.clone()).collect::<Vec<_>>();
+        let first = inbox.fetch(2).unwrap();
+        assert_eq!(ids(&first), ["1.m", "2.m"]);
+        for m in &first {
+            inbox.mark_done(m, Done::Processed).unwrap();
+        }
+        // Delivered now with an earlier time: the listing still serves.
+        deliver(tmp.path(), "0.m", "x", 0);
+        let second = inbox.fetch(2).unwrap();
+        assert_eq!(ids(&second), ["3.m", "4.m"]);
+        // 4.m is left (it failed): the next fetch lists again, oldest first.
+        inbox.mark_done(&second[0], Done::Processed).unwrap();
+        let third = inbox.fetch(10).unwrap();
+        assert_eq!(ids(&third), ["0.m", "4.m", "5.m"]);
+        for m in &third {
+            inbox.mark_done(m, Done::Processed).unwrap();
+        }
+        // Used up: listed again, and empty.
+        assert!(inbox.fetch(10).unwrap().is_empty());
+        deliver(tmp.path(), "9.m", "x", 9);
+        assert_eq!(ids(&inbox.fetch(10).unwrap()), ["9.m"]);
     }
 
     #[test]
