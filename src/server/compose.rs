@@ -1,6 +1,6 @@
 //! Board mails: the subject and the body in pbmserv's order (commands.md §5).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
@@ -47,6 +47,9 @@ pub(crate) struct BoardView<'a> {
     pub occasion: Occasion,
     /// Every ply of the board, once read (see [`BoardView::every_ply`]).
     pub whole: OnceCell<Vec<Ply>>,
+    /// Bodies rendered so far, by drawing: the readers who draw the board
+    /// alike (both players, most often) share one rendering.
+    pub bodies: RefCell<Vec<(Drawing, String)>>,
 }
 
 /// A stored ply as the move list shows it.
@@ -113,6 +116,7 @@ impl<'a> BoardView<'a> {
             comment: None,
             occasion: self.occasion,
             whole: self.whole.clone(),
+            bodies: RefCell::default(),
         }
     }
 
@@ -351,6 +355,15 @@ impl<'a> BoardView<'a> {
 
     /// The body as drawn for one reader.
     pub fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
+        if let Some((_, body)) = self.bodies.borrow().iter().find(|(d, _)| *d == drawing) {
+            return Ok(body.clone());
+        }
+        let body = self.render_body(ctx, drawing)?;
+        self.bodies.borrow_mut().push((drawing, body.clone()));
+        Ok(body)
+    }
+
+    fn render_body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
         let board = crate::render::board(&self.position.diagram(), drawing);
         let board = board.trim_end();
         let (commenter, comment) = match &self.comment {

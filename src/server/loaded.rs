@@ -42,6 +42,7 @@ impl Loaded {
             comment: None,
             occasion: Occasion::Turn,
             whole: OnceCell::new(),
+            bodies: Default::default(),
         }
     }
 }

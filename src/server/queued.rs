@@ -107,6 +107,7 @@ pub(crate) fn tell_players(
             comment: view.comment.clone(),
             occasion: view.occasion,
             whole: view.whole.clone(),
+            bodies: Default::default(),
         };
         let drawing = ctx.drawing_of(&user.userid, view.game.name())?;
         for reply in replies
