@@ -213,7 +213,8 @@ impl Default for LimitsSection {
 #[serde(default, deny_unknown_fields)]
 pub struct RetentionSection {
     /// Days the Message-IDs of processed inbound mail are kept (a mail
-    /// delivered again within them is recognised and not applied twice).
+    /// delivered again within them is recognised and not applied twice),
+    /// and reply tokens of past plies and ended games.
     pub processed_mail_days: u32,
     /// Days sent outbox mails are kept (mails given up stay until the
     /// admin removes them).

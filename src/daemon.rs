@@ -427,21 +427,25 @@ pub fn drain_outbox(
     Ok(())
 }
 
-/// Forget what `[retention]` no longer keeps: processed Message-IDs and
-/// sent outbox mails older than its days, a bounded number per call (each
+/// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
+/// outbox mails and reply tokens of past plies older than its days, a bounded number per call (each
 /// pass, and `tick`). Logs what it removed.
 pub fn prune(config: &Config, clock: &dyn Clock, conn: &Connection) -> Result<(), ServerError> {
     let now = clock.now();
     let days = |n: u32| now - chrono::Duration::days(i64::from(n));
     let keep = &config.retention;
-    let (processed, sent) = store::prune(
+    let store::Pruned {
+        processed,
+        sent,
+        reply_tokens,
+    } = store::prune(
         conn,
         days(keep.processed_mail_days),
         days(keep.sent_outbox_days),
         crate::limits::PRUNE_BATCH,
     )?;
-    if processed + sent > 0 {
-        info!(processed, sent, "old mail records pruned");
+    if processed + sent + reply_tokens > 0 {
+        info!(processed, sent, reply_tokens, "old mail records pruned");
     }
     Ok(())
 }

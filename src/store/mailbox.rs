@@ -172,12 +172,18 @@ pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) 
 /// Forget processed Message-IDs recorded before `processed_before` and
 /// outbox mails sent before `sent_before`, at most `batch` of each (both
 /// found by index). Returns how many of each were deleted.
+///
+/// Reply tokens go with the processed mail's days: a token made before
+/// `processed_before` is forgotten once it no longer stands for a board as
+/// it is (its game ended, or a later ply was played); a reply to its mail
+/// is then answered as one to a mail the server does not know. The token
+/// of a board's current ply stays, however old.
 pub fn prune(
     conn: &Connection,
     processed_before: DateTime<Utc>,
     sent_before: DateTime<Utc>,
     batch: u32,
-) -> Result<(usize, usize)> {
+) -> Result<Pruned> {
     let processed = conn.exec(
         "DELETE FROM processed_mail WHERE rowid IN
              (SELECT rowid FROM processed_mail WHERE processed_at < ?1 LIMIT ?2)",
@@ -188,7 +194,29 @@ pub fn prune(
              (SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1 LIMIT ?2)",
         params![time_text(sent_before), batch],
     )?;
-    Ok((processed, sent))
+    let reply_tokens = conn.exec(
+        "DELETE FROM reply_tokens WHERE token_hash IN
+             (SELECT t.token_hash FROM reply_tokens t
+              WHERE t.created_at < ?1
+                AND (t.expired_at IS NOT NULL
+                     OR t.ply < (SELECT coalesce(max(p.ply), 0) FROM plies p
+                                 WHERE p.game = t.game AND p.board = t.board))
+              LIMIT ?2)",
+        params![time_text(processed_before), batch],
+    )?;
+    Ok(Pruned {
+        processed,
+        sent,
+        reply_tokens,
+    })
+}
+
+/// Rows [`prune`] removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    pub processed: usize,
+    pub sent: usize,
+    pub reply_tokens: usize,
 }
 
 #[cfg(test)]
@@ -220,14 +248,14 @@ mod tests {
         let failed_old = enqueue(&conn, &mail("c@x"), old).unwrap();
         mark_failed(&conn, failed_old, old, "550").unwrap();
         let waiting_old = enqueue(&conn, &mail("d@x"), old).unwrap();
-        let (p, s) = prune(
+        let pruned = prune(
             &conn,
             now - Duration::days(90),
             now - Duration::days(30),
             100,
         )
         .unwrap();
-        assert_eq!((p, s), (1, 1));
+        assert_eq!((pruned.processed, pruned.sent), (1, 1));
         assert!(!mail_seen(&conn, "old@x").unwrap());
         assert!(mail_seen(&conn, "new@x").unwrap());
         let left: Vec<i64> = conn
@@ -242,6 +270,7 @@ mod tests {
         for sql in [
             "EXPLAIN QUERY PLAN SELECT rowid FROM processed_mail WHERE processed_at < '2026'",
             "EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < '2026'",
+            "EXPLAIN QUERY PLAN SELECT token_hash FROM reply_tokens WHERE created_at < '2026'",
         ] {
             let plan: String = conn.row(sql, [], |r| r.get(3)).unwrap();
             assert!(plan.contains("USING") && plan.contains("INDEX"), "{plan}");

@@ -157,6 +157,55 @@ mod tests {
     }
 
     #[test]
+    fn old_tokens_of_past_plies_and_ended_games_are_pruned_the_current_one_stays() {
+        use crate::store::{append_ply, prune, Ply};
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let old = now - chrono::Duration::days(100);
+        let number = board(&conn, old);
+        for (ply, notation) in [(1, "e4"), (2, "e5")] {
+            let ply = Ply {
+                ply,
+                seat: (ply as usize + 1) % 2,
+                notation: notation.into(),
+                events: vec![],
+                comment: String::new(),
+                played_at: old,
+                auto: false,
+            };
+            append_ply(&conn, "chess", number, &ply).unwrap();
+        }
+        let token = |ply: u32| ReplyToken {
+            game: "chess".into(),
+            board: number,
+            userid: "alice".into(),
+            ply,
+            expired: false,
+        };
+        insert_reply_token(&conn, "past-old", &token(1), old).unwrap();
+        insert_reply_token(&conn, "current-old", &token(2), old).unwrap();
+        insert_reply_token(&conn, "past-new", &token(1), now).unwrap();
+        let prune_now = || {
+            prune(
+                &conn,
+                now - chrono::Duration::days(90),
+                now - chrono::Duration::days(30),
+                100,
+            )
+            .unwrap()
+            .reply_tokens
+        };
+        assert_eq!(prune_now(), 1);
+        let kept = |hash: &str| reply_token(&conn, hash).unwrap().is_some();
+        assert!(!kept("past-old"));
+        assert!(kept("current-old") && kept("past-new"));
+        // The game ends: its old current token goes too, the new one stays.
+        expire_reply_tokens(&conn, "chess", number, now).unwrap();
+        assert_eq!(prune_now(), 1);
+        assert!(!kept("current-old") && kept("past-new"));
+    }
+
+    #[test]
     fn an_outbox_mail_keeps_its_own_message_id() {
         let conn = open_in_memory().unwrap();
         let out = Outgoing {
