@@ -433,10 +433,15 @@ pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
         .query_row(params![game, number], |r| r.get(0))?)
 }
 
-/// The seats that have played at least one ply on a board.
+/// The seats that have played at least one ply on a board (each seat's
+/// search stops at its first ply, so a long game costs no more).
 pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<Vec<usize>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT seat FROM plies WHERE game = ?1 AND board = ?2 ORDER BY seat",
+        "SELECT s.seat FROM board_players s
+         WHERE s.game = ?1 AND s.board = ?2
+           AND EXISTS (SELECT 1 FROM plies p
+                       WHERE p.game = ?1 AND p.board = ?2 AND p.seat = s.seat)
+         ORDER BY s.seat",
     )?;
     let rows = stmt.query_map(params![game, number], |r| r.get::<_, i64>(0))?;
     Ok(rows
@@ -735,7 +740,9 @@ mod tests {
             .unwrap();
         }
         assert_eq!(plies(&conn, "chess", n).unwrap().len(), 2);
+        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0, 1]);
         remove_last_ply(&conn, "chess", n).unwrap();
+        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0]);
         let p = plies(&conn, "chess", n).unwrap();
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].events, vec!["x"]);
