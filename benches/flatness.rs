@@ -228,6 +228,7 @@ fn add_filler(b: &Bench<'_>, n: usize) {
                     auto: false,
                     played_at: chrono::Utc::now(),
                 },
+                None,
             )
             .expect("ply");
         }

@@ -234,3 +234,55 @@ fn turn_mails_number_their_recent_moves_as_the_whole_game_does() {
     }
     assert!(resume_ply(&w) > 12, "the loads began late in the game");
 }
+
+/// A board with no irreversible ply yet (its history starts at the start
+/// position) whose plies lost their keys and lines (a database from before
+/// migration 0026) still draws on the third occurrence of the start, at
+/// ply 8, with every ply played on a freshly loaded board.
+#[test]
+fn a_board_without_stored_keys_still_sees_repetitions_from_the_start() {
+    let mut w = World::with_board();
+    play(&mut w, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+    w.conn
+        .execute_batch("UPDATE plies SET position_key = NULL, line = NULL WHERE ply > 2")
+        .unwrap();
+    play_from(&mut w, 5, &["Nf6", "Ng1"]);
+    assert!(w.board().is_active(), "the start occurred twice so far");
+    assert_eq!(resume_ply(&w), 0);
+    play_from(&mut w, 7, &["Ng8"]);
+    match w.board().status {
+        pbmchess::store::BoardStatus::Finished { ending, .. } => {
+            assert_eq!(ending, "threefold repetition")
+        }
+        other => panic!("{other:?}"),
+    }
+    let keyed: i64 = w
+        .conn
+        .query_row(
+            "SELECT count(*) FROM plies WHERE position_key IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(keyed, 8, "the replayed plies got their keys back");
+}
+
+/// Like [`play`], for plies from `done` + 1 on.
+fn play_from(w: &mut World, done: usize, moves: &[&str]) {
+    for (i, m) in moves.iter().enumerate() {
+        let (from, who) = if (done + i).is_multiple_of(2) {
+            ("a@x", "alice pa")
+        } else {
+            ("b@x", "bob pb")
+        };
+        let outcome = w.mail(from, &format!("chess move 101 {who} {m}"), "");
+        assert_eq!(
+            outcome,
+            MailOutcome::Answered {
+                commands: 1,
+                refused: 0
+            },
+            "{m}"
+        );
+    }
+}

@@ -174,16 +174,32 @@ pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
 
 /// An engine together with its draw history: the [`Position`] the server
 /// holds.
+///
+/// # Ruling: the repetition rule compares 64-bit keys
+/// The history counts [`Engine::position_key`]s (a fixed hash of
+/// [`Engine::repetition_key`]), not the keys themselves, so that a board
+/// can be loaded from its current position text and the keys stored with
+/// its plies, without replaying them ([`Position::resume_history`], issue
+/// #14). Two different positions count as one only when their 64-bit keys
+/// collide. A history holds at most about 100 keys (the move rule draws at
+/// 100 plies without an irreversible action), so each ply risks a false
+/// count with odds below 100 / 2^64 (about 5e-18), and a false draw needs
+/// that to complete a threefold repetition. A billion plies over the
+/// server's life would meet one with odds below 1e-8: far rarer than a
+/// disk or memory error, so accepted. (A player cannot aim for one either:
+/// making a reachable position collide with a given one is a 2^64 search.)
+/// The computer player's search compares the same keys (see
+/// [`tree::Walk`](super::tree::Walk)), so it and the referee agree.
 #[derive(Clone, Debug)]
 pub struct Tracked<E: Engine> {
     engine: E,
-    history: History<E::Key>,
+    history: History<u64>,
 }
 
 impl<E: Engine> Tracked<E> {
     /// A position whose history starts here.
     pub fn new(engine: E) -> Tracked<E> {
-        let history = History::new(engine.repetition_key(), engine.move_clock());
+        let history = History::new(engine.position_key(), engine.move_clock());
         Tracked { engine, history }
     }
 
@@ -191,7 +207,7 @@ impl<E: Engine> Tracked<E> {
         &self.engine
     }
 
-    pub fn history(&self) -> &History<E::Key> {
+    pub fn history(&self) -> &History<u64> {
         &self.history
     }
 
@@ -199,7 +215,7 @@ impl<E: Engine> Tracked<E> {
     pub fn apply(&mut self, action: &E::Action) {
         self.engine.play_unchecked(action);
         self.history
-            .record(self.engine.repetition_key(), self.engine.move_clock());
+            .record(self.engine.position_key(), self.engine.move_clock());
     }
 }
 
@@ -222,6 +238,23 @@ impl<E: Engine> Position for Tracked<E> {
 
     fn history_plies(&self) -> u32 {
         self.history.plies()
+    }
+
+    fn position_key(&self) -> u64 {
+        self.engine.position_key()
+    }
+
+    fn resume_history(&mut self, keys: &[u64]) -> bool {
+        if keys.last() != Some(&self.engine.position_key()) {
+            return false;
+        }
+        match History::resume(keys, self.engine.move_clock()) {
+            Some(history) => {
+                self.history = history;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The position's own end first (mate before the 50-move rule), then

@@ -48,6 +48,30 @@ impl<K: Clone + Eq + Hash> History<K> {
         }
     }
 
+    /// The history a replay gives, rebuilt from the keys alone: `keys` are
+    /// those of the positions since the history's first (the start, or the
+    /// position after the last irreversible action), first to current, and
+    /// `clock` is the current position's move clock. None of the positions
+    /// after the first may follow an irreversible action (a clock at 0): a
+    /// replay would have cleared the counts there. `None` without keys.
+    ///
+    /// Replaying the actions from the first position (`new`, then `record`
+    /// for each) gives the same counts, current key, clock and
+    /// [`History::plies`].
+    pub fn resume(keys: &[K], clock: u32) -> Option<History<K>> {
+        let current = keys.last()?.clone();
+        let mut counts = HashMap::with_capacity(keys.len());
+        for key in keys {
+            *counts.entry(key.clone()).or_insert(0) += 1;
+        }
+        Some(History {
+            counts,
+            current,
+            clock,
+            plies: keys.len() as u32 - 1,
+        })
+    }
+
     /// The position after an action: its key and clock (0 clears what
     /// came before).
     pub fn record(&mut self, key: K, clock: u32) {
@@ -117,6 +141,32 @@ mod tests {
         assert_eq!(h.plies(), 0);
         assert_eq!(h.repetitions(), 1);
         assert_eq!(h.draw(), None);
+    }
+
+    #[test]
+    fn a_history_resumed_from_its_keys_is_the_one_recorded() {
+        let mut played = History::new(5u64, 0);
+        let keys = [5u64, 6, 7, 6, 5, 6];
+        for (i, k) in keys.iter().enumerate().skip(1) {
+            played.record(*k, i as u32);
+        }
+        let resumed = History::resume(&keys, 5).unwrap();
+        assert_eq!(resumed.repetitions(), played.repetitions());
+        assert_eq!(resumed.repetitions(), 3);
+        assert_eq!(resumed.plies(), played.plies());
+        assert_eq!(resumed.clock(), played.clock());
+        assert_eq!(resumed.draw(), played.draw());
+        let mut a: Vec<_> = resumed.keys().collect();
+        let mut b: Vec<_> = played.keys().collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        assert!(History::<u64>::resume(&[], 0).is_none());
+        let alone = History::resume(&[9u64], 40).unwrap();
+        assert_eq!(
+            (alone.plies(), alone.repetitions(), alone.clock()),
+            (0, 1, 40)
+        );
     }
 
     #[test]

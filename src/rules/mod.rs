@@ -290,6 +290,19 @@ pub trait Position: Send + Sync + fmt::Debug {
     /// carries everything the rules need to go on, so a game can be
     /// resumed from it ([`Game::position`]) with the actions after it.
     fn history_plies(&self) -> u32;
+    /// The 64-bit key the repetition rule compares (see the ruling at
+    /// [`engine::Tracked`]); the server stores it with each ply.
+    fn position_key(&self) -> u64;
+    /// Take the draw history from the keys of its positions instead of a
+    /// replay: `keys` are the [`Position::position_key`]s of the positions
+    /// since the last irreversible action (or since the position the game
+    /// was created from), the one after it first and this one last, none
+    /// after the first following an irreversible action. The repetitions,
+    /// the move clock (this position's) and [`Position::history_plies`]
+    /// come out as replaying those actions would give them. False (and
+    /// nothing changed) when the last key is not this position's: keys
+    /// from another build or another position, to be replayed instead.
+    fn resume_history(&mut self, keys: &[u64]) -> bool;
     /// Judge `input` (any accepted notation) and, if legal, apply it.
     /// On error the position is unchanged.
     fn play(&mut self, input: &str) -> Result<Played, MoveError>;

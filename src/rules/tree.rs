@@ -80,11 +80,7 @@ impl<E: Engine> Walk<E> {
     /// A walk from a position with its game history.
     pub fn new(tracked: &Tracked<E>) -> Walk<E> {
         let engine = tracked.engine().clone();
-        let seen = tracked
-            .history()
-            .keys()
-            .map(super::engine::hash_key)
-            .collect();
+        let seen = tracked.history().keys().copied().collect();
         let key = engine.position_key();
         Walk {
             frames: vec![Frame {

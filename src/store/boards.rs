@@ -277,10 +277,22 @@ pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Re
     Ok(out)
 }
 
-pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<()> {
+/// Store a ply with the key of the position after it (`None`: not known;
+/// a load then replays, see migration 0026) and the move-list line it
+/// stands on, counted from the ply before it (once per board, a board
+/// whose earlier plies have no lines gets them counted first).
+pub fn append_ply(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    ply: &Ply,
+    position_key: Option<u64>,
+) -> Result<()> {
+    let line = line_after(conn, game, number, ply)?;
     conn.exec(
-        "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto,
+                            position_key, line)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             game,
             number,
@@ -290,18 +302,116 @@ pub fn append_ply(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Resu
             ply.events.join("\n"),
             ply.comment,
             time_text(ply.played_at),
-            ply.auto
+            ply.auto,
+            position_key.map(|k| k as i64),
+            line
         ],
     )?;
+    Ok(())
+}
+
+/// The move-list line of a ply about to be stored: its predecessor's, or
+/// the next when it opens a line (a seat-0 ply, or any ply not right after
+/// a seat-0 one). `None` when the predecessor is missing.
+fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<Option<u32>> {
+    if ply.ply <= 1 {
+        return Ok(Some(1));
+    }
+    let before = |conn: &Connection| -> Result<Option<(i64, Option<u32>)>> {
+        Ok(conn
+            .prepare_cached(
+                "SELECT seat, line FROM plies WHERE game = ?1 AND board = ?2 AND ply = ?3",
+            )?
+            .query_row(params![game, number, ply.ply - 1], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?)
+    };
+    let (seat, line) = match before(conn)? {
+        None => return Ok(None),
+        Some((seat, Some(line))) => (seat, line),
+        Some(_) => {
+            count_lines(conn, game, number)?;
+            match before(conn)? {
+                Some((seat, Some(line))) => (seat, line),
+                _ => return Ok(None),
+            }
+        }
+    };
+    let opens = ply.seat == 0 || seat != 0;
+    Ok(Some(line + u32::from(opens)))
+}
+
+/// Write the move-list line of every ply of a board (for plies stored
+/// before migration 0026).
+fn count_lines(conn: &Connection, game: &str, number: u32) -> Result<()> {
+    conn.exec(
+        "UPDATE plies SET line = counted.line FROM (
+           SELECT ply, sum(opens) OVER (ORDER BY ply) AS line FROM (
+             SELECT ply, (seat = 0 OR lag(seat) OVER (ORDER BY ply) IS NOT 0) AS opens
+             FROM plies WHERE game = ?1 AND board = ?2)) AS counted
+         WHERE plies.game = ?1 AND plies.board = ?2 AND plies.ply = counted.ply",
+        params![game, number],
+    )?;
+    Ok(())
+}
+
+/// The position keys stored with ply `from` and every ply after it, in
+/// order (`None` for a ply stored without one).
+pub fn ply_keys(conn: &Connection, game: &str, number: u32, from: u32) -> Result<Vec<Option<u64>>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT position_key FROM plies WHERE game = ?1 AND board = ?2 AND ply >= ?3 ORDER BY ply",
+    )?;
+    let rows = stmt.query_map(params![game, number, from], |r| r.get::<_, Option<i64>>(0))?;
+    Ok(rows
+        .map(|r| r.map(|k| k.map(|k| k as u64)))
+        .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Store the position keys of plies (by ply number) stored without them.
+pub fn set_ply_keys(conn: &Connection, game: &str, number: u32, keys: &[(u32, u64)]) -> Result<()> {
+    for &(ply, key) in keys {
+        conn.exec(
+            "UPDATE plies SET position_key = ?4 WHERE game = ?1 AND board = ?2 AND ply = ?3",
+            params![game, number, ply, key as i64],
+        )?;
+    }
     Ok(())
 }
 
 /// Where ply `ply` stands in a board's move list (pairs, as
 /// `render::move_list` writes them): how many lines the plies before it
 /// fill, and whether it closes the last of those (a seat-1 ply right after
-/// a seat-0 ply) rather than beginning a line of its own. Counted by the
-/// database from the seats alone.
+/// a seat-0 ply) rather than beginning a line of its own. Read from the
+/// line stored with the ply before it (migration 0026); counted by the
+/// database from the seats alone where that has none.
 pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Result<(u32, bool)> {
+    let stored: Option<(Option<u32>, bool, bool)> = conn
+        .prepare_cached(
+            "SELECT q.line, q.ply IS NOT NULL, coalesce(p.seat = 1 AND q.seat = 0, 0)
+             FROM plies p LEFT JOIN plies q
+               ON q.game = p.game AND q.board = p.board AND q.ply = p.ply - 1
+             WHERE p.game = ?1 AND p.board = ?2 AND p.ply = ?3",
+        )?
+        .query_row(params![game, number, ply], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?;
+    match stored {
+        Some((Some(line), true, closes)) => return Ok((line, closes)),
+        Some((_, false, _)) => return Ok((0, false)),
+        _ => {}
+    }
+    counted_move_line_of(conn, game, number, ply)
+}
+
+/// [`move_line_of`] counted over every ply before `ply`.
+fn counted_move_line_of(
+    conn: &Connection,
+    game: &str,
+    number: u32,
+    ply: u32,
+) -> Result<(u32, bool)> {
     Ok(conn
         .prepare_cached(
             "SELECT
@@ -323,10 +433,15 @@ pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
         .query_row(params![game, number], |r| r.get(0))?)
 }
 
-/// The seats that have played at least one ply on a board.
+/// The seats that have played at least one ply on a board (each seat's
+/// search stops at its first ply, so a long game costs no more).
 pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<Vec<usize>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT seat FROM plies WHERE game = ?1 AND board = ?2 ORDER BY seat",
+        "SELECT s.seat FROM board_players s
+         WHERE s.game = ?1 AND s.board = ?2
+           AND EXISTS (SELECT 1 FROM plies p
+                       WHERE p.game = ?1 AND p.board = ?2 AND p.seat = s.seat)
+         ORDER BY s.seat",
     )?;
     let rows = stmt.query_map(params![game, number], |r| r.get::<_, i64>(0))?;
     Ok(rows
@@ -620,11 +735,14 @@ mod tests {
                     played_at: Utc::now(),
                     auto: i == 1,
                 },
+                Some(i as u64),
             )
             .unwrap();
         }
         assert_eq!(plies(&conn, "chess", n).unwrap().len(), 2);
+        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0, 1]);
         remove_last_ply(&conn, "chess", n).unwrap();
+        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0]);
         let p = plies(&conn, "chess", n).unwrap();
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].events, vec!["x"]);
@@ -644,5 +762,52 @@ mod tests {
         );
         assert_eq!(b.proposal, None);
         assert!(finish_board(&conn, "chess", n, None, "again", Utc::now()).is_err());
+    }
+
+    /// The stored move-list lines number the plies as the count over the
+    /// whole board does, seats acting twice included, and plies stored
+    /// without lines (before migration 0026) get them when the next is.
+    #[test]
+    fn stored_move_lines_agree_with_the_count() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        let seats = [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 0];
+        let append = |i: usize| {
+            let ply = Ply {
+                ply: i as u32 + 1,
+                seat: seats[i],
+                notation: "x".into(),
+                events: vec![],
+                comment: String::new(),
+                played_at: Utc::now(),
+                auto: false,
+            };
+            append_ply(&conn, "chess", n, &ply, None).unwrap();
+        };
+        let agree = |upto: usize| {
+            for p in 1..=upto as u32 + 1 {
+                assert_eq!(
+                    move_line_of(&conn, "chess", n, p).unwrap(),
+                    counted_move_line_of(&conn, "chess", n, p).unwrap(),
+                    "ply {p}"
+                );
+            }
+        };
+        for i in 0..12 {
+            append(i);
+            agree(i + 1);
+        }
+        conn.execute_batch("UPDATE plies SET line = NULL").unwrap();
+        agree(12);
+        for i in 12..seats.len() {
+            append(i);
+            agree(i + 1);
+        }
+        let unlined: i64 = conn
+            .query_row("SELECT count(*) FROM plies WHERE line IS NULL", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(unlined, 0);
     }
 }

@@ -95,6 +95,7 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0022_address_confirmation.sql"
         )),
         M::up(include_str!("../../migrations/0023_throttles.sql")),
+        M::up(include_str!("../../migrations/0026_ply_keys.sql")),
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),

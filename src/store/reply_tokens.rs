@@ -173,7 +173,7 @@ mod tests {
                 played_at: old,
                 auto: false,
             };
-            append_ply(&conn, "chess", number, &ply).unwrap();
+            append_ply(&conn, "chess", number, &ply, None).unwrap();
         }
         let token = |ply: u32| ReplyToken {
             game: "chess".into(),
