@@ -108,22 +108,7 @@ fn resume_ply(w: &World) -> u32 {
 }
 
 fn play(w: &mut World, moves: &[&str]) {
-    for (i, m) in moves.iter().enumerate() {
-        let (from, who) = if i % 2 == 0 {
-            ("a@x", "alice pa")
-        } else {
-            ("b@x", "bob pb")
-        };
-        let outcome = w.mail(from, &format!("chess move 101 {who} {m}"), "");
-        assert_eq!(
-            outcome,
-            MailOutcome::Answered {
-                commands: 1,
-                refused: 0
-            },
-            "{m}"
-        );
-    }
+    play_from(w, 0, moves);
 }
 
 #[test]

@@ -65,6 +65,18 @@ fn replay_from(
     from: &str,
     plies: &[Ply],
 ) -> Result<Box<dyn Position>, ServerError> {
+    replay_seeing(game, row, from, plies, |_, _| {})
+}
+
+/// [`replay_from`], showing `seen` the position text `from` leads to
+/// (ply 0) and the position after each ply.
+fn replay_seeing(
+    game: &'static dyn Game,
+    row: &store::BoardRow,
+    from: &str,
+    plies: &[Ply],
+    mut seen: impl FnMut(Option<&Ply>, &dyn Position),
+) -> Result<Box<dyn Position>, ServerError> {
     let corrupt = |reason: String| ServerError::Replay {
         game: row.game.clone(),
         board: row.board,
@@ -73,10 +85,12 @@ fn replay_from(
     let mut position = game
         .position(from, &row.options)
         .map_err(|e| corrupt(e.to_string()))?;
+    seen(None, position.as_ref());
     for ply in plies {
         position
             .play(&ply.notation)
             .map_err(|e| corrupt(format!("ply {}: {e}", ply.ply)))?;
+        seen(Some(ply), position.as_ref());
     }
     Ok(position)
 }
@@ -278,24 +292,12 @@ fn replay_keyed(
     resume_ply: u32,
     plies: &[Ply],
 ) -> Handled<Box<dyn Position>> {
-    let corrupt = |reason: String| ServerError::Replay {
-        game: row.game.clone(),
-        board: row.board,
-        reason,
-    };
-    let mut position = game
-        .position(from, &row.options)
-        .map_err(|e| corrupt(e.to_string()))?;
     let mut keys = Vec::with_capacity(plies.len() + 1);
-    if resume_ply > 0 {
-        keys.push((resume_ply, position.position_key()));
-    }
-    for ply in plies {
-        position
-            .play(&ply.notation)
-            .map_err(|e| corrupt(format!("ply {}: {e}", ply.ply)))?;
-        keys.push((ply.ply, position.position_key()));
-    }
+    let position = replay_seeing(game, row, from, plies, |ply, position| match ply {
+        Some(ply) => keys.push((ply.ply, position.position_key())),
+        None if resume_ply > 0 => keys.push((resume_ply, position.position_key())),
+        None => {}
+    })?;
     store::set_ply_keys(ctx.conn, game.name(), row.board, &keys)?;
     Ok(position)
 }
