@@ -428,8 +428,8 @@ pub fn drain_outbox(
 }
 
 /// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
-/// outbox mails and reply tokens of past plies older than its days, a bounded number per call (each
-/// pass, and `tick`). Logs what it removed.
+/// outbox mails and reply tokens of past plies older than its days, a
+/// bounded number per call (each pass, and `tick`). Logs what it removed.
 pub fn prune(config: &Config, clock: &dyn Clock, conn: &Connection) -> Result<(), ServerError> {
     let now = clock.now();
     let days = |n: u32| now - chrono::Duration::days(i64::from(n));

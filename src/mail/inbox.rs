@@ -120,7 +120,7 @@ pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
 ///
 /// One listing of `new/` serves the fetches that follow it while every
 /// message they handed out was filed away: a backlog of 10,000 files was
-/// listed (and each file's time read) once per batch of 500. A message not
+/// listed (and each file's time read) once per batch. A message not
 /// filed away (it failed), or a listing used up, makes the next fetch list
 /// `new/` again, so a failed message comes first again and mail delivered
 /// meanwhile is found.
