@@ -216,6 +216,34 @@ fn turn_mails_number_their_recent_moves_as_the_whole_game_does() {
             i + 1,
             turn.body
         );
+        // A preview of the next move numbers its lines the same way.
+        if let Some(next) = game.get(i + 1) {
+            w.mail("z@x", &format!("chess preview 101 {next}"), "");
+            // Compared word by word: the preview's mark widens the column.
+            let words = |l: &String| l.split_whitespace().collect::<Vec<_>>().join(" ");
+            let preview = move_lines(&w.replies().pop().unwrap().body);
+            let whole: Vec<String> = whole.iter().map(words).collect();
+            let (marked, played): (Vec<String>, Vec<String>) = preview
+                .iter()
+                .map(words)
+                .partition(|l| l.contains("(preview)"));
+            let shown = whole.len() - usize::from((i + 1) % 2 == 1);
+            assert_eq!(
+                played[..],
+                whole[shown - played.len()..shown],
+                "preview after ply {}",
+                i + 1
+            );
+            let number =
+                |l: &str| -> usize { l.trim_start().split_once(". ").unwrap().0.parse().unwrap() };
+            assert_eq!(marked.len(), 1, "{marked:?}");
+            let expected = if (i + 1) % 2 == 0 {
+                whole.len() + 1
+            } else {
+                whole.len()
+            };
+            assert_eq!(number(&marked[0]), expected, "{marked:?}");
+        }
     }
     assert!(resume_ply(&w) > 12, "the loads began late in the game");
 }

@@ -63,6 +63,39 @@ pub(crate) fn record(p: &Ply) -> MoveRecord {
     }
 }
 
+/// The move list of `plies` (a board's last plies, its last one last,
+/// or all of them) and then `more` (previewed plies), showing the lines of
+/// the last `recent` of them, numbered as in the whole game's list (a seat
+/// that acts twice opens a line of its own, so a move's number depends on
+/// every ply before it): when the first ply is not the game's first, from
+/// where its line stands in the whole list (`store::move_line_of`). A
+/// first ply that closes a line whose start is not in `plies` is left out
+/// (callers hold a ply to spare).
+pub(crate) fn numbered_move_list(
+    ctx: &Ctx<'_>,
+    game: &str,
+    board: u32,
+    plies: &[Ply],
+    more: Vec<MoveRecord>,
+    recent: usize,
+) -> Handled<String> {
+    let (lines_before, from) = match plies.first() {
+        Some(first) if first.ply > 1 => {
+            let (lines_before, closes_a_line) =
+                store::move_line_of(ctx.conn, game, board, first.ply)?;
+            (lines_before, usize::from(closes_a_line))
+        }
+        _ => (0, 0),
+    };
+    let mut records: Vec<MoveRecord> = plies[from..].iter().map(record).collect();
+    records.extend(more);
+    Ok(crate::render::move_list_after(
+        &records,
+        Some(recent),
+        lines_before,
+    ))
+}
+
 /// `White` or `Black` for a seat.
 pub(crate) fn colour(seat: usize) -> &'static str {
     if seat == 0 {
@@ -255,37 +288,16 @@ impl<'a> BoardView<'a> {
         }
     }
 
-    /// The move list: the recent plies of an active board's turn mail,
-    /// else every ply. Both are numbered as in the whole game's list (a
-    /// seat that acts twice opens a line of its own, so a move's number
-    /// depends on every ply before it): the recent plies from where their
-    /// first line stands in it (`store::move_line_of`).
+    /// The move list: the recent plies of an active board's turn mail
+    /// (numbered as in the whole list, see [`numbered_move_list`]), else
+    /// every ply.
     fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
-        let recent_only = self.recent_only && self.row.is_active();
-        match self.plies.first() {
-            Some(first) if recent_only && first.ply > 1 => {
-                // The lines before the first ply include the one it closes.
-                let (lines_before, closes_a_line) =
-                    store::move_line_of(ctx.conn, self.game.name(), self.row.board, first.ply)?;
-                // Begin at a line's start: a first ply that closes a line
-                // whose start was not loaded is left out (it is older than
-                // the recent window, which the view holds with a ply to
-                // spare).
-                let from = usize::from(closes_a_line);
-                let records: Vec<MoveRecord> = self.plies[from..].iter().map(record).collect();
-                Ok(crate::render::move_list_after(
-                    &records,
-                    Some(RECENT_PLIES),
-                    lines_before,
-                ))
-            }
-            _ => {
-                let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
-                Ok(crate::render::move_list(
-                    &records,
-                    recent_only.then_some(RECENT_PLIES),
-                ))
-            }
+        let (game, board) = (self.game.name(), self.row.board);
+        if self.recent_only && self.row.is_active() {
+            numbered_move_list(ctx, game, board, self.plies, vec![], RECENT_PLIES)
+        } else {
+            let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
+            Ok(crate::render::move_list(&records, None))
         }
     }
 

@@ -51,7 +51,7 @@
 //!   Its subject is `<Game> preview`, the sides are named White and Black,
 //!   and without moves it shows the start position.
 
-use super::compose::{record, RECENT_PLIES};
+use super::compose::{numbered_move_list, RECENT_PLIES};
 use super::loaded::{all_plies, load, replay, Loaded};
 use super::play;
 use super::text::{capitalise, commented, move_refusal};
@@ -59,7 +59,7 @@ use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{Credentials, MoveAction, PreviewFrom};
 use crate::render::{self, Drawing, MoveRecord};
 use crate::rules::{self, Color, Game, MoveError, Played, Position};
-use crate::store::{self, BoardStatus, PendingKind, PendingMove, Ply};
+use crate::store::{self, BoardStatus, PendingKind, PendingMove};
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
@@ -380,8 +380,7 @@ pub(crate) fn submit(
     let drawing = ctx.drawing_of(&user.userid, game.name())?;
     let body = hypothetical_body(
         ctx,
-        &all_plies(ctx, &loaded)?,
-        Some(&loaded.row.players),
+        Some(&loaded),
         &[(next_ply, seat, played)],
         after.as_ref(),
         drawing,
@@ -508,8 +507,7 @@ pub(crate) fn preview(
     let drawing = ctx.sender_drawing(game.name())?;
     let body = hypothetical_body(
         ctx,
-        &all_plies(ctx, &loaded)?,
-        Some(&loaded.row.players),
+        Some(&loaded),
         &previewed,
         position.as_ref(),
         drawing,
@@ -548,15 +546,7 @@ fn preview_new(
         game.title()
     );
     let drawing = ctx.sender_drawing(game.name())?;
-    let body = hypothetical_body(
-        ctx,
-        &[],
-        None,
-        &previewed,
-        position.as_ref(),
-        drawing,
-        intro,
-    )?;
+    let body = hypothetical_body(ctx, None, &previewed, position.as_ref(), drawing, intro)?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} preview", game.title()),
@@ -598,25 +588,36 @@ fn preview_subject(game: &'static dyn Game, number: u32) -> String {
 /// board after them, and who would act then (or how the game would end).
 fn hypothetical_body(
     ctx: &Ctx<'_>,
-    plies: &[Ply],
-    players: Option<&[String]>,
+    board: Option<&Loaded>,
     previewed: &[(u32, usize, Played)],
     position: &dyn Position,
     drawing: Drawing,
     intro: String,
 ) -> Handled<String> {
-    // One list: the played plies, then the previewed ones marked as such.
-    let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
-    for (ply, seat, p) in previewed {
-        records.push(MoveRecord {
+    // One list: the played plies (the board's recent ones, numbered as in
+    // its whole list), then the previewed ones marked as such.
+    let more = previewed
+        .iter()
+        .map(|(ply, seat, p)| MoveRecord {
             ply: *ply,
             seat: *seat,
             notation: p.notation.clone(),
             mark: "(preview)",
             events: p.events.clone(),
-        });
-    }
-    let list = render::move_list(&records, Some(RECENT_PLIES + previewed.len()));
+        })
+        .collect();
+    let (game, number, plies) = board.map_or(("", 0, &[][..]), |b| {
+        (b.row.game.as_str(), b.row.board, b.plies.as_slice())
+    });
+    let list = numbered_move_list(
+        ctx,
+        game,
+        number,
+        plies,
+        more,
+        RECENT_PLIES + previewed.len(),
+    )?;
+    let players = board.map(|b| b.row.players.as_slice());
     // The players by name on a board, by colour on a new one.
     let name = |seat: Color| match players {
         Some(players) => players[seat.index()].clone(),
