@@ -864,15 +864,7 @@ mod tests {
     #[test]
     fn a_daemon_opens_the_configured_mail_folders() {
         let dir = tempfile::tempdir().unwrap();
-        let config = Config {
-            inbox: mail::InboxConfig::Maildir {
-                path: dir.path().join("in"),
-            },
-            outbox: mail::OutboxConfig::Maildir {
-                path: dir.path().join("out"),
-            },
-            ..Config::default()
-        };
+        let config = maildir_config(dir.path());
         let templates = crate::server::templates::Templates::load(None).unwrap();
         let clock = FixedClock(chrono::Utc::now());
         let server = Server::new(&config, &clock, &templates);
@@ -949,6 +941,20 @@ mod tests {
         assert_eq!(waiting, vec!["1700000001.M1P1.test".to_string()]);
     }
 
+    /// The default configuration with Maildir folders `in` and `out` under
+    /// `dir`.
+    fn maildir_config(dir: &std::path::Path) -> Config {
+        Config {
+            inbox: mail::InboxConfig::Maildir {
+                path: dir.join("in"),
+            },
+            outbox: mail::OutboxConfig::Maildir {
+                path: dir.join("out"),
+            },
+            ..Config::default()
+        }
+    }
+
     /// A daemon pass over `mails` (file name, bytes) delivered into a
     /// fresh Maildir inbox; the report, the database and the folder.
     fn pass_over(
@@ -956,15 +962,7 @@ mod tests {
         prepare: impl FnOnce(&std::path::Path),
     ) -> (PassReport, Connection, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
-        let config = Config {
-            inbox: mail::InboxConfig::Maildir {
-                path: dir.path().join("in"),
-            },
-            outbox: mail::OutboxConfig::Maildir {
-                path: dir.path().join("out"),
-            },
-            ..Config::default()
-        };
+        let config = maildir_config(dir.path());
         mail::MaildirInbox::open(dir.path().join("in")).unwrap();
         for (name, raw) in mails {
             std::fs::write(dir.path().join("in/new").join(name), raw).unwrap();
