@@ -22,7 +22,14 @@
 //!   *not* drawn automatically: rules.md lists only these two.
 //! - **Castling rights** go with every square a move empties or enters
 //!   (king square: all of that side's; rook square: that castling's), also
-//!   when a variant's hook removes a piece ([`State::put`]).
+//!   when a variant's hook removes a piece ([`State::put`]). In these
+//!   games a piece on a castling square changes only by leaving it or by
+//!   being taken there, so the square rule is the rule that a right
+//!   follows its king and rook (checked for issue #29, where Shadow Chess
+//!   got it wrong): Double Chess's four rooks each have their own bit;
+//!   Doppelganger's partner removal goes through [`State::put`]; a zelig's
+//!   new power ([`State::set_kind`]) keeps the right, and the corner zelig
+//!   is a rook under every rule set. Temporal Chess has no castling.
 //! - **Move reading** (rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
 //!   separators, `+ # ! ?` and `e.p.` noise and a leading move number
 //!   (`12.`, `12...`) are all accepted; a promotion may also be written

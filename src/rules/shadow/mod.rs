@@ -15,9 +15,13 @@
 //!   decision is the chooser's own action (`reveal c4`, sent with `move`).
 //!   Decisions do not advance the move number or the 50-move clock; a
 //!   collapse they cause resets the clock.
-//! - Castling rights live on squares: anything that leaves, enters, takes
-//!   or fuses on a king's or rook's home square ends the rights that need
-//!   it, so a right also goes when its rook becomes a chimera.
+//! - Castling rights follow the unit on the king's or rook's home square:
+//!   they end when that unit moves, is taken (in a collapse too) or fuses
+//!   into a chimera, and stay when the only change on the square is an
+//!   enemy piece that was revealed there and died in the collapse (a white
+//!   piece on h8 or a black one on h1: dark squares take White, light
+//!   squares Black). On a1, a8, e1 and e8 a collapse always takes the home
+//!   side's unit. See `State::touch` in [`state`].
 //! - A position text whose first pending reveal has fewer than two
 //!   candidate squares is refused: the engine resolves such reveals by
 //!   itself, so no game reaches it.

@@ -652,8 +652,17 @@ impl State {
         self.side = self.side.opponent();
     }
 
-    /// Something changed on `sq`: the castling rights that need a pure,
-    /// unmoved piece there are gone.
+    /// The unit on `sq` moved away, was taken (collapse included), was
+    /// replaced or changed (joined a chimera): the castling rights that
+    /// need a pure, unmoved piece there are gone.
+    ///
+    /// Rights follow the unit, not the square (rules.md §4, Castling): the
+    /// callers call this only when the unit standing there is no longer the
+    /// one that stood there. An enemy piece revealed onto the square that
+    /// dies in the collapse (a white piece on h8, a black one on h1) leaves
+    /// the unit there as it was, unmoved and pure, so the rights stay; see
+    /// [`State::reveal`]. (On a1, a8, e1 and e8 a collapse always takes the
+    /// home side's unit, so there the rights go.)
     fn touch(&mut self, sq: Sq) {
         for color in [Color::White, Color::Black] {
             for kingside in [true, false] {
@@ -731,10 +740,15 @@ impl State {
             owner.name(),
             head.kind.name()
         ));
-        self.touch(sq);
         match self.main[sq.index()] {
-            None => self.main[sq.index()] = Some(Unit::piece(owner, head.kind)),
+            None => {
+                // A new unit: no right needs it, but none may outlive it.
+                self.touch(sq);
+                self.main[sq.index()] = Some(Unit::piece(owner, head.kind));
+            }
             Some(mut unit) if unit.color == owner => {
+                // The unit joins a chimera: its rights are gone.
+                self.touch(sq);
                 unit.parts[slot(head.kind)] += 1;
                 self.main[sq.index()] = Some(unit);
                 say(format!(
@@ -759,6 +773,8 @@ impl State {
                 };
                 let shade = if sq.is_dark() { "dark" } else { "light" };
                 if loser == owner {
+                    // Only the revealed piece dies: the unit on the square
+                    // stays as it was, and so do its castling rights.
                     say(format!(
                         "It collapses with {}'s {} on the {shade} square {sq}: the revealed {} is taken.",
                         unit.color.name(),
@@ -767,6 +783,7 @@ impl State {
                     ));
                     self.queue(Unit::piece(owner, head.kind), sq);
                 } else {
+                    self.touch(sq);
                     say(format!(
                         "It collapses with {}'s {} on the {shade} square {sq}, which is taken.",
                         unit.color.name(),
