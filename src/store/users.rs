@@ -194,6 +194,93 @@ fn addresses_of(conn: &Connection, userid: &str) -> Result<(Vec<String>, Vec<Str
     Ok((all, unconfirmed))
 }
 
+/// Whether `address` is a confirmed address of some user (who may get
+/// any mail of their account; see `server::confirm`).
+pub fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
+    let found: Option<i64> = conn
+        .row(
+            "SELECT 1 FROM user_addresses WHERE address = ?1 AND status = 'confirmed' LIMIT 1",
+            params![address.to_lowercase()],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(found.is_some())
+}
+
+/// The last confirmation mail sent to an address (see migration 0033).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfirmationMail {
+    pub userid: String,
+    pub code_hash: String,
+    pub code_expires_at: DateTime<Utc>,
+    pub sent_at: DateTime<Utc>,
+}
+
+/// The last confirmation mail sent to `address`, if any.
+pub fn confirmation_mail(conn: &Connection, address: &str) -> Result<Option<ConfirmationMail>> {
+    let row = conn
+        .row(
+            "SELECT userid, code_hash, code_expires_at, sent_at FROM confirmation_mails
+             WHERE address = ?1",
+            params![address.to_lowercase()],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((userid, code_hash, expires, sent)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(ConfirmationMail {
+        userid,
+        code_hash,
+        code_expires_at: parse_time(&expires)?,
+        sent_at: parse_time(&sent)?,
+    }))
+}
+
+/// Record the confirmation mail sent to `address` now.
+pub fn record_confirmation_mail(
+    conn: &Connection,
+    address: &str,
+    mail: &ConfirmationMail,
+) -> Result<()> {
+    conn.exec(
+        "INSERT INTO confirmation_mails (address, userid, code_hash, code_expires_at, sent_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (address) DO UPDATE SET userid = excluded.userid,
+             code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at,
+             sent_at = excluded.sent_at",
+        params![
+            address.to_lowercase(),
+            mail.userid,
+            mail.code_hash,
+            time_text(mail.code_expires_at),
+            time_text(mail.sent_at)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forget the confirmation mail recorded for `address` at `sent_at` (it
+/// was not sent after all: see `server::Server::charge_strangers`).
+pub fn forget_confirmation_mail(
+    conn: &Connection,
+    address: &str,
+    sent_at: DateTime<Utc>,
+) -> Result<()> {
+    conn.exec(
+        "DELETE FROM confirmation_mails WHERE address = ?1 AND sent_at = ?2",
+        params![address.to_lowercase(), time_text(sent_at)],
+    )?;
+    Ok(())
+}
+
 /// The users (signed off or not) who have `address` among theirs, by userid.
 pub fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(
