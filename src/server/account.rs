@@ -269,7 +269,7 @@ pub(crate) fn signup(
     }
     let mut text = if confirming {
         format!(
-            "Welcome to {name}, {userid}! Your account is ready. Its mail goes to {} once confirmed: until an address is confirmed, no mail of the account reaches it (no board mails, reminders or notices), and you cannot observe boards or send messages. Meanwhile you may be challenged and play with your password: the answer to each command goes back to the address it came from. Confirming an address brings it the board mail of each of your games at once.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
             addresses.join(", ")
         )
     } else {

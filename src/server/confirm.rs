@@ -145,7 +145,7 @@ pub(crate) fn subject(userid: &str, code: &str) -> String {
 /// What a welcome or confirmation mail says about its code.
 pub(crate) fn how_to_confirm(userid: &str, address: &str, code: &str, days: u32) -> String {
     format!(
-        "To confirm that {address} is yours, reply to this mail keeping its Subject, or send a mail with the Subject:\n  {}\nThe code is good for {days} days. Until then no mail of the account goes to {address}: no board mails, reminders or notices. Once it is confirmed, it gets the board mail of each game of the account at once.",
+        "To confirm that {address} is yours, reply to this mail keeping its Subject, or send a mail with the Subject:\n  {}\nThe code is good for {days} days. Once confirmed, {address} gets the account's mail, starting with its boards.",
         subject(userid, code)
     )
 }
