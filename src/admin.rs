@@ -219,3 +219,150 @@ pub fn backup(conn: &Connection, file: &Path) -> Result<(), AppError> {
     store::backup_into(conn, file)?;
     Ok(())
 }
+
+/// Where `admin user add|passwd` take the password from (issue #31): an
+/// argument is visible to every user of the machine (`ps`) and kept in
+/// shell history, so it is read from the terminal (asked twice, not
+/// echoed) or, with `--password-stdin`, from the first line of standard
+/// input (scripts). The argument still works, with a warning on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasswordSource {
+    /// Given on the command line.
+    Argument,
+    /// The first line of standard input.
+    Stdin,
+    /// Asked for on the terminal.
+    Terminal,
+}
+
+/// What stderr says when the password was an argument.
+pub const PASSWORD_ARGUMENT_WARNING: &str = "warning: a password given as an argument is visible to other users of this machine (ps) and stays in your shell history; leave it out to be asked for it, or use --password-stdin";
+
+/// Split the words of `admin user add USERID [PASSWORD] EMAIL...` into the
+/// password (when given as an argument) and the addresses. Ruling: with
+/// `--password-stdin` every word is an address; otherwise a first word
+/// without `@` is the password (a password with `@` in it is to be typed
+/// at the prompt or piped in).
+pub fn split_user_add_words(
+    words: &[String],
+    password_stdin: bool,
+) -> (Option<String>, Vec<String>) {
+    match words.split_first() {
+        Some((first, rest)) if !password_stdin && !first.contains('@') => {
+            (Some(first.clone()), rest.to_vec())
+        }
+        _ => (None, words.to_vec()),
+    }
+}
+
+/// The password, from the argument (with the warning), standard input or
+/// the terminal; `Refused` with one sentence when there is none to read.
+pub fn read_password(
+    argument: Option<String>,
+    password_stdin: bool,
+    userid: &str,
+) -> Result<(String, PasswordSource), AppError> {
+    use std::io::BufRead;
+    if password_stdin {
+        if argument.is_some() {
+            return Err(Refusal::new(
+                "give the password either as an argument or with --password-stdin, not both",
+            )
+            .into());
+        }
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line).map_err(|e| {
+            AppError::Failed(format!("cannot read the password from standard input: {e}"))
+        })?;
+        let password = line.trim_end_matches(['\n', '\r']).to_string();
+        if password.is_empty() {
+            return Err(Refusal::new(
+                "standard input holds no password: write it on its first line",
+            )
+            .into());
+        }
+        return Ok((password, PasswordSource::Stdin));
+    }
+    if let Some(password) = argument {
+        eprintln!("{PASSWORD_ARGUMENT_WARNING}");
+        return Ok((password, PasswordSource::Argument));
+    }
+    let first = prompt_hidden(&format!("Password for {userid}: "))?;
+    let again = prompt_hidden("The same password again: ")?;
+    if first != again {
+        return Err(Refusal::new("the two passwords differ; nothing was changed").into());
+    }
+    if first.is_empty() {
+        return Err(Refusal::new("the password must not be empty").into());
+    }
+    Ok((first, PasswordSource::Terminal))
+}
+
+/// Ask on the terminal (`/dev/tty`) with echo off; refused when there is
+/// no terminal (a script: use `--password-stdin`).
+#[cfg(unix)]
+fn prompt_hidden(prompt: &str) -> Result<String, AppError> {
+    use std::io::{BufRead, Write};
+    use std::os::fd::AsRawFd;
+    let no_terminal = || -> AppError {
+        Refusal::new("no password given and no terminal to ask for it on; give --password-stdin and the password on standard input").into()
+    };
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(|_| no_terminal())?;
+    let fd = tty.as_raw_fd();
+    // SAFETY: termios is plain data; tcgetattr fills it for a valid fd.
+    let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
+        return Err(no_terminal());
+    }
+    let mut quiet = saved;
+    quiet.c_lflag &= !libc::ECHO;
+    quiet.c_lflag |= libc::ECHONL;
+    let mut out = &tty;
+    let _ = out.write_all(prompt.as_bytes());
+    let _ = out.flush();
+    // SAFETY: the same valid fd and a termios copied from tcgetattr.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &quiet) };
+    let mut line = String::new();
+    let read = std::io::BufReader::new(&tty).read_line(&mut line);
+    // SAFETY: as above; the terminal gets its echo back.
+    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &saved) };
+    read.map_err(|e| AppError::Failed(format!("cannot read the password: {e}")))?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
+}
+
+#[cfg(not(unix))]
+fn prompt_hidden(_prompt: &str) -> Result<String, AppError> {
+    Err(
+        Refusal::new("no password given; give --password-stdin and the password on standard input")
+            .into(),
+    )
+}
+
+#[cfg(test)]
+mod password_tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_first_word_without_at_is_the_password_unless_read_from_stdin() {
+        assert_eq!(
+            split_user_add_words(&words(&["pw", "a@x.org"]), false),
+            (Some("pw".into()), words(&["a@x.org"]))
+        );
+        assert_eq!(
+            split_user_add_words(&words(&["a@x.org", "b@y.org"]), false),
+            (None, words(&["a@x.org", "b@y.org"]))
+        );
+        assert_eq!(
+            split_user_add_words(&words(&["a@x.org"]), true),
+            (None, words(&["a@x.org"]))
+        );
+    }
+}

@@ -191,6 +191,13 @@ pub struct LimitsSection {
     /// Most boards, users, topics or games one command may name (after
     /// repeated ones are collapsed).
     pub max_list_items: usize,
+    /// Mails per clock hour (UTC), server-wide, that inbound mails cause
+    /// to addresses other than their senders' and the players' confirmed
+    /// ones (confirmation mails to new addresses); beyond it they are not
+    /// sent, and the sender is told (see `server::Server::charge_strangers`).
+    pub unconfirmed_mails_per_hour: u32,
+    /// Most observers (`subscribe`) one board may have.
+    pub observers_per_board: usize,
 }
 
 impl Default for LimitsSection {
@@ -204,6 +211,8 @@ impl Default for LimitsSection {
             failures_before_quarantine: 3,
             max_reply_bytes: 64 * 1024,
             max_list_items: 20,
+            unconfirmed_mails_per_hour: 100,
+            observers_per_board: 50,
         }
     }
 }

@@ -153,19 +153,32 @@ enum InboxCmd {
 
 #[derive(Subcommand)]
 enum UserCmd {
-    /// Create a user: USERID PASSWORD EMAIL...
+    /// Create a user: USERID [PASSWORD] EMAIL... The password is asked for
+    /// on the terminal when left out, or read from standard input with
+    /// --password-stdin; given as an argument, it is visible to other users.
     Add {
         userid: String,
-        password: String,
-        #[arg(required = true)]
+        /// [PASSWORD] EMAIL...: a first word without '@' is the password.
+        #[arg(required = true, value_name = "EMAIL")]
         emails: Vec<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
     },
     /// List the users.
     List,
     /// Sign a user off (history is kept).
     Remove { userid: String },
-    /// Set a user's password.
-    Passwd { userid: String, password: String },
+    /// Set a user's password: asked for on the terminal when left out, or
+    /// read from standard input with --password-stdin.
+    Passwd {
+        userid: String,
+        /// Visible to other users (ps); better left out.
+        password: Option<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
     /// Put a user on vacation for DAYS (beyond the yearly allowance), or
     /// end it with off.
     Vacation { userid: String, days: String },
@@ -238,12 +251,25 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Tick { .. } => tick(&app, conn),
         Cmd::Admin(AdminCmd::User(UserCmd::Add {
             userid,
-            password,
             emails,
-        })) => user_add(&app, conn, &userid, &password, &emails),
+            password_stdin,
+        })) => {
+            let (password, emails) = admin::split_user_add_words(&emails, password_stdin);
+            if emails.is_empty() {
+                Err(Refusal::new("give at least one mail address for the user").into())
+            } else {
+                let (password, _) = admin::read_password(password, password_stdin, &userid)?;
+                user_add(&app, conn, &userid, &password, &emails)
+            }
+        }
         Cmd::Admin(AdminCmd::User(UserCmd::List)) => user_list(conn),
         Cmd::Admin(AdminCmd::User(UserCmd::Remove { userid })) => user_remove(&app, conn, &userid),
-        Cmd::Admin(AdminCmd::User(UserCmd::Passwd { userid, password })) => {
+        Cmd::Admin(AdminCmd::User(UserCmd::Passwd {
+            userid,
+            password,
+            password_stdin,
+        })) => {
+            let (password, _) = admin::read_password(password, password_stdin, &userid)?;
             user_passwd(&app, conn, &userid, &password)
         }
         Cmd::Admin(AdminCmd::Challenge { game, words }) => {

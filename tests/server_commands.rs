@@ -453,14 +453,14 @@ fn passwords_and_addresses_change_and_signoff_stops_the_account() {
 
     w.mail(
         "a@x",
-        "change address alice newsecret alice@new.example",
+        "change address alice newsecret alice@new-mail.org",
         "",
     );
     let r = w.replies();
     assert_eq!(r.len(), 2, "old and new address are told: {r:#?}");
     w.mail("b@x", "chess move 101 bob pb e5", "");
     let r = w.replies();
-    assert!(r.iter().any(|m| m.to == "alice@new.example"), "{r:#?}");
+    assert!(r.iter().any(|m| m.to == "alice@new-mail.org"), "{r:#?}");
 
     w.mail("b@x", "signoff bob pb", "");
     let r = w.replies();

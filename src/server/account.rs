@@ -5,7 +5,8 @@ use argon2::password_hash::PasswordHasher;
 use argon2::Argon2;
 use minijinja::context;
 
-use super::{confirm, Ctx, Handled, Refusal, Reply, ServerError};
+use super::confirm::Issued;
+use super::{addresses, confirm, Ctx, Handled, Refusal, Reply, ServerError};
 
 use crate::command::{self, BoardSize, Credentials, Look, Password};
 use crate::rules::Game;
@@ -131,6 +132,59 @@ fn check_address(address: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Most addresses a signup by mail names besides the sender's own (issue
+/// #31: one mail must not make the server mail many strangers). More may
+/// be added later with `change address`, each confirmed on its own.
+pub(crate) const MAX_SIGNUP_EXTRA_ADDRESSES: usize = 1;
+
+/// Addresses named by a command from `sender` (lower-cased): each must be
+/// one mail may go to ([`addresses::check_named`]), except the sender's
+/// own; the admin CLI (no sender) is trusted with any address's shape.
+fn named_addresses(ctx: &Ctx<'_>, addresses: &[String]) -> Handled<Vec<String>> {
+    let sender = ctx.sender.map(str::to_lowercase);
+    let mut out: Vec<String> = Vec::new();
+    for a in addresses.iter().map(|a| a.to_lowercase()) {
+        check_address(&a)?;
+        if sender.is_some() && sender.as_deref() != Some(a.as_str()) {
+            addresses::check_named(&a)?;
+        }
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
+
+/// Ruling (issue #31): by mail, a userid may not be, nor look like
+/// ([`fold_lookalikes`]), the computer player's or one of `[server]
+/// admins` (an admin's account is made with `admin user add` only), so a
+/// stranger cannot pose as either. The admin CLI may make an admin's.
+fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
+    let config = &ctx.server.config;
+    if userid.eq_ignore_ascii_case(&config.computer.userid) {
+        return Err(Refusal::new(format!(
+            "The userid {userid} belongs to the server's computer player; choose another one."
+        )));
+    }
+    if ctx.sender.is_none() {
+        return Ok(());
+    }
+    if config.server.is_admin(userid) {
+        return Err(Refusal::new(format!(
+            "The userid {userid} is kept for an admin of this server; choose another one."
+        )));
+    }
+    let folded = fold_lookalikes(userid);
+    let reserved = std::iter::once(&config.computer.userid).chain(&config.server.admins);
+    if let Some(other) = reserved.into_iter().find(|r| fold_lookalikes(r) == folded) {
+        return Err(Refusal::new(format!(
+            "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
+            other.to_lowercase()
+        )));
+    }
+    Ok(())
+}
+
 /// Create an account (signup by mail or `admin user add`).
 pub(crate) fn create_user(
     ctx: &Ctx<'_>,
@@ -140,12 +194,7 @@ pub(crate) fn create_user(
 ) -> Handled<Vec<String>> {
     let userid = userid.to_lowercase();
     check_userid(&userid)?;
-    if userid.eq_ignore_ascii_case(&ctx.server.config.computer.userid) {
-        return Err(Refusal::new(format!(
-            "The userid {userid} belongs to the server's computer player; choose another one."
-        ))
-        .into());
-    }
+    check_reserved(ctx, &userid)?;
     if password.expose().is_empty() {
         return Err(Refusal::new("The password must not be empty.").into());
     }
@@ -155,10 +204,16 @@ pub(crate) fn create_user(
             None => return Err(Refusal::new("Give at least one mail address for the user.").into()),
         }
     } else {
-        addresses.iter().map(|a| a.to_lowercase()).collect()
+        named_addresses(ctx, addresses)?
     };
-    for a in &addresses {
-        check_address(a)?;
+    if let Some(sender) = ctx.sender.map(str::to_lowercase) {
+        let extra = addresses.iter().filter(|a| **a != sender).count();
+        if extra > MAX_SIGNUP_EXTRA_ADDRESSES {
+            return Err(Refusal::new(format!(
+                "A signup names at most one address besides the one it is sent from ({sender}); sign up with one, and add others later with: change address <userid> <password> <address>..."
+            ))
+            .into());
+        }
     }
     if store::user(ctx.conn, &userid)?.is_some() {
         return Err(Refusal::new(format!(
@@ -181,10 +236,11 @@ pub(crate) fn create_user(
     Ok(addresses)
 }
 
-/// `signup <userid> <password> [addr...]`: play starts at once; the
-/// sender's address is unconfirmed and its welcome mail carries its code,
-/// every other address given is pending and gets a confirmation mail of
-/// its own (see [`super::confirm`]).
+/// `signup <userid> <password> [addr...]`: the account exists at once;
+/// the sender's address is unconfirmed and its welcome mail carries its
+/// code, the other address given (at most one) is pending and gets a
+/// confirmation mail of its own; neither gets any other mail of the
+/// account until confirmed (see [`super::confirm`]).
 pub(crate) fn signup(
     ctx: &Ctx<'_>,
     userid: &str,
@@ -198,18 +254,34 @@ pub(crate) fn signup(
     let mut replies = Vec::new();
     let mut own_code = None;
     let confirming = ctx.server.config.accounts.confirm_addresses;
+    let mut earlier = Vec::new();
     for a in addresses.iter().filter(|_| confirming) {
-        if *a == sender {
-            own_code = Some(confirm::issue(ctx, &userid, a, AddressStatus::Unconfirmed)?);
+        let status = if *a == sender {
+            AddressStatus::Unconfirmed
         } else {
-            let code = confirm::issue(ctx, &userid, a, AddressStatus::Pending)?;
-            replies.push(confirm::confirmation_mail(ctx, &userid, a, &code)?);
+            AddressStatus::Pending
+        };
+        match confirm::issue(ctx, &userid, a, status)? {
+            Issued::Code(code) if *a == sender => own_code = Some(code),
+            Issued::Code(code) => replies.push(confirm::confirmation_mail(ctx, &userid, a, &code)?),
+            Issued::SentBefore(at) => earlier.push(confirm::sent_before(a, at)),
         }
     }
-    let mut text = format!(
-        "Welcome to {name}, {userid}! Your account is ready; board mail for it goes to {}.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
-        addresses.join(", ")
-    );
+    let mut text = if confirming {
+        format!(
+            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+            addresses.join(", ")
+        )
+    } else {
+        format!(
+            "Welcome to {name}, {userid}! Your account is ready; board mail for it goes to {}.\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+            addresses.join(", ")
+        )
+    };
+    for line in &earlier {
+        text.push_str("\n\n");
+        text.push_str(line);
+    }
     let subject = match &own_code {
         Some(code) => {
             text.push_str("\n\n");
@@ -222,7 +294,7 @@ pub(crate) fn signup(
             confirm::subject(&userid, code)
         }
         None if confirming => {
-            text.push_str("\n\nEach of those addresses got a mail with a code to confirm it; until it is confirmed it gets no mail of the account.");
+            text.push_str("\n\nEach of those addresses got a mail with a code to confirm it (or has one from less than a day ago); until it is confirmed it gets no mail of the account.");
             format!("Welcome to {name}, {userid}")
         }
         None => format!("Welcome to {name}, {userid}"),
@@ -250,6 +322,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
         address => &server.config.server.address,
         games => games,
         vacation_days => server.config.timers.vacation_days_per_year,
+        observers => server.config.limits.observers_per_board,
         game_verbs => verbs(true),
         account_verbs => verbs(false),
     };
@@ -372,10 +445,8 @@ pub(crate) fn change_password(
     );
     // To the account's own addresses too, so a stranger's change is noticed.
     let mut replies = ctx.notice_to_user(&user, "Password changed", &text)?;
-    if let Some(sender) = ctx
-        .sender
-        .filter(|s| !user.addresses.iter().any(|a| a == s))
-    {
+    // And to the sender, when none of those (confirmed ones) is theirs.
+    if let Some(sender) = ctx.sender.filter(|s| !replies.iter().any(|r| r.to == *s)) {
         replies.extend(confirmation(ctx, sender, "Password changed", text)?);
     }
     Ok(replies)
@@ -398,9 +469,7 @@ pub(crate) fn change_address(
     if addresses.is_empty() {
         return Err(Refusal::new("Give at least one mail address.").into());
     }
-    for a in &addresses {
-        check_address(a)?;
-    }
+    let addresses = named_addresses(ctx, &addresses)?;
     let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
     let text = format!(
@@ -408,25 +477,48 @@ pub(crate) fn change_address(
         user.userid,
         addresses.join(", ")
     );
-    // To the old addresses; each new one gets only its confirmation mail.
+    // To the old (confirmed) addresses and the sender; each new one gets
+    // only its confirmation mail.
     let mut replies = ctx.notice_to_user(&user, "Address changed", &text)?;
+    let mut earlier = Vec::new();
     for a in &addresses {
-        match before.iter().find(|r| r.address == *a) {
-            // Kept: as confirmed (or not) as before, with its code.
-            Some(r) => store::set_address_status(
-                ctx.conn,
-                &user.userid,
-                a,
-                r.status,
-                r.code_hash.as_deref().zip(r.code_expires_at),
-            )?,
-            None if !ctx.server.config.accounts.confirm_addresses => {
+        let kept = before.iter().find(|r| r.address == *a);
+        let confirming = ctx.server.config.accounts.confirm_addresses;
+        match kept {
+            // Kept: as confirmed as before.
+            Some(r) if r.status == AddressStatus::Confirmed || !confirming => {
+                store::set_address_status(
+                    ctx.conn,
+                    &user.userid,
+                    a,
+                    r.status,
+                    r.code_hash.as_deref().zip(r.code_expires_at),
+                )?
+            }
+            None if !confirming => {
                 replies.push(ctx.notice(a, "Address changed", &text)?);
             }
-            None => {
-                let code = confirm::issue(ctx, &user.userid, a, AddressStatus::Pending)?;
-                replies.push(confirm::confirmation_mail(ctx, &user.userid, a, &code)?);
-            }
+            // Not confirmed yet, kept or new: a fresh code, mailed (at
+            // most once a day; within the day the code mailed stays good).
+            _ => match confirm::issue(
+                ctx,
+                &user.userid,
+                a,
+                kept.map_or(AddressStatus::Pending, |r| r.status),
+            )? {
+                Issued::Code(code) => {
+                    replies.push(confirm::confirmation_mail(ctx, &user.userid, a, &code)?)
+                }
+                Issued::SentBefore(at) => earlier.push(confirm::sent_before(a, at)),
+            },
+        }
+    }
+    if let Some(sender) = ctx.sender {
+        if !replies.iter().any(|r| r.to == sender) {
+            replies.push(ctx.notice(sender, "Address changed", &text)?);
+        }
+        for line in earlier {
+            replies.push(ctx.notice(sender, "Address changed", line)?);
         }
     }
     Ok(replies)

@@ -121,16 +121,6 @@ pub(crate) fn days(d: Duration) -> String {
 }
 
 impl<'a> BoardView<'a> {
-    /// Whether the mail carries text a player wrote: a comment, or the
-    /// comment of a queued move in the news.
-    fn relays_player_text(&self) -> bool {
-        self.comment.is_some()
-            || self
-                .news
-                .iter()
-                .any(|l| l.contains(super::queued::QUEUED_COMMENT))
-    }
-
     /// The same view without the comment (nor a queued move's), for
     /// addresses not yet confirmed (they get nothing a player wrote).
     pub fn without_comment(&self) -> BoardView<'a> {
@@ -467,30 +457,14 @@ impl<'a> BoardView<'a> {
         if user.signed_off_at.is_some() {
             return Ok(vec![]);
         }
+        if user.confirmed_addresses().next().is_none() {
+            return Ok(vec![]);
+        }
         let drawing = ctx.drawing_of(userid, self.game.name())?;
         let body = self.body(ctx, drawing)?;
         let key = self.reply_key(ctx, userid)?;
-        let mut replies = if !self.relays_player_text() || user.unconfirmed.is_empty() {
-            Reply::to_user(&user, &self.subject(), &body)
-        } else {
-            // An address not yet confirmed gets the board without the
-            // comment: nothing a player wrote (see `confirm`).
-            let bare = self.without_comment();
-            let (bare_subject, bare_body) = (bare.subject(), bare.body(ctx, drawing)?);
-            let subject = self.subject();
-            user.addresses
-                .iter()
-                .map(|a| {
-                    let unconfirmed = user.unconfirmed.contains(a);
-                    Reply {
-                        to: a.clone(),
-                        subject: if unconfirmed { &bare_subject } else { &subject }.clone(),
-                        body: if unconfirmed { &bare_body } else { &body }.clone(),
-                        reply_key: None,
-                    }
-                })
-                .collect()
-        };
+        // Confirmed addresses only (see `Reply::to_user`).
+        let mut replies = Reply::to_user(&user, &self.subject(), &body);
         for reply in &mut replies {
             reply.reply_key = key.clone();
         }

@@ -1,16 +1,29 @@
-//! Addresses prove that they are read before they get what players wrote
-//! (issue #15: no open relay).
+//! Addresses prove that they are read before they get any mail of their
+//! account: double opt-in, as mailing-list managers do (issues #15, #31).
 //!
 //! Rulings:
 //!
-//! - A signup's own address (the sender's) is *unconfirmed*: play starts at
-//!   once, as in pbmserv, and the address gets every text the server wrote
-//!   (board mails, notices), but no comment, chat or message a player
-//!   wrote. Its welcome mail carries a code; replying to it with its
-//!   Subject kept (`confirm address carol K7Q3P9`) confirms the address.
-//! - An extra address of a signup, and every new address of `change
-//!   address`, is *pending*: it gets one confirmation mail with its own
-//!   code and nothing else until confirmed.
+//! - A signup's own address (the sender's) is *unconfirmed*: the account
+//!   exists at once and may be challenged, and it may play by password
+//!   (the answers to its own commands go back to the address each command
+//!   came from, as every answer does), but no mail of the account reaches
+//!   an unconfirmed address: no board mails, reminders, notices, copies,
+//!   comments, chat or messages. Only the welcome mail, which carries its
+//!   code; replying to it with its Subject kept (`confirm address carol
+//!   K7Q3P9`) confirms the address, and the confirmation brings the
+//!   current mail of each active board of the account at once.
+//! - An extra address of a signup (a signup names the sender's address and
+//!   at most one more), and every new address of `change address`, is
+//!   *pending*: it gets one confirmation mail with its own code and nothing
+//!   else until confirmed, like an unconfirmed one.
+//! - Observing (`subscribe`), `notify`, `chat` and `message` need an account
+//!   with a confirmed address; a comment is relayed only when its author
+//!   has one (see `play`, `social`, `settings`).
+//! - **One confirmation mail a day per address**, whatever asks for it
+//!   (signup, change address, for any account): a second request within 24
+//!   hours of the last mail is refused with the time a new one may go,
+//!   unless it is for the same account, whose code already mailed stays
+//!   good (no new mail). See migration 0033.
 //! - Addresses on file before this rule (migration 0022) and those the
 //!   admin gives with `admin user add` count as confirmed.
 //! - Codes: [`CODE_LEN`] characters from [`ALPHABET`] (no 0/O, 1/I/L, 2/Z,
@@ -22,7 +35,7 @@
 //!   so codes cannot be guessed either. An expired code is refused, saying
 //!   how to get a new one (`change address`).
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use super::{Ctx, Handled, Refusal, Reply, ServerError};
@@ -58,19 +71,70 @@ fn code_hash(userid: &str, address: &str, code: &str) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Give `address` of `userid` this status with a fresh code; returns the code.
+/// What [`issue`] did for an address.
+pub(crate) enum Issued {
+    /// A fresh code, to be mailed now.
+    Code(String),
+    /// No new mail: the same account's code mailed at this time (less than
+    /// a day ago) still confirms the address.
+    SentBefore(DateTime<Utc>),
+}
+
+/// Give `address` of `userid` this status with a fresh code, unless a
+/// confirmation mail went to the address less than a day ago (module doc):
+/// then the code of that mail is kept when it was for `userid`, and the
+/// command is refused otherwise.
 pub(crate) fn issue(
     ctx: &Ctx<'_>,
     userid: &str,
     address: &str,
     status: AddressStatus,
-) -> Handled<String> {
+) -> Handled<Issued> {
+    let address = address.to_lowercase();
+    if let Some(last) = store::confirmation_mail(ctx.conn, &address)? {
+        let next = last.sent_at + Duration::days(1);
+        if next > ctx.now {
+            if last.userid == userid && last.code_expires_at > ctx.now {
+                store::set_address_status(
+                    ctx.conn,
+                    userid,
+                    &address,
+                    status,
+                    Some((&last.code_hash, last.code_expires_at)),
+                )?;
+                return Ok(Issued::SentBefore(last.sent_at));
+            }
+            return Err(Refusal::new(format!(
+                "{address} got a confirmation mail less than a day ago, and this server mails an address at most one a day, so none can go to it before {} UTC; give it again after that time.",
+                next.format("%Y-%m-%d %H:%M")
+            ))
+            .into());
+        }
+    }
     let code = new_code()?;
     let days = i64::from(ctx.server.config.accounts.confirmation_days.max(1));
     let expires = ctx.now + Duration::days(days);
-    let hash = code_hash(userid, address, &code);
-    store::set_address_status(ctx.conn, userid, address, status, Some((&hash, expires)))?;
-    Ok(code)
+    let hash = code_hash(userid, &address, &code);
+    store::set_address_status(ctx.conn, userid, &address, status, Some((&hash, expires)))?;
+    store::record_confirmation_mail(
+        ctx.conn,
+        &address,
+        &store::ConfirmationMail {
+            userid: userid.to_string(),
+            code_hash: hash,
+            code_expires_at: expires,
+            sent_at: ctx.now,
+        },
+    )?;
+    Ok(Issued::Code(code))
+}
+
+/// What the sender is told when `address` got its code less than a day ago.
+pub(crate) fn sent_before(address: &str, at: DateTime<Utc>) -> String {
+    format!(
+        "{address} got a confirmation mail at {} UTC, less than a day ago, so no new one is sent: the code of that mail confirms it.",
+        at.format("%Y-%m-%d %H:%M")
+    )
 }
 
 /// The Subject of a mail that carries a code: replying to it confirms.
@@ -81,7 +145,7 @@ pub(crate) fn subject(userid: &str, code: &str) -> String {
 /// What a welcome or confirmation mail says about its code.
 pub(crate) fn how_to_confirm(userid: &str, address: &str, code: &str, days: u32) -> String {
     format!(
-        "To confirm that {address} is yours, reply to this mail keeping its Subject, or send a mail with the Subject:\n  {}\nThe code is good for {days} days. Until then {address} gets no text written by other players (comments, chat, messages).",
+        "To confirm that {address} is yours, reply to this mail keeping its Subject, or send a mail with the Subject:\n  {}\nThe code is good for {days} days. Once confirmed, {address} gets the account's mail, starting with its boards.",
         subject(userid, code)
     )
 }
@@ -104,6 +168,21 @@ pub(crate) fn confirmation_mail(
         )
     );
     ctx.notice(address, subject(userid, code), text)
+}
+
+/// Ruling (issue #31): observing, chat, `message` and `notify` need an
+/// account with at least one confirmed address (see `confirm`), so that a
+/// signup forged "from" a stranger cannot have the server mail them (or
+/// relay text to players) without their consent. With `[accounts]
+/// confirm_addresses = false` every address is confirmed.
+pub(crate) fn needs_confirmed(user: &store::User, what: &str) -> Result<(), Refusal> {
+    if user.confirmed_addresses().next().is_some() {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "{} has no confirmed address yet, so it cannot {what}: first confirm your address with the code of your welcome mail (confirm address {} <code>).",
+        user.userid, user.userid
+    )))
 }
 
 /// `confirm address <userid> <code>`.
@@ -151,6 +230,14 @@ pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> H
     let mut replies = vec![ctx.notice(&record.address, "Address confirmed", &text)?];
     if let Some(sender) = ctx.sender.filter(|s| *s != record.address) {
         replies.push(ctx.notice(sender, "Address confirmed", &text)?);
+    }
+    // The boards it has not been getting, as they stand, at once.
+    if record.status != AddressStatus::Confirmed {
+        replies.extend(super::play::boards_for_address(
+            ctx,
+            &user,
+            &record.address,
+        )?);
     }
     Ok(replies)
 }

@@ -25,6 +25,7 @@
 //!   board mails, and a reply read as its player's command), `templates`.
 
 mod account;
+mod addresses;
 mod admin;
 mod compose;
 mod computer;
@@ -156,11 +157,13 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// The same mail to each address on file of `user` (commands.md §5:
-    /// every address gets the user's mail).
+    /// The same mail to each confirmed address of `user` (commands.md §5:
+    /// every address gets the user's mail). The one place every mail of an
+    /// account to its addresses is made (notices, relays, board mails,
+    /// reminders): an address not yet confirmed gets none of them, only
+    /// its confirmation mail (double opt-in, issue #31; see `confirm`).
     pub(crate) fn to_user(user: &store::User, subject: &str, body: &str) -> Vec<Reply> {
-        user.addresses
-            .iter()
+        user.confirmed_addresses()
             .map(|a| Reply {
                 to: a.clone(),
                 subject: subject.to_string(),
@@ -230,9 +233,7 @@ impl Ctx<'_> {
         subject: impl Into<String>,
         text: impl AsRef<str>,
     ) -> Handled<Vec<Reply>> {
-        let mut replies = self.notice_to_user(user, subject, text)?;
-        replies.retain(|r| !user.unconfirmed.contains(&r.to));
-        Ok(replies)
+        self.notice_to_user(user, subject, text)
     }
 
     /// Where an answer to `user`'s command goes: the sender, or (from the
@@ -263,6 +264,7 @@ impl Ctx<'_> {
 
     /// The userid that the sender's address belongs to, if any (the first
     /// when several share it).
+    #[allow(dead_code)] // Unused since issue #31 (challenges name a confirmed player).
     pub fn sender_userid(&self) -> Handled<Option<String>> {
         let Some(sender) = self.sender else {
             return Ok(None);
@@ -577,6 +579,7 @@ impl<'a> Server<'a> {
             return Ok(MailOutcome::ReplyTooLarge);
         }
         tx.execute_batch("RELEASE answers")?;
+        let mails = self.charge_strangers(tx, mails, sender, now)?;
         self.queue_grouped(tx, mails, Some(&mail.message_id), now)?;
         record("answered")?;
         Ok(MailOutcome::Answered {
@@ -608,6 +611,66 @@ impl<'a> Server<'a> {
             },
             now,
         )?)
+    }
+
+    /// Ruling (issue #31): the mails one inbound mail causes to addresses
+    /// other than its sender's and the players' confirmed ones (in
+    /// practice, confirmation mails to addresses a signup or `change
+    /// address` names) count against `[limits] unconfirmed_mails_per_hour`,
+    /// server-wide. They are charged here, at the last step before the
+    /// outbox, after every savepoint of the mail is released: only mails
+    /// that are queued count, and no rollback of the mail's commands can
+    /// undo a charge. Beyond the limit they are not sent (an address whose
+    /// confirmation mail was not sent may be asked for again at once), and
+    /// the sender is told in a mail of their own: which addresses, and
+    /// when to ask again.
+    #[allow(clippy::type_complexity)]
+    fn charge_strangers(
+        &self,
+        conn: &Connection,
+        mails: Vec<(String, String, String, Option<ReplyKey>)>,
+        sender: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
+        const KEY: &str = "unconfirmed-mails";
+        let limit = self.config.limits.unconfirmed_mails_per_hour;
+        let mut kept = Vec::with_capacity(mails.len());
+        let mut unsent: Vec<String> = Vec::new();
+        for mail in mails {
+            if mail.0.eq_ignore_ascii_case(sender) || store::is_confirmed_address(conn, &mail.0)? {
+                kept.push(mail);
+                continue;
+            }
+            let used = store::commands_this_hour(conn, store::CountScope::Server, KEY, now)?;
+            if used < limit {
+                store::count_command(conn, store::CountScope::Server, KEY, now)?;
+                kept.push(mail);
+            } else {
+                store::forget_confirmation_mail(conn, &mail.0, now)?;
+                if !unsent.contains(&mail.0) {
+                    unsent.push(mail.0);
+                }
+            }
+        }
+        if !unsent.is_empty() {
+            use chrono::DurationRound;
+            let hour = now
+                .duration_trunc(chrono::Duration::hours(1))
+                .unwrap_or(now)
+                + chrono::Duration::hours(1);
+            let text = format!(
+                "No mail went to {}: this server sends at most {limit} mails an hour to addresses that have not confirmed they want its mail, and that many have gone this hour. Ask again after {} UTC (for a confirmation mail: change address <userid> <password> <addresses>).",
+                unsent.join(", "),
+                hour.format("%H:%M")
+            );
+            kept.push((
+                sender.to_string(),
+                "Not sent".to_string(),
+                self.notice_body(&text)?,
+                None,
+            ));
+        }
+        Ok(kept)
     }
 
     /// Queue replies; those to the `sender` of a command are joined into
@@ -731,8 +794,19 @@ impl<'a> Server<'a> {
             _ => None,
         };
         // The comment is quoted back, so that it is not lost; any word of
-        // the command that the quote masks is masked in it too.
-        let comment = text::masked_like(ctx.comment.trim(), ctx.line, masked);
+        // the command that the quote masks is masked in it too. Only to a
+        // confirmed address (issue #31): to any other (forged, unknown)
+        // sender the error quotes the command line alone, never the body,
+        // so the server cannot be made to mail a stranger's text.
+        let confirmed = match ctx.sender {
+            Some(sender) => store::is_confirmed_address(ctx.conn, sender)?,
+            None => true,
+        };
+        let comment = if confirmed {
+            text::masked_like(ctx.comment.trim(), ctx.line, masked)
+        } else {
+            String::new()
+        };
         let body = self.templates.render(
             "error.txt",
             context! {

@@ -231,7 +231,10 @@ pub(crate) fn queue(
         };
         return Err(board_refusal(game, number, sentence));
     }
+    // Relayed only from an account with a confirmed address (issue #31).
+    let relayable = super::play::confirmed_author(ctx, &user.userid)?;
     let comment = commented(ctx, None, Some(&who.password))
+        .filter(|_| relayable)
         .map(|(_, c)| c)
         .unwrap_or_default();
     let old = store::set_pending_move(
@@ -346,7 +349,10 @@ pub(crate) fn submit(
     let played = after
         .play(text)
         .map_err(|e| board_refusal(game, number, move_refusal(&e)))?;
+    // Relayed only from an account with a confirmed address (issue #31).
+    let relayable = super::play::confirmed_author(ctx, &user.userid)?;
     let comment = commented(ctx, None, Some(&who.password))
+        .filter(|_| relayable)
         .map(|(_, c)| c)
         .unwrap_or_default();
     let old = store::set_pending_move(

@@ -81,6 +81,7 @@ pub(crate) fn start_board(
             Some(_) => {}
         }
     }
+    check_timers(timers)?;
     check_challenge(ctx, game, &players)?;
     check_boards_per_day(ctx, &players)?;
     rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
@@ -109,15 +110,130 @@ pub(crate) fn start_board(
     computer::respond(ctx, game, &mut loaded, &mut news)?;
     let mut view = loaded.view(game, news);
     view.occasion = Occasion::New;
-    // The challenger is named by userid, never by address (no password is
-    // needed to challenge, so it is the userid the sender's address has).
+    // The challenger is named by userid, never by address. No password is
+    // needed to challenge, so the comment is relayed only when the
+    // sender's address is a confirmed one of a player of the board: a
+    // stranger's challenge (or one "from" a forged player's address not
+    // yet confirmed) relays nothing (issue #31).
     let challenger = match commenter {
-        Some(userid) => Some(userid.to_string()),
-        None => ctx.sender_userid()?,
+        Some(userid) => confirmed_author(ctx, userid)?.then(|| userid.to_string()),
+        None => confirmed_player_sending(ctx, &players)?,
     };
-    view.comment = commented(ctx, challenger.as_deref(), None);
+    view.comment = match challenger {
+        Some(userid) => commented(ctx, Some(&userid), None),
+        None => None,
+    };
     let replies = view.to_players(ctx)?;
     Ok((number, replies))
+}
+
+/// The longest reminder interval (`--nagtime`) a board may have, in days.
+pub(crate) const MAX_NAG_DAYS: u32 = 30;
+/// The longest time without action before a forfeit (`--forfeittime`).
+pub(crate) const MAX_FORFEIT_DAYS: u32 = 60;
+/// The longest total time per player (`--totaltime`).
+pub(crate) const MAX_TOTAL_DAYS: u32 = 365;
+
+/// Ruling (issue #31): a board's own timers stay within sane ranges, so
+/// that a board a stranger starts cannot nag (or stand) for years:
+/// `--nagtime` 1 to [`MAX_NAG_DAYS`], `--forfeittime` 1 to
+/// [`MAX_FORFEIT_DAYS`], `--totaltime` 1 to [`MAX_TOTAL_DAYS`] days (the
+/// parser already refuses 0). By mail and from the admin CLI alike; the
+/// server's `[timers]` defaults are the admin's and are not capped.
+fn check_timers(timers: &Timers) -> Handled<()> {
+    for (name, value, max) in [
+        ("nagtime", timers.nag_days, MAX_NAG_DAYS),
+        ("forfeittime", timers.forfeit_days, MAX_FORFEIT_DAYS),
+        ("totaltime", timers.total_days, MAX_TOTAL_DAYS),
+    ] {
+        if let Some(days) = value.filter(|d| *d == 0 || *d > max) {
+            return Err(Refusal::new(format!(
+                "--{name}={days} is out of range: give 1 to {max} days."
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Whether `userid` may have text relayed to other players: an account
+/// with at least one confirmed address (issue #31). With `[accounts]
+/// confirm_addresses = false` every address is confirmed.
+pub(crate) fn confirmed_author(ctx: &Ctx<'_>, userid: &str) -> Handled<bool> {
+    Ok(store::user(ctx.conn, userid)?
+        .is_some_and(|u| u.signed_off_at.is_none() && u.confirmed_addresses().next().is_some()))
+}
+
+/// The player of `players` whose confirmed addresses include the sender's,
+/// if any: the author of a challenge's comment.
+fn confirmed_player_sending(ctx: &Ctx<'_>, players: &[String]) -> Handled<Option<String>> {
+    let Some(sender) = ctx.sender else {
+        return Ok(None);
+    };
+    for userid in players {
+        if let Some(user) = store::user(ctx.conn, userid)? {
+            if user
+                .confirmed_addresses()
+                .any(|a| a.eq_ignore_ascii_case(sender))
+            {
+                return Ok(Some(user.userid));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The current board mail of each active board of `user`, to `address`
+/// alone (an address just confirmed: see `confirm`), each answerable by
+/// reply like any board mail to the player.
+pub(crate) fn boards_for_address(
+    ctx: &Ctx<'_>,
+    user: &store::User,
+    address: &str,
+) -> Handled<Vec<Reply>> {
+    let mut replies = Vec::new();
+    if user.signed_off_at.is_some() {
+        return Ok(replies);
+    }
+    for row in store::boards_of_user(ctx.conn, None, &user.userid)? {
+        let Some(game) = rules::game(&row.game).filter(|_| row.is_active()) else {
+            continue;
+        };
+        let loaded = load(ctx, game, row.board)?;
+        let view = loaded.view(game, vec![]);
+        let drawing = ctx.drawing_of(&user.userid, game.name())?;
+        replies.push(Reply {
+            to: address.to_string(),
+            subject: view.subject(),
+            body: view.body(ctx, drawing)?,
+            reply_key: view.reply_key(ctx, &user.userid)?,
+        });
+    }
+    Ok(replies)
+}
+
+/// The copy of a board mail to a sender whose address is not confirmed
+/// (a player moving from another address, or anyone who knows the
+/// password): the board as it stands, without any text a player wrote
+/// (issue #31: nothing a player wrote goes to an address not confirmed).
+fn bare_copy_to_unconfirmed_sender(
+    ctx: &Ctx<'_>,
+    view: &super::compose::BoardView<'_>,
+    replies: &mut [Reply],
+) -> Handled<()> {
+    let Some(sender) = ctx.sender else {
+        return Ok(());
+    };
+    if store::is_confirmed_address(ctx.conn, sender)? {
+        return Ok(());
+    }
+    let bare = view.without_comment();
+    let drawing = ctx.sender_drawing(view.game.name())?;
+    for reply in replies.iter_mut().filter(|r| r.to == sender) {
+        reply.subject = bare.subject();
+        reply.body = bare.body(ctx, drawing)?;
+    }
+    Ok(())
 }
 
 /// Ruling (issue #15): by mail (challenges and seeks), a player is put on
@@ -209,6 +325,8 @@ pub(crate) fn act(
         }
     }
     let userid = user.userid.clone();
+    // A comment is relayed only from an account with a confirmed address.
+    let relayable = confirmed_author(ctx, &userid)?;
     let mut news = Vec::new();
     let mut notices = Vec::new();
     let mut occasion = Occasion::Turn;
@@ -223,6 +341,7 @@ pub(crate) fn act(
                 ))));
             }
             let comment = commented(ctx, None, Some(&who.password))
+                .filter(|_| relayable)
                 .map(|(_, c)| c)
                 .unwrap_or_default();
             news = apply_move(ctx, game, &mut loaded, seat, text, comment, false)?
@@ -331,10 +450,11 @@ pub(crate) fn act(
     }
     let mut view = loaded.view(game, news);
     view.occasion = occasion;
-    view.comment = commented(ctx, Some(&userid), Some(&who.password));
+    view.comment = commented(ctx, Some(&userid), Some(&who.password)).filter(|_| relayable);
     let mut replies = view.to_players(ctx)?;
     queued::tell_players(ctx, &view, &mut replies, &notices)?;
     copy_to_sender(ctx, &mut replies);
+    bare_copy_to_unconfirmed_sender(ctx, &view, &mut replies)?;
     Ok(replies)
 }
 

@@ -159,6 +159,7 @@ pub(crate) fn notify(
     boards: &[u32],
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
+    super::confirm::needs_confirmed(&user, "ask for results")?;
     if boards.is_empty() {
         store::add_result_notification(ctx.conn, game.name(), None, &user.userid)?;
     }

@@ -5,7 +5,7 @@ use minijinja::context;
 
 use super::loaded::{load, passes, require_board, seat_to_act};
 use super::play::show_mail;
-use super::{Ctx, Handled, Refusal, Reply};
+use super::{confirm, Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
 use crate::ratings;
 use crate::render::Drawing;
@@ -31,6 +31,7 @@ pub(crate) fn chat(
         .on(game.name(), Some(number))
         .into());
     }
+    confirm::needs_confirmed(&user, "chat")?;
     let text = ctx.comment.trim();
     if text.is_empty() {
         return Err(Refusal::new(
@@ -68,6 +69,9 @@ pub(crate) fn chat(
 }
 
 /// `<game> subscribe <board>...|all <userid> <pw>`: observe boards.
+/// Ruling (issue #31): a board has at most `[limits] observers_per_board`
+/// observers. A board named that is full refuses the command; `subscribe
+/// all` observes every active board that is not full and names the others.
 pub(crate) fn subscribe(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
@@ -76,6 +80,7 @@ pub(crate) fn subscribe(
     who: &Credentials,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
+    confirm::needs_confirmed(&user, "observe boards")?;
     let numbers: Vec<u32> = if all {
         store::boards_of_game(ctx.conn, game.name())?
             .into_iter()
@@ -85,14 +90,32 @@ pub(crate) fn subscribe(
     } else {
         boards.to_vec()
     };
+    let most = ctx.server.config.limits.observers_per_board;
     let mut added = Vec::new();
+    let mut full = Vec::new();
     for n in numbers {
         require_board(ctx, game, n)?;
+        let observers = store::observers(ctx.conn, game.name(), n)?;
+        if observers.contains(&user.userid) {
+            continue;
+        }
+        if observers.len() >= most {
+            if !all {
+                return Err(Refusal::new(format!(
+                    "{} board {n} has {most} observers, the most this server allows a board; nobody else can observe it until one of them unsubscribes.",
+                    game.title()
+                ))
+                .on(game.name(), Some(n))
+                .into());
+            }
+            full.push(n.to_string());
+            continue;
+        }
         if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
             added.push(n.to_string());
         }
     }
-    let text = if added.is_empty() {
+    let mut text = if added.is_empty() {
         format!(
             "You, {}, observe no new {} boards: you observed those already, or there are none.",
             user.userid,
@@ -105,9 +128,20 @@ pub(crate) fn subscribe(
             game.title(),
             if added.len() == 1 { "" } else { "s" },
             added.join(", "),
-            user.addresses.join(" and ")
+            user.confirmed_addresses()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" and ")
         )
     };
+    if !full.is_empty() {
+        text.push_str(&format!(
+            " Not observed, as they have {most} observers already, the most this server allows a board: {} board{} {}.",
+            game.title(),
+            if full.len() == 1 { "" } else { "s" },
+            full.join(", ")
+        ));
+    }
     Ok(vec![ctx.notice(
         ctx.answer_to(&user),
         format!("{} subscriptions", game.title()),
@@ -342,6 +376,7 @@ pub(crate) fn message_users(
     to: &[String],
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
+    confirm::needs_confirmed(&user, "send messages")?;
     let text = ctx.comment.trim();
     if text.is_empty() {
         return Err(

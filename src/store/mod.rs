@@ -99,6 +99,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0033_strangers_confirmation_mails.sql"
+        )),
     ])
 }
 

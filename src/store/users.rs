@@ -17,8 +17,8 @@ pub struct User {
     /// get nothing but their confirmation mail.
     pub addresses: Vec<String>,
     /// Those of `addresses` that have not proved they are read (the
-    /// address a signup came from, until confirmed): they get only text
-    /// the server wrote, nothing a player wrote.
+    /// address a signup came from, until confirmed): since issue #31 they
+    /// get no mail of the account at all (see `server::confirm`).
     pub unconfirmed: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub signed_off_at: Option<DateTime<Utc>>,
@@ -43,7 +43,8 @@ impl User {
 pub enum AddressStatus {
     /// Gets everything.
     Confirmed,
-    /// The address a signup came from: only text the server wrote.
+    /// The address a signup came from: nothing but its welcome mail
+    /// until confirmed (issue #31; it was "only text the server wrote").
     Unconfirmed,
     /// An extra or changed address: nothing but its confirmation mail.
     Pending,
@@ -192,6 +193,93 @@ fn addresses_of(conn: &Connection, userid: &str) -> Result<(Vec<String>, Vec<Str
         all.push(address);
     }
     Ok((all, unconfirmed))
+}
+
+/// Whether `address` is a confirmed address of some user (who may get
+/// any mail of their account; see `server::confirm`).
+pub fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
+    let found: Option<i64> = conn
+        .row(
+            "SELECT 1 FROM user_addresses WHERE address = ?1 AND status = 'confirmed' LIMIT 1",
+            params![address.to_lowercase()],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(found.is_some())
+}
+
+/// The last confirmation mail sent to an address (see migration 0033).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfirmationMail {
+    pub userid: String,
+    pub code_hash: String,
+    pub code_expires_at: DateTime<Utc>,
+    pub sent_at: DateTime<Utc>,
+}
+
+/// The last confirmation mail sent to `address`, if any.
+pub fn confirmation_mail(conn: &Connection, address: &str) -> Result<Option<ConfirmationMail>> {
+    let row = conn
+        .row(
+            "SELECT userid, code_hash, code_expires_at, sent_at FROM confirmation_mails
+             WHERE address = ?1",
+            params![address.to_lowercase()],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((userid, code_hash, expires, sent)) = row else {
+        return Ok(None);
+    };
+    Ok(Some(ConfirmationMail {
+        userid,
+        code_hash,
+        code_expires_at: parse_time(&expires)?,
+        sent_at: parse_time(&sent)?,
+    }))
+}
+
+/// Record the confirmation mail sent to `address` now.
+pub fn record_confirmation_mail(
+    conn: &Connection,
+    address: &str,
+    mail: &ConfirmationMail,
+) -> Result<()> {
+    conn.exec(
+        "INSERT INTO confirmation_mails (address, userid, code_hash, code_expires_at, sent_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (address) DO UPDATE SET userid = excluded.userid,
+             code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at,
+             sent_at = excluded.sent_at",
+        params![
+            address.to_lowercase(),
+            mail.userid,
+            mail.code_hash,
+            time_text(mail.code_expires_at),
+            time_text(mail.sent_at)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forget the confirmation mail recorded for `address` at `sent_at` (it
+/// was not sent after all: see `server::Server::charge_strangers`).
+pub fn forget_confirmation_mail(
+    conn: &Connection,
+    address: &str,
+    sent_at: DateTime<Utc>,
+) -> Result<()> {
+    conn.exec(
+        "DELETE FROM confirmation_mails WHERE address = ?1 AND sent_at = ?2",
+        params![address.to_lowercase(), time_text(sent_at)],
+    )?;
+    Ok(())
 }
 
 /// The users (signed off or not) who have `address` among theirs, by userid.
@@ -404,6 +492,56 @@ mod tests {
         assert_eq!(u.address(), "alice@example.org");
         assert!(user(&conn, "bob").unwrap().is_none());
         assert!(insert_user(&conn, "alice", "h", &[], now).is_err());
+    }
+
+    #[test]
+    fn the_last_confirmation_mail_of_an_address_is_kept_until_forgotten() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        assert_eq!(confirmation_mail(&conn, "a@x.org").unwrap(), None);
+        let mail = ConfirmationMail {
+            userid: "alice".into(),
+            code_hash: "h1".into(),
+            code_expires_at: now + chrono::Duration::days(7),
+            sent_at: now,
+        };
+        record_confirmation_mail(&conn, "A@X.org", &mail).unwrap();
+        let read = confirmation_mail(&conn, "a@x.org").unwrap().unwrap();
+        assert_eq!(read.userid, "alice");
+        assert_eq!(read.code_hash, "h1");
+        // Another mail to the address replaces it.
+        let later = ConfirmationMail {
+            userid: "bob".into(),
+            sent_at: now + chrono::Duration::days(2),
+            ..mail.clone()
+        };
+        record_confirmation_mail(&conn, "a@x.org", &later).unwrap();
+        assert_eq!(
+            confirmation_mail(&conn, "a@x.org").unwrap().unwrap().userid,
+            "bob"
+        );
+        // Forgotten only for the mail sent at that time.
+        forget_confirmation_mail(&conn, "a@x.org", now).unwrap();
+        assert!(confirmation_mail(&conn, "a@x.org").unwrap().is_some());
+        forget_confirmation_mail(&conn, "a@x.org", later.sent_at).unwrap();
+        assert_eq!(confirmation_mail(&conn, "a@x.org").unwrap(), None);
+    }
+
+    #[test]
+    fn only_confirmed_addresses_count_as_confirmed() {
+        let conn = open_in_memory().unwrap();
+        insert_user(
+            &conn,
+            "a",
+            "h",
+            &["a@x.org".into(), "b@x.org".into()],
+            Utc::now(),
+        )
+        .unwrap();
+        set_address_status(&conn, "a", "b@x.org", AddressStatus::Pending, None).unwrap();
+        assert!(is_confirmed_address(&conn, "A@x.org").unwrap());
+        assert!(!is_confirmed_address(&conn, "b@x.org").unwrap());
+        assert!(!is_confirmed_address(&conn, "c@x.org").unwrap());
     }
 
     #[test]
