@@ -41,9 +41,18 @@ pub fn status(app: &App, conn: &Connection) -> Result<Status, AppError> {
         ),
         InboxConfig::Imap(_) => None,
     };
+    let mut state = store::service_state(conn)?;
+    // Errors were recorded as the transports said them: no secret of the
+    // config is shown all the same (see `config::scrub`).
+    if let Some((_, e)) = state.inbox_error.as_mut() {
+        *e = crate::config::scrub(e);
+    }
+    if let Some((_, e)) = state.outbox_error.as_mut() {
+        *e = crate::config::scrub(e);
+    }
     Ok(Status {
         now,
-        state: store::service_state(conn)?,
+        state,
         inbox_waiting,
         inbox_failing: stats.inbox_failing,
         quarantined: stats.quarantined,
