@@ -355,6 +355,14 @@ const SHORTEST_SCRUBBED: usize = 4;
 /// take them out of anything printed or logged: the last guard behind
 /// [`crate::mail::Secret`], which keeps them out of `Debug` and `Display`.
 pub fn remember_secrets(config: &Config) {
+    let values = secrets_of(config);
+    if let Ok(mut secrets) = SECRETS.lock() {
+        *secrets = values;
+    }
+}
+
+/// The secrets of `config` (see [`remember_secrets`]), longest first.
+pub fn secrets_of(config: &Config) -> Vec<String> {
     let mut found = Vec::new();
     let mut file = |path: &Option<PathBuf>| {
         if let Some(text) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
@@ -377,9 +385,7 @@ pub fn remember_secrets(config: &Config) {
     // Longest first, so a secret inside another is not left half shown.
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     values.dedup();
-    if let Ok(mut secrets) = SECRETS.lock() {
-        *secrets = values;
-    }
+    values
 }
 
 /// The remembered secrets (see [`remember_secrets`]).
@@ -393,8 +399,13 @@ pub fn scrub(text: &str) -> String {
     let Ok(secrets) = SECRETS.lock() else {
         return text.to_string();
     };
+    scrub_with(text, &secrets)
+}
+
+/// `text` with each of `secrets` replaced by `*****`.
+pub fn scrub_with(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_string();
-    for secret in secrets.iter() {
+    for secret in secrets {
         if out.contains(secret.as_str()) {
             out = out.replace(secret.as_str(), "*****");
         }
@@ -544,7 +555,7 @@ fn mask_secret_values(message: &str, text: &str) -> String {
         let value = value.trim();
         let value = value.trim_matches(|c| c == '"' || c == '\'');
         for v in [value, value.trim()] {
-            if !v.is_empty() && message.contains(v) {
+            if v.chars().count() >= SHORTEST_SCRUBBED && message.contains(v) {
                 message = message.replace(v, "*****");
             }
         }
@@ -726,6 +737,30 @@ mod tests {
         error_of(&format!("[server]\n{PLANTED}\n"));
         error_of(&format!("[accounts]\npassword_failures = {PLANTED}\n"));
         error_of(&format!("[poll]\ninterval_seconds = -{}\n", 9_i64.pow(3)));
+    }
+
+    #[test]
+    fn the_configs_passwords_urls_and_password_files_are_scrubbed_from_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("smtp-password");
+        std::fs::write(&file, "From-The-File-91\n").unwrap();
+        let c = Config::parse(&format!(
+            "[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npassword = \"{PLANTED}\"\n\
+             [outbox]\nkind = \"smtp\"\nhost = \"h\"\nusername = \"u\"\npassword_file = \"{}\"\n",
+            file.display()
+        ))
+        .unwrap();
+        let secrets = secrets_of(&c);
+        let text = format!("login {PLANTED} failed; file said From-The-File-91.");
+        let scrubbed = scrub_with(&text, &secrets);
+        assert_eq!(scrubbed, "login ***** failed; file said *****.");
+        // Too short to scrub without mangling every text: not taken.
+        let short = Config::parse(
+            "[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npassword = \"abc\"\n",
+        )
+        .unwrap();
+        assert!(secrets_of(&short).is_empty());
+        assert!(secrets_of(&Config::default()).is_empty());
     }
 
     #[test]
