@@ -365,7 +365,7 @@ pub struct Signals {
 /// Exiting mid-step is safe by design: a mail is filed away only after its
 /// transaction committed, an outbox row is marked sent only after the
 /// transport took it, so what is cut off is done again at the next start.
-pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(8);
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(6);
 
 /// Install the handlers of `serve`: SIGTERM and SIGINT set `stop` (and, if
 /// the loop has not returned [`STOP_GRACE`] later, the process exits with

@@ -418,3 +418,49 @@ fn a_broken_config_on_sighup_keeps_serve_running_on_the_old_one_without_leaking(
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(!log.contains(PLANTED), "{log}");
 }
+
+#[test]
+fn sigterm_stops_serve_within_seconds_even_while_a_mail_server_hangs() {
+    // An "IMAP server" that takes the connection and never says a word:
+    // serve waits in its greeting for up to timeout_seconds (60).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = accepted.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    let install = Install::with_whole_config(&format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\n[database]\npath = \"var/db.sqlite\"\n\
+         [inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"plain\"\n\
+         username = \"chess\"\npassword = \"{PLANTED}\"\ntimeout_seconds = 60\n\
+         [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
+    ));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&install.config)
+        .arg("serve")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(20, "serve to connect to the silent server", || {
+        accepted.load(std::sync::atomic::Ordering::SeqCst)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none());
+    let started = Instant::now();
+    signal(&child, "TERM");
+    wait_for(12, "serve to stop on SIGTERM", || {
+        child.try_wait().unwrap().is_some()
+    });
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "serve took {:?} to stop",
+        started.elapsed()
+    );
+}
