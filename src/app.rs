@@ -78,8 +78,15 @@ impl AppError {
     /// or unreachable database, a failure inside the server below the
     /// quarantine limit, standard input unreadable), so the MTA defers and
     /// retries rather than bouncing a player's move.
+    ///
+    /// A config file (or template override) that is missing or cannot be
+    /// read is [`EX_TEMPFAIL`]: a permission change or a file system not
+    /// yet mounted passes, and the MTA keeps the mail for days; only a file
+    /// that was read and is invalid is [`EX_CONFIG`] (Postfix bounces it).
     pub fn mta_exit_code(&self) -> u8 {
         match self {
+            AppError::Config(ConfigError::Read { .. })
+            | AppError::Template(TemplateError::Read { .. }) => EX_TEMPFAIL,
             AppError::Config(_) | AppError::Template(_) => EX_CONFIG,
             _ => EX_TEMPFAIL,
         }
@@ -90,6 +97,8 @@ impl AppError {
 /// and the clock. The database is opened apart ([`App::open_database`]),
 /// as the daemon owns its connection.
 pub struct App {
+    /// The config file loaded (`None`: the built-in defaults).
+    pub config_path: Option<std::path::PathBuf>,
     pub config: Config,
     pub templates: Templates,
     clock: Box<dyn Clock>,
@@ -100,17 +109,36 @@ impl App {
     /// templates it names. The clock is the real time, or stopped at `now`
     /// (RFC 3339, as `tick --now` gives it).
     pub fn load(config: Option<&Path>, now: Option<&str>) -> Result<App, AppError> {
+        let config_path = config.map(Path::to_path_buf);
         let config = Config::load(config)?;
+        crate::config::remember_secrets(&config);
         let templates = Templates::load(config.templates.dir.as_deref())?;
         let clock: Box<dyn Clock> = match now {
             Some(text) => Box::new(parse_now(text)?),
             None => Box::new(SystemClock),
         };
         Ok(App {
+            config_path,
             config,
             templates,
             clock,
         })
+    }
+
+    /// One line saying which config and which database are in use (`serve`
+    /// and `poll` log it at their start).
+    pub fn in_use(&self) -> String {
+        format!(
+            "config {}, database {}",
+            match &self.config_path {
+                Some(path) => path.display().to_string(),
+                None => format!(
+                    "none (built-in defaults; no --config, no PBMCHESS_CONFIG, no {})",
+                    crate::config::SYSTEM_CONFIG
+                ),
+            },
+            self.config.database.path.display()
+        )
     }
 
     pub fn clock(&self) -> &dyn Clock {
@@ -232,9 +260,12 @@ impl App {
         words: &[String],
     ) -> Result<u32, AppError> {
         let (players, options, timers) = challenge_words(words)?;
-        Ok(self
+        let number = self
             .server()
-            .admin_challenge(conn, game, &players, &options, &timers)??)
+            .admin_challenge(conn, game, &players, &options, &timers)??;
+        // The board mails go out at once, as `process` sends its replies.
+        self.send_now(conn)?;
+        Ok(number)
     }
 }
 
@@ -318,6 +349,60 @@ pub fn stop_on_signals() -> Result<Arc<AtomicBool>, AppError> {
         })?;
     }
     Ok(stop)
+}
+
+/// The flags `serve` watches: `stop` (SIGTERM, SIGINT) and `reload`
+/// (SIGHUP).
+pub struct Signals {
+    pub stop: Arc<AtomicBool>,
+    pub reload: Arc<AtomicBool>,
+}
+
+/// How long `serve` may take to finish the work in hand after SIGTERM or
+/// SIGINT before it exits anyway. The loop notices the flag within
+/// seconds at every wait and between mails; a step that blocks longer (a
+/// mail server that answers slowly within its timeout) is cut off here.
+/// Exiting mid-step is safe by design: a mail is filed away only after its
+/// transaction committed, an outbox row is marked sent only after the
+/// transport took it, so what is cut off is done again at the next start.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(6);
+
+/// Install the handlers of `serve`: SIGTERM and SIGINT set `stop` (and, if
+/// the loop has not returned [`STOP_GRACE`] later, the process exits with
+/// status 0); SIGHUP sets `reload` (the config is read again after the
+/// pass in hand; see `main.rs`).
+pub fn serve_signals() -> Result<Signals, AppError> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let stop = Arc::new(AtomicBool::new(false));
+    let reload = Arc::new(AtomicBool::new(false));
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| AppError::Failed(format!("cannot install the signal handlers: {e}")))?;
+    let (stop_flag, reload_flag) = (stop.clone(), reload.clone());
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if signal == SIGHUP {
+                    tracing::info!("SIGHUP: the config is read again after the pass in hand");
+                    reload_flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                    continue;
+                }
+                if stop_flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                    continue;
+                }
+                tracing::info!(signal, "stopping after the mail in hand");
+                std::thread::spawn(|| {
+                    std::thread::sleep(STOP_GRACE);
+                    tracing::warn!(
+                        grace_seconds = STOP_GRACE.as_secs(),
+                        "not stopped within the grace time; exiting now (the step in hand is done again at the next start)"
+                    );
+                    std::process::exit(0);
+                });
+            }
+        })
+        .map_err(|e| AppError::Failed(format!("cannot start the signal thread: {e}")))?;
+    Ok(Signals { stop, reload })
 }
 
 /// `tick --now`: the clock stopped at an RFC 3339 time.
@@ -414,6 +499,13 @@ mod tests {
         let e = missing.err().unwrap();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("cannot read the config file"), "{e}");
+        // For the MTA: missing is "try again later", invalid is "broken".
+        assert_eq!(e.mta_exit_code(), EX_TEMPFAIL);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pbmchess.toml");
+        std::fs::write(&file, "[server]\nadress = \"x\"\n").unwrap();
+        let e = App::load(Some(&file), None).err().unwrap();
+        assert_eq!(e.mta_exit_code(), EX_CONFIG);
     }
 
     #[test]

@@ -254,6 +254,10 @@ pub struct AccountsSection {
     /// players wrote (the default). Off: every address counts as confirmed
     /// at once, for a closed server whose admin vouches for its players.
     pub confirm_addresses: bool,
+    /// Hard bounces in a row (DSNs for mail the server sent, quoting its
+    /// Message-ID) after which an address gets no more mail until mail
+    /// comes from it; `pbmchess status` lists it. 0: never stop.
+    pub bounces_before_stop: u32,
 }
 
 impl Default for AccountsSection {
@@ -263,6 +267,7 @@ impl Default for AccountsSection {
             lockout_minutes: 15,
             confirmation_days: 7,
             confirm_addresses: true,
+            bounces_before_stop: 5,
         }
     }
 }
@@ -327,6 +332,246 @@ pub enum LogFormat {
     Json,
 }
 
+/// Where the config is looked for when neither `--config` nor
+/// `PBMCHESS_CONFIG` names one: the path of docs/deployment.md.
+pub const SYSTEM_CONFIG: &str = "/etc/pbmchess/pbmchess.toml";
+
+/// The config file to load: the one named (`--config`, `PBMCHESS_CONFIG`),
+/// else `system` when a file is there (so a command run on a host set up
+/// as docs/deployment.md says reads the real config, not the built-in
+/// defaults in the working folder), else none: the built-in defaults.
+///
+/// Ruling: a file at `system` that exists but cannot be read is still
+/// chosen, so the command fails with "cannot read" rather than quietly
+/// working on an empty `var/` of its own.
+pub fn chosen_path(given: Option<&Path>, system: &Path) -> Option<PathBuf> {
+    match given {
+        Some(path) => Some(path.to_path_buf()),
+        None if std::fs::symlink_metadata(system).is_ok() => Some(system.to_path_buf()),
+        None => None,
+    }
+}
+
+/// The secrets of the config loaded last (see [`remember_secrets`]).
+static SECRETS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Secrets shorter than this are not scrubbed (they would mangle text);
+/// no mail server takes a password that short.
+const SHORTEST_SCRUBBED: usize = 4;
+
+/// Remember the secrets of `config` (the IMAP and SMTP passwords, the
+/// SMTP url, the contents of the password files) so that [`scrub`] can
+/// take them out of anything printed or logged: the last guard behind
+/// [`crate::mail::Secret`], which keeps them out of `Debug` and `Display`.
+pub fn remember_secrets(config: &Config) {
+    let values = secrets_of(config);
+    if let Ok(mut secrets) = SECRETS.lock() {
+        *secrets = values;
+    }
+}
+
+/// The secrets of `config` (see [`remember_secrets`]), longest first.
+pub fn secrets_of(config: &Config) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut file = |path: &Option<PathBuf>| {
+        if let Some(text) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+            found.push(text.trim().to_string());
+            found.extend(text.lines().map(|l| l.trim().to_string()));
+        }
+    };
+    let mut values = Vec::new();
+    if let InboxConfig::Imap(imap) = &config.inbox {
+        values.extend(imap.password.as_ref().map(|p| p.expose().to_string()));
+        file(&imap.password_file);
+    }
+    if let OutboxConfig::Smtp(smtp) = &config.outbox {
+        values.extend(smtp.password.as_ref().map(|p| p.expose().to_string()));
+        values.extend(smtp.url.as_ref().map(|u| u.expose().to_string()));
+        file(&smtp.password_file);
+    }
+    values.extend(found);
+    values.retain(|v| v.chars().count() >= SHORTEST_SCRUBBED);
+    // Longest first, so a secret inside another is not left half shown.
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    values.dedup();
+    values
+}
+
+/// The remembered secrets (see [`remember_secrets`]).
+pub fn secrets() -> Vec<String> {
+    SECRETS.lock().map(|s| s.clone()).unwrap_or_default()
+}
+
+/// `text` with every remembered secret replaced by `*****`. Every error
+/// the binary prints and every log line pass through it.
+pub fn scrub(text: &str) -> String {
+    let Ok(secrets) = SECRETS.lock() else {
+        return text.to_string();
+    };
+    scrub_with(text, &secrets)
+}
+
+/// `text` with each of `secrets` replaced by `*****`.
+pub fn scrub_with(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_string();
+    for secret in secrets {
+        if out.contains(secret.as_str()) {
+            out = out.replace(secret.as_str(), "*****");
+        }
+    }
+    out
+}
+
+/// Keys whose values are secrets: a value under a key whose name contains
+/// one of these is never quoted in an error (nor is any other value: see
+/// [`describe_error`]; this is the second line of defence).
+const SECRET_KEYS: [&str; 5] = ["password", "secret", "token", "url", "pass"];
+
+/// The sentence for config text that does not parse: the line and column,
+/// the key on that line and its section, and what is wrong, e.g.
+/// ``line 7, column 12 (key `port` in [outbox]): invalid type: string,
+/// expected u16``.
+///
+/// It never quotes the config: the toml crate's own `Display` shows the
+/// failing line, which may hold a password, and that message reaches the
+/// MTA's bounce to a player (exit 78 of `process`), stderr and the log.
+/// Values that the parser's message quotes (`invalid type: string
+/// "..."`, ``unknown variant `...` ``) are left out, and as a last guard
+/// any value of a secret key ([`SECRET_KEYS`]) is masked should it still
+/// appear. Key names are kept: they are what the admin must fix.
+pub fn describe_error(e: &toml::de::Error, text: &str) -> String {
+    let message = strip_values(e.message());
+    let message = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let message = mask_secret_values(&message, text);
+    let Some(span) = e.span() else {
+        return message;
+    };
+    let start = span.start.min(text.len());
+    let start = (0..=start)
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0);
+    let before = &text[..start];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..start].chars().count() + 1;
+    let mut place = format!("line {line}, column {column}");
+    let line_text = text[line_start..].lines().next().unwrap_or("");
+    let key = key_of(line_text);
+    // A section read as a whole (`[inbox]`, `[outbox]`: their `kind`
+    // picks the fields) reports errors at its header line.
+    let section = section_of(line_text.trim()).or_else(|| {
+        before
+            .lines()
+            .rev()
+            .filter_map(|l| section_of(l.trim()))
+            .next()
+    });
+    match (key, section) {
+        (Some(k), Some(s)) => place.push_str(&format!(" (key `{k}` in [{s}])")),
+        (Some(k), None) => place.push_str(&format!(" (key `{k}`)")),
+        (None, Some(s)) => place.push_str(&format!(" (in [{s}])")),
+        (None, None) => {}
+    }
+    format!("{place}: {message}")
+}
+
+/// The key of a `key = value` line, when it is a plain (bare or dotted) key.
+fn key_of(line: &str) -> Option<&str> {
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    plain.then_some(key)
+}
+
+/// The name of a `[section]` or `[[section]]` header line.
+fn section_of(line: &str) -> Option<&str> {
+    let name = line.strip_prefix('[')?.split(']').next()?;
+    let name = name.trim_start_matches('[').trim();
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    plain.then_some(name)
+}
+
+/// The parser's message without the values it quotes: `"..."` strings
+/// and the `` `...` `` after `invalid type:`, `invalid value:` and
+/// `unknown variant` (serde's wording). Key names in `` `...` `` (unknown
+/// field, expected one of) stay.
+fn strip_values(message: &str) -> String {
+    /// Words after which serde quotes a value in backquotes.
+    const BEFORE_VALUE: [&str; 8] = [
+        "invalid type:",
+        "invalid value:",
+        "unknown variant",
+        "integer",
+        "floating point",
+        "boolean",
+        "character",
+        "string",
+    ];
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                // A quoted string: skipped up to its closing quote.
+                let mut escaped = false;
+                for q in chars.by_ref() {
+                    match q {
+                        '\\' if !escaped => escaped = true,
+                        '"' if !escaped => break,
+                        _ => escaped = false,
+                    }
+                }
+                out.push_str("(value left out)");
+            }
+            '`' if BEFORE_VALUE.iter().any(|w| out.trim_end().ends_with(w)) => {
+                for q in chars.by_ref() {
+                    if q == '`' {
+                        break;
+                    }
+                }
+                out.push_str("(value left out)");
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `message` with every value of a secret key ([`SECRET_KEYS`]) in `text`
+/// replaced by `*****`.
+fn mask_secret_values(message: &str, text: &str) -> String {
+    let mut message = message.to_string();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        if !SECRET_KEYS.iter().any(|s| key.contains(s)) {
+            continue;
+        }
+        let value = value.trim();
+        let value = value.trim_matches(|c| c == '"' || c == '\'');
+        for v in [value, value.trim()] {
+            if v.chars().count() >= SHORTEST_SCRUBBED && message.contains(v) {
+                message = message.replace(v, "*****");
+            }
+        }
+    }
+    message
+}
+
 /// Why the config could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -340,7 +585,8 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Load `path`, or the built-in defaults when `None`.
+    /// Load `path`, or the built-in defaults when `None` (see [`chosen_path`]
+    /// for how the command line picks the path).
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let Some(path) = path else {
             return Ok(Config::default());
@@ -358,9 +604,10 @@ impl Config {
         Ok(config)
     }
 
-    /// Parse config text (paths left as written).
+    /// Parse config text (paths left as written). The error names the
+    /// line, the column and the key, never a value: see [`describe_error`].
     pub fn parse(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        toml::from_str(text).map_err(|e| describe_error(&e, text))
     }
 
     /// Make relative paths relative to `base`.
@@ -455,6 +702,86 @@ mod tests {
             Config::default().retry.policy(),
             crate::mail::RetryPolicy::default()
         );
+    }
+
+    /// A secret planted in the config, and text that must not leak it.
+    const PLANTED: &str = "Pl4nted-S3cret-42";
+
+    fn error_of(text: &str) -> String {
+        let e = Config::parse(text).unwrap_err();
+        assert!(!e.contains(PLANTED), "the secret leaked: {e}");
+        assert!(!e.contains("Pl4nted"), "part of the secret leaked: {e}");
+        e
+    }
+
+    #[test]
+    fn config_errors_name_line_and_key_but_never_a_secret() {
+        // A typo on the line after the password: the line number, not the text.
+        let e = error_of(&format!(
+            "[outbox]\nkind = \"smtp\"\npassword = \"{PLANTED}\"\nport = 58x7\n"
+        ));
+        assert!(e.contains("line 4"), "{e}");
+        // The password's own line broken (no closing quote).
+        let e = error_of(&format!(
+            "[outbox]\nkind = \"smtp\"\npassword = \"{PLANTED}\nhost = \"h\"\n"
+        ));
+        assert!(e.contains("line 3"), "{e}");
+        // A value of the wrong type under a secret key.
+        let e = error_of(&format!(
+            "[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npassword = [\"{PLANTED}\"]\n"
+        ));
+        assert!(e.contains("line"), "{e}");
+        // A secret where a number belongs: serde quotes the value it got.
+        let e = error_of(&format!(
+            "[outbox]\nkind = \"smtp\"\nhost = \"h\"\nport = \"{PLANTED}\"\n"
+        ));
+        assert!(e.contains("line 1") && e.contains("[outbox]"), "{e}");
+        let e = error_of(&format!("[server]\nname = \"x\"\nadmins = \"{PLANTED}\"\n"));
+        assert!(e.contains("line 3") && e.contains("`admins`"), "{e}");
+        // A secret as a kind, a URL with credentials, a key-less line.
+        error_of(&format!("[outbox]\nkind = \"{PLANTED}\"\n"));
+        error_of(&format!(
+            "[outbox]\nkind = \"smtp\"\nurl = \"smtps://u:{PLANTED}@h\"\nurl = \"x\"\n"
+        ));
+        error_of(&format!("[server]\n{PLANTED}\n"));
+        error_of(&format!("[accounts]\npassword_failures = {PLANTED}\n"));
+        error_of(&format!("[poll]\ninterval_seconds = -{}\n", 9_i64.pow(3)));
+    }
+
+    #[test]
+    fn the_configs_passwords_urls_and_password_files_are_scrubbed_from_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("smtp-password");
+        std::fs::write(&file, "From-The-File-91\n").unwrap();
+        let c = Config::parse(&format!(
+            "[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npassword = \"{PLANTED}\"\n\
+             [outbox]\nkind = \"smtp\"\nhost = \"h\"\nusername = \"u\"\npassword_file = \"{}\"\n",
+            file.display()
+        ))
+        .unwrap();
+        let secrets = secrets_of(&c);
+        let text = format!("login {PLANTED} failed; file said From-The-File-91.");
+        let scrubbed = scrub_with(&text, &secrets);
+        assert_eq!(scrubbed, "login ***** failed; file said *****.");
+        // Too short to scrub without mangling every text: not taken.
+        let short = Config::parse(
+            "[inbox]\nkind = \"imap\"\nhost = \"h\"\nusername = \"u\"\npassword = \"abc\"\n",
+        )
+        .unwrap();
+        assert!(secrets_of(&short).is_empty());
+        assert!(secrets_of(&Config::default()).is_empty());
+    }
+
+    #[test]
+    fn the_system_config_is_used_when_none_is_named_and_it_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let system = dir.path().join("pbmchess.toml");
+        let named = Path::new("/somewhere/else.toml");
+        assert_eq!(chosen_path(None, &system), None);
+        assert_eq!(chosen_path(Some(named), &system), Some(named.into()));
+        std::fs::write(&system, "").unwrap();
+        assert_eq!(chosen_path(None, &system), Some(system.clone()));
+        assert_eq!(chosen_path(Some(named), &system), Some(named.into()));
     }
 
     #[test]

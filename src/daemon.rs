@@ -36,6 +36,9 @@ pub struct PassReport {
     /// verified credentials answers the others), and the time they took.
     pub password_verifications: u64,
     pub password_time: Duration,
+    /// Why the inbox could not be read, when it could not (`status` shows
+    /// the last one).
+    pub inbox_error: Option<String>,
 }
 
 impl PassReport {
@@ -79,7 +82,7 @@ pub enum Taken {
 pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
     let own = vec![server.config.server.address.to_lowercase()];
     let envelope = mail::parse_envelope(raw, &own);
-    match process_envelope(server, conn, &envelope, size) {
+    match process_envelope_raw(server, conn, &envelope, raw, size) {
         Ok(outcome) => Taken::Done(outcome),
         Err(error) => {
             let subject = mask_subject(&envelope.subject);
@@ -107,16 +110,133 @@ fn process_envelope(
     Ok(outcome)
 }
 
-/// The log line of one processed mail.
+/// [`process_envelope`] of a mail piped in (`process`): the bounce
+/// bookkeeping of [`clear_bounces_of`] and [`note_bounce`] runs around the
+/// server's own transaction, each its own small write. Ruling: these two
+/// are not in the mail's transaction here (the server's `handle_mail`
+/// owns it); both are harmless when repeated or lost: a bounce delivered
+/// again is a duplicate and not counted twice, a clearing lost is done by
+/// the player's next mail.
+fn process_envelope_raw(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    envelope: &mail::Envelope,
+    raw: &[u8],
+    raw_len: usize,
+) -> Result<MailOutcome, ServerError> {
+    clear_bounces_of(conn, envelope)?;
+    let outcome = process_envelope(server, conn, envelope, raw_len)?;
+    if let Err(e) = note_bounce(server, conn, &outcome, raw) {
+        warn!(error = %e, "cannot count a bounce");
+    }
+    Ok(outcome)
+}
+
+/// Mail from an address that may be answered (not a bounce, not an
+/// auto-reply) shows the address is read: its bounces are forgotten, and a
+/// stopped address gets mail again (before the server queues its answers).
+fn clear_bounces_of(conn: &Connection, envelope: &mail::Envelope) -> Result<(), ServerError> {
+    if envelope.never_answer.is_none() {
+        if let Some(sender) = &envelope.sender {
+            if store::clear_bounces(conn, sender)? {
+                info!(address = %crate::limits::log_field(sender), "mail from an address that bounced: it gets mail again");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A mail the server ignored may be a bounce of its own mail: when it is a
+/// DSN ([`mail::bounce::hard_bounce`]) that quotes the Message-ID of a mail
+/// the server sent to the failed recipient, that address's bounces are
+/// counted, and at `[accounts] bounces_before_stop` it gets no more mail.
+/// A DSN naming a Message-ID the server did not send to that address
+/// (forged, or of mail pruned long ago) counts for nothing.
+fn note_bounce(
+    server: &Server<'_>,
+    conn: &Connection,
+    outcome: &MailOutcome,
+    raw: &[u8],
+) -> Result<(), ServerError> {
+    if !matches!(outcome, MailOutcome::Ignored(_)) {
+        return Ok(());
+    }
+    let Some(bounce) = mail::bounce::hard_bounce(raw) else {
+        return Ok(());
+    };
+    let Some(id) = bounce.original_message_id.as_deref() else {
+        return Ok(());
+    };
+    let Some((row, out, own_id)) = store::outbox_mail_for_id(conn, id)? else {
+        return Ok(());
+    };
+    let domain = server
+        .config
+        .server
+        .address
+        .rsplit_once('@')
+        .map_or("", |(_, d)| d);
+    let ours = match own_id {
+        Some(own) => own == id,
+        None => mail::outgoing_message_id(&out, row, domain).eq_ignore_ascii_case(id),
+    };
+    if !ours || !out.to.trim().eq_ignore_ascii_case(&bounce.recipient) {
+        return Ok(());
+    }
+    let limit = server.config.accounts.bounces_before_stop;
+    let (bounces, stopped) =
+        store::count_bounce(conn, &bounce.recipient, limit, server.clock.now())?;
+    let address = crate::limits::log_field(&bounce.recipient);
+    if stopped {
+        warn!(address = %address, bounces, "address bounced too often: it gets no more mail until mail comes from it");
+    } else {
+        info!(address = %address, bounces, "mail to an address bounced");
+    }
+    Ok(())
+}
+
+/// The log line of one processed mail. Every field is a plain string or
+/// number (`--log-format json` indexes them): `outcome` is the outcome's
+/// name in lower case (`answered`, `ignored`, `duplicate`, ...), with
+/// `commands` and `refused` when answered and `reason` when ignored.
 fn log_mail(server: &Server<'_>, envelope: &mail::Envelope, outcome: &MailOutcome) {
     use crate::limits::log_field;
+    let (commands, refused) = match outcome {
+        MailOutcome::Answered { commands, refused } => (Some(*commands), Some(*refused)),
+        _ => (None, None),
+    };
+    let reason = match outcome {
+        MailOutcome::Ignored(reason) => Some(log_field(reason)),
+        _ => None,
+    };
     info!(
         message_id = %log_field(&envelope.message_id),
         sender = %log_field(envelope.sender.as_deref().unwrap_or("-")),
         subject = %log_field(&server.subject_for_log(envelope)),
-        outcome = %log_field(&format!("{outcome:?}")),
+        outcome = %outcome_name(outcome),
+        commands,
+        refused,
+        reason = reason.as_deref(),
         "mail processed"
     );
+}
+
+/// The name of an outcome for the log: its variant's name in snake case
+/// (`Answered` → `answered`, `TooLarge` → `too_large`).
+pub fn outcome_name(outcome: &MailOutcome) -> String {
+    let debug = format!("{outcome:?}");
+    let name = debug
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 /// The subject for the log: passwords are not written to logs either.
@@ -151,6 +271,7 @@ pub fn read_inbox(
             Err(e) => {
                 warn!(error = %e, "cannot read the inbox; will try again");
                 report.inbox_failed = true;
+                report.inbox_error = Some(e.to_string());
                 return Ok(());
             }
         };
@@ -203,7 +324,13 @@ fn read_group(
         // server refuses it by its size, answering from the header.
         let envelope = mail::parse_envelope(&message.raw, &own);
         tx.execute_batch("SAVEPOINT mail")?;
-        match server.handle_mail_within(&tx, &envelope, message.size) {
+        let result = clear_bounces_of(&tx, &envelope)
+            .and_then(|()| server.handle_mail_within(&tx, &envelope, message.size))
+            .and_then(|outcome| {
+                note_bounce(server, &tx, &outcome, &message.raw)?;
+                Ok(outcome)
+            });
+        match result {
             Ok(outcome) => {
                 tx.execute_batch("RELEASE mail")?;
                 log_mail(server, &envelope, &outcome);
@@ -552,17 +679,31 @@ impl<'a> Daemon<'a> {
         let checks = self.server.credentials.stats();
         report.password_verifications = checks.verifications - checks_before.verifications;
         report.password_time = checks.time.saturating_sub(checks_before.time);
+        // For `status`: when the last pass ended, and the inbox's last error.
+        let now = self.server.clock.now();
+        let inbox_error = report.inbox_error.as_deref();
+        if let Err(e) = store::record_pass(&self.conn, now, inbox_error) {
+            warn!(error = %e, "cannot record the pass for `status`");
+        }
         Ok(report)
     }
 
     /// Wait until the next pass is due: `interval` after `started`, or
     /// earlier when the inbox says new mail may be there (IMAP IDLE) and
     /// `wake_early` allows it, but never sooner than [`MIN_PASS_SPACING`]
-    /// after `started`. Waits in slices so `stop` is seen within one.
-    fn wait(&mut self, started: Instant, interval: Duration, wake_early: bool, stop: &AtomicBool) {
+    /// after `started`. Waits in slices so `stop` (or `reload`) is seen
+    /// within one.
+    fn wait(
+        &mut self,
+        started: Instant,
+        interval: Duration,
+        wake_early: bool,
+        stop: &AtomicBool,
+        reload: &AtomicBool,
+    ) {
         let until = started + interval;
         let earliest = started + MIN_PASS_SPACING;
-        while !stop.load(Ordering::SeqCst) {
+        while !stop.load(Ordering::SeqCst) && !reload.load(Ordering::SeqCst) {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return;
@@ -585,16 +726,26 @@ impl<'a> Daemon<'a> {
     /// Repeat passes every `interval` until `stop` is set; a pass in hand is
     /// finished first. Database failures are logged and retried.
     pub fn serve(&mut self, stop: &AtomicBool) {
+        self.serve_until(stop, &AtomicBool::new(false));
+    }
+
+    /// [`Daemon::serve`] until `stop` is set ([`Served::Stopped`]) or
+    /// `reload` is (SIGHUP: [`Served::Reload`], after the pass in hand;
+    /// the caller reads the config again and serves on).
+    pub fn serve_until(&mut self, stop: &AtomicBool, reload: &AtomicBool) -> Served {
         let interval = Duration::from_secs(self.server.config.poll.interval_seconds.max(1));
-        info!(interval = ?interval, "serving");
+        info!(interval_seconds = interval.as_secs(), "serving");
         while !stop.load(Ordering::SeqCst) {
+            if reload.load(Ordering::SeqCst) {
+                return Served::Reload;
+            }
             let started = Instant::now();
             // After a mail failed, wait the whole interval: it is still in
             // the inbox and would otherwise be retried at once, again and again.
             let wake_early = match self.pass(stop) {
                 Ok(r) => {
                     if r != PassReport::default() {
-                        info!(report = ?r, "pass done");
+                        r.log();
                     }
                     r.mails_failed == 0
                 }
@@ -603,9 +754,38 @@ impl<'a> Daemon<'a> {
                     false
                 }
             };
-            self.wait(started, interval, wake_early, stop);
+            self.wait(started, interval, wake_early, stop, reload);
         }
         info!("stopped");
+        Served::Stopped
+    }
+}
+
+/// Why [`Daemon::serve_until`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Served {
+    /// SIGTERM or SIGINT: the daemon is done.
+    Stopped,
+    /// SIGHUP: read the config again and serve on.
+    Reload,
+}
+
+impl PassReport {
+    /// The `pass done` log line, each count a field of its own (plain
+    /// numbers in `--log-format json`, not a Rust debug string).
+    pub fn log(&self) {
+        info!(
+            inbox_failed = self.inbox_failed,
+            mails_read = self.mails_read,
+            mails_failed = self.mails_failed,
+            mails_quarantined = self.mails_quarantined,
+            sent = self.sent,
+            send_failures = self.send_failures,
+            timer_mails = self.timer_mails,
+            password_verifications = self.password_verifications,
+            password_ms = u64::try_from(self.password_time.as_millis()).unwrap_or(u64::MAX),
+            "pass done"
+        );
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod admin;
 pub mod app;
+pub mod check;
 pub mod clock;
 pub mod command;
 pub mod computer;
@@ -19,5 +20,6 @@ pub mod ratings;
 pub mod render;
 pub mod rules;
 pub mod server;
+pub mod status;
 pub mod store;
 pub mod timers;

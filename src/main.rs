@@ -2,6 +2,7 @@
 //! function per subcommand. The work is in the library (`pbmchess::app`
 //! and below); here are the printing and the exit codes.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -16,10 +17,20 @@ use pbmchess::config::LogFormat;
 use pbmchess::rules;
 use pbmchess::server::{Refusal, Ruling};
 
+/// `println!` of this binary: [`out`], which ends the command quietly when
+/// the reader went away (`pbmchess admin … | head`) where std's would panic.
+macro_rules! println {
+    ($($arg:tt)*) => {
+        out(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 /// A play-by-email turn server for chess variants.
 ///
-/// Without --config it runs on built-in defaults: database
-/// var/pbmchess.sqlite, inbox Maildir var/inbox, outbox Maildir var/outbox.
+/// Without --config (or PBMCHESS_CONFIG) it reads
+/// /etc/pbmchess/pbmchess.toml when that file exists, else runs on built-in
+/// defaults: database var/pbmchess.sqlite, inbox Maildir var/inbox, outbox
+/// Maildir var/outbox.
 #[derive(Parser)]
 #[command(name = "pbmchess", version, about)]
 struct Cli {
@@ -53,6 +64,16 @@ enum Cmd {
     /// Manage users and boards.
     #[command(subcommand)]
     Admin(AdminCmd),
+    /// Try the config, the database, the inbox and the outbox (IMAP/SMTP
+    /// login, sendmail -bv); one line each; exit 0 when all work, else 2.
+    Check,
+    /// Last pass, inbox and outbox waiting, quarantine, last errors,
+    /// stopped addresses (from the database; no server is contacted).
+    Status {
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Count the move sequences of DEPTH plies (a rules check; no config needed).
     Perft {
         game: String,
@@ -200,7 +221,9 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("pbmchess: {e}");
+            // No secret of the config in any error (the MTA quotes this in
+            // its bounce): see `config::scrub`.
+            eprintln!("pbmchess: {}", pbmchess::config::scrub(&e.to_string()));
             ExitCode::from(if for_mta {
                 e.mta_exit_code()
             } else {
@@ -218,10 +241,45 @@ fn init_logging(format: LogFormat) {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(|| ScrubbedStderr);
     match format {
         LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
         LogFormat::Json => builder.json().with_ansi(false).init(),
+    }
+}
+
+/// Standard error, with the config's secrets taken out of every line
+/// ([`pbmchess::config::scrub`]): the log's last guard against a secret
+/// that some error message quoted. The log formatter hands over each
+/// event whole, in one write.
+struct ScrubbedStderr;
+
+impl std::io::Write for ScrubbedStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        std::io::stderr().write_all(pbmchess::config::scrub(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+/// Print one line on standard output. A reader that went away (`pbmchess
+/// admin … | head`) ends the command quietly with status 0: what it did is
+/// committed already, and there is no one left to tell.
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("pbmchess: cannot write to standard output: {e}");
+        std::process::exit(2);
     }
 }
 
@@ -240,12 +298,19 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Tick { now } => now.as_deref(),
         _ => None,
     };
-    let app = App::load(cli.config.as_deref(), now)?;
+    let config_path = pbmchess::config::chosen_path(
+        cli.config.as_deref(),
+        Path::new(pbmchess::config::SYSTEM_CONFIG),
+    );
+    let app = App::load(config_path.as_deref(), now)?;
     init_logging(cli.log_format.unwrap_or(app.config.log.format));
+    if let Cmd::Check = cli.command {
+        return check(&app);
+    }
     let mut conn = app.open_database()?;
     match cli.command {
         Cmd::Init => init(&app),
-        Cmd::Serve => serve(&app, conn),
+        Cmd::Serve => serve(app, conn),
         Cmd::Poll => poll(&app, conn),
         Cmd::Process { file } => process(&app, conn, file.as_deref()),
         Cmd::Tick { .. } => tick(&app, conn),
@@ -327,11 +392,13 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
             say(admin::inbox_retry(&app, &mut conn, id)?)
         }
         Cmd::Admin(AdminCmd::Inbox(InboxCmd::Show { id })) => {
-            use std::io::Write;
             let raw = admin::inbox_show(&conn, id)?;
-            std::io::stdout()
-                .write_all(&raw)
-                .map_err(|e| AppError::Failed(format!("cannot write: {e}")))?;
+            if let Err(e) = std::io::stdout().write_all(&raw) {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                return Err(AppError::Failed(format!("cannot write: {e}")));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Admin(AdminCmd::Inbox(InboxCmd::Drop { id })) => {
@@ -346,6 +413,15 @@ fn run(cli: Cli) -> Result<ExitCode, AppError> {
             say(format!("broadcast queued for {n} users"))
         }
         Cmd::Admin(AdminCmd::Stats) => lines(admin::stats(&app, &conn)?),
+        Cmd::Status { json } => {
+            let status = pbmchess::status::status(&app, &conn)?;
+            if json {
+                say(status.json())
+            } else {
+                lines(status.lines())
+            }
+        }
+        Cmd::Check => unreachable!("check opens the database itself and returned above"),
         Cmd::Admin(AdminCmd::Backup { file }) => {
             admin::backup(&conn, &file)?;
             say(format!("database copied to {}", file.display()))
@@ -374,19 +450,66 @@ fn lines(lines: Vec<String>) -> Result<ExitCode, AppError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn serve(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
-    let mut daemon = app.daemon(conn)?;
-    let stop = app::stop_on_signals()?;
-    daemon.serve(&stop);
-    Ok(ExitCode::SUCCESS)
+/// `check`: one line per item; exit 2 when one failed.
+fn check(app: &App) -> Result<ExitCode, AppError> {
+    let items = pbmchess::check::check(app);
+    for item in &items {
+        println!("{}", item.line());
+    }
+    Ok(if items.iter().all(|i| i.ok) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// `serve`: passes until SIGTERM/SIGINT. SIGHUP reads the config file
+/// again (and its templates) after the pass in hand and serves on with it;
+/// a config that no longer loads is logged (without its values) and the
+/// one in use is kept. Ruling: the log goes to standard error only (the
+/// journal, or a file the caller's shell opened), so SIGHUP has no log
+/// file to reopen; and the log format stays as it was at the start.
+fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
+    let signals = app::serve_signals()?;
+    let mut conn = conn;
+    loop {
+        tracing::info!(in_use = %app.in_use(), "starting");
+        let served = {
+            let mut daemon = app.daemon(conn)?;
+            let served = daemon.serve_until(&signals.stop, &signals.reload);
+            conn = daemon.conn;
+            served
+        };
+        if served == pbmchess::daemon::Served::Stopped {
+            return Ok(ExitCode::SUCCESS);
+        }
+        signals
+            .reload
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        match App::load(app.config_path.as_deref(), None) {
+            Ok(new) => {
+                if new.config.database.path != app.config.database.path {
+                    conn = new.open_database()?;
+                }
+                app = new;
+                tracing::info!("config read again");
+            }
+            Err(e) => {
+                // The secrets of the config in use stay remembered.
+                pbmchess::config::remember_secrets(&app.config);
+                tracing::error!(error = %e, "the config was not read again; serving on with the one in use");
+            }
+        }
+    }
 }
 
 /// One pass. Exit 2 when the inbox could not be read or a mail not
 /// processed (replies that wait for the SMTP server are no failure).
 fn poll(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
+    tracing::info!(in_use = %app.in_use(), "starting");
     let mut daemon = app.daemon(conn)?;
     let report = daemon.pass(&AtomicBool::new(false))?;
-    tracing::info!(report = ?report, "pass done");
+    report.log();
     if report.failed() {
         return Ok(ExitCode::from(2));
     }
@@ -468,7 +591,7 @@ fn admin_show(
         Size::Large => BoardSize::Large,
     };
     let text = app.server().admin_show(&mut conn, game, board, size)??;
-    print!("{text}");
+    out(&text);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -258,3 +258,63 @@ fn perft_divide_prints_each_first_move_and_the_total() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn admin_output_into_a_closed_pipe_exits_quietly() {
+    let s = Install::new();
+    for i in 0..50 {
+        s.ok(&[
+            "admin",
+            "user",
+            "add",
+            &format!("user{i}"),
+            "pw",
+            &format!("u{i}@x.test"),
+        ]);
+    }
+    // The reader is gone before the command writes (`... | head -0`).
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&s.config)
+        .args(["admin", "user", "list"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn admin_challenge_sends_the_board_mails_at_once() {
+    let s = Install::new();
+    s.ok(&["admin", "user", "add", "alice", "pw", "a@x.test"]);
+    s.ok(&["admin", "user", "add", "bob", "pw", "b@x.test"]);
+    s.take_outbox();
+    s.ok(&["admin", "challenge", "chess", "alice", "bob"]);
+    // No pass ran: the mails went out with the command, as `process` does.
+    let mails = s.take_outbox();
+    assert!(common::to(&mails, "a@x.test").len() == 1, "{mails:#?}");
+    assert!(common::to(&mails, "b@x.test").len() == 1, "{mails:#?}");
+    // Nobody's mail caused them: RFC 3834's auto-generated.
+    for m in &mails {
+        assert_eq!(
+            m.header("Auto-Submitted").as_deref(),
+            Some("auto-generated")
+        );
+    }
+    // An answer to a mail is auto-replied.
+    let mut s = s;
+    s.send("a@x.test", "help", "");
+    s.poll();
+    let mails = s.take_outbox();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(
+        mails[0].header("Auto-Submitted").as_deref(),
+        Some("auto-replied")
+    );
+}

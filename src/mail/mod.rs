@@ -83,6 +83,7 @@
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
+pub mod bounce;
 mod config;
 mod connect;
 mod imap;

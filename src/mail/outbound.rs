@@ -80,7 +80,7 @@ pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) ->
 /// [`outgoing_message_id`]), `Date` (`date`: pass the row's creation time
 /// so a resend is the same mail),
 /// `In-Reply-To` and `References` to the cause when its id is a real
-/// Message-ID (not a `hash:` id), `Auto-Submitted: auto-replied`,
+/// Message-ID (not a `hash:` id), `Auto-Submitted` (see [`auto_submitted`]),
 /// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`; the
 /// transfer encoding is chosen by lettre (7bit for plain ASCII boards).
 ///
@@ -146,7 +146,7 @@ pub fn build_message_with_id(
         .header(ContentType::TEXT_PLAIN)
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
-            "auto-replied".to_string(),
+            auto_submitted(out).to_string(),
         ));
     if let Some(cause) = out.in_reply_to.as_deref().filter(|id| is_message_id(id)) {
         builder = builder
@@ -156,6 +156,20 @@ pub fn build_message_with_id(
     builder
         .body(crlf_lines(&out.body))
         .map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))
+}
+
+/// The `Auto-Submitted` value of a mail (RFC 3834): `auto-replied` for a
+/// mail that answers one (its row names the mail that caused it), else
+/// `auto-generated` (reminders, forfeits, broadcasts, the admin's boards).
+/// Ruling: an answer to a mail that had no Message-ID is queued without a
+/// cause and so goes out `auto-generated`; both values keep other
+/// responders from answering it.
+pub fn auto_submitted(out: &Outgoing) -> &'static str {
+    if out.in_reply_to.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    }
 }
 
 /// `text` with every line ending `\r\n`, in one linear pass: lettre
@@ -512,6 +526,23 @@ mod tests {
         let t = formatted(&out, 1);
         assert_eq!(header(&t, "In-Reply-To"), None);
         assert_eq!(header(&t, "References"), None);
+    }
+
+    #[test]
+    fn answers_are_auto_replied_and_mail_nobody_asked_for_auto_generated() {
+        let mut out = row();
+        out.in_reply_to = Some("cmd1@players.test".into());
+        assert_eq!(
+            header(&formatted(&out, 1), "Auto-Submitted"),
+            Some("auto-replied")
+        );
+        // A reminder, a broadcast, an admin's board: no mail caused it.
+        out.in_reply_to = None;
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "Auto-Submitted"), Some("auto-generated"));
+        // Still never answered by another responder, nor by the server.
+        let e = super::super::parse_envelope(t.as_bytes(), &[]);
+        assert!(e.never_answer.unwrap().contains("Auto-Submitted"));
     }
 
     #[test]

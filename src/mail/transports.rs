@@ -228,6 +228,19 @@ impl Sender for SendmailOutbox {
     }
 }
 
+impl SmtpOutbox {
+    /// Connect, greet and log in as a send would, then quit without
+    /// sending (`pbmchess check`). The error names the server, never the
+    /// credentials.
+    pub fn test_login(&self) -> Result<(), String> {
+        match self.transport.test_connection() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(format!("SMTP {}: the server did not answer", self.label)),
+            Err(e) => Err(format!("SMTP {}: {e}", self.label)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,7 +65,20 @@ pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
         params![mail.to, mail.subject, mail.body, mail.in_reply_to, now],
     )?;
-    Ok(conn.last_insert_rowid())
+    let id = conn.last_insert_rowid();
+    // An address stopped by its hard bounces gets nothing until mail comes
+    // from it: the mail is given up at once (`admin outbox list` shows it).
+    if super::bounces_stopped(conn, &mail.to)? {
+        conn.exec(
+            "UPDATE outbox SET failed_at = ?2, last_error = ?3 WHERE id = ?1",
+            params![
+                id,
+                now,
+                "not sent: the address bounced too often; it gets mail again once mail comes from it"
+            ],
+        )?;
+    }
+    Ok(id)
 }
 
 /// Mails not yet sent nor given up whose next attempt is due at `now`, oldest first.

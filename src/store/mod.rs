@@ -10,6 +10,7 @@ mod mailbox;
 mod pending;
 mod quarantine;
 mod reply_tokens;
+mod service;
 mod settings;
 mod stats;
 mod throttles;
@@ -21,6 +22,7 @@ pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
 pub use reply_tokens::*;
+pub use service::*;
 pub use settings::*;
 pub use stats::*;
 pub use throttles::*;
@@ -98,6 +100,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0026_ply_keys.sql")),
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
+        )),
+        M::up(include_str!(
+            "../../migrations/0030_deploy_service_state.sql"
         )),
         M::up(include_str!(
             "../../migrations/0033_strangers_confirmation_mails.sql"

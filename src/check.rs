@@ -1,0 +1,319 @@
+//! `pbmchess check`: try what the daemon needs, the way the daemon does
+//! it, and print one line per item: the config, the database, the inbox
+//! (a Maildir's folders, or an IMAP login and `SELECT`), the outbox (a
+//! Maildir's folders, an SMTP login, or `sendmail -bv` of the server's
+//! address for the sendmail outbox). Exit 0 when all work, 2 when one does
+//! not. It never prints a secret: errors name servers and files, and every
+//! line is scrubbed of the config's secrets ([`crate::config::scrub`]).
+//!
+//! The systemd unit runs it as `ExecStartPre=-…check` (the `-`: a mail
+//! server that is down at boot must not keep the daemon from starting;
+//! the daemon rides out outages), so its lines land in the journal.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::app::App;
+use crate::mail::{self, InboxConfig, OutboxConfig};
+
+/// One line of `check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// `config`, `database`, `inbox`, `outbox`.
+    pub what: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+impl Item {
+    fn new(what: &'static str, result: Result<String, String>) -> Item {
+        let (ok, detail) = match result {
+            Ok(d) => (true, d),
+            Err(d) => (false, d),
+        };
+        Item {
+            what,
+            ok,
+            detail: crate::config::scrub(&detail),
+        }
+    }
+
+    /// `ok      inbox: Maildir /var/lib/pbmchess/inbox`
+    pub fn line(&self) -> String {
+        format!(
+            "{:<6} {}: {}",
+            if self.ok { "ok" } else { "FAILED" },
+            self.what,
+            self.detail
+        )
+    }
+}
+
+/// How long `sendmail -bv` may take before it is killed.
+const SENDMAIL_CHECK_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Run every check (the config was loaded already: `app`).
+pub fn check(app: &App) -> Vec<Item> {
+    let mut items = vec![Item::new("config", config_item(app))];
+    items.push(Item::new("database", database_item(app)));
+    items.push(Item::new("inbox", inbox_item(app)));
+    items.push(Item::new("outbox", outbox_item(app)));
+    items
+}
+
+fn config_item(app: &App) -> Result<String, String> {
+    let Some(path) = &app.config_path else {
+        return Ok("none: the built-in defaults (no --config, no PBMCHESS_CONFIG)".into());
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o004 != 0 && !crate::config::secrets().is_empty() {
+            return Err(format!(
+                "{} holds a password and every user may read it (mode {:o}); chmod 0640 it",
+                path.display(),
+                mode & 0o777
+            ));
+        }
+    }
+    Ok(format!("{} is valid", path.display()))
+}
+
+fn database_item(app: &App) -> Result<String, String> {
+    let path = &app.config.database.path;
+    app.open_database().map_err(|e| e.to_string())?;
+    sidecars_match(path)?;
+    Ok(format!("{} opens", path.display()))
+}
+
+/// SQLite's `-wal` and `-shm` files beside the database must belong to the
+/// database's owner and be readable and writable by it: an admin command
+/// run as another user (root) can leave them so that the daemon cannot
+/// open the database. Said with the command that repairs it.
+fn sidecars_match(db: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(main) = std::fs::metadata(db) else {
+            return Ok(());
+        };
+        for suffix in ["-wal", "-shm"] {
+            let mut name = db.as_os_str().to_owned();
+            name.push(suffix);
+            let side = Path::new(&name);
+            let Ok(meta) = std::fs::metadata(side) else {
+                continue;
+            };
+            if meta.uid() != main.uid() || meta.mode() & 0o600 != 0o600 {
+                return Err(format!(
+                    "{} has owner {} and mode {:o}, the database owner {} and mode {:o}: stop the daemon and run `chown --reference={} {}` and `chmod u+rw {}`, and run admin commands as the database's owner",
+                    side.display(),
+                    meta.uid(),
+                    meta.mode() & 0o777,
+                    main.uid(),
+                    main.mode() & 0o777,
+                    db.display(),
+                    side.display(),
+                    side.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn inbox_item(app: &App) -> Result<String, String> {
+    let mut inbox = mail::open_inbox(&app.config.inbox).map_err(|e| e.to_string())?;
+    // Fetching none: the folders are opened (IMAP: connect, log in,
+    // select, search), nothing is read or marked.
+    inbox.fetch(0).map_err(|e| e.to_string())?;
+    Ok(match &app.config.inbox {
+        InboxConfig::Maildir { path } => format!("Maildir {} opens", path.display()),
+        InboxConfig::Imap(imap) => format!(
+            "IMAP {}@{}:{} logged in, mailbox {} selected",
+            imap.username,
+            imap.host,
+            imap.port(),
+            imap.mailbox
+        ),
+    })
+}
+
+fn outbox_item(app: &App) -> Result<String, String> {
+    match &app.config.outbox {
+        OutboxConfig::Maildir { path } => {
+            mail::open_sender(&app.config.outbox).map_err(|e| e.to_string())?;
+            Ok(format!("Maildir {} opens", path.display()))
+        }
+        OutboxConfig::Smtp(smtp) => {
+            let outbox = mail::SmtpOutbox::new(smtp).map_err(|e| e.to_string())?;
+            outbox.test_login()?;
+            Ok(match &smtp.host {
+                Some(host) => format!("SMTP {host}:{} logged in", smtp.port()),
+                None => "SMTP (the url's server) logged in".to_string(),
+            })
+        }
+        OutboxConfig::Sendmail { command } => {
+            sendmail_verify(command, &app.config.server.address, SENDMAIL_CHECK_TIMEOUT)
+        }
+    }
+}
+
+/// Run `COMMAND -bv ADDRESS` (verify the address, deliver nothing;
+/// Postfix mails a report to the caller, handing it to its own
+/// `postdrop`, so this also proves that the MTA's queue can be written
+/// under the unit's settings). The program and all it started (its
+/// process group) are killed after `timeout`: a `postdrop` that cannot
+/// write the queue retries for ever.
+pub fn sendmail_verify(command: &Path, address: &str, timeout: Duration) -> Result<String, String> {
+    let mut cmd = Command::new(command);
+    cmd.arg("-bv")
+        .arg(address)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", command.display()))?;
+    // What it says, read aside so that a full pipe never blocks it.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let pipes: Vec<Box<dyn Read + Send>> = [
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let readers = pipes.len();
+    for pipe in pipes {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let mut pipe = pipe;
+            let mut text = String::new();
+            let _ = (&mut pipe).take(4096).read_to_string(&mut text);
+            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
+            let _ = tx.send(text);
+        });
+    }
+    drop(tx);
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Ok(None) => {
+                kill_group(&mut child);
+                break None;
+            }
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(format!("{}: {e}", command.display()));
+            }
+        }
+    };
+    let mut said = String::new();
+    for _ in 0..readers {
+        match rx.recv_timeout(Duration::from_secs(2)) {
+            Ok(text) => said.push_str(&text),
+            Err(_) => break,
+        }
+    }
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = if said.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", crate::limits::log_field(&said))
+    };
+    match status {
+        Some(status) if status.success() => {
+            Ok(format!("{} -bv {address} accepted", command.display()))
+        }
+        Some(status) => Err(format!(
+            "{} -bv {address} failed ({status}){said}",
+            command.display()
+        )),
+        None => Err(format!(
+            "{} -bv {address} did not end within {} s and was killed{said}",
+            command.display(),
+            timeout.as_secs()
+        )),
+    }
+}
+
+/// Kill `child` and every process of its group, and reap it.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group;
+        // the group is the child's own (process_group(0) above).
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    fn script(dir: &Path, body: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("sendmail");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sendmail_verify_reports_success_failure_and_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = script(dir.path(), "[ \"$1\" = -bv ] && exit 0; exit 64");
+        let said = sendmail_verify(&ok, "pbm@games.test", Duration::from_secs(5)).unwrap();
+        assert!(said.contains("accepted"), "{said}");
+        let failing = script(
+            dir.path(),
+            "echo 'postdrop: warning: mail_queue_enter: create file maildrop/x: Permission denied' >&2; exit 75",
+        );
+        let e = sendmail_verify(&failing, "pbm@games.test", Duration::from_secs(5)).unwrap_err();
+        assert!(e.contains("Permission denied") && e.contains("75"), "{e}");
+        let hanging = script(dir.path(), "exec sleep 60");
+        let t0 = Instant::now();
+        let e =
+            sendmail_verify(&hanging, "pbm@games.test", Duration::from_millis(300)).unwrap_err();
+        assert!(e.contains("killed"), "{e}");
+        // What it said before it hung is kept.
+        let hanging = script(
+            dir.path(),
+            "echo 'postdrop: warning: Permission denied' >&2; exec sleep 60",
+        );
+        let e = sendmail_verify(&hanging, "a@b", Duration::from_millis(300)).unwrap_err();
+        assert!(
+            e.contains("killed") && e.contains("Permission denied"),
+            "{e}"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(10));
+        let e =
+            sendmail_verify(&dir.path().join("none"), "a@b", Duration::from_secs(1)).unwrap_err();
+        assert!(e.contains("cannot run"), "{e}");
+    }
+}
