@@ -99,6 +99,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
+        M::up(include_str!("../../migrations/0034_charges_throttles.sql")),
     ])
 }
 
