@@ -97,6 +97,8 @@ fn main() {
 }
 
 /// Run `process` on `raw`; its CPU seconds (user + system) and peak RSS in KiB.
+// The child is reaped by `wait4` (for its own rusage), not by `wait`.
+#[allow(clippy::zombie_processes)]
 fn process(bin: &str, config: &Path, raw: &str) -> (f64, i64) {
     let mut child = Command::new(bin)
         .arg("--config")

@@ -168,7 +168,7 @@ fn a_too_large_answer_does_not_tell_its_size_or_whether_a_guess_was_right() {
         .filter(|n| !n.is_empty())
         .collect();
     assert_eq!(numbers, ["3000"], "{}", wrong.body);
-    assert_nowhere(&[right.clone()], "apw");
+    assert_nowhere(std::slice::from_ref(right), "apw");
 }
 
 // ------------------------------------------------------------ the oracle
