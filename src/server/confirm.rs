@@ -19,8 +19,8 @@
 //!   confirmation_days`. The code may come back from any address (a
 //!   forwarding alias): it confirms the address it was mailed to. A wrong
 //!   code is counted like a wrong password, in buckets of its own (see
-//!   [`super::guard`]), so codes cannot be guessed either. An expired code is refused, saying
-//!   how to get a new one (`change address`).
+//!   [`super::guard`]), so codes cannot be guessed either. An expired code
+//!   is refused, saying how to get a new one (`change address`).
 
 use chrono::Duration;
 use sha2::{Digest, Sha256};
