@@ -12,3 +12,12 @@ CREATE TABLE lockout_notices (
     userid  TEXT PRIMARY KEY,
     sent_at TEXT NOT NULL
 );
+
+-- Boards started by mail per player, written so that no rollback undoes
+-- them (a mail whose answers are too large rolls its boards back, but its
+-- players were put on them all the same): boards per player per day.
+CREATE TABLE board_starts (
+    userid     TEXT NOT NULL,
+    started_at TEXT NOT NULL
+);
+CREATE INDEX board_starts_by_userid ON board_starts (userid, started_at);

@@ -502,3 +502,30 @@ fn a_password_added_to_a_challenge_is_neither_quoted_nor_logged() {
     assert!(log.contains("mail processed"), "{log}");
     assert!(!log.contains("apw"), "{log}");
 }
+
+#[test]
+fn boards_started_by_a_mail_whose_answers_are_too_large_still_count() {
+    let mut s =
+        Install::with_config("\n[limits]\nmax_reply_bytes = 3000\nboards_per_player_per_day = 1\n");
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    let mails = round(
+        &mut s,
+        BOB,
+        "multiple",
+        "chess challenge bob alice\nhelp\nhelp chess\nhelp commands\n",
+    );
+    assert!(only_one(&mails, BOB).body.contains("longer than"));
+    let boards: i64 = db(&s)
+        .query_row("SELECT count(*) FROM boards", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(boards, 0, "the board was rolled back");
+    // bob was put on a board all the same: the day's one is spent.
+    let mails = round(&mut s, BOB, "chess challenge bob alice", "");
+    assert!(
+        only_one(&mails, BOB)
+            .body
+            .contains("bob has been put on 1 new boards in the last 24 hours"),
+        "{mails:#?}"
+    );
+}

@@ -190,15 +190,34 @@ pub fn count_command(
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
-/// Boards `userid` was put on since `since` (challenges and seeks).
+/// Boards `userid` was put on since `since` (challenges and seeks): the
+/// boards there are, or the starts recorded by [`record_board_start`]
+/// (which no rollback undoes), whichever are more.
 pub fn boards_started_since(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<u32> {
     let n: i64 = conn.row(
-        "SELECT count(*) FROM board_players p JOIN boards b ON b.game = p.game AND b.board = p.board
-         WHERE p.userid = ?1 AND b.created_at >= ?2",
+        "SELECT max(
+             (SELECT count(*) FROM board_players p
+              JOIN boards b ON b.game = p.game AND b.board = p.board
+              WHERE p.userid = ?1 AND b.created_at >= ?2),
+             (SELECT count(*) FROM board_starts WHERE userid = ?1 AND started_at >= ?2))",
         params![userid, time_text(since)],
         |r| r.get(0),
     )?;
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+/// `userid` was put on a board by mail now. Starts older than two days
+/// are dropped as it goes.
+pub fn record_board_start(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+    conn.exec(
+        "DELETE FROM board_starts WHERE userid = ?1 AND started_at < ?2",
+        params![userid, time_text(now - Duration::days(2))],
+    )?;
+    conn.exec(
+        "INSERT INTO board_starts (userid, started_at) VALUES (?1, ?2)",
+        params![userid, time_text(now)],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
