@@ -88,11 +88,13 @@ pub fn header_of(raw: &[u8]) -> &[u8] {
 }
 
 /// The one sentence that refuses a mail whose answers would be `size`
-/// bytes (`None` when they fit in `max`).
+/// bytes (`None` when they fit in `max`). It does not tell the size: the
+/// size of answers not sent could tell a guesser which of their commands
+/// were answered how (issue #31).
 pub fn reply_too_large(size: usize, max: usize) -> Option<String> {
     (size > max).then(|| {
         format!(
-            "The answers to your mail would be {size} bytes long, more than the {max} bytes this server sends in one mail, so nothing of it was done; ask for fewer boards, topics or players at a time, or send a shorter message."
+            "The answers to your mail would be longer than the {max} bytes this server sends in one mail, so nothing of it was done (what it was charged, such as commands and wrong passwords, still counts); ask for fewer boards, topics or players at a time, or send a shorter message."
         )
     })
 }

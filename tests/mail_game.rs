@@ -148,8 +148,10 @@ fn wrong_password_and_illegal_move_each_get_one_clear_error() {
     assert_eq!(m.to, ALICE);
     assert_eq!(m.subject, "Chess Board 101 Error");
     assert!(m.body.contains("password for alice is wrong"), "{}", m.body);
+    // After a wrong password the words after the userid are masked too:
+    // one may be the password in the wrong place (see `server::guard`).
     assert!(
-        m.body.contains("chess move 101 alice ***** e4"),
+        m.body.contains("chess move 101 alice ***** *****"),
         "{}",
         m.body
     );

@@ -1562,7 +1562,9 @@ impl<'a> Parser<'a> {
         let mut players = Vec::new();
         let mut options = Vec::new();
         let mut timers = Timers::default();
-        for word in self.rest() {
+        let start = self.i;
+        let mut player_at = Vec::new();
+        for (k, word) in self.rest().into_iter().enumerate() {
             if let Some(opt) = word.strip_prefix("--") {
                 let Some((name, value)) = opt.split_once('=') else {
                     return Err(self.bad(
@@ -1592,7 +1594,13 @@ impl<'a> Parser<'a> {
                 options.push(self.game_option(word)?);
             } else {
                 players.push(self.check_userid(word)?);
+                player_at.push(start + k);
             }
+        }
+        if players.len() > 2 {
+            // A password added by mistake (`challenge alice bob secret`)
+            // could be any of them: none is quoted or logged (issue #31).
+            self.guess.extend(player_at);
         }
         if players.len() != 2 {
             let got = match players.len() {

@@ -31,9 +31,9 @@
 //!   as a SHA-256 of userid, address and code, good for `[accounts]
 //!   confirmation_days`. The code may come back from any address (a
 //!   forwarding alias): it confirms the address it was mailed to. A wrong
-//!   code counts as a wrong password for the userid (see [`super::guard`]),
-//!   so codes cannot be guessed either. An expired code is refused, saying
-//!   how to get a new one (`change address`).
+//!   code is counted like a wrong password, in buckets of its own (see
+//!   [`super::guard`]), so codes cannot be guessed either. An expired code
+//!   is refused, saying how to get a new one (`change address`).
 
 use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
@@ -189,15 +189,16 @@ pub(crate) fn needs_confirmed(user: &store::User, what: &str) -> Result<(), Refu
 pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> Handled<Vec<Reply>> {
     let userid = userid.to_lowercase();
     let refuse = |ctx: &Ctx<'_>| -> Handled<Vec<Reply>> {
-        // Counted like a wrong password: codes cannot be guessed either.
-        ctx.session.failed(&userid);
+        // Counted like a wrong password, apart from them (see `guard`):
+        // codes cannot be guessed either.
+        ctx.session.failed_code(&userid);
         Err(Refusal::new(format!(
             "That is not the code of any address of {userid} waiting for confirmation; copy it from the confirmation mail (or reply to that mail keeping its Subject)."
         ))
         .into())
     };
-    if let Some(until) = store::locked_until(ctx.conn, &userid, ctx.now)? {
-        return Err(super::guard::locked(ctx, &userid, until).into());
+    if let Some(refusal) = super::guard::code_lock(ctx, &userid)? {
+        return Err(refusal.into());
     }
     let Some(user) = store::user(ctx.conn, &userid)? else {
         return refuse(ctx);

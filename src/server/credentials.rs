@@ -138,6 +138,19 @@ impl VerifiedCredentials {
         ok
     }
 
+    /// Whether `password` for `userid` was verified before in this process
+    /// (a check of it runs no argon2id): a cheap look, counted nowhere.
+    pub fn is_cached(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
+        if !self.enabled() {
+            return false;
+        }
+        let tag = self.tag(userid, stored_hash, &password.to_lowercase());
+        self.lock()
+            .tags
+            .get(userid)
+            .is_some_and(|known| constant_time_eq(known, &tag))
+    }
+
     /// A check for a userid that does not exist: always false, after the
     /// same argon2id work as a real check.
     pub fn no_such_user(&self, password: &str) -> bool {
@@ -220,6 +233,9 @@ mod tests {
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert_eq!(cache.stats().verifications, 3);
+        assert!(cache.is_cached("alice", &hash, "SECRET"));
+        assert!(!cache.is_cached("alice", &hash, "wrong"));
+        assert!(!cache.is_cached("bob", &hash, "secret"));
         assert_eq!(cache.stats().checks, 5);
         // Still right after the wrong ones.
         assert!(cache.matches("alice", &hash, "secret"));

@@ -4,44 +4,67 @@
 //!
 //! Rulings:
 //!
-//! - **Password throttle.** Wrong passwords are counted per userid, whether
-//!   the userid exists or not (a lockout tells nothing about existence):
-//!   at `[accounts] password_failures` (5) within `lockout_minutes` (15) of
-//!   the first, the userid takes no password at all, right or wrong, for
-//!   `lockout_minutes`; no password is verified for it meanwhile. The
-//!   failure that begins the lockout mails one notice to the account's
-//!   addresses (when the account exists). A mail's commands for a locked
-//!   userid are refused with one sentence, once per mail; the rest of its
-//!   commands for that userid get no answer. A right password forgets the
-//!   wrong ones before it. A nonexistent userid costs one argon2id
-//!   verification like a wrong password does (see [`super::credentials`])
-//!   and gets the same answers at the same counts. The throttle cannot
-//!   tell a forger from the owner, so a stranger who knows a userid can
-//!   keep it locked by sending wrong passwords: lockouts are short for
-//!   that reason, and the owner is told.
+//! - **Password throttle, in buckets.** Wrong passwords are counted per
+//!   userid *and* per kind of sender, in separate buckets: those sent from
+//!   an address on file for the account, and those from any other address
+//!   (a stranger). At `[accounts] password_failures` (5) within
+//!   `lockout_minutes` (15) of the first, that bucket takes no password at
+//!   all, right or wrong, for `lockout_minutes`; no password is verified
+//!   for it meanwhile. So strangers guessing (or forging wrong passwords to
+//!   annoy) lock out only strangers: the account's own addresses keep
+//!   working. Mail forged with the owner's address still counts against
+//!   the owner's bucket: without DMARC the server cannot tell it apart
+//!   (see the README's limits). A right password forgets the wrong ones
+//!   of its own bucket only (the owner's moves do not reset the strangers'
+//!   count); a new password from the admin forgets both.
+//! - **Wrong confirmation codes are not wrong passwords**: they are counted
+//!   in buckets of their own (`code:`), by the same rule and bounds, and a
+//!   code lockout stops only codes ([`code_lock`], [`Session::failed_code`]).
+//! - **A userid that does not exist** is counted under a keyed hash of it
+//!   (the key is drawn at random once, kept in the database), so a password
+//!   typed into the userid slot is never stored; it costs one argon2id
+//!   verification like a wrong password does, and is never repeated: not in
+//!   the refusal (which does not name it), its quote, the comment quoted
+//!   back, nor the log line.
+//! - **Lockout notices**: the failure that begins a lockout of an existing
+//!   account mails one notice to its addresses, at most one a day.
+//!   A mail's commands for a locked bucket are refused with one sentence,
+//!   once per mail; the rest of its commands for it get no answer.
 //! - **Passwords in the wrong place.** The parser masks the word in a
-//!   verb's password position. When a password is wrong, the words after
-//!   the userid in the command (at most [`MAX_CANDIDATES`]) are checked
-//!   against the account's password, at the same cost for a nonexistent
-//!   userid: one that is the password (`chess move 101 alice e4 secret`) is
-//!   masked like a verified password. Every password verified or found in
-//!   a mail is masked (`*****`, as a whole word, any case) in every reply
-//!   the mail causes, to anyone, and in its log line: comments, chat and
-//!   message bodies, refusals that quote a word back. A password that is
-//!   also a move (`e4`) is masked in move lists too: choose a better one.
+//!   verb's password position. When a password is wrong (or the userid
+//!   does not exist), the words after the userid in the command (at most
+//!   [`MAX_CANDIDATES`]) are masked in the quote, the quoted comment and
+//!   the log line, every one of them, whether or not one of them is the
+//!   password: so no answer tells which word was (issue #31: masking only
+//!   the word that matched told a guesser which of five guesses was
+//!   right). They are not checked against the password any more: with all
+//!   of them masked a check would tell nobody anything, so it would be
+//!   argon2id work for nothing; nothing is guessed, so each wrong password
+//!   counts one failure, and every argon2id check of a wrong password is
+//!   one counted failure. Every password verified in a mail is masked
+//!   (`*****`, any case, however quoted or bracketed: see
+//!   [`text::Hidden`]) in every reply the mail causes, to anyone, and in its
+//!   log line. A password that is also a move (`e4`) is masked in move
+//!   lists too: choose a better one.
+//! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
+//!   verifications per inbound mail (a password verified before by this
+//!   process costs none, see [`super::credentials`]); the rest of a
+//!   `multiple`'s commands that give a password are refused with one line.
 //! - **Command limits** (`[limits]`), per clock hour (UTC): each command
 //!   counts, each line of a `multiple` too. A command whose password is
 //!   right counts against its account (`commands_per_hour_per_account`),
 //!   any other against the sender address (`commands_per_hour`) and the
-//!   server's `commands_per_hour_total`. Over the address's limit only
-//!   commands that carry a password still run, so that mail forged "from"
-//!   a player's address cannot silence the player, who proves themselves
-//!   with their password; the others are dropped, with one notice to the
-//!   address an hour. Over the server's limit, commands without a password
-//!   are refused with one sentence a mail, and so are those with one from
-//!   an address over its own limit (a flood of guessed passwords stops
-//!   costing password checks); a player's command from their own quiet
-//!   address still runs.
+//!   server's `commands_per_hour_total`. A password proves nothing before
+//!   it is checked, so only a command for a userid sent from one of that
+//!   userid's addresses on file is admitted as a player's: over its
+//!   address's limit it still runs (mail forged "from" a player's address
+//!   cannot silence the player, who proves themselves with their
+//!   password), and so it does over the server's limit while its address is
+//!   under its own. Any other command, password or none, is a stranger's:
+//!   over the address's limit it is dropped, with one notice to the address
+//!   an hour; over the server's limit it is refused with one sentence a
+//!   mail. So a flood of guessed passwords from rotating addresses stops
+//!   costing password checks once the server's hour is spent.
 //! - **Why the server's limit does not count proved commands** (issue #14):
 //!   it guards against floods from strangers — signups, unknown or forged
 //!   senders, guessed passwords — whose numbers nothing else bounds. The
@@ -50,39 +73,78 @@
 //!   after an outage (10,000 moves from 200 players, every one of them
 //!   under their account's limit) refuse half its moves in the first hour
 //!   back, so the players had to send them again.
+//! - **Charges survive a rollback** (issue #31, #32). Every charge — a
+//!   command counted, a wrong password or code counted, a lockout notice
+//!   recorded — is written through [`Session::lasting`]: written at once
+//!   (so the rest of the mail sees it), and written again after any
+//!   rollback of the mail's savepoints that undid it (a refused command's
+//!   `command`, the `answers` of a mail whose answers are too large). It is
+//!   still written in the mail's transaction: a crash before the commit
+//!   charges nothing, and the mail, still in the inbox, is charged when it
+//!   is handled again (a mail that fails internally is likewise rolled back
+//!   whole, charges included, and retried; the crash and failure counts
+//!   of the inbox quarantine a mail that keeps failing, so it cannot repeat
+//!   uncharged for ever). Other counters that a rollback must not undo use
+//!   the same function ([`Ctx::charge_lasting`](super::Ctx::charge_lasting)).
 
 use std::cell::{Cell, RefCell};
 
 use chrono::{DateTime, Duration, Utc};
+use rusqlite::Connection;
+use sha2::{Digest, Sha256};
 
 use super::{text, Ctx, Handled, Refusal, Reply, ServerError};
 use crate::command::Credentials;
 use crate::store::{self, CountScope};
 
-/// Words of a command checked for a misplaced password.
+/// Words after the userid of a command with a wrong password that are
+/// masked (one of them may be the password, put in the wrong place).
 pub(crate) const MAX_CANDIDATES: usize = 4;
+
+/// Argon2id verifications one inbound mail may cause.
+pub(crate) const PASSWORD_CHECKS_PER_MAIL: u32 = 5;
+
+/// A charge written again after a rollback undid it.
+type Replay = Box<dyn Fn(&Connection) -> Result<(), ServerError>>;
+
+/// What is counted for a wrong secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Password,
+    Code,
+}
 
 /// What one mail learnt while its commands ran.
 #[derive(Default)]
 pub(crate) struct Session {
-    /// Passwords verified right, or found in the wrong place: masked in
-    /// every reply and in the log line.
-    secrets: RefCell<Vec<String>>,
-    /// Userids given a wrong password by the command in hand, counted after
-    /// its savepoint (a refused command's changes are rolled back, its
-    /// wrong passwords must not be).
-    failures: RefCell<Vec<String>>,
+    /// Passwords verified right: masked in every reply and in the log line.
+    secrets: RefCell<text::Hidden>,
+    /// Words that may be a password (a nonexistent userid, the words after
+    /// a wrong password): masked in the quotes of commands, the comment
+    /// quoted back and the log line.
+    hidden: RefCell<text::Hidden>,
+    /// Userids given a wrong password (or code) by the command in hand,
+    /// counted after its savepoint.
+    failures: RefCell<Vec<(String, Kind)>>,
     /// Userids whose password was right in the command in hand.
     verified: RefCell<Vec<String>>,
-    /// Userids whose lockout this mail has already told.
+    /// Buckets whose lockout this mail has already told.
     told_locked: RefCell<Vec<String>>,
-    /// Limits this mail has already told of (`server`, `address`, or a userid).
+    /// Limits this mail has already told of (`server`, `address`,
+    /// `checks`, or a userid).
     told_limits: RefCell<Vec<String>>,
     /// The command in hand as quoted (password masked).
     quote: RefCell<String>,
     /// The command in hand was refused with a sentence this mail already
     /// sent: no answer.
     quiet: Cell<bool>,
+    /// Argon2id verifications this mail made.
+    checks: Cell<u32>,
+    /// Every charge this mail wrote, in order (see [`Session::lasting`]).
+    ledger: RefCell<Vec<Replay>>,
+    /// Lockout notices this mail made: sent even when its answers are
+    /// rolled back.
+    notices: RefCell<Vec<Reply>>,
 }
 
 impl Session {
@@ -98,37 +160,93 @@ impl Session {
         self.quiet.get()
     }
 
-    /// A wrong password (or confirmation code) for `userid`: counted
-    /// after the command.
+    /// A wrong password for `userid`: counted after the command.
     pub fn failed(&self, userid: &str) {
-        self.failures.borrow_mut().push(userid.to_string());
+        self.failures
+            .borrow_mut()
+            .push((userid.to_string(), Kind::Password));
+    }
+
+    /// A wrong confirmation code for `userid`: counted after the command,
+    /// apart from wrong passwords.
+    pub fn failed_code(&self, userid: &str) {
+        self.failures
+            .borrow_mut()
+            .push((userid.to_string(), Kind::Code));
     }
 
     fn add_secret(&self, secret: &str) {
-        let mut secrets = self.secrets.borrow_mut();
-        if !secret.is_empty() && !secrets.iter().any(|s| s.eq_ignore_ascii_case(secret)) {
-            secrets.push(secret.to_string());
-        }
+        self.secrets.borrow_mut().insert(secret);
+    }
+
+    /// Mask `word` in the quotes, the quoted comments and the log line of
+    /// this mail.
+    fn hide(&self, word: &str) {
+        self.hidden.borrow_mut().insert(word);
     }
 
     /// `text` with every password this mail showed masked.
     pub fn mask(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for secret in self.secrets.borrow().iter() {
-            out = text::mask_word(&out, secret);
-        }
-        out
+        self.secrets.borrow().mask(text)
+    }
+
+    /// A command's quote (or the Subject, for the log) with every password
+    /// and every word that may be one masked.
+    pub fn mask_quote(&self, quote: &str) -> String {
+        self.mask(&self.hidden.borrow().mask(quote))
     }
 
     /// Every reply with the passwords this mail showed masked.
     pub fn mask_replies(&self, replies: &mut [Reply]) {
-        if self.secrets.borrow().is_empty() {
+        let secrets = self.secrets.borrow();
+        if secrets.is_empty() {
             return;
         }
         for r in replies {
-            r.subject = self.mask(&r.subject);
-            r.body = self.mask(&r.body);
+            r.subject = secrets.mask(&r.subject);
+            r.body = secrets.mask(&r.body);
         }
+    }
+
+    /// Write a charge that no rollback undoes ("charge this,
+    /// rollback-proof"): `charge` runs now, and again after a rollback of
+    /// this mail's `command` or `answers` savepoint that undid it (see
+    /// [`Session::replay_since`]), in the order the charges were made.
+    /// It must give the same result when run again on the same state: take
+    /// the time as an argument (`ctx.now`), not from the clock. Still in
+    /// the mail's transaction: a crash charges nothing (the mail is
+    /// handled, and charged, again).
+    pub fn lasting<T: 'static>(
+        &self,
+        conn: &Connection,
+        charge: impl Fn(&Connection) -> Result<T, ServerError> + 'static,
+    ) -> Result<T, ServerError> {
+        let value = charge(conn)?;
+        self.ledger
+            .borrow_mut()
+            .push(Box::new(move |c| charge(c).map(drop)));
+        Ok(value)
+    }
+
+    /// Where the charges stand: take it when a savepoint opens.
+    pub fn mark(&self) -> usize {
+        self.ledger.borrow().len()
+    }
+
+    /// After `ROLLBACK TO` a savepoint opened at `mark`: write again the
+    /// charges made since.
+    pub fn replay_since(&self, conn: &Connection, mark: usize) -> Result<(), ServerError> {
+        let ledger = self.ledger.borrow();
+        for charge in ledger.iter().skip(mark) {
+            charge(conn)?;
+        }
+        Ok(())
+    }
+
+    /// The lockout notices this mail made (for a mail whose other answers
+    /// were rolled back).
+    pub fn notices(&self) -> Vec<Reply> {
+        self.notices.borrow().clone()
     }
 
     fn told(list: &RefCell<Vec<String>>, key: &str) -> bool {
@@ -139,6 +257,67 @@ impl Session {
         list.push(key.to_string());
         false
     }
+}
+
+/// Where the wrong passwords (or codes) of `userid` from this mail's sender
+/// are counted (see the rulings above), and the account, if it exists.
+struct Bucket {
+    key: String,
+    user: Option<store::User>,
+    stranger: bool,
+}
+
+fn bucket(ctx: &Ctx<'_>, userid: &str, kind: Kind) -> Result<Bucket, ServerError> {
+    let user = store::user(ctx.conn, userid)?;
+    let stranger = match (&user, ctx.sender) {
+        (Some(u), Some(sender)) => !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)),
+        _ => false,
+    };
+    let base = match &user {
+        None => format!("#{}", keyed_hash(ctx.conn, userid)?),
+        Some(u) if stranger => format!("stranger:{}", u.userid),
+        Some(u) => u.userid.clone(),
+    };
+    let key = match kind {
+        Kind::Password => base,
+        Kind::Code => format!("code:{base}"),
+    };
+    Ok(Bucket {
+        key,
+        user,
+        stranger,
+    })
+}
+
+/// A userid that does not exist, as the throttle keeps it: a hash under the
+/// server's throttle key (it may be a password typed in the wrong place).
+fn keyed_hash(conn: &Connection, userid: &str) -> Result<String, ServerError> {
+    let key = store::throttle_key(conn)?;
+    let mut h = Sha256::new();
+    h.update((key.len() as u64).to_le_bytes());
+    h.update(&key);
+    h.update(userid.to_lowercase().as_bytes());
+    Ok(h.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// One argon2id verification from the mail's budget, or the refusal when
+/// it is spent (told once a mail).
+fn spend_check(ctx: &Ctx<'_>) -> Handled<()> {
+    let session = ctx.session;
+    if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
+        if Session::told(&session.told_limits, "checks") {
+            session.quiet.set(true);
+        }
+        return Err(Refusal::new(format!(
+            "Your mail has used the {PASSWORD_CHECKS_PER_MAIL} password checks one mail may make; this and the rest of its commands that give a password were not carried out. Send them again in another mail."
+        ))
+        .into());
+    }
+    session.checks.set(session.checks.get() + 1);
+    Ok(())
 }
 
 /// Check a userid and password (see the rulings above); the user is
@@ -156,18 +335,23 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
             }
         }
     }
-    if let Some(until) = store::locked_until(ctx.conn, &who.userid, ctx.now)? {
-        return Err(locked(ctx, &who.userid, until).into());
+    let bucket = bucket(ctx, &who.userid, Kind::Password)?;
+    if bucket.user.is_none() {
+        // Never repeated: it may be a password in the wrong place.
+        session.hide(&who.userid);
     }
-    let Some(user) = store::user(ctx.conn, &who.userid)? else {
+    if let Some(until) = store::locked_until(ctx.conn, &bucket.key, ctx.now)? {
+        return Err(locked_bucket(ctx, &bucket, Kind::Password, until).into());
+    }
+    let Some(user) = bucket.user else {
+        hide_misplaced(ctx, who);
+        spend_check(ctx)?;
         // As long as a wrong password: the time tells nothing.
         credentials.no_such_user(who.password.expose());
-        find_misplaced(ctx, who, None);
         session.failed(&who.userid);
-        return Err(Refusal::new(format!(
-            "There is no user called {}; check the spelling, or sign up first with: signup <userid> <password>.",
-            who.userid
-        ))
+        return Err(Refusal::new(
+            "There is no user by the userid this command gives (it is masked here, in case it is a password); check its spelling, or sign up first with: signup <userid> <password>.",
+        )
         .into());
     };
     if user.signed_off_at.is_some() {
@@ -177,8 +361,15 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         ))
         .into());
     }
-    if !credentials.matches(&user.userid, &user.password_hash, who.password.expose()) {
-        find_misplaced(ctx, who, Some(&user));
+    let password = who.password.expose();
+    if !credentials.is_cached(&user.userid, &user.password_hash, password) {
+        if let Err(e) = spend_check(ctx) {
+            hide_misplaced(ctx, who);
+            return Err(e);
+        }
+    }
+    if !credentials.matches(&user.userid, &user.password_hash, password) {
+        hide_misplaced(ctx, who);
         session.failed(&user.userid);
         return Err(Refusal::new(format!(
             "The password for {} is wrong; check it and send the command again.",
@@ -186,9 +377,9 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         ))
         .into());
     }
-    session.add_secret(who.password.expose());
+    session.add_secret(password);
     session.verified.borrow_mut().push(user.userid.clone());
-    store::clear_password_failures(ctx.conn, &user.userid)?;
+    store::clear_failures_bucket(ctx.conn, &bucket.key)?;
     Ok(user)
 }
 
@@ -203,10 +394,44 @@ pub(crate) fn locked(ctx: &Ctx<'_>, userid: &str, until: DateTime<Utc>) -> Refus
     ))
 }
 
-/// A wrong password: is the account's password among the words after the
-/// userid? Those are checked (the same number of checks for a nonexistent
-/// userid) and one that matches is masked from now on.
-fn find_misplaced(ctx: &Ctx<'_>, who: &Credentials, user: Option<&store::User>) {
+/// The refusal for a locked bucket; only the first of a mail is answered.
+fn locked_bucket(ctx: &Ctx<'_>, bucket: &Bucket, kind: Kind, until: DateTime<Utc>) -> Refusal {
+    let at = until;
+    let until = until.format("%Y-%m-%d %H:%M");
+    let sentence = match (&bucket.user, bucket.stranger, kind) {
+        (Some(u), false, Kind::Password) => return locked(ctx, &u.userid, at),
+        (Some(u), true, Kind::Password) => format!(
+            "{0} takes no password from addresses not on file for it until {until} UTC, after too many wrong ones from such addresses; this and the rest of your commands for {0} were not carried out. Send them again after that time, or from an address of the account.",
+            u.userid
+        ),
+        (None, _, Kind::Password) => format!(
+            "The userid this command gives takes no password until {until} UTC, after too many wrong ones; this and the rest of your commands for it were not carried out."
+        ),
+        (Some(u), _, Kind::Code) => format!(
+            "{0} takes no confirmation code from this address until {until} UTC, after too many wrong ones; this and the rest of your codes for {0} were not tried. Send the code again after that time.",
+            u.userid
+        ),
+        (None, _, Kind::Code) => format!(
+            "The userid this command gives takes no confirmation code until {until} UTC, after too many wrong ones."
+        ),
+    };
+    if Session::told(&ctx.session.told_locked, &bucket.key) {
+        ctx.session.quiet.set(true);
+    }
+    Refusal::new(sentence)
+}
+
+/// `confirm address`: the refusal when wrong codes for `userid` from this
+/// sender locked its codes (see the rulings above).
+pub(crate) fn code_lock(ctx: &Ctx<'_>, userid: &str) -> Result<Option<Refusal>, ServerError> {
+    let bucket = bucket(ctx, userid, Kind::Code)?;
+    Ok(store::locked_until(ctx.conn, &bucket.key, ctx.now)?
+        .map(|until| locked_bucket(ctx, &bucket, Kind::Code, until)))
+}
+
+/// A wrong password (or a userid that does not exist): the words after
+/// the userid in the command are masked, all of them (see the rulings).
+fn hide_misplaced(ctx: &Ctx<'_>, who: &Credentials) {
     let quote = ctx.session.quote.borrow().clone();
     let words: Vec<&str> = quote.split_whitespace().collect();
     let Some(at) = words
@@ -215,52 +440,88 @@ fn find_misplaced(ctx: &Ctx<'_>, who: &Credentials, user: Option<&store::User>) 
     else {
         return;
     };
-    let credentials = &ctx.server.credentials;
     for word in words[at + 1..]
         .iter()
-        .filter(|w| **w != "*****" && !w.eq_ignore_ascii_case(who.password.expose()))
+        .filter(|w| **w != "*****")
         .take(MAX_CANDIDATES)
     {
-        let found = match user {
-            Some(u) => credentials.matches(&u.userid, &u.password_hash, word),
-            None => credentials.no_such_user(word),
-        };
-        if found {
-            ctx.session.add_secret(word);
-        }
+        ctx.session.hide(word);
     }
 }
 
 /// After a command (its savepoint released or rolled back): count the
-/// wrong passwords it was given. Returns the notices of lockouts that
-/// began, for the accounts' owners.
+/// wrong passwords and codes it was given, rollback-proof. Returns the
+/// notices of lockouts that began, for the accounts' owners (at most one
+/// a day to an account).
 pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
-    let failed: Vec<String> = ctx.session.failures.borrow_mut().drain(..).collect();
+    let failed: Vec<(String, Kind)> = ctx.session.failures.borrow_mut().drain(..).collect();
     let accounts = &ctx.server.config.accounts;
     let window = Duration::minutes(i64::from(accounts.lockout_minutes.max(1)));
+    let max = accounts.password_failures;
+    let now = ctx.now;
     let mut replies = Vec::new();
-    for userid in failed {
-        let Some(until) = store::record_password_failure(
-            ctx.conn,
-            &userid,
-            ctx.now,
-            accounts.password_failures,
-            window,
-        )?
-        else {
+    for (userid, kind) in failed {
+        let bucket = bucket(ctx, &userid, kind)?;
+        let key = bucket.key.clone();
+        let notify = bucket
+            .user
+            .as_ref()
+            .filter(|u| u.signed_off_at.is_none())
+            .map(|u| u.userid.clone());
+        let began = ctx.session.lasting(ctx.conn, move |conn| {
+            let Some(until) = store::record_password_failure(conn, &key, now, max, window)? else {
+                return Ok(None);
+            };
+            let Some(userid) = &notify else {
+                return Ok(None);
+            };
+            if store::lockout_noticed_since(conn, userid, now - Duration::days(1))? {
+                return Ok(None);
+            }
+            store::record_lockout_notice(conn, userid, now)?;
+            Ok(Some(until))
+        })?;
+        let (Some(until), Some(user)) = (began, &bucket.user) else {
             continue;
         };
-        if let Some(user) = store::user(ctx.conn, &userid)? {
-            let text = format!(
-                "Someone sent {} wrong passwords for your account {userid} within {} minutes, so it takes no password until {} UTC; your commands sent before then are refused. If it was not you, nothing else happened: your password was not given away.",
-                accounts.password_failures,
-                accounts.lockout_minutes,
-                until.format("%Y-%m-%d %H:%M")
-            );
-            replies.extend(ctx.notice_to_user(&user, "Account locked for a while", text)?);
-        }
+        let what = match kind {
+            Kind::Password => "wrong passwords",
+            Kind::Code => "wrong confirmation codes",
+        };
+        let whence = if bucket.stranger {
+            "from addresses that are not on file for it"
+        } else {
+            "from one of its own addresses (or mail forged to look so)"
+        };
+        let text = format!(
+            "Someone sent {max} {what} for your account {userid} {whence} within {} minutes, so they are not taken from there until {} UTC. If it was not you, nothing else happened: your password was not given away. This notice is sent at most once a day.",
+            accounts.lockout_minutes,
+            until.format("%Y-%m-%d %H:%M")
+        );
+        let notices = ctx.notice_to_user(user, "Account locked for a while", text)?;
+        ctx.session
+            .notices
+            .borrow_mut()
+            .extend(notices.iter().cloned());
+        replies.extend(notices);
     }
     Ok(replies)
+}
+
+/// A board was started by mail: each of its players but the computer is
+/// charged a board start, rollback-proof (the board itself is rolled back
+/// with a mail whose answers are too large; `store::boards_started_since`
+/// counts the starts too, so `boards_per_player_per_day` still holds).
+pub(crate) fn board_started(ctx: &Ctx<'_>, players: &[String]) -> Result<(), ServerError> {
+    if ctx.sender.is_none() {
+        return Ok(());
+    }
+    let computer = &ctx.server.config.computer.userid;
+    for player in players.iter().filter(|p| !p.eq_ignore_ascii_case(computer)) {
+        let (userid, now) = (player.clone(), ctx.now);
+        ctx.charge_lasting(move |conn| Ok(store::record_board_start(conn, &userid, now)?))?;
+    }
+    Ok(())
 }
 
 /// Whether a command may run under the hourly limits.
@@ -285,6 +546,12 @@ pub(crate) fn admit(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<Admissio
     let limits = &ctx.server.config.limits;
     let session = ctx.session;
     let sender = ctx.sender.unwrap_or_default();
+    // Only a command from one of its userid's addresses is a player's
+    // until its password is checked; any other is a stranger's.
+    let who = match who {
+        Some(w) if from_address_on_file(ctx, &w.userid)? => Some(w),
+        _ => None,
+    };
     let total = store::commands_this_hour(ctx.conn, CountScope::Server, "", ctx.now)?;
     let over_total = total >= limits.commands_per_hour_total
         && (who.is_none()
@@ -295,7 +562,7 @@ pub(crate) fn admit(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<Admissio
             return Ok(Admission::Drop);
         }
         return Ok(Admission::Refuse(Refusal::new(format!(
-            "This server has taken all the {} commands it takes in an hour from senders who give no right password; this and the rest of your commands were not carried out. Send them again after {}.",
+            "This server has taken all the {} commands it takes in an hour from senders who give no right password from an address of their account; this and the rest of your commands were not carried out. Send them again after {}.",
             limits.commands_per_hour_total,
             next_hour(ctx.now)
         ))));
@@ -321,15 +588,31 @@ pub(crate) fn admit(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<Admissio
         return Ok(Admission::Run);
     }
     // Over the address's limit: counted on, and told once an hour.
-    let n = store::count_command(ctx.conn, CountScope::Address, sender, ctx.now)?;
+    let n = count_lasting(ctx, CountScope::Address, sender)?;
     if n == limits.commands_per_hour + 1 && !Session::told(&session.told_limits, "address") {
         return Ok(Admission::Refuse(Refusal::new(format!(
-            "You sent more than {} commands within an hour, so further commands from {sender} are dropped unanswered until {}, except those with your password (they count against your account instead). Please send fewer.",
+            "You sent more than {} commands within an hour, so further commands from {sender} are dropped unanswered until {}, except those with your password from an address of your account (they count against your account instead). Please send fewer.",
             limits.commands_per_hour,
             next_hour(ctx.now)
         ))));
     }
     Ok(Admission::Drop)
+}
+
+/// Whether the sender's address is on file for `userid`.
+fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError> {
+    let Some(sender) = ctx.sender else {
+        return Ok(true);
+    };
+    Ok(store::userids_with_address(ctx.conn, sender)?
+        .iter()
+        .any(|u| u.eq_ignore_ascii_case(userid)))
+}
+
+/// One command counted for `key`, rollback-proof; the count after it.
+fn count_lasting(ctx: &Ctx<'_>, scope: CountScope, key: &str) -> Result<u32, ServerError> {
+    let (key, now) = (key.to_string(), ctx.now);
+    ctx.charge_lasting(move |conn| Ok(store::count_command(conn, scope, &key, now)?))
 }
 
 /// A mail with no command to read (too large, or empty) counts as one
@@ -347,20 +630,51 @@ pub(crate) fn over_address_limit(
 }
 
 /// Charge a command that ran: to the account whose password it proved,
-/// else to the sender address and the server.
+/// else to the sender address and the server (rollback-proof).
 pub(crate) fn charge(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<(), ServerError> {
     let verified = who.filter(|w| ctx.session.verified.borrow().contains(&w.userid));
     match verified {
-        Some(w) => store::count_command(ctx.conn, CountScope::Account, &w.userid, ctx.now)?,
+        Some(w) => count_lasting(ctx, CountScope::Account, &w.userid)?,
         None => {
-            store::count_command(
-                ctx.conn,
-                CountScope::Address,
-                ctx.sender.unwrap_or_default(),
-                ctx.now,
-            )?;
-            store::count_command(ctx.conn, CountScope::Server, "", ctx.now)?
+            count_lasting(ctx, CountScope::Address, ctx.sender.unwrap_or_default())?;
+            count_lasting(ctx, CountScope::Server, "")?
         }
     };
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count_of(conn: &Connection) -> u32 {
+        store::commands_this_hour(conn, CountScope::Address, "a@x", Utc::now()).unwrap()
+    }
+
+    #[test]
+    fn a_lasting_charge_is_written_again_after_each_rollback_that_undid_it() {
+        let conn = store::open_in_memory().unwrap();
+        let session = Session::default();
+        let now = Utc::now();
+        let count =
+            move |c: &Connection| Ok(store::count_command(c, CountScope::Address, "a@x", now)?);
+        // Before the mail's savepoints: no rollback of theirs undoes it.
+        session.lasting(&conn, count).unwrap();
+        conn.execute_batch("SAVEPOINT answers").unwrap();
+        let answers = session.mark();
+        assert_eq!(session.lasting(&conn, count).unwrap(), 2);
+        conn.execute_batch("SAVEPOINT command").unwrap();
+        let command = session.mark();
+        assert_eq!(session.lasting(&conn, count).unwrap(), 3);
+        conn.execute_batch("ROLLBACK TO command; RELEASE command")
+            .unwrap();
+        assert_eq!(count_of(&conn), 2);
+        session.replay_since(&conn, command).unwrap();
+        assert_eq!(count_of(&conn), 3);
+        conn.execute_batch("ROLLBACK TO answers; RELEASE answers")
+            .unwrap();
+        assert_eq!(count_of(&conn), 1);
+        session.replay_since(&conn, answers).unwrap();
+        assert_eq!(count_of(&conn), 3);
+    }
 }

@@ -279,6 +279,18 @@ impl Ctx<'_> {
     pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
         guard::authenticate(self, who)
     }
+
+    /// Charge this, rollback-proof: `charge` (a counter's write) runs now
+    /// and is written again after any rollback of this mail's savepoints
+    /// that undid it, so a refused command or a mail whose answers are too
+    /// large is still charged. It must take the time as `self.now` (it may
+    /// run twice on the same state). See [`guard::Session::lasting`].
+    pub fn charge_lasting<T: 'static>(
+        &self,
+        charge: impl Fn(&Connection) -> Result<T, ServerError> + 'static,
+    ) -> Result<T, ServerError> {
+        self.session.lasting(self.conn, charge)
+    }
 }
 
 /// The server: config, clock and templates; the database is passed per call.
@@ -319,7 +331,7 @@ impl<'a> Server<'a> {
     }
 
     fn remember_log_subject(&self, mail: &Envelope, session: &guard::Session) {
-        let subject = session.mask(&command::mask_line(&mail.subject));
+        let subject = session.mask_quote(&command::mask_line(&mail.subject));
         *self
             .logged_subject
             .lock()
@@ -428,6 +440,8 @@ impl<'a> Server<'a> {
         // Every answer is bounded (see `crate::limits`): the commands run
         // in a savepoint that an answer too large rolls back.
         tx.execute_batch("SAVEPOINT answers")?;
+        // Charges are written again after a rollback (see `guard`).
+        let answers_mark = session.mark();
         let limits = &self.config.limits;
         let mut read_before: Vec<&Command> = Vec::new();
         if request.commands.is_empty() {
@@ -494,6 +508,7 @@ impl<'a> Server<'a> {
                         };
                     let parsed = &parsed;
                     tx.execute_batch("SAVEPOINT command")?;
+                    let command_mark = session.mark();
                     match self.execute(&ctx, parsed) {
                         Ok(mut r) => {
                             tx.execute_batch("RELEASE command")?;
@@ -501,6 +516,7 @@ impl<'a> Server<'a> {
                         }
                         Err(Failure::Refused(refusal)) => {
                             tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
+                            session.replay_since(tx, command_mark)?;
                             refused += 1;
                             if !session.quiet() {
                                 replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
@@ -572,7 +588,12 @@ impl<'a> Server<'a> {
             sender,
         );
         if let Some(sentence) = crate::limits::reply_too_large(size, limits.max_reply_bytes) {
+            // Nothing of the mail is done, but what it was charged stays
+            // (and the lockout notices it caused are sent): no rollback
+            // makes guessing free. The refusal does not tell the size.
             tx.execute_batch("ROLLBACK TO answers; RELEASE answers")?;
+            session.replay_since(tx, answers_mark)?;
+            self.queue(tx, session.notices(), None, Some(&mail.message_id), now)?;
             let body = self.notice_body(&sentence)?;
             self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
             record("reply-too-large")?;
@@ -775,6 +796,8 @@ impl<'a> Server<'a> {
         refusal: &Refusal,
         masked: &str,
     ) -> Result<Reply, ServerError> {
+        // Words that may be a password (see `guard`) are masked too.
+        let masked = &ctx.session.mask_quote(masked);
         let title = refusal
             .game
             .as_deref()

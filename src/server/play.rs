@@ -102,6 +102,8 @@ pub(crate) fn start_board(
             now: ctx.now,
         },
     )?;
+    // Counted so that no rollback undoes it (see `guard`).
+    super::guard::board_started(ctx, &players)?;
     let mut news = Vec::new();
     if let Some(level) = level {
         store::set_computer_level(ctx.conn, game.name(), number, level.number())?;

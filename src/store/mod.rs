@@ -107,6 +107,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0033_strangers_confirmation_mails.sql"
         )),
+        M::up(include_str!("../../migrations/0034_charges_throttles.sql")),
     ])
 }
 

@@ -1,4 +1,10 @@
 //! Throttles: wrong passwords per userid and commands per clock hour.
+//!
+//! `password_failures` is keyed by a *bucket*, not only a userid (see
+//! `server::guard`): `alice` (wrong passwords from alice's addresses on
+//! file), `stranger:alice` (from any other address), `code:alice` and
+//! `code:stranger:alice` (wrong confirmation codes), and `#<hex>` for a
+//! userid that does not exist (a keyed hash of it: see [`throttle_key`]).
 
 use super::Cached;
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -55,11 +61,64 @@ pub fn record_password_failure(
     Ok(lock)
 }
 
-/// A right password: the wrong ones before it are forgotten.
+/// A new password set by the admin: the wrong ones before it are
+/// forgotten, from the account's own addresses and from strangers alike
+/// (wrong confirmation codes are not).
 pub fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
     conn.exec(
-        "DELETE FROM password_failures WHERE userid = ?1",
+        "DELETE FROM password_failures WHERE userid IN (?1, 'stranger:' || ?1)",
         params![userid],
+    )?;
+    Ok(())
+}
+
+/// A right password: the wrong ones before it in its bucket are
+/// forgotten (only there: a player's own move does not give a stranger
+/// five more guesses).
+pub fn clear_failures_bucket(conn: &Connection, key: &str) -> Result<()> {
+    conn.exec(
+        "DELETE FROM password_failures WHERE userid = ?1",
+        params![key],
+    )?;
+    Ok(())
+}
+
+/// The key of the throttle's keyed hashes: drawn at random by the
+/// migration that made it, kept in the database (so every process counts
+/// a nonexistent userid under the same hash).
+pub fn throttle_key(conn: &Connection) -> Result<Vec<u8>> {
+    Ok(conn.row(
+        "SELECT value FROM server_secrets WHERE name = 'throttle'",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Whether `userid` was told of a lockout since `since`.
+pub fn lockout_noticed_since(
+    conn: &Connection,
+    userid: &str,
+    since: DateTime<Utc>,
+) -> Result<bool> {
+    let at: Option<String> = conn
+        .row(
+            "SELECT sent_at FROM lockout_notices WHERE userid = ?1",
+            params![userid],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(match at {
+        Some(at) => parse_time(&at)? > since,
+        None => false,
+    })
+}
+
+/// `userid` is told of a lockout now.
+pub fn record_lockout_notice(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+    conn.exec(
+        "INSERT INTO lockout_notices (userid, sent_at) VALUES (?1, ?2)
+         ON CONFLICT (userid) DO UPDATE SET sent_at = excluded.sent_at",
+        params![userid, time_text(now)],
     )?;
     Ok(())
 }
@@ -131,15 +190,34 @@ pub fn count_command(
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
-/// Boards `userid` was put on since `since` (challenges and seeks).
+/// Boards `userid` was put on since `since` (challenges and seeks): the
+/// boards there are, or the starts recorded by [`record_board_start`]
+/// (which no rollback undoes), whichever are more.
 pub fn boards_started_since(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<u32> {
     let n: i64 = conn.row(
-        "SELECT count(*) FROM board_players p JOIN boards b ON b.game = p.game AND b.board = p.board
-         WHERE p.userid = ?1 AND b.created_at >= ?2",
+        "SELECT max(
+             (SELECT count(*) FROM board_players p
+              JOIN boards b ON b.game = p.game AND b.board = p.board
+              WHERE p.userid = ?1 AND b.created_at >= ?2),
+             (SELECT count(*) FROM board_starts WHERE userid = ?1 AND started_at >= ?2))",
         params![userid, time_text(since)],
         |r| r.get(0),
     )?;
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+/// `userid` was put on a board by mail now. Starts older than two days
+/// are dropped as it goes.
+pub fn record_board_start(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+    conn.exec(
+        "DELETE FROM board_starts WHERE userid = ?1 AND started_at < ?2",
+        params![userid, time_text(now - Duration::days(2))],
+    )?;
+    conn.exec(
+        "INSERT INTO board_starts (userid, started_at) VALUES (?1, ?2)",
+        params![userid, time_text(now)],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -171,6 +249,37 @@ mod tests {
         );
         clear_password_failures(&conn, "a").unwrap();
         assert_eq!(locked_until(&conn, "a", t).unwrap(), None);
+    }
+
+    #[test]
+    fn a_new_password_clears_both_buckets_of_its_userid_but_not_codes() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let w = Duration::minutes(15);
+        for key in ["a", "stranger:a", "code:a", "ab"] {
+            for _ in 0..5 {
+                record_password_failure(&conn, key, now, 5, w).unwrap();
+            }
+        }
+        clear_password_failures(&conn, "a").unwrap();
+        assert_eq!(locked_until(&conn, "a", now).unwrap(), None);
+        assert_eq!(locked_until(&conn, "stranger:a", now).unwrap(), None);
+        assert!(locked_until(&conn, "code:a", now).unwrap().is_some());
+        assert!(locked_until(&conn, "ab", now).unwrap().is_some());
+        clear_failures_bucket(&conn, "ab").unwrap();
+        assert_eq!(locked_until(&conn, "ab", now).unwrap(), None);
+        assert!(locked_until(&conn, "code:a", now).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_lockout_notice_is_remembered() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        assert!(!lockout_noticed_since(&conn, "a", now - Duration::days(1)).unwrap());
+        record_lockout_notice(&conn, "a", now).unwrap();
+        assert!(lockout_noticed_since(&conn, "a", now - Duration::days(1)).unwrap());
+        assert!(!lockout_noticed_since(&conn, "a", now).unwrap());
+        assert_eq!(throttle_key(&conn).unwrap().len(), 32);
     }
 
     #[test]
