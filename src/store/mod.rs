@@ -99,6 +99,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
+        M::up(include_str!("../../migrations/0031_delivery_claims.sql")),
     ])
 }
 
