@@ -481,7 +481,13 @@ mod tests {
         std::thread::sleep(Duration::from_millis(200));
         // Gone, or a zombie waiting for whoever inherited it to reap it.
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat.rsplit(')').next().unwrap_or("").trim_start().chars().next();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .next();
         assert!(
             matches!(state, None | Some('Z' | 'X')),
             "the sleeping grandchild was killed: {stat}"
