@@ -11,25 +11,122 @@
 //! Afterwards it checks that nothing was lost: every mail filed as done,
 //! every board at its last ply, every reply sent.
 //!
+//! Then the same backlog once more with an SMTP outbox: the poll sends
+//! every reply to a local aiosmtpd (a handler that counts the mails and
+//! keeps none) and the bench prints mails per second and replies delivered
+//! (skipped without python3-aiosmtpd).
+//!
 //! Quick mode (`PBMCHESS_BENCH_QUICK=1`, or without `--bench`): 10 boards
 //! x 20 plies.
 
 mod support;
 
-use std::process::Command;
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 use support::{add_board, add_users, deliver, durable_commit_rate, game, move_mail, quick};
 
 fn main() {
+    run(None);
+    match start_counting_relay() {
+        Some(relay) => run(Some(relay)),
+        None => println!("backlog over SMTP skipped: python3 with aiosmtpd is missing"),
+    }
+}
+
+/// An aiosmtpd on a loopback port that counts the mails it takes and
+/// prints the count when it gets SIGTERM.
+struct Relay {
+    child: Child,
+    port: u16,
+}
+
+const COUNTING_RELAY: &str = r#"
+import asyncio, signal, sys
+from aiosmtpd.smtp import SMTP
+class Count:
+    n = 0
+    async def handle_DATA(self, server, session, envelope):
+        Count.n += 1
+        return "250 OK"
+loop = asyncio.new_event_loop()
+asyncio.set_event_loop(loop)
+loop.run_until_complete(loop.create_server(lambda: SMTP(Count()), "127.0.0.1", int(sys.argv[1])))
+def stop():
+    print(Count.n, flush=True)
+    loop.stop()
+loop.add_signal_handler(signal.SIGTERM, stop)
+print("ready", flush=True)
+loop.run_forever()
+"#;
+
+fn start_counting_relay() -> Option<Relay> {
+    let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import aiosmtpd"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()?
+        .port();
+    let mut child = Command::new(python)
+        .args(["-c", COUNTING_RELAY, &port.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut()?)
+        .read_line(&mut line)
+        .ok()?;
+    (line.trim() == "ready").then_some(Relay { child, port })
+}
+
+impl Relay {
+    /// Stops the relay; how many mails it took.
+    fn count(mut self) -> usize {
+        // SAFETY: kill(2) with SIGTERM on the child this bench started.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let out = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap());
+        let out = out.wait_with_output().expect("relay");
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .expect("the relay's count")
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The backlog bench with a Maildir outbox, or with an SMTP one to `relay`.
+fn run(relay: Option<Relay>) {
     let (boards, plies) = if quick() { (10, 20) } else { (100, 100) };
     let players = boards * 2;
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     let config = root.join("pbmchess.toml");
+    let outbox = match &relay {
+        None => "kind = \"maildir\"\npath = \"var/outbox\"\n".to_string(),
+        Some(r) => format!(
+            "kind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"\n",
+            r.port
+        ),
+    };
     std::fs::write(
         &config,
-        "[server]\naddress = \"pbm@bench.test\"\nname = \"Bench PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n",
+        format!("[server]\naddress = \"pbm@bench.test\"\nname = \"Bench PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\n{outbox}"),
     )
     .expect("config");
     let bin = env!("CARGO_BIN_EXE_pbmchess");
@@ -77,13 +174,15 @@ fn main() {
     }
     let mails = seq;
     println!(
-        "backlog: {mails} move mails ({boards} boards x {plies} plies, {players} players) built in {:.1} s",
+        "backlog ({} outbox): {mails} move mails ({boards} boards x {plies} plies, {players} players) built in {:.1} s",
+        if relay.is_some() { "SMTP" } else { "Maildir" },
         t.elapsed().as_secs_f64()
     );
 
     let rate_before = durable_commit_rate(root, if quick() { 100 } else { 500 });
 
     // One poll, as cron would run it.
+    let (_, cpu_before) = child_usage();
     let log = root.join("poll.log");
     let t = Instant::now();
     let status = Command::new(bin)
@@ -97,6 +196,7 @@ fn main() {
     let seconds = t.elapsed().as_secs_f64();
     assert!(status.success(), "poll failed: see {}", log.display());
     let (peak_kib, cpu_seconds) = child_usage();
+    let cpu_seconds = cpu_seconds - cpu_before;
 
     let rate_after = durable_commit_rate(root, if quick() { 100 } else { 500 });
     let commit_rate = (rate_before + rate_after) / 2.0;
@@ -111,15 +211,20 @@ fn main() {
         assert_eq!(n as usize, plies, "board {}", 101 + b);
     }
     assert_eq!(pbmchess::store::pending_count(&conn).expect("outbox"), 0);
-    let sent = std::fs::read_dir(root.join("var/outbox/new"))
-        .expect("outbox")
-        .count();
+    let sent = match relay {
+        None => std::fs::read_dir(root.join("var/outbox/new"))
+            .expect("outbox")
+            .count(),
+        Some(r) => r.count(),
+    };
     assert_eq!(sent, 2 * mails, "a board mail to each player per move");
 
     let log_text = std::fs::read_to_string(&log).expect("log");
     let (verifications, password_seconds) = password_figures(&log_text);
     let per_second = mails as f64 / seconds;
-    println!("poll: {mails} mails in {seconds:.2} s = {per_second:.1} mails/s");
+    println!(
+        "poll: {mails} mails in {seconds:.2} s = {per_second:.1} mails/s; {sent} replies delivered"
+    );
     println!(
         "  password checks: {verifications} argon2id verifications, {password_seconds:.2} s in all"
     );

@@ -196,7 +196,9 @@ impl App {
         say(match &self.config.outbox {
             OutboxConfig::Maildir { path } => format!("outbox: Maildir {}", path.display()),
             OutboxConfig::Smtp(_) => "outbox: SMTP".to_string(),
-            OutboxConfig::Sendmail { command } => format!("outbox: sendmail {}", command.display()),
+            OutboxConfig::Sendmail { command, .. } => {
+                format!("outbox: sendmail {}", command.display())
+            }
         });
         Ok(())
     }

@@ -110,7 +110,8 @@ pub struct RetrySection {
     pub give_up_hours: u64,
     /// Seconds a sending pass holds the mails it claimed (at least twice
     /// the transport's longest send; see `daemon::SEND_LEASE`). After a
-    /// crash mid-send, those mails wait this long before they are sent.
+    /// crash mid-send the next sender takes them back at once (the send
+    /// lock); they wait this long only where that lock cannot be had.
     pub lease_seconds: u64,
 }
 
@@ -636,7 +637,7 @@ impl Config {
             }
             // A bare command name is looked up on PATH; only a relative
             // path with a folder in it is taken relative to the config.
-            OutboxConfig::Sendmail { command } => {
+            OutboxConfig::Sendmail { command, .. } => {
                 if command.components().count() > 1 {
                     fix(command)
                 }

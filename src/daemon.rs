@@ -405,10 +405,24 @@ enum SendResult {
 }
 
 /// Send every due outbox mail, in batches of [`SEND_BATCH`]: a batch is
-/// claimed in one transaction, sent, and what became of each mail is
-/// recorded in one more. A crash after a send and before its batch is
-/// recorded sends that mail again once the claim has run out (delivery is
-/// at least once, with the same Message-ID).
+/// claimed in one transaction and sent, each mail on the transport's one
+/// connection for the pass ([`Sender::end_pass`] closes it).
+///
+/// One process sends at a time: the pass first takes the database's
+/// [`store::SendLock`]; when another live process holds it, this one sends
+/// nothing (the holder sends every due row before it lets go, and looks
+/// once more after letting go for rows committed meanwhile). A sender that
+/// takes the lock makes the claims of a sender that died due at once
+/// ([`store::reclaim_orphans`]), so a crash costs seconds, not the lease.
+///
+/// What became of each mail is recorded at once, in a transaction of its
+/// own, when the transport delivers for good at each send
+/// ([`Sender::durable_at_send`]: SMTP, sendmail), so a crash sends again
+/// only the one mail in flight; those small commits do not wait for the
+/// disk (`synchronous = NORMAL` while the pass sends: a power cut may
+/// forget that a mail went, and it goes again, never the reverse). For a
+/// Maildir the batch is flushed and then recorded in one transaction. A
+/// resend carries the same Message-ID.
 pub fn drain_outbox(
     config: &Config,
     clock: &dyn Clock,
@@ -417,6 +431,103 @@ pub fn drain_outbox(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
+    // The holder's last look and its letting go are two steps: rows
+    // committed between them by a process that found the lock taken are
+    // found by looking again after letting go (a few rounds at most).
+    for _ in 0..4 {
+        let lock = match store::SendLock::try_take(conn) {
+            store::SendLockState::Taken(lock) => {
+                let orphans = store::reclaim_orphans(conn, clock.now())?;
+                if orphans > 0 {
+                    info!(
+                        mails = orphans,
+                        "outbox mails claimed by a sender that stopped are due again"
+                    );
+                }
+                Some(lock)
+            }
+            store::SendLockState::Busy => {
+                tracing::debug!("another process is sending the outbox; it sends these too");
+                return Ok(());
+            }
+            store::SendLockState::Unavailable(e) => {
+                if let Some(e) = e {
+                    warn!(error = %e, "cannot take the outbox send lock; claims alone keep senders apart");
+                }
+                None
+            }
+        };
+        let relaxed = if sender.durable_at_send() {
+            Some(RelaxedSync::new(conn)?)
+        } else {
+            None
+        };
+        let drained = send_batches(config, clock, conn, sender, stop, report);
+        sender.end_pass();
+        drop(relaxed);
+        let locked = lock.is_some();
+        drop(lock);
+        if !drained? || !locked || stop.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        if !store::any_due(conn, clock.now())? {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// `PRAGMA synchronous = NORMAL` on a connection for as long as it lives,
+/// then the setting it had.
+struct RelaxedSync<'c> {
+    conn: &'c Connection,
+    before: i64,
+}
+
+impl<'c> RelaxedSync<'c> {
+    fn new(conn: &'c Connection) -> Result<Self, ServerError> {
+        let before: i64 = conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .map_err(store::StoreError::from)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(store::StoreError::from)?;
+        Ok(RelaxedSync { conn, before })
+    }
+}
+
+impl Drop for RelaxedSync<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.conn.pragma_update(None, "synchronous", self.before) {
+            error!(error = %e, "cannot restore PRAGMA synchronous");
+        }
+    }
+}
+
+/// Records what became of one outbox mail.
+fn record(
+    conn: &Connection,
+    id: i64,
+    result: &SendResult,
+    done_at: chrono::DateTime<chrono::Utc>,
+) -> Result<(), ServerError> {
+    match result {
+        SendResult::Accepted => store::mark_sent(conn, id, done_at)?,
+        SendResult::Retry(next, error) => store::mark_retry(conn, id, *next, error)?,
+        SendResult::GivenUp(error) => store::mark_failed(conn, id, done_at, error)?,
+    }
+    Ok(())
+}
+
+/// The batches of [`drain_outbox`]. True when it ended because nothing
+/// more was due (not stopped, nor the transport down).
+fn send_batches(
+    config: &Config,
+    clock: &dyn Clock,
+    conn: &Connection,
+    sender: &mut dyn Sender,
+    stop: &AtomicBool,
+    report: &mut PassReport,
+) -> Result<bool, ServerError> {
     let mut temporary_in_a_row = 0;
     let from = format!("{} <{}>", config.server.name, config.server.address);
     // No send starts that could outlive the claim (see [`SEND_LEASE`]).
@@ -429,6 +540,7 @@ pub fn drain_outbox(
         .limits
         .max_reply_bytes
         .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR);
+    let each = sender.durable_at_send();
     while !stop.load(Ordering::SeqCst) {
         let now = clock.now();
         // Another pass (an overlapping cron run) may be sending some already.
@@ -445,9 +557,12 @@ pub fn drain_outbox(
             claimed
         };
         if batch.is_empty() {
-            return Ok(());
+            return Ok(true);
         }
+        // Results not yet recorded (all of them for a Maildir; for the
+        // others each is recorded as it comes).
         let mut results = Vec::with_capacity(batch.len());
+        let mut tried = 0;
         let mut down = false;
         let mut lease_out = false;
         for row in &batch {
@@ -461,76 +576,85 @@ pub fn drain_outbox(
                 lease_out = true;
                 break;
             }
-            if row.mail.body.len() > too_large {
+            let result = if row.mail.body.len() > too_large {
                 let e = format!(
                     "the mail is {} bytes long, more than this server sends",
                     row.mail.body.len()
                 );
                 error!(id = row.id, error = %e, "outbox mail given up");
                 report.send_failures += 1;
-                results.push((row.id, SendResult::GivenUp(e)));
-                continue;
-            }
-            // A board mail keeps the Message-ID of its reply token.
-            let id = match &row.message_id {
-                Some(own) => mail::MessageId::Own(own),
-                None => mail::MessageId::Row(row.id),
-            };
-            let message = match mail::build_message_with_id(
-                &row.mail,
-                id,
-                &from,
-                row.created_at.into(),
-            ) {
-                Ok(m) => m,
-                Err(e) => {
-                    error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
-                    report.send_failures += 1;
-                    results.push((row.id, SendResult::GivenUp(e.to_string())));
-                    continue;
-                }
-            };
-            match sender.send(&message) {
-                Ok(()) => {
-                    temporary_in_a_row = 0;
-                    report.sent += 1;
-                    info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&row.mail.subject), "mail sent");
-                    results.push((row.id, SendResult::Accepted));
-                }
-                Err(e) => {
-                    report.send_failures += 1;
-                    let age = (now - row.created_at).to_std().unwrap_or_default();
-                    match config
-                        .retry
-                        .policy()
-                        .after_failure(&e, row.attempts + 1, age)
-                    {
-                        Retry::GiveUp => {
-                            error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "mail given up");
-                            results.push((row.id, SendResult::GivenUp(e.to_string())));
-                        }
-                        Retry::After(delay) => {
-                            let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-                            warn!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, retry_in = ?delay, "mail not sent; will retry");
-                            results.push((row.id, SendResult::Retry(next, e.to_string())));
-                            // One recipient's 4xx must not hold up the others,
-                            // but several failures in a row mean the transport
-                            // is down: leave the rest for a later pass.
-                            temporary_in_a_row += 1;
-                            down = temporary_in_a_row >= DOWN_AFTER_FAILURES;
-                        }
+                SendResult::GivenUp(e)
+            } else {
+                // A board mail keeps the Message-ID of its reply token.
+                let id = match &row.message_id {
+                    Some(own) => mail::MessageId::Own(own),
+                    None => mail::MessageId::Row(row.id),
+                };
+                match mail::build_message_with_id(&row.mail, id, &from, row.created_at.into()) {
+                    Err(e) => {
+                        error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
+                        report.send_failures += 1;
+                        SendResult::GivenUp(e.to_string())
                     }
+                    Ok(message) => match sender.send_or_stop(&message, stop) {
+                        Ok(()) => {
+                            temporary_in_a_row = 0;
+                            report.sent += 1;
+                            info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&row.mail.subject), "mail sent");
+                            SendResult::Accepted
+                        }
+                        Err(e) if stop.load(Ordering::SeqCst) && !e.is_permanent() => {
+                            // Abandoned for the stop: not tried, due again
+                            // at the next start.
+                            info!(id = row.id, error = %e, "send abandoned to stop");
+                            break;
+                        }
+                        Err(e) => {
+                            report.send_failures += 1;
+                            let age = (now - row.created_at).to_std().unwrap_or_default();
+                            match config
+                                .retry
+                                .policy()
+                                .after_failure(&e, row.attempts + 1, age)
+                            {
+                                Retry::GiveUp => {
+                                    error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "mail given up");
+                                    SendResult::GivenUp(e.to_string())
+                                }
+                                Retry::After(delay) => {
+                                    let next =
+                                        now + chrono::Duration::from_std(delay).unwrap_or_default();
+                                    warn!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, retry_in = ?delay, "mail not sent; will retry");
+                                    // One recipient's 4xx must not hold up the others,
+                                    // but several failures in a row mean the transport
+                                    // is down: leave the rest for a later pass.
+                                    temporary_in_a_row += 1;
+                                    down = temporary_in_a_row >= DOWN_AFTER_FAILURES;
+                                    SendResult::Retry(next, e.to_string())
+                                }
+                            }
+                        }
+                    },
                 }
+            };
+            tried += 1;
+            if each {
+                let tx = conn.unchecked_transaction()?;
+                record(&tx, row.id, &result, clock.now())?;
+                tx.commit()?;
+            } else {
+                results.push((row.id, result));
             }
         }
-        let tried = results.len();
-        if let Err(e) = sender.flush() {
-            // Not durable: leave the batch claimed, to be sent again once
-            // the claim runs out (the same messages, the same Message-IDs).
-            warn!(error = %e, "sent mail could not be made durable; it will be sent again");
-            let before = results.len();
-            results.retain(|(_, r)| !matches!(r, SendResult::Accepted));
-            report.sent -= before - results.len();
+        if !each {
+            if let Err(e) = sender.flush() {
+                // Not durable: leave the batch claimed, to be sent again once
+                // the claim runs out (the same messages, the same Message-IDs).
+                warn!(error = %e, "sent mail could not be made durable; it will be sent again");
+                let before = results.len();
+                results.retain(|(_, r)| !matches!(r, SendResult::Accepted));
+                report.sent -= before - results.len();
+            }
         }
         let tx = conn.unchecked_transaction()?;
         let done_at = clock.now();
@@ -540,18 +664,14 @@ pub fn drain_outbox(
             store::unclaim(&tx, row.id, now)?;
         }
         for (id, result) in &results {
-            match result {
-                SendResult::Accepted => store::mark_sent(&tx, *id, done_at)?,
-                SendResult::Retry(next, error) => store::mark_retry(&tx, *id, *next, error)?,
-                SendResult::GivenUp(error) => store::mark_failed(&tx, *id, done_at, error)?,
-            }
+            record(&tx, *id, result, done_at)?;
         }
         tx.commit()?;
-        if down || (results.len() < batch.len() && !lease_out) {
-            return Ok(());
+        if down || (tried < batch.len() && !lease_out) {
+            return Ok(false);
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
@@ -596,16 +716,17 @@ pub fn send_outbox_now(
     }
 }
 
-/// How long a pass holds a mail it is sending, by default; after a crash
-/// mid-send the mail is due again once this has passed. A pass claims a batch for the
-/// lease (or twice the transport's [`Sender::longest_send`], when that is
-/// longer) and starts a send only while the whole send fits in what is left
-/// of it; the rest of the batch is given back and claimed afresh. So a send
-/// still running never loses its claim to another pass, and a mail is sent
-/// twice only after a crash between the send and its record (at least once,
-/// same Message-ID). Outbox mails are bounded by `[limits]
-/// max_reply_bytes`, so every send fits; a row too large to send within
-/// any lease ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
+/// How long a pass holds a mail it is sending, by default. A pass claims a
+/// batch for the lease (or twice the transport's [`Sender::longest_send`],
+/// when that is longer) and starts a send only while the whole send fits in
+/// what is left of it; the rest of the batch is given back and claimed
+/// afresh. So a send still running never loses its claim to another pass.
+/// Outbox mails are bounded by `[limits] max_reply_bytes`, so every send
+/// fits; a row too large to send within any lease
+/// ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
+/// After a crash mid-send the claimed mails are due again as soon as the
+/// next sender takes the send lock ([`store::SendLock`]); only where the
+/// lock file cannot be opened do they wait for the lease to run out.
 /// `[retry] lease_seconds` sets it.
 pub const SEND_LEASE: Duration = Duration::from_secs(600);
 
@@ -625,8 +746,12 @@ const SEND_BATCH: u32 = 100;
 /// How long one wait for mail lasts at most, so a stop signal is noticed soon.
 const WAIT_SLICE: Duration = Duration::from_secs(5);
 
-/// The least time between the starts of two passes.
-const MIN_PASS_SPACING: Duration = Duration::from_secs(1);
+/// The least time between the starts of two passes when the inbox woke
+/// the daemon early: it bounds the passes a server that wakes IDLE for
+/// nothing can cause (ten a second, each one `UID SEARCH` when nothing is
+/// there) while costing a move that arrives just after a pass started at
+/// most this much (issue #24: it was a second).
+const MIN_PASS_SPACING: Duration = Duration::from_millis(100);
 
 /// Everything the daemon holds open between passes.
 pub struct Daemon<'a> {
@@ -1268,5 +1393,145 @@ mod tests {
         assert_eq!(sender.attempts.len(), DOWN_AFTER_FAILURES as usize);
         assert_eq!(report.sent, 0);
         assert_eq!(store::pending_count(&conn).unwrap(), 5, "nothing lost");
+    }
+
+    /// A transport that checks, at each send, what the database (through
+    /// a connection of its own) says of the mails sent before.
+    struct Watching {
+        db: std::path::PathBuf,
+        sent_before_each: Vec<i64>,
+        stop_at: Option<usize>,
+        calls: usize,
+    }
+
+    impl Sender for Watching {
+        fn send(&mut self, _msg: &lettre::Message) -> Result<(), SendError> {
+            let conn = Connection::open(&self.db).unwrap();
+            let sent: i64 = conn
+                .query_row(
+                    "SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            self.sent_before_each.push(sent);
+            Ok(())
+        }
+
+        fn send_or_stop(
+            &mut self,
+            msg: &lettre::Message,
+            stop: &AtomicBool,
+        ) -> Result<(), SendError> {
+            self.calls += 1;
+            if self.stop_at == Some(self.calls) {
+                stop.store(true, Ordering::SeqCst);
+                return Err(SendError::Temporary("stopped".into()));
+            }
+            self.send(msg)
+        }
+    }
+
+    fn file_db(dir: &std::path::Path) -> (Connection, std::path::PathBuf) {
+        let path = dir.join("db.sqlite");
+        (store::open(&path).unwrap(), path)
+    }
+
+    #[test]
+    fn each_mail_is_recorded_sent_before_the_next_goes_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let (conn, db) = file_db(dir.path());
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x", "c@x"]);
+        let mut sender = Watching {
+            db,
+            sent_before_each: vec![],
+            stop_at: None,
+            calls: 0,
+        };
+        let report = drain(&Config::default(), &clock, &conn, &mut sender);
+        assert_eq!(report.sent, 3);
+        // A crash during the third send would send only it again.
+        assert_eq!(sender.sent_before_each, vec![0, 1, 2]);
+        let sync: i64 = conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sync, 2, "FULL again after the pass");
+    }
+
+    #[test]
+    fn claims_left_by_a_dead_sender_are_sent_at_once_by_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let (conn, _) = file_db(dir.path());
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x"]);
+        // A sender claimed both for ten minutes and died (its lock went
+        // with it).
+        for id in [1, 2] {
+            let until = clock.0 + chrono::Duration::minutes(10);
+            assert!(store::claim(&conn, id, clock.0, until).unwrap());
+        }
+        let mut stub = Stub(lettre::transport::stub::StubTransport::new_ok());
+        let report = drain(&Config::default(), &clock, &conn, &mut stub);
+        assert_eq!(report.sent, 2);
+        assert_eq!(store::pending_count(&conn).unwrap(), 0);
+    }
+
+    #[test]
+    fn nothing_is_sent_while_another_process_holds_the_send_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let (conn, db) = file_db(dir.path());
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x"]);
+        // Another open file description of the lock: as another process.
+        let other = Connection::open(&db).unwrap();
+        let held = match store::SendLock::try_take(&other) {
+            store::SendLockState::Taken(lock) => lock,
+            state => panic!("{state:?}"),
+        };
+        let lock_file = format!("{}.send-lock", db.display());
+        assert!(std::path::Path::new(&lock_file).exists());
+        let mut stub = Stub(lettre::transport::stub::StubTransport::new_ok());
+        let report = drain(&Config::default(), &clock, &conn, &mut stub);
+        assert_eq!(report.sent, 0);
+        let claimed: i64 = conn
+            .query_row("SELECT count(*) FROM outbox WHERE claimed = 1", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(claimed, 0, "not even claimed");
+        drop(held);
+        let report = drain(&Config::default(), &clock, &conn, &mut stub);
+        assert_eq!(report.sent, 2);
+    }
+
+    #[test]
+    fn a_send_abandoned_for_a_stop_is_not_counted_as_an_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        let (conn, db) = file_db(dir.path());
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x", "c@x"]);
+        let mut sender = Watching {
+            db,
+            sent_before_each: vec![],
+            stop_at: Some(2),
+            calls: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let mut report = PassReport::default();
+        drain_outbox(
+            &Config::default(),
+            &clock,
+            &conn,
+            &mut sender,
+            &stop,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((report.sent, report.send_failures), (1, 0));
+        // The two left are due at once, untried, unclaimed.
+        let due = store::due_mail(&conn, clock.0).unwrap();
+        assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), vec![2, 3]);
+        assert!(due.iter().all(|m| m.attempts == 0));
     }
 }

@@ -206,6 +206,7 @@ fn default_smtp_timeout() -> u64 {
 /// [outbox]
 /// kind = "sendmail"
 /// command = "/usr/sbin/sendmail"  # default
+/// timeout_seconds = 60            # then the program is killed, the mail retried
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
@@ -218,6 +219,10 @@ pub enum OutboxConfig {
     Sendmail {
         #[serde(default = "default_sendmail")]
         command: PathBuf,
+        /// Seconds the program may run before it is killed and the mail
+        /// tried again later (issue #30).
+        #[serde(default = "default_sendmail_timeout")]
+        timeout_seconds: u64,
     },
 }
 
@@ -231,6 +236,10 @@ impl Default for OutboxConfig {
 
 fn default_sendmail() -> PathBuf {
     PathBuf::from("/usr/sbin/sendmail")
+}
+
+fn default_sendmail_timeout() -> u64 {
+    super::transports::SENDMAIL_TIMEOUT.as_secs()
 }
 
 /// TLS for SMTP.
@@ -395,8 +404,17 @@ mod tests {
         assert_eq!(
             a.outbox,
             OutboxConfig::Sendmail {
-                command: "/usr/sbin/sendmail".into()
+                command: "/usr/sbin/sendmail".into(),
+                timeout_seconds: 60,
             }
         );
+        let a = app("[outbox]\nkind = \"sendmail\"\ntimeout_seconds = 5").unwrap();
+        assert!(matches!(
+            a.outbox,
+            OutboxConfig::Sendmail {
+                timeout_seconds: 5,
+                ..
+            }
+        ));
     }
 }

@@ -34,7 +34,8 @@ const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
 /// - Connections are opened lazily and reused; after any error the
 ///   connection is dropped, and the next call reconnects (one immediate
 ///   retry on a fresh connection per call). Connect, read and write use
-///   `timeout_seconds`.
+///   `timeout_seconds` (an IDLE waits at most the time asked, and its
+///   DONE again `timeout_seconds`); the socket has `TCP_NODELAY`.
 /// - Mailbox names are sent as quoted ASCII strings (no modified UTF-7).
 pub struct ImapInbox {
     config: ImapConfig,
@@ -137,7 +138,10 @@ impl ImapInbox {
                 return Err(err("cannot connect to", &e));
             }
         };
-        tcp.set_read_timeout(Some(timeout))
+        // No Nagle delay: a command, or IDLE's DONE, goes out at once
+        // (issue #24).
+        tcp.set_nodelay(true)
+            .and_then(|_| tcp.set_read_timeout(Some(timeout)))
             .and_then(|_| tcp.set_write_timeout(Some(timeout)))
             .map_err(|e| err("socket setup for", &e))?;
         let tcp_clone = tcp.try_clone().map_err(|e| err("socket setup for", &e))?;

@@ -91,6 +91,7 @@ mod inbox;
 mod open;
 mod outbound;
 mod parse;
+mod smtp;
 mod text;
 mod transports;
 
@@ -104,8 +105,9 @@ pub use outbound::{
     GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
 pub use parse::parse_envelope;
+pub use smtp::{dot_stuffed, Security, SmtpClient, SmtpClientConfig, SmtpError};
 pub use text::{decode_entities, extract_comment, html_to_text, reply_text, ReplyText};
-pub use transports::{SendmailOutbox, SmtpOutbox};
+pub use transports::{SendmailOutbox, SmtpOutbox, SENDMAIL_TIMEOUT};
 
 use std::path::{Path, PathBuf};
 

@@ -23,7 +23,13 @@ pub fn open_sender(config: &OutboxConfig) -> Result<Box<dyn Sender>, MailError> 
     Ok(match config {
         OutboxConfig::Maildir { path } => Box::new(MaildirOutbox::open(path)?),
         OutboxConfig::Smtp(smtp) => Box::new(SmtpOutbox::new(smtp)?),
-        OutboxConfig::Sendmail { command } => Box::new(SendmailOutbox::new(command)),
+        OutboxConfig::Sendmail {
+            command,
+            timeout_seconds,
+        } => Box::new(SendmailOutbox::with_timeout(
+            command,
+            std::time::Duration::from_secs(*timeout_seconds),
+        )),
     })
 }
 

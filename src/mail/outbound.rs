@@ -2,6 +2,7 @@
 //! behind [`Sender`], and the retry schedule.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
@@ -51,6 +52,28 @@ pub trait Sender: Send {
     fn longest_send(&self) -> Duration {
         Duration::from_secs(60)
     }
+
+    /// [`Sender::send`], abandoned as soon as `stop` is set where the
+    /// transport can wait long (SMTP, a sendmail program): the daemon
+    /// answers SIGTERM within seconds even while a send hangs. A send
+    /// abandoned so is a [`SendError::Temporary`].
+    fn send_or_stop(&mut self, msg: &Message, stop: &AtomicBool) -> Result<(), SendError> {
+        let _ = stop;
+        self.send(msg)
+    }
+
+    /// Whether a message is delivered for good once [`Sender::send`]
+    /// returned (an SMTP server or a sendmail program took it over): a
+    /// pass then records each mail sent at once, so a crash sends again at
+    /// most the one mail in flight. False where [`Sender::flush`] makes the
+    /// batch durable (a Maildir): its mails are recorded after the flush.
+    fn durable_at_send(&self) -> bool {
+        true
+    }
+
+    /// The end of a sending pass: close what it opened (the SMTP
+    /// connection, which the next pass opens afresh).
+    fn end_pass(&mut self) {}
 }
 
 /// The Message-ID (without angle brackets) [`build_message`] gives the
@@ -254,6 +277,11 @@ impl Sender for MaildirOutbox {
     /// Writing one file of a bounded size into a local folder.
     fn longest_send(&self) -> Duration {
         Duration::from_secs(5)
+    }
+
+    /// Durable only after [`Sender::flush`].
+    fn durable_at_send(&self) -> bool {
+        false
     }
 
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {

@@ -1,34 +1,38 @@
-//! Network and program transports: SMTP (lettre) and a sendmail command.
+//! Network and program transports: SMTP (our own client, `smtp.rs`) and a
+//! sendmail command.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::{Message, SmtpTransport, Transport};
+use lettre::Message;
 
 use super::config::{SmtpConfig, SmtpTls};
 use super::connect::{is_loopback, read_ca_file, resolve_password};
 use super::outbound::{SendError, Sender};
-use super::MailError;
+use super::smtp::{Security, SmtpClient, SmtpClientConfig, SmtpError};
+use super::{MailError, Secret};
 
-/// Sends through an SMTP server (lettre, blocking, one connection per
-/// message). Timeouts: `timeout_seconds` (default 30 s) for connecting and
-/// for every command.
+/// Sends through an SMTP server with [`SmtpClient`]: `TCP_NODELAY`, one
+/// connection for a whole sending pass (closed with QUIT at its end),
+/// PIPELINING when offered. Timeouts: `timeout_seconds` (default 30 s) for
+/// connecting and for each read and write; a send gives up as soon as the
+/// stop flag is set.
 ///
-/// Error classes: a 5xx reply is [`SendError::Permanent`]; everything else
-/// (4xx, refused connection, timeout, TLS trouble, lost connection) is
-/// [`SendError::Temporary`], retried by the outbox schedule. So are the 5xx
-/// replies about the server's own login (530, 534, 535, 538): a
-/// configuration error the admin fixes (MTAs defer on them too), not a
-/// verdict on the mail.
+/// Error classes: a 5xx reply to the mail's own transaction (MAIL, RCPT,
+/// DATA, the message) is [`SendError::Permanent`]; everything else (4xx,
+/// refused connection, timeout, TLS trouble, lost connection, a refusal
+/// of the greeting, EHLO or login) is [`SendError::Temporary`], retried by
+/// the outbox schedule. So are the 5xx replies about the server's own login
+/// (530, 534, 535, 538) wherever they come: a configuration error the admin
+/// fixes (MTAs defer on them too), not a verdict on the mail.
 pub struct SmtpOutbox {
-    transport: SmtpTransport,
-    /// `timeout_seconds`, which lettre applies to each step of a send.
+    client: SmtpClient,
+    /// `timeout_seconds`, which bounds each step of a send.
     timeout: Duration,
-    /// For logs: `host:port` or the URL's host, never credentials.
+    /// For logs: `host:port`, never credentials.
     label: String,
 }
 
@@ -40,16 +44,88 @@ impl std::fmt::Debug for SmtpOutbox {
     }
 }
 
+/// What `url` says (lettre's connection URL form, kept from when lettre
+/// sent our mail): `smtp://[user:pass@]host[:port][/ehlo-name][?tls=required|opportunistic]`
+/// or `smtps://...`. Ports default to 25 (plain `smtp`), 587 (`smtp` with
+/// `tls`) and 465 (`smtps`); user and password are percent-decoded.
+struct UrlParts {
+    host: String,
+    port: u16,
+    security: Security,
+    credentials: Option<(String, Secret)>,
+    hello_name: Option<String>,
+}
+
+fn parse_url(text: &str) -> Result<UrlParts, MailError> {
+    // Never quote the URL in an error: it may hold the password.
+    let bad = |why: &str| MailError::Config(format!("[outbox] url: {why}"));
+    let url = url::Url::parse(text).map_err(|e| bad(&e.to_string()))?;
+    let host = url
+        .host_str()
+        .filter(|h| !h.is_empty())
+        .ok_or_else(|| bad("no host"))?
+        .to_string();
+    let tls = url
+        .query_pairs()
+        .find(|(k, _)| k == "tls")
+        .map(|(_, v)| v.to_string());
+    let (security, default_port) = match (url.scheme(), tls.as_deref()) {
+        ("smtp", None) => (Security::None, 25),
+        ("smtp", Some("required")) => (Security::StartTls { required: true }, 587),
+        ("smtp", Some("opportunistic")) => (Security::StartTls { required: false }, 587),
+        ("smtps", _) => (Security::Implicit, 465),
+        _ => {
+            return Err(bad(
+                "the scheme must be smtp or smtps, and tls= required or opportunistic",
+            ))
+        }
+    };
+    let decode = |s: &str| -> Result<String, MailError> {
+        percent_decode(s).ok_or_else(|| bad("bad percent-encoding in the user or password"))
+    };
+    let credentials = match url.password() {
+        Some(pw) => Some((decode(url.username())?, Secret::new(decode(pw)?))),
+        None => None,
+    };
+    let path = url.path().trim_matches('/');
+    Ok(UrlParts {
+        host,
+        port: url.port().unwrap_or(default_port),
+        security,
+        credentials,
+        hello_name: (!path.is_empty()).then(|| path.to_string()),
+    })
+}
+
+/// `%XX` decoded, as UTF-8; `None` when it is not.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 impl SmtpOutbox {
     pub fn new(config: &SmtpConfig) -> Result<Self, MailError> {
-        let timeout = Some(Duration::from_secs(config.timeout_seconds.max(1)));
+        let timeout = Duration::from_secs(config.timeout_seconds.max(1));
         let password = resolve_password(
             config.password.as_ref(),
             config.password_file.as_deref(),
             "outbox",
         )?;
         let ca_pem = read_ca_file(config.tls_ca_file.as_deref(), "outbox")?;
-        let (builder, label) = if let Some(url) = &config.url {
+        let default_name = || lettre::transport::smtp::extension::ClientId::default().to_string();
+        let (client, label) = if let Some(url) = &config.url {
             if config.host.is_some()
                 || config.port.is_some()
                 || config.username.is_some()
@@ -60,9 +136,22 @@ impl SmtpOutbox {
                     "[outbox] url excludes host, port, username, password and tls_ca_file: keep one way".into(),
                 ));
             }
-            let builder = SmtpTransport::from_url(url.expose())
-                .map_err(|e| MailError::Config(format!("[outbox] url: {e}")))?;
-            (builder, "the url's server".to_string())
+            let parts = parse_url(url.expose())?;
+            let client = SmtpClientConfig {
+                host: parts.host,
+                port: parts.port,
+                security: parts.security,
+                credentials: parts.credentials,
+                ca_pem: None,
+                hello_name: config
+                    .hello_name
+                    .clone()
+                    .or(parts.hello_name)
+                    .unwrap_or_else(default_name),
+                timeout,
+            };
+            // The URL is a secret as a whole.
+            (client, "the url's server".to_string())
         } else {
             let host = config
                 .host
@@ -71,77 +160,87 @@ impl SmtpOutbox {
                 .ok_or_else(|| {
                     MailError::Config("[outbox] kind = \"smtp\" needs host or url".into())
                 })?;
-            let tls_params = || {
-                let mut b = TlsParameters::builder(host.to_string());
-                if let Some(pem) = &ca_pem {
-                    let cert = Certificate::from_pem(pem)
-                        .map_err(|e| MailError::Config(format!("[outbox] tls_ca_file: {e}")))?;
-                    b = b.add_root_certificate(cert);
-                }
-                b.build()
-                    .map_err(|e| MailError::Config(format!("[outbox] TLS setup: {e}")))
-            };
-            let tls = match config.tls {
-                SmtpTls::Implicit => Tls::Wrapper(tls_params()?),
-                SmtpTls::Starttls => Tls::Required(tls_params()?),
+            if let Some(pem) = &ca_pem {
+                native_tls::Certificate::from_pem(pem)
+                    .map_err(|e| MailError::Config(format!("[outbox] tls_ca_file: {e}")))?;
+            }
+            let security = match config.tls {
+                SmtpTls::Implicit => Security::Implicit,
+                SmtpTls::Starttls => Security::StartTls { required: true },
                 SmtpTls::None => {
                     if !is_loopback(host) {
                         tracing::warn!(host, "SMTP without TLS to a host that is not loopback");
                     }
-                    Tls::None
+                    Security::None
                 }
             };
-            let mut builder = SmtpTransport::builder_dangerous(host)
-                .port(config.port())
-                .tls(tls);
-            match (&config.username, password) {
-                (Some(user), Some(pw)) => {
-                    builder = builder
-                        .credentials(Credentials::new(user.clone(), pw.expose().to_string()));
-                }
-                (None, None) => {}
+            let credentials = match (&config.username, password) {
+                (Some(user), Some(pw)) => Some((user.clone(), pw)),
+                (None, None) => None,
                 _ => {
                     return Err(MailError::Config(
                         "[outbox] username and password go together".into(),
                     ))
                 }
-            }
-            (builder, format!("{host}:{}", config.port()))
+            };
+            let client = SmtpClientConfig {
+                host: host.to_string(),
+                port: config.port(),
+                security,
+                credentials,
+                ca_pem,
+                hello_name: config.hello_name.clone().unwrap_or_else(default_name),
+                timeout,
+            };
+            let label = format!("{host}:{}", config.port());
+            (client, label)
         };
-        let mut builder = builder.timeout(timeout);
-        if let Some(name) = &config.hello_name {
-            builder = builder.hello_name(lettre::transport::smtp::extension::ClientId::Domain(
-                name.clone(),
-            ));
-        }
         Ok(SmtpOutbox {
-            transport: builder.build(),
-            timeout: Duration::from_secs(config.timeout_seconds.max(1)),
+            client: SmtpClient::new(client),
+            timeout,
             label,
         })
     }
 }
 
+/// A stop flag that is never set, for [`Sender::send`].
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 impl Sender for SmtpOutbox {
     /// One send is at most [`SMTP_STEPS`] steps (connect, greeting, EHLO,
-    /// STARTTLS, EHLO, AUTH, MAIL, RCPT, DATA, the body, the final dot,
-    /// QUIT, with room to spare), each bounded by `timeout_seconds`.
+    /// STARTTLS, EHLO, AUTH, RSET, MAIL, RCPT, DATA, the body, the final
+    /// reply, and a reconnection, with room to spare), each bounded by
+    /// `timeout_seconds`.
     fn longest_send(&self) -> Duration {
         self.timeout * SMTP_STEPS
     }
 
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
-        self.transport.send(msg).map(|_| ()).map_err(|e| {
-            let text = format!("SMTP {}: {e}", self.label);
-            let login_problem = e
-                .status()
-                .is_some_and(|code| is_login_problem(&code.to_string()));
-            if e.is_permanent() && !login_problem {
-                SendError::Permanent(text)
-            } else {
-                SendError::Temporary(text)
+        self.send_or_stop(msg, &NEVER)
+    }
+
+    fn send_or_stop(&mut self, msg: &Message, stop: &AtomicBool) -> Result<(), SendError> {
+        let envelope = msg.envelope();
+        let from = envelope.from().map(|a| a.to_string()).unwrap_or_default();
+        let to: Vec<String> = envelope.to().iter().map(|a| a.to_string()).collect();
+        let message = msg.formatted();
+        self.client.send(&from, &to, &message, stop).map_err(|f| {
+            let text = format!("SMTP {}: {}", self.label, f.error);
+            match f.error {
+                SmtpError::Reply { code, .. }
+                    if f.in_transaction
+                        && code / 100 == 5
+                        && !is_login_problem(&code.to_string()) =>
+                {
+                    SendError::Permanent(text)
+                }
+                _ => SendError::Temporary(text),
             }
         })
+    }
+
+    fn end_pass(&mut self) {
+        self.client.close();
     }
 }
 
@@ -158,27 +257,55 @@ fn is_login_problem(code: &str) -> bool {
 
 /// Sends by running a sendmail-compatible program:
 /// `COMMAND -i -f <envelope sender> -- <recipients...>` with the message on
-/// standard input.
+/// standard input, one process per mail.
 ///
 /// Exit status: 0 is success; `EX_DATAERR` (65), `EX_NOUSER` (67) and
 /// `EX_NOHOST` (68) are [`SendError::Permanent`]; any other status, a signal,
 /// or a program that cannot be started is [`SendError::Temporary`] (sendmail's
 /// own queue usually takes over temporary trouble, so this is rare).
+///
+/// Bound (issue #30): a program still running after `[outbox]
+/// timeout_seconds` (default 60), or when the stop flag is set, is killed
+/// with its whole process group (it runs in one of its own, so a script's
+/// children go too); the mail is a temporary failure, tried again later.
 #[derive(Debug)]
 pub struct SendmailOutbox {
     command: PathBuf,
+    timeout: Duration,
 }
+
+/// `[outbox] timeout_seconds` of the sendmail outbox when not set.
+pub const SENDMAIL_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl SendmailOutbox {
     pub fn new(command: &Path) -> Self {
+        SendmailOutbox::with_timeout(command, SENDMAIL_TIMEOUT)
+    }
+
+    /// A sendmail outbox whose program is killed after `timeout`.
+    pub fn with_timeout(command: &Path, timeout: Duration) -> Self {
         SendmailOutbox {
             command: command.to_path_buf(),
+            timeout: timeout.max(Duration::from_secs(1)),
         }
     }
 }
 
+/// How long a killed sendmail's reaping is waited for.
+const REAP_WAIT: Duration = Duration::from_secs(2);
+
 impl Sender for SendmailOutbox {
+    /// The program's time limit, and a little for starting and reaping it.
+    fn longest_send(&self) -> Duration {
+        self.timeout + REAP_WAIT * 2
+    }
+
     fn send(&mut self, msg: &Message) -> Result<(), SendError> {
+        self.send_or_stop(msg, &NEVER)
+    }
+
+    fn send_or_stop(&mut self, msg: &Message, stop: &AtomicBool) -> Result<(), SendError> {
+        use std::os::unix::process::CommandExt;
         let envelope = msg.envelope();
         let from = envelope.from().map(|a| a.to_string()).unwrap_or_default();
         let mut cmd = Command::new(&self.command);
@@ -186,43 +313,74 @@ impl Sender for SendmailOutbox {
         for to in envelope.to() {
             cmd.arg(to);
         }
+        let name = self.command.display().to_string();
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
-            .map_err(|e| {
-                SendError::Temporary(format!("cannot run {}: {e}", self.command.display()))
-            })?;
-        let written = child
-            .stdin
-            .take()
-            .map(|mut stdin| stdin.write_all(&msg.formatted()))
-            .unwrap_or(Ok(()));
-        let output = child.wait_with_output().map_err(|e| {
-            SendError::Temporary(format!("waiting for {}: {e}", self.command.display()))
-        })?;
+            .map_err(|e| SendError::Temporary(format!("cannot run {name}: {e}")))?;
+        let pid = child.id() as libc::pid_t;
+        let stdin = child.stdin.take();
+        let raw = msg.formatted();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Writing may block (a program that does not read) and so may
+        // waiting: both in a thread, which the kill below ends.
+        std::thread::spawn(move || {
+            let written = stdin
+                .map(|mut stdin| stdin.write_all(&raw))
+                .unwrap_or(Ok(()));
+            let output = child.wait_with_output();
+            let _ = tx.send((written, output));
+        });
+        let deadline = Instant::now() + self.timeout;
+        let (written, output) = loop {
+            match rx.recv_timeout(super::smtp::STOP_SLICE) {
+                Ok(done) => break done,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    let stopped = stop.load(Ordering::SeqCst);
+                    if stopped || Instant::now() >= deadline {
+                        // SAFETY: kill(2) on the process group the child
+                        // leads; it has not been reaped (no result yet).
+                        unsafe {
+                            libc::kill(-pid, libc::SIGKILL);
+                        }
+                        let _ = rx.recv_timeout(REAP_WAIT);
+                        return Err(SendError::Temporary(if stopped {
+                            format!("{name} was stopped: the server is shutting down")
+                        } else {
+                            format!(
+                                "{name} did not finish within {} s and was killed",
+                                self.timeout.as_secs()
+                            )
+                        }));
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(SendError::Temporary(format!("lost track of {name}")))
+                }
+            }
+        };
+        let output =
+            output.map_err(|e| SendError::Temporary(format!("waiting for {name}: {e}")))?;
         let stderr = String::from_utf8_lossy(&output.stderr);
         let stderr = stderr.trim();
         match output.status.code() {
             Some(0) => match written {
                 Ok(()) => Ok(()),
                 Err(e) => Err(SendError::Temporary(format!(
-                    "{} exited before reading the whole message: {e}",
-                    self.command.display()
+                    "{name} exited before reading the whole message: {e}"
                 ))),
             },
             Some(code @ (65 | 67 | 68)) => Err(SendError::Permanent(format!(
-                "{} exited with {code}: {stderr}",
-                self.command.display()
+                "{name} exited with {code}: {stderr}"
             ))),
             Some(code) => Err(SendError::Temporary(format!(
-                "{} exited with {code}: {stderr}",
-                self.command.display()
+                "{name} exited with {code}: {stderr}"
             ))),
             None => Err(SendError::Temporary(format!(
-                "{} was killed by a signal",
-                self.command.display()
+                "{name} was killed by a signal"
             ))),
         }
     }
@@ -304,6 +462,138 @@ mod tests {
             .is_permanent());
         let missing = SendmailOutbox::new(&tmp.path().join("nope")).send(&msg());
         assert!(matches!(missing, Err(SendError::Temporary(_))));
+    }
+
+    #[test]
+    fn a_sendmail_that_never_ends_is_killed_after_the_timeout() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pidfile = tmp.path().join("pid");
+        // The script's child sleeps too: the whole group must go.
+        let cmd = script(
+            tmp.path(),
+            &format!(
+                "cat >/dev/null; sleep 1000 & echo $! > {}; wait",
+                pidfile.display()
+            ),
+        );
+        let started = Instant::now();
+        let err = SendmailOutbox::with_timeout(&cmd, Duration::from_secs(1))
+            .send(&msg())
+            .unwrap_err();
+        assert!(!err.is_permanent());
+        assert!(
+            err.to_string().contains("did not finish within 1 s"),
+            "{err}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        // Gone, or a zombie waiting for whoever inherited it to reap it.
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .next();
+        assert!(
+            matches!(state, None | Some('Z' | 'X')),
+            "the sleeping grandchild was killed: {stat}"
+        );
+    }
+
+    #[test]
+    fn a_stop_ends_a_hanging_sendmail_at_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Reads nothing and never ends: the message stays unwritten too.
+        let cmd = script(tmp.path(), "exec sleep 1000");
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let started = Instant::now();
+        let err = SendmailOutbox::with_timeout(&cmd, Duration::from_secs(600))
+            .send_or_stop(&msg(), &stop)
+            .unwrap_err();
+        assert!(!err.is_permanent());
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn smtp_refusals_of_the_mail_are_permanent_the_rest_temporary() {
+        use crate::mail::smtp::tests::{sink, SinkOpts};
+        let sink = sink(SinkOpts::default());
+        let cfg = SmtpConfig {
+            url: None,
+            host: Some("127.0.0.1".into()),
+            port: Some(sink.port),
+            tls: SmtpTls::None,
+            username: None,
+            password: None,
+            password_file: None,
+            tls_ca_file: None,
+            timeout_seconds: 5,
+            hello_name: Some("pbm.test".into()),
+        };
+        let mut outbox = SmtpOutbox::new(&cfg).unwrap();
+        let to = |addr: &str| {
+            let out = Outgoing {
+                to: addr.into(),
+                subject: "Chess Board 101 bob".into(),
+                body: ".board\n".into(),
+                in_reply_to: None,
+            };
+            build_message(&out, 1, "pbm@chess.example", SystemTime::now()).unwrap()
+        };
+        outbox.send(&to("bob@x.test")).unwrap();
+        assert!(outbox
+            .send(&to("reject@x.test"))
+            .unwrap_err()
+            .is_permanent());
+        assert!(!outbox
+            .send(&to("tempfail@x.test"))
+            .unwrap_err()
+            .is_permanent());
+        outbox.send(&to("ann@x.test")).unwrap();
+        outbox.end_pass();
+        let log = sink.log.lock().unwrap();
+        assert_eq!(log.connections, 1);
+        assert_eq!(log.messages.len(), 2);
+        let text = String::from_utf8_lossy(&log.messages[0].1).to_string();
+        assert!(text.contains("\r\n\r\n.board\r\n"), "{text}");
+        assert!(log.commands.contains(&"EHLO pbm.test".to_string()));
+    }
+
+    #[test]
+    fn smtp_urls_are_read_as_lettre_read_them() {
+        let p = parse_url("smtps://us%40er:p%3Ass@mail.example.org/helo.example").unwrap();
+        assert_eq!((p.host.as_str(), p.port), ("mail.example.org", 465));
+        assert_eq!(p.security, Security::Implicit);
+        let (user, pw) = p.credentials.unwrap();
+        assert_eq!((user.as_str(), pw.expose()), ("us@er", "p:ss"));
+        assert_eq!(p.hello_name.as_deref(), Some("helo.example"));
+        let p = parse_url("smtp://127.0.0.1:2525").unwrap();
+        assert_eq!((p.port, p.security), (2525, Security::None));
+        assert!(p.credentials.is_none());
+        let p = parse_url("smtp://h?tls=required").unwrap();
+        assert_eq!(
+            (p.port, p.security),
+            (587, Security::StartTls { required: true })
+        );
+        let p = parse_url("smtp://h?tls=opportunistic").unwrap();
+        assert_eq!(p.security, Security::StartTls { required: false });
+        for bad in ["http://h", "smtp://h?tls=maybe", "smtp://", "not a url"] {
+            assert!(parse_url(bad).is_err(), "{bad}");
+        }
+        let err = parse_url("ftp://u:hunter2@h").err().unwrap().to_string();
+        assert!(!err.contains("hunter2"), "{err}");
     }
 
     #[test]

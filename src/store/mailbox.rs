@@ -136,9 +136,14 @@ pub fn pending_count(conn: &Connection) -> Result<u32> {
 /// Claim a due row for sending until `until`, so that another process
 /// draining the same outbox (two overlapping cron passes) skips it. False
 /// when the row is no longer due (sent, given up, or claimed by another).
+///
+/// The row is marked claimed until [`mark_sent`], [`mark_retry`],
+/// [`mark_failed`] or [`unclaim`] records what became of it; a claim
+/// still marked when the next sender takes the [`SendLock`] was left by a
+/// sender that died, and [`reclaim_orphans`] makes it due again at once.
 pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool> {
     let n = conn.exec(
-        "UPDATE outbox SET next_attempt_at = ?3
+        "UPDATE outbox SET next_attempt_at = ?3, claimed = 1
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?2",
         params![id, time_text(now), time_text(until)],
     )?;
@@ -148,7 +153,7 @@ pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc
 /// Give back a claimed mail that was not tried: due again at `at`.
 pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
     conn.exec(
-        "UPDATE outbox SET next_attempt_at = ?2
+        "UPDATE outbox SET next_attempt_at = ?2, claimed = 0
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
         params![id, time_text(at)],
     )?;
@@ -157,7 +162,8 @@ pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
 
 pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
     conn.exec(
-        "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
+        "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, claimed = 0
+         WHERE id = ?1",
         params![id, time_text(now)],
     )?;
     Ok(())
@@ -166,7 +172,8 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
 /// A temporary failure: try again at `next`.
 pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) -> Result<()> {
     conn.exec(
-        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3,
+             claimed = 0
          WHERE id = ?1",
         params![id, time_text(next), error],
     )?;
@@ -176,10 +183,92 @@ pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) 
 /// A permanent failure: never tried again.
 pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) -> Result<()> {
     conn.exec(
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3 WHERE id = ?1",
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3, claimed = 0
+         WHERE id = ?1",
         params![id, time_text(now), error],
     )?;
     Ok(())
+}
+
+/// Makes every claimed row not yet sent nor given up due at `now` and no
+/// longer claimed: called by a sender that has just taken the
+/// [`SendLock`], when no other process can be sending them (issue #24: a
+/// crash no longer strands a batch for the lease). Returns how many.
+pub fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
+    Ok(conn.exec(
+        "UPDATE outbox SET claimed = 0, next_attempt_at = ?1
+         WHERE claimed = 1 AND sent_at IS NULL AND failed_at IS NULL",
+        params![time_text(now)],
+    )?)
+}
+
+/// Whether any outbox row is due at `now`.
+pub fn any_due(conn: &Connection, now: DateTime<Utc>) -> Result<bool> {
+    Ok(!due_mail_first(conn, now, 1)?.is_empty())
+}
+
+/// The send lock of a database: an exclusive advisory lock (`flock`) on the
+/// file `<database>.send-lock` beside it, held by the one process that
+/// sends outbox mail at a time, for as long as it sends (released when
+/// dropped, and by the kernel when the process dies, SIGKILL included).
+/// So a second process (a cron `poll` beside `serve`, the MTA pipe's
+/// `process`) never sends a row another live process is sending, and a
+/// claim found by the next holder was left by a dead one.
+#[derive(Debug)]
+pub struct SendLock {
+    _file: std::fs::File,
+}
+
+/// What [`SendLock::try_take`] found.
+#[derive(Debug)]
+pub enum SendLockState {
+    /// Taken: this process may send.
+    Taken(SendLock),
+    /// Another live process holds it and is sending.
+    Busy,
+    /// No lock applies: an in-memory database, or the lock file cannot be
+    /// opened (then claims and their lease alone keep senders apart).
+    Unavailable(Option<std::io::Error>),
+}
+
+impl SendLock {
+    /// The lock file of the database `conn` has open, if it is a file.
+    pub fn path_for(conn: &Connection) -> Option<std::path::PathBuf> {
+        conn.path()
+            .filter(|p| !p.is_empty())
+            .map(|p| std::path::PathBuf::from(format!("{p}.send-lock")))
+    }
+
+    /// Tries to take the send lock of `conn`'s database without waiting.
+    pub fn try_take(conn: &Connection) -> SendLockState {
+        let Some(path) = SendLock::path_for(conn) else {
+            return SendLockState::Unavailable(None);
+        };
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
+        let file = match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e) => return SendLockState::Unavailable(Some(e)),
+        };
+        // SAFETY: flock(2) on a descriptor this function owns.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return SendLockState::Taken(SendLock { _file: file });
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() == std::io::ErrorKind::WouldBlock {
+            SendLockState::Busy
+        } else {
+            SendLockState::Unavailable(Some(e))
+        }
+    }
 }
 
 /// Forget processed Message-IDs recorded before `processed_before` and

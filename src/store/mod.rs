@@ -104,6 +104,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0030_deploy_service_state.sql"
         )),
+        M::up(include_str!("../../migrations/0031_delivery_claims.sql")),
         M::up(include_str!(
             "../../migrations/0033_strangers_confirmation_mails.sql"
         )),
