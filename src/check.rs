@@ -159,7 +159,7 @@ fn outbox_item(app: &App) -> Result<String, String> {
                 None => "SMTP (the url's server) logged in".to_string(),
             })
         }
-        OutboxConfig::Sendmail { command } => {
+        OutboxConfig::Sendmail { command, .. } => {
             sendmail_verify(command, &app.config.server.address, SENDMAIL_CHECK_TIMEOUT)
         }
     }

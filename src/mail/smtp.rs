@@ -687,6 +687,14 @@ impl SmtpClient {
         result
     }
 
+    /// Connects, greets, secures and logs in as a send would, then quits
+    /// without sending (`pbmchess check`).
+    pub fn test_login(&self) -> Result<(), SmtpError> {
+        let stop = AtomicBool::new(false);
+        SmtpSession::open(&self.config, &stop)?.quit();
+        Ok(())
+    }
+
     /// Ends the session, if one is open.
     pub fn close(&mut self) {
         if let Some(s) = self.session.take() {

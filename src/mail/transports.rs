@@ -391,11 +391,9 @@ impl SmtpOutbox {
     /// sending (`pbmchess check`). The error names the server, never the
     /// credentials.
     pub fn test_login(&self) -> Result<(), String> {
-        match self.transport.test_connection() {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(format!("SMTP {}: the server did not answer", self.label)),
-            Err(e) => Err(format!("SMTP {}: {e}", self.label)),
-        }
+        self.client
+            .test_login()
+            .map_err(|e| format!("SMTP {}: {e}", self.label))
     }
 }
 
