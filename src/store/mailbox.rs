@@ -147,6 +147,8 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1",
         params![id, time_text(now)],
     )?;
+    // Sent: its reply token and codes are no longer kept in clear.
+    super::forget_secrets(conn, id)?;
     Ok(())
 }
 
