@@ -34,7 +34,8 @@
 //!    board mail); nothing written above the quote; a mail that looks like
 //!    a reply to a board mail (`Re: Chess Board 101 bob`) but names no
 //!    token (a mail program that drops In-Reply-To, or `noreply`).
-//! 3a. With `[security] authserv_id` set, a reply from the player's
+//!
+//!    With `[security] authserv_id` set, a reply from the player's
 //!    address whose From the receiving MTA did not authenticate (module
 //!    `crate::mail::auth`) runs nothing and is not answered; the player's
 //!    addresses on file get one notice a day saying so, without the text
