@@ -412,6 +412,7 @@ fn with_authserv_id_a_reply_needs_an_authenticated_from_and_the_player_is_told_o
             // Told once, without the attacker's text.
             let notice = only_one(&mails, ALICE);
             assert_eq!(notice.subject, "Reply not played");
+            assert!(notice.raw.lines().all(|l| l.len() <= 78), "{}", notice.raw);
             assert!(!notice.raw.contains("SECRET-TEXT"), "{}", notice.raw);
             assert!(!notice.body.contains("e4"), "{}", notice.body);
         } else {
@@ -420,6 +421,29 @@ fn with_authserv_id_a_reply_needs_an_authenticated_from_and_the_player_is_told_o
     }
     let board = board_now_authenticated(&mut s, pass);
     assert!(!board.contains("1. e4"), "{board}");
+    // Nothing above the quote, unauthenticated: still not a word back.
+    let mails = deliver(
+        &mut s,
+        &reply(
+            ALICE,
+            &mid(&to_alice),
+            "f9@evil.example",
+            "",
+            "> quoted only",
+        ),
+    );
+    assert!(mails.is_empty(), "{mails:#?}");
+    // A whole command on the first line runs as that command, as ever.
+    let mails = deliver(
+        &mut s,
+        &reply(ALICE, &mid(&to_alice), "w1@a.example", "", "chess show 101"),
+    );
+    assert!(
+        only_one(&mails, ALICE)
+            .body
+            .starts_with("It is alice's turn."),
+        "{mails:#?}"
+    );
 
     // Authenticated (DMARC, or DKIM aligned with a subdomain's From): played.
     let ok = "Authentication-Results: mx.games.test; dkim=pass header.d=a.example header.s=s1\r\n\

@@ -79,8 +79,10 @@
 //!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
-//!   on every mail, Message-ID stable per outbox row (derived from the row,
-//!   or the row's own: a board mail's reply token, see `server::reply`).
+//!   and `X-Loop: <the server's address>` on every mail, Message-ID stable
+//!   per outbox row (derived from the row, or the row's own: a board mail's
+//!   reply token, see `server::reply`); an error mail's ends in
+//!   `.error@<domain>`, so that a mail answering it gets no error back.
 //! - `In-Reply-To` and `References` of inbound mail are kept in
 //!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;

@@ -619,9 +619,15 @@ impl<'a> Server<'a> {
         let key = format!("unauthenticated-reply:{userid}");
         if store::notice_due_daily(tx, &key, now)? {
             if let Some(user) = store::user(tx, userid)?.filter(|u| u.signed_off_at.is_none()) {
+                // Lines within 78 columns, as every mail's.
                 let text = format!(
-                    "A reply to one of your board mails came \"from\" an address of {userid}, but this server's mail host could not confirm that it was sent from there (no DMARC or aligned DKIM pass), so nothing of it was played. If it was yours, use the Subject command with your password ({}); if not, someone tried to play for you and nothing changed. This notice is sent at most once a day.",
-                    "<game> move <board> <userid> <password> <move>"
+                    "A reply to one of your board mails came \"from\" an address of\n\
+                     {userid}, but this server's mail host could not confirm that it was\n\
+                     sent from there (no DMARC or aligned DKIM pass), so nothing of it\n\
+                     was played. If it was yours, use the Subject command with your\n\
+                     password:\n  <game> move <board> {userid} <password> <move>\n\
+                     If not, someone tried to play for you, and nothing changed.\n\
+                     This notice is sent at most once a day."
                 );
                 let body = self.notice_body(&text)?;
                 let replies = Reply::to_user(&user, "Reply not played", &body);
@@ -1066,7 +1072,11 @@ fn answers_size<'r>(
 
 /// The refusal of a command that needs no password from a mail whose From
 /// the receiving MTA did not authenticate.
-const UNAUTHENTICATED: &str = "This server's mail host could not confirm that your mail comes from the address in its From (no DMARC or aligned DKIM pass), and this command needs no password, so it is not run; send it from a mail system that signs its mail (DKIM), or ask the server's admin.";
+const UNAUTHENTICATED: &str =
+    "This server's mail host could not confirm that your mail comes from\n\
+the address in its From (no DMARC or aligned DKIM pass), and this command\n\
+needs no password, so it is not run; send it from a mail system that\n\
+signs its mail (DKIM), or ask the server's admin.";
 
 /// Whether `command` may only come from an authenticated From when
 /// `[security] authserv_id` is set: a command that needs no password and

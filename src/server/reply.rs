@@ -298,7 +298,9 @@ pub(crate) fn read(
         // address, or signoff (issue #31).
         return Ok(Some(ByReply::refused(
             on_board(format!(
-                "This board mail no longer takes replies: its player has since switched replies off, or changed password or address. Use the Subject command: {how}."
+                "This board mail no longer takes replies: its player has since\n\
+                 switched replies off, or changed password or address.\n\
+                 Use the Subject command: {how}."
             )),
             quote,
             comment,
@@ -315,6 +317,20 @@ pub(crate) fn read(
             quote,
             comment,
         )));
+    }
+    // A whole command on the first line is run as that command, with its
+    // own password and board.
+    if let Some(parsed) = text
+        .as_ref()
+        .and_then(|t| command::parse_line(&t.action).ok())
+    {
+        return Ok(Some(ByReply {
+            command: Ok(parsed),
+            comment: text.map(|t| t.comment).unwrap_or_default(),
+            vouched: None,
+            answerable: None,
+            unauthenticated: None,
+        }));
     }
     // From is forgeable: where the MTA is asked (`[security] authserv_id`),
     // a reply without a password needs its From authenticated. Nothing of
@@ -343,17 +359,6 @@ pub(crate) fn read(
             comment,
         ).answerable(&answerable)));
     };
-    // A whole command on the first line is run as that command, with its
-    // own password and board.
-    if let Ok(parsed) = command::parse_line(&text.action) {
-        return Ok(Some(ByReply {
-            command: Ok(parsed),
-            comment: text.comment,
-            vouched: None,
-            answerable: None,
-            unauthenticated: None,
-        }));
-    }
     let parsed = match command::parse_reply(game.name(), key.board, &key.userid, &text.action) {
         Ok(parsed) => parsed,
         Err(e) => {
