@@ -40,6 +40,7 @@ impl Bench<'_> {
             comment: String::new(),
             never_answer: None,
             replied_to: Vec::new(),
+            auth_results: Vec::new(),
         };
         let t = Instant::now();
         let outcome = self

@@ -37,6 +37,7 @@ fn main() {
             comment: String::new(),
             never_answer: None,
             replied_to: Vec::new(),
+            auth_results: Vec::new(),
         };
         let outcome = server.handle_mail(conn, &env, 200).expect("handled");
         assert_eq!(

@@ -29,6 +29,20 @@ pub struct Config {
     pub log: LogSection,
     pub computer: ComputerSection,
     pub accounts: AccountsSection,
+    pub security: SecuritySection,
+}
+
+/// Who may act without a password (issue #31).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SecuritySection {
+    /// The receiving MTA's name as it writes it in `Authentication-Results`
+    /// (RFC 8601). When set, only the topmost such header of this host
+    /// counts, and a command without a password (a reply by token, a
+    /// stranger's challenge) needs `dmarc=pass` or an aligned `dkim=pass`
+    /// for the From address (see `mail::auth`). Unset (the default): From
+    /// is trusted as it comes.
+    pub authserv_id: Option<String>,
 }
 
 /// Who the server is.

@@ -694,7 +694,25 @@ pub fn prune(config: &Config, clock: &dyn Clock, conn: &Connection) -> Result<()
     if processed + sent + reply_tokens > 0 {
         info!(processed, sent, reply_tokens, "old mail records pruned");
     }
+    prune_inbox_maildir(config, now);
     Ok(())
+}
+
+/// Processed inbound mail in a Maildir inbox holds passwords in clear: it
+/// goes after `[retention] processed_mail_days`, like its Message-ID (a
+/// bounded number per pass). The IMAP processed mailbox is the mail
+/// host's to expire (docs/deployment.md).
+fn prune_inbox_maildir(config: &Config, now: chrono::DateTime<chrono::Utc>) {
+    let mail::InboxConfig::Maildir { path } = &config.inbox else {
+        return;
+    };
+    let before = now - chrono::Duration::days(i64::from(config.retention.processed_mail_days));
+    let before = std::time::SystemTime::from(before);
+    match mail::prune_processed_maildir(path, before, crate::limits::PRUNE_BATCH as usize) {
+        Ok(0) => {}
+        Ok(files) => info!(files, "old processed inbox mail deleted"),
+        Err(e) => warn!(error = %e, "old processed inbox mail cannot be deleted"),
+    }
 }
 
 /// Send the due outbox mail now (after `process` and `tick`), when the

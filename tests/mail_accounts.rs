@@ -525,6 +525,7 @@ fn a_nonexistent_userid_costs_the_same_password_checks_as_a_wrong_password() {
             comment: String::new(),
             never_answer: None,
             replied_to: Vec::new(),
+            auth_results: Vec::new(),
         };
         server.handle_mail(&mut w.conn, &env, 100).unwrap();
         server.credentials.stats().verifications

@@ -205,6 +205,7 @@ fn a_misplaced_password_costs_no_more_checks_than_the_password() {
         comment: String::new(),
         never_answer: None,
         replied_to: Vec::new(),
+        auth_results: Vec::new(),
     };
     server
         .handle_mail(&mut w.conn, &env("message bob lion bear wolf tiger"), 100)
@@ -240,6 +241,7 @@ fn fifty_wrong_passwords_for_fresh_userids_cost_five_checks() {
         comment: String::new(),
         never_answer: None,
         replied_to: Vec::new(),
+        auth_results: Vec::new(),
     };
     server.handle_mail(&mut w.conn, &env, 3000).unwrap();
     assert_eq!(server.credentials.stats().verifications, 5);
@@ -286,6 +288,7 @@ fn guessing_stops_from_any_address_once_the_servers_hour_is_spent() {
             comment: String::new(),
             never_answer: None,
             replied_to: Vec::new(),
+            auth_results: Vec::new(),
         };
         let before = server.credentials.stats().verifications;
         server.handle_mail(&mut w.conn, &env, 3000).unwrap();

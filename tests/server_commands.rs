@@ -263,6 +263,7 @@ fn never_answered_mail_is_recorded_but_not_answered() {
         comment: String::new(),
         never_answer: Some("Auto-Submitted: auto-replied".into()),
         replied_to: Vec::new(),
+        auth_results: Vec::new(),
     };
     let outcome = server.handle_mail(&mut w.conn, &env, 10).unwrap();
     assert!(matches!(outcome, MailOutcome::Ignored(_)));

@@ -1096,6 +1096,8 @@ impl<'a> Parser<'a> {
         let ok = match a.split_once('@') {
             Some((local, domain)) => {
                 !local.is_empty()
+                    // Never read as an option by a `sendmail` program.
+                    && !local.starts_with('-')
                     && !domain.is_empty()
                     && !domain.contains('@')
                     && !a.contains(['<', '>', ',', ';', '"', ':'])

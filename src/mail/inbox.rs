@@ -227,12 +227,69 @@ fn read_bounded(file: &Path, max_bytes: usize) -> io::Result<(Vec<u8>, usize)> {
     Ok((raw, size))
 }
 
+/// Create a Maildir's folders where missing. Folders it creates are for
+/// the owner only (0700), whatever the process umask (mail holds
+/// passwords); folders that exist keep their mode (an admin may give the
+/// MTA's group access, docs/deployment.md).
 pub(crate) fn create_maildir(path: &Path) -> Result<(), MailError> {
     for sub in ["new", "cur", "tmp"] {
         let dir = path.join(sub);
-        fs::create_dir_all(&dir).map_err(|e| MailError::io(&dir, e))?;
+        create_dir_owner_only(&dir).map_err(|e| MailError::io(&dir, e))?;
     }
     Ok(())
+}
+
+/// `fs::create_dir_all`, each folder it creates 0700 (on Unix).
+pub fn create_dir_owner_only(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Delete processed and ignored mail (flag `S`, in `cur/`) of the
+/// Maildir inbox at `path` delivered before `before`, at most `batch`
+/// files; quarantined mail (in `.Quarantine`) stays for the admin.
+/// Processed mail holds passwords in clear: it is kept only as long as
+/// `[retention] processed_mail_days` keeps its Message-ID. Returns how
+/// many files were deleted.
+pub fn prune_processed_maildir(
+    path: &Path,
+    before: std::time::SystemTime,
+    batch: usize,
+) -> io::Result<usize> {
+    let cur = path.join("cur");
+    let entries = match fs::read_dir(&cur) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        if removed >= batch {
+            break;
+        }
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        // Filed away by `mark_done`: processed or ignored mail is Seen.
+        let done = name
+            .rsplit_once(":2,")
+            .is_some_and(|(_, flags)| flags.contains('S'));
+        if !done || name.starts_with('.') {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_file() && meta.modified().is_ok_and(|m| m < before) {
+            match fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(removed)
 }
 
 impl Inbox for MaildirInbox {
@@ -335,6 +392,46 @@ impl Inbox for MaildirInbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn processed_mail_older_than_retention_is_pruned_the_rest_stays() {
+        let tmp = tempfile::tempdir().unwrap();
+        create_maildir(tmp.path()).unwrap();
+        for name in ["1.a:2,S", "2.b:2,FS", "3.c:2,RS", "4.d:2,F", "5.e"] {
+            fs::write(tmp.path().join("cur").join(name), "x").unwrap();
+        }
+        fs::write(tmp.path().join("new/6.f"), "x").unwrap();
+        let future = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        assert_eq!(prune_processed_maildir(tmp.path(), past, 100).unwrap(), 0);
+        assert_eq!(prune_processed_maildir(tmp.path(), future, 2).unwrap(), 2);
+        assert_eq!(prune_processed_maildir(tmp.path(), future, 100).unwrap(), 1);
+        let mut left: Vec<String> = fs::read_dir(tmp.path().join("cur"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["4.d:2,F", "5.e"]);
+        assert!(tmp.path().join("new/6.f").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_maildir_folders_are_for_the_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let md = tmp.path().join("a/b/inbox");
+        create_maildir(&md).unwrap();
+        for dir in [
+            md.clone(),
+            md.join("new"),
+            md.join("cur"),
+            tmp.path().join("a"),
+        ] {
+            let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", dir.display());
+        }
+    }
     use std::time::Duration;
 
     fn deliver(dir: &Path, name: &str, body: &str, mtime_secs: u64) {

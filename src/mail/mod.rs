@@ -54,8 +54,11 @@
 //!
 //! # Rulings
 //!
-//! - Sender: Reply-To's first address, else From's; the whole address is
-//!   lower-cased.
+//! - Sender: From's address, lower-cased as a whole; `Reply-To` never
+//!   names who is asking (anyone may write anyone's address there), and
+//!   answers go to From too. Two From headers, or a From of several
+//!   addresses: never answered. `Authentication-Results` are kept for
+//!   `[security] authserv_id` (see `auth`).
 //! - Never answered (see `parse::never_answer_reason` for the list, first
 //!   match wins): Auto-Submitted other than `no`, Precedence
 //!   bulk/junk/list, List-Id or List-Unsubscribe, X-Autoreply/X-Autorespond,
@@ -76,13 +79,16 @@
 //!   `quarantine_mailbox`.
 //! - Outgoing: envelope sender = the server's address (bounces come back
 //!   and are filed away by the loop rules), `Auto-Submitted: auto-replied`
-//!   on every mail, Message-ID stable per outbox row (derived from the row,
-//!   or the row's own: a board mail's reply token, see `server::reply`).
+//!   and `X-Loop: <the server's address>` on every mail, Message-ID stable
+//!   per outbox row (derived from the row, or the row's own: a board mail's
+//!   reply token, see `server::reply`); an error mail's ends in
+//!   `.error@<domain>`, so that a mail answering it gets no error back.
 //! - `In-Reply-To` and `References` of inbound mail are kept in
 //!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
+mod auth;
 pub mod bounce;
 mod config;
 mod connect;
@@ -95,14 +101,18 @@ mod smtp;
 mod text;
 mod transports;
 
+pub use auth::{aligned, parse_auth_results, AuthMethod, AuthResults};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use imap::ImapInbox;
-pub use inbox::{maildir_flags, Done, InboundMessage, Inbox, MaildirInbox, MAILDIR_QUARANTINE};
+pub use inbox::{
+    create_dir_owner_only, maildir_flags, prune_processed_maildir, Done, InboundMessage, Inbox,
+    MaildirInbox, MAILDIR_QUARANTINE,
+};
 pub use open::{open_inbox, open_sender};
 pub use outbound::{
-    build_message, build_message_with_id, next_attempt_delay, outgoing_message_id,
-    retry_after_failure, MaildirOutbox, MessageId, Retry, RetryPolicy, SendError, Sender,
-    GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+    build_message, build_message_with_id, is_error_message_id, is_error_subject,
+    next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox, MessageId, Retry,
+    RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
 pub use parse::parse_envelope;
 pub use smtp::{dot_stuffed, Security, SmtpClient, SmtpClientConfig, SmtpError};
@@ -138,13 +148,14 @@ impl MailError {
 }
 
 /// One inbound message as the server needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Envelope {
     /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
     /// bytes when the mail has none. Recorded so a mail is applied once.
     pub message_id: String,
-    /// The sender's address (Reply-To if present, else From), lower-cased
-    /// as a whole; `None` when the mail has no usable sender.
+    /// The sender's address (From; never Reply-To), lower-cased as a
+    /// whole; `None` when the mail has no usable sender (or two From
+    /// headers, or a From of several addresses).
     pub sender: Option<String>,
     pub subject: String,
     /// The plain-text body (HTML-only mail turned into text).
@@ -159,6 +170,25 @@ pub struct Envelope {
     /// `In-Reply-To`, then those of `References` from the newest (last)
     /// to the oldest. A reply to a board mail names its reply token here.
     pub replied_to: Vec<String>,
+    /// The `Authentication-Results` headers, topmost first.
+    pub auth_results: Vec<AuthResults>,
+}
+
+impl Envelope {
+    /// Whether the receiving MTA `authserv_id` vouches for the From
+    /// address (see `auth`: the topmost header of that host, `dmarc=pass`
+    /// or an aligned `dkim=pass`). With no `authserv_id` configured every
+    /// mail counts as authenticated (the server then trusts From, as
+    /// before `[security] authserv_id` existed).
+    pub fn authenticated(&self, authserv_id: Option<&str>) -> bool {
+        match authserv_id.map(str::trim).filter(|id| !id.is_empty()) {
+            None => true,
+            Some(id) => self
+                .sender
+                .as_deref()
+                .is_some_and(|from| auth::authenticated(&self.auth_results, id, from)),
+        }
+    }
 }
 
 /// One mail the server wants to send, as stored in the outbox.

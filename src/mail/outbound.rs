@@ -93,7 +93,42 @@ pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) ->
         h.update(part.as_bytes());
     }
     let digest = hex(&h.finalize());
-    format!("pbmchess.{outbox_id}.{}@{from_domain}", &digest[..16])
+    let kind = if is_error_subject(&out.subject) {
+        ERROR_ID_SUFFIX
+    } else {
+        ""
+    };
+    format!("pbmchess.{outbox_id}.{}{kind}@{from_domain}", &digest[..16])
+}
+
+/// What ends the local part of an error mail's Message-ID
+/// (`pbmchess.<id>.<hash>.error@<domain>`), so that a mail answering one
+/// is recognised: it is never answered with another error (two servers
+/// must not ping-pong errors; issue #31).
+const ERROR_ID_SUFFIX: &str = ".error";
+
+/// Whether a mail with this Subject is an error mail: the server's error
+/// mails are titled `Error`, `<Game> Error` or `<Game> Board <n> Error`.
+pub fn is_error_subject(subject: &str) -> bool {
+    subject == "Error" || subject.ends_with(" Error")
+}
+
+/// Whether `id` (without brackets) is the Message-ID of one of our error
+/// mails: our shape, in the domain of our `address` (which may be `Name
+/// <address>`).
+pub fn is_error_message_id(id: &str, address: &str) -> bool {
+    let address = address.trim().trim_end_matches('>');
+    let Some((_, domain)) = address.rsplit_once('@') else {
+        return false;
+    };
+    match id.rsplit_once('@') {
+        Some((local, d)) => {
+            d.eq_ignore_ascii_case(domain)
+                && local.starts_with("pbmchess.")
+                && local.ends_with(ERROR_ID_SUFFIX)
+        }
+        None => false,
+    }
 }
 
 /// Builds the mail for one outbox row, with the headers of commands.md §5:
@@ -104,6 +139,7 @@ pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) ->
 /// so a resend is the same mail),
 /// `In-Reply-To` and `References` to the cause when its id is a real
 /// Message-ID (not a `hash:` id), `Auto-Submitted` (see [`auto_submitted`]),
+/// `X-Loop: <the server's address>`,
 /// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`; the
 /// transfer encoding is chosen by lettre (7bit for plain ASCII boards).
 ///
@@ -144,6 +180,7 @@ pub fn build_message_with_id(
             SendError::Permanent(format!("bad recipient address {:?}: {e}", out.to))
         })?;
     let domain = from.email.domain().to_string();
+    let loop_address = from.email.to_string();
     let subject: String = out
         .subject
         .chars()
@@ -170,6 +207,13 @@ pub fn build_message_with_id(
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
             auto_submitted(out).to_string(),
+        ))
+        // A mail that comes back through a forwarder is recognised by it
+        // (see `parse::never_answer_reason`), even if Auto-Submitted is
+        // stripped on the way.
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Loop"),
+            loop_address,
         ));
     if let Some(cause) = out.in_reply_to.as_deref().filter(|id| is_message_id(id)) {
         builder = builder
@@ -480,6 +524,7 @@ mod tests {
         assert_eq!(header(&t, "In-Reply-To"), Some("<abc@example.org>"));
         assert_eq!(header(&t, "References"), Some("<abc@example.org>"));
         assert_eq!(header(&t, "Auto-Submitted"), Some("auto-replied"));
+        assert_eq!(header(&t, "X-Loop"), Some("pbm@chess.example"));
         assert_eq!(
             header(&t, "Content-Type"),
             Some("text/plain; charset=utf-8")
@@ -511,6 +556,39 @@ mod tests {
             header(&a, "Message-ID"),
             header(&formatted(&other, 7), "Message-ID")
         );
+    }
+
+    #[test]
+    fn error_mails_have_a_message_id_of_their_own_shape() {
+        let mut out = row();
+        for subject in ["Error", "Chess Error", "Chess Board 101 Error"] {
+            out.subject = subject.into();
+            let id = outgoing_message_id(&out, 9, "chess.example");
+            assert!(is_error_message_id(&id, FROM), "{id}");
+            assert!(!is_error_message_id(&id, "pbm@other.example"), "{id}");
+        }
+        for subject in ["Chess Board 101 bob", "Errors of mine", "Password changed"] {
+            out.subject = subject.into();
+            let id = outgoing_message_id(&out, 9, "chess.example");
+            assert!(!is_error_message_id(&id, FROM), "{id}");
+            assert!(id.starts_with("pbmchess.9."), "{id}");
+        }
+        assert!(!is_error_message_id("t.abc@chess.example", FROM));
+        assert!(!is_error_message_id("x.error@chess.example", FROM));
+    }
+
+    #[test]
+    fn a_mail_that_comes_back_through_a_forwarder_is_never_answered() {
+        let t = formatted(&row(), 1);
+        // A forwarder that strips Auto-Submitted.
+        let stripped = t.replace("Auto-Submitted: auto-replied\r\n", "");
+        assert!(!stripped.contains("Auto-Submitted"));
+        let stripped = stripped.replace(
+            "From: \"PBM Chess\" <pbm@chess.example>",
+            "From: fwd@relay.example",
+        );
+        let e = super::super::parse_envelope(stripped.as_bytes(), &["pbm@chess.example".into()]);
+        assert!(e.never_answer.unwrap().contains("X-Loop"));
     }
 
     #[test]
@@ -647,7 +725,12 @@ mod tests {
                 in_reply_to: Some("a@b".into()),
             };
             let msg = build_message(&out, 1, FROM, at()).unwrap();
-            let env = super::super::parse_envelope(&msg.formatted(), &[]);
+            // As a person's mail: ours is never answered, so its body
+            // would not be decoded.
+            let raw = String::from_utf8(msg.formatted())
+                .unwrap()
+                .replacen("Auto-Submitted: auto-replied\r\n", "", 1);
+            let env = super::super::parse_envelope(raw.as_bytes(), &[]);
             // RFC 2047: white space between two encoded words is not part
             // of the text, so where lettre splits a non-ASCII subject into
             // several words the spaces between them may go; every other

@@ -24,46 +24,115 @@ const MACHINE_LOCAL_PARTS: &[&str] = &[
 /// and a `never_answer` reason.
 ///
 /// - `message_id`: the Message-ID without angle brackets, or
-///   `hash:<hex sha256 of raw>` when the mail has none.
-/// - `sender`: the first address of Reply-To if present, else of From,
-///   lower-cased (whole address; local parts are case-insensitive in
-///   practice, and the server keys accounts by it).
+///   `hash:<hex sha256 of raw>` when the mail has none; a Message-ID
+///   longer than [`MAX_MESSAGE_ID`] bytes is kept as `hash:<hex sha256 of
+///   it>`, so stored header values are bounded.
+/// - `sender`: the address of From, lower-cased (whole address; local
+///   parts are case-insensitive in practice, and the server keys accounts
+///   by it). `Reply-To` never names who is asking (issue #31: anyone may
+///   write anyone's address there); answers go to From too. A mail with
+///   two From headers, or a From naming several addresses, has no sender
+///   and is never answered (whom it is from cannot be told).
 /// - `body`: the text/plain parts joined; HTML-only mail turned into text by
-///   [`html_to_text`]. Line ends are `\n`.
+///   [`html_to_text`]. Line ends are `\n`. Only decoded when the mail may be
+///   answered: the never-answer rules read the headers alone, so an ignored
+///   mail costs the parsing of its headers (issue #32).
 /// - `comment`: see [`extract_comment`].
 /// - `never_answer`: see [`never_answer_reason`].
+/// - `auth_results`: the `Authentication-Results` headers, topmost first
+///   (see [`super::auth`]).
 ///
 /// `own_addresses` are the server's own addresses (compared
-/// case-insensitively).
+/// case-insensitively, with or without a `+tag`).
 pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     let hash_id = || format!("hash:{}", hex(&Sha256::digest(raw)));
-    let Some(msg) = MessageParser::default().parse(raw) else {
-        return Envelope {
-            message_id: hash_id(),
-            sender: None,
-            subject: String::new(),
-            body: String::new(),
-            comment: String::new(),
-            never_answer: Some("no sender (not a parseable mail)".to_string()),
-            replied_to: Vec::new(),
-        };
+    let no_sender = |reason: &str| Envelope {
+        message_id: hash_id(),
+        sender: None,
+        subject: String::new(),
+        body: String::new(),
+        comment: String::new(),
+        never_answer: Some(reason.to_string()),
+        replied_to: Vec::new(),
+        auth_results: Vec::new(),
     };
-    let message_id = msg
+    // The headers first: whether the mail is answered at all is decided
+    // on them, before any body part is decoded.
+    let Some(head) = MessageParser::default().parse_headers(raw) else {
+        return no_sender("no sender (not a parseable mail)");
+    };
+    let message_id = head
         .message_id()
         .and_then(bare_message_id)
+        .map(|id| {
+            if id.len() > MAX_MESSAGE_ID {
+                format!("hash:{}", hex(&Sha256::digest(id.as_bytes())))
+            } else {
+                id
+            }
+        })
         .unwrap_or_else(hash_id);
-    let from = msg.from().and_then(first_address);
-    let reply_to = msg.reply_to().and_then(first_address);
-    let sender = reply_to.clone().or_else(|| from.clone());
-    let subject = msg
+    let headers = raw_headers(&head);
+    let from_headers = headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("From"))
+        .count();
+    let from_addresses: Vec<String> = head
+        .from()
+        .map(|a| {
+            a.iter()
+                .filter_map(|a| a.address())
+                .map(|a| a.trim().to_lowercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    let from = from_addresses
+        .iter()
+        .find(|a| is_plausible_address(a))
+        .cloned();
+    let reply_to = head.reply_to().and_then(first_address);
+    let subject = head
         .subject()
         .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
         .unwrap_or_default();
-    let body = body_text(&msg);
-    let comment = extract_comment(&body);
-    let never_answer =
-        never_answer_reason(&msg, from.as_deref(), reply_to.as_deref(), own_addresses);
-    let replied_to = replied_to(&msg);
+    let mut never_answer = never_answer_reason(
+        &head,
+        &headers,
+        from.as_deref(),
+        reply_to.as_deref(),
+        own_addresses,
+    );
+    if never_answer.is_none() && (from_headers > 1 || from_addresses.len() > 1) {
+        never_answer = Some(if from_headers > 1 {
+            "several From headers (whom the mail is from cannot be told)".to_string()
+        } else {
+            "a From of several addresses (whom the mail is from cannot be told)".to_string()
+        });
+    }
+    let replied_to = replied_to(&head);
+    let auth_results = headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("Authentication-Results"))
+        .take(super::auth::MAX_HEADERS)
+        .filter_map(|(_, v)| super::auth::parse_auth_results(v))
+        .collect();
+    let (body, comment) = if never_answer.is_none() {
+        match MessageParser::default().parse(raw) {
+            Some(msg) => {
+                let body = body_text(&msg);
+                let comment = extract_comment(&body);
+                (body, comment)
+            }
+            None => (String::new(), String::new()),
+        }
+    } else {
+        (String::new(), String::new())
+    };
+    let sender = if from_headers > 1 || from_addresses.len() > 1 {
+        None
+    } else {
+        from
+    };
     Envelope {
         message_id,
         sender,
@@ -72,8 +141,13 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         comment,
         never_answer,
         replied_to,
+        auth_results,
     }
 }
+
+/// Message-IDs longer than this (the line length limit of RFC 5322) are
+/// kept as a hash.
+pub const MAX_MESSAGE_ID: usize = 998;
 
 /// A Message-ID without its brackets; none when empty or holding spaces.
 fn bare_message_id(id: &str) -> Option<String> {
@@ -85,9 +159,13 @@ fn bare_message_id(id: &str) -> Option<String> {
     (!id.is_empty() && !id.chars().any(char::is_whitespace)).then(|| id.to_string())
 }
 
+/// How many ids of `In-Reply-To` and `References` are kept.
+const MAX_REPLIED_TO: usize = 100;
+
 /// The Message-IDs of `In-Reply-To`, then of `References` newest first,
-/// without brackets, each once; at most 100 (a thread's References can
-/// be long, and the newest are what matter).
+/// without brackets, each once; at most [`MAX_REPLIED_TO`] (a thread's
+/// References can be long, and the newest are what matter). Linear: ids
+/// are deduplicated with a set, and only as many as are kept are looked at.
 fn replied_to(msg: &Message<'_>) -> Vec<String> {
     let ids = |v: &mail_parser::HeaderValue<'_>| -> Vec<String> {
         v.as_text_list()
@@ -96,13 +174,18 @@ fn replied_to(msg: &Message<'_>) -> Vec<String> {
             .filter_map(|id| bare_message_id(id))
             .collect()
     };
-    let mut out = ids(msg.in_reply_to());
-    for id in ids(msg.references()).into_iter().rev() {
-        if !out.contains(&id) {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let in_reply_to = ids(msg.in_reply_to());
+    let references = ids(msg.references());
+    for id in in_reply_to.into_iter().chain(references.into_iter().rev()) {
+        if out.len() >= MAX_REPLIED_TO {
+            break;
+        }
+        if id.len() <= MAX_MESSAGE_ID && seen.insert(id.clone()) {
             out.push(id);
         }
     }
-    out.truncate(100);
     out
 }
 
@@ -117,12 +200,16 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
 
 /// Whether mail can be sent to `a`: `local@domain` without white space,
 /// control characters (NUL) or group syntax (`group:a@b;`), and taken by
-/// the outbound mail builder. Senders that fail it are no senders (the
-/// mail is not answered), so no account is ever made for such an address.
+/// the outbound mail builder, and whose local part does not start with `-`
+/// (it could read as an option to a `sendmail` program, should a
+/// transport ever forget the `--` before its recipients). Senders that
+/// fail it are no senders (the mail is not answered), so no account is
+/// ever made for such an address.
 pub(crate) fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
             !local.is_empty()
+                && !local.starts_with('-')
                 && !domain.is_empty()
                 && !a.chars().any(|c| {
                     c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ':' | ';' | ',')
@@ -170,18 +257,19 @@ fn body_text(msg: &Message<'_>) -> String {
 ///    `X-Loop` header naming one of our own addresses (a mail that went
 ///    round through a forwarder);
 /// 6. a delivery report (`Content-Type: multipart/report`);
-/// 7. no usable sender (no From nor Reply-To address);
+/// 7. no usable sender (no From address; a Reply-To alone is none);
 /// 8. From or Reply-To is a machine: local part (before any `+tag`)
 ///    `mailer-daemon`, `postmaster`, `noreply`, `no-reply`, `no_reply`,
 ///    `donotreply`, `do-not-reply` or `do_not_reply`, any case;
-/// 9. From or Reply-To is one of the server's own addresses.
+/// 9. From or Reply-To is one of the server's own addresses, with or
+///    without a `+tag` (`pbm+x@chess.example` is `pbm@chess.example`).
 fn never_answer_reason(
     msg: &Message<'_>,
+    headers: &[(String, String)],
     from: Option<&str>,
     reply_to: Option<&str>,
     own: &[String],
 ) -> Option<String> {
-    let headers = raw_headers(msg);
     let values = |name: &'static str| {
         headers
             .iter()
@@ -218,11 +306,10 @@ fn never_answer_reason(
         }
     }
     for v in values("X-Loop") {
-        let v = v.to_ascii_lowercase();
-        if own
-            .iter()
-            .any(|o| !o.trim().is_empty() && v.contains(&o.trim().to_ascii_lowercase()))
-        {
+        let ours = v
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '<' | '>'))
+            .any(|word| own.iter().any(|o| is_own_address(o, word)));
+        if ours {
             return Some(format!("loop (X-Loop: {})", v.trim()));
         }
     }
@@ -241,7 +328,7 @@ fn never_answer_reason(
             return Some("delivery report (multipart/report)".to_string());
         }
     }
-    if from.is_none() && reply_to.is_none() {
+    if from.is_none() {
         return Some("no sender".to_string());
     }
     for addr in [from, reply_to].into_iter().flatten() {
@@ -252,11 +339,30 @@ fn never_answer_reason(
         }
     }
     for addr in [from, reply_to].into_iter().flatten() {
-        if own.iter().any(|o| o.trim().eq_ignore_ascii_case(addr)) {
+        if own.iter().any(|o| is_own_address(o, addr)) {
             return Some(format!("our own address {addr}"));
         }
     }
     None
+}
+
+/// Whether `addr` is the server's address `own` (which may be `Name
+/// <address>`), ignoring case and a `+tag` on either.
+pub(crate) fn is_own_address(own: &str, addr: &str) -> bool {
+    let own = own.trim();
+    let own = match (own.rfind('<'), own.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &own[a + 1..b],
+        _ => own,
+    };
+    let untagged = |a: &str| -> Option<(String, String)> {
+        let (local, domain) = a.trim().rsplit_once('@')?;
+        let local = local.split('+').next().unwrap_or(local);
+        Some((local.to_ascii_lowercase(), domain.to_ascii_lowercase()))
+    };
+    match (untagged(own), untagged(addr)) {
+        (Some(o), Some(a)) => !o.0.is_empty() && o == a,
+        _ => false,
+    }
 }
 
 /// The top-level headers as (name, unfolded raw value), in order.
@@ -319,9 +425,131 @@ mod tests {
     }
 
     #[test]
-    fn reply_to_wins_over_from() {
+    fn reply_to_never_names_the_sender() {
         let e = parse_envelope(&plain("Reply-To: <Bob@Example.org>"), &own());
-        assert_eq!(e.sender.as_deref(), Some("bob@example.org"));
+        assert_eq!(e.sender.as_deref(), Some("alice@example.org"));
+        let e = parse_envelope(
+            &mail("Reply-To: bob@example.org\nSubject: help", "x"),
+            &own(),
+        );
+        assert_eq!(e.sender, None);
+        assert_eq!(e.never_answer.as_deref(), Some("no sender"));
+    }
+
+    #[test]
+    fn two_from_headers_or_several_from_addresses_are_never_answered() {
+        let raw = mail(
+            "From: alice@example.org\nFrom: mallory@evil.test\nSubject: help",
+            "x",
+        );
+        let e = parse_envelope(&raw, &own());
+        assert_eq!(e.sender, None);
+        assert!(e.never_answer.unwrap().contains("From"));
+        let raw = mail(
+            "From: alice@example.org, mallory@evil.test\nSubject: help",
+            "x",
+        );
+        let e = parse_envelope(&raw, &own());
+        assert_eq!(e.sender, None);
+        assert!(e.never_answer.unwrap().contains("several addresses"));
+    }
+
+    #[test]
+    fn our_own_address_with_a_tag_is_never_answered() {
+        for from in [
+            "pbm+x@chess.example",
+            "PBM+@Chess.Example",
+            "pbm@chess.example",
+        ] {
+            let raw = mail(&format!("From: {from}\nSubject: help"), "b");
+            assert!(
+                parse_envelope(&raw, &own())
+                    .never_answer
+                    .unwrap()
+                    .contains("own address"),
+                "{from}"
+            );
+        }
+        assert!(is_own_address(
+            "PBM Chess <pbm@chess.example>",
+            "pbm+a@chess.example"
+        ));
+        assert!(!is_own_address("pbm@chess.example", "pbmx@chess.example"));
+        assert!(!is_own_address(
+            "pbm@chess.example",
+            "pbm@chess.example.evil"
+        ));
+    }
+
+    #[test]
+    fn addresses_starting_with_a_dash_are_no_senders() {
+        assert!(!is_plausible_address("-oQ/tmp@x.test"));
+        assert!(!is_plausible_address("--help@x.test"));
+        let e = parse_envelope(&mail("From: -bi@x.test\nSubject: help", "b"), &own());
+        assert_eq!(e.sender, None);
+        assert!(e.never_answer.is_some());
+    }
+
+    #[test]
+    fn long_message_ids_are_kept_as_a_hash() {
+        let long = format!("{}@x.test", "a".repeat(250_000));
+        let e = parse_envelope(
+            &mail(&format!("From: a@b.c\nMessage-ID: <{long}>"), "x"),
+            &own(),
+        );
+        assert!(e.message_id.starts_with("hash:"), "{}", &e.message_id[..20]);
+        assert_eq!(e.message_id.len(), 5 + 64);
+        assert_eq!(
+            e.message_id,
+            format!("hash:{}", hex(&Sha256::digest(long.as_bytes())))
+        );
+        let exact = format!("{}@x.test", "b".repeat(MAX_MESSAGE_ID - 7));
+        assert_eq!(exact.len(), MAX_MESSAGE_ID);
+        let e = parse_envelope(
+            &mail(&format!("From: a@b.c\nMessage-ID: <{exact}>"), "x"),
+            &own(),
+        );
+        assert_eq!(e.message_id, exact);
+    }
+
+    #[test]
+    fn references_keep_the_newest_hundred_ids_once_each() {
+        let refs: Vec<String> = (0..34_000)
+            .map(|i| format!("<r{}@x.test>", i % 20_000))
+            .collect();
+        let raw = mail(
+            &format!(
+                "From: a@b.c\nIn-Reply-To: <r33999@x.test>\nReferences: {}",
+                refs.join(" ")
+            ),
+            "x",
+        );
+        let e = parse_envelope(&raw, &own());
+        assert_eq!(e.replied_to.len(), 100);
+        assert_eq!(e.replied_to[0], "r33999@x.test");
+        // Newest first: the last of References (r13999), then before it.
+        assert_eq!(e.replied_to[1], "r13999@x.test");
+        assert_eq!(e.replied_to[2], "r13998@x.test");
+        let unique: std::collections::HashSet<_> = e.replied_to.iter().collect();
+        assert_eq!(unique.len(), 100);
+    }
+
+    #[test]
+    fn ignored_mail_has_its_body_left_undecoded() {
+        let bomb = format!(
+            "<html><body>{}{}</body></html>",
+            "<blockquote>".repeat(10_900),
+            "x<br>".repeat(32_700)
+        );
+        let raw = mail(
+            "From: a@b.c\nPrecedence: bulk\nSubject: help\nContent-Type: text/html",
+            &bomb,
+        );
+        let e = parse_envelope(&raw, &own());
+        assert!(e.never_answer.unwrap().contains("bulk"));
+        assert_eq!(e.body, "");
+        assert_eq!(e.comment, "");
+        assert_eq!(e.sender.as_deref(), Some("a@b.c"));
     }
 
     #[test]

@@ -389,6 +389,10 @@ pub(crate) fn set_look(
         }
         Look::Reply(on) => {
             store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
+            if !on {
+                // Every token the player holds ends, on every board (#31).
+                store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
+            }
             let text = if on {
                 format!(
                     "From now on you may answer your {} board mails by reply (with your move on the first line), {}; the Subject command works as ever.",
@@ -439,6 +443,8 @@ pub(crate) fn change_password(
     }
     store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
     ctx.server.credentials.forget(&user.userid);
+    // Its reply tokens end with the old password (#31).
+    store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     let text = format!(
         "The password of {} is changed; use the new one from now on.",
         user.userid
@@ -472,6 +478,8 @@ pub(crate) fn change_address(
     let addresses = named_addresses(ctx, &addresses)?;
     let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
+    // Tokens mailed to the old addresses end (#31).
+    store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     let text = format!(
         "Mail for {} goes to {} from now on; a new address gets it once confirmed.",
         user.userid,
@@ -529,6 +537,7 @@ pub(crate) fn change_address(
 pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     store::sign_off(ctx.conn, &user.userid, ctx.now)?;
+    store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     ctx.server.credentials.forget(&user.userid);
     let active = store::boards_of_user(ctx.conn, None, &user.userid)?
         .into_iter()

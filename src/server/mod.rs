@@ -293,6 +293,12 @@ impl Ctx<'_> {
     }
 }
 
+/// `text` (an outbox Subject, for a log line) without the confirmation
+/// codes it shows: a log must hold nothing that can be replayed (#31).
+pub fn hide_secrets(text: &str) -> String {
+    confirm::hide_codes(text)
+}
+
 /// The server: config, clock and templates; the database is passed per call.
 pub struct Server<'a> {
     pub config: &'a Config,
@@ -402,6 +408,11 @@ impl<'a> Server<'a> {
         }
 
         let by_reply = reply::read(tx, self, mail, sender)?;
+        if let Some(userid) = by_reply.as_ref().and_then(|r| r.unauthenticated.as_deref()) {
+            return self.unauthenticated_reply(tx, mail, userid, now);
+        }
+        let authserv_id = self.config.security.authserv_id.as_deref();
+        let authenticated = mail.authenticated(authserv_id);
         let request = match &by_reply {
             Some(r) => r.request(),
             None => command::parse_mail(&mail.subject, &mail.body),
@@ -469,6 +480,11 @@ impl<'a> Server<'a> {
                 Ok(parsed)
                     if command::only_reads(&parsed.command)
                         && read_before.contains(&&parsed.command) => {}
+                Ok(parsed) if !authenticated && needs_authenticated_from(&parsed.command) => {
+                    refused += 1;
+                    let refusal = Refusal::new(UNAUTHENTICATED);
+                    replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
+                }
                 Ok(parsed) => {
                     let who = parsed.command.credentials();
                     match guard::admit(&ctx, who)? {
@@ -566,6 +582,11 @@ impl<'a> Server<'a> {
                 }
             }
         }
+        if answers_our_error(mail, &self.config.server.address) {
+            // Never an error for an error (a loop with another server
+            // behind a forwarder that strips Auto-Submitted; issue #31).
+            replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
+        }
         session.mask_replies(&mut replies);
         self.remember_log_subject(mail, &session);
         if dropped > 0 && dropped == request.commands.len() {
@@ -601,12 +622,52 @@ impl<'a> Server<'a> {
         }
         tx.execute_batch("RELEASE answers")?;
         let mails = self.charge_strangers(tx, mails, sender, now)?;
-        self.queue_grouped(tx, mails, Some(&mail.message_id), now)?;
+        self.queue_grouped(tx, mails, Some(sender), Some(&mail.message_id), now)?;
         record("answered")?;
         Ok(MailOutcome::Answered {
             commands: request.commands.len(),
             refused,
         })
+    }
+
+    /// A reply by token from the player's address whose From the MTA did
+    /// not authenticate (`[security] authserv_id`): nothing runs, and the
+    /// player's addresses get one notice a day, quoting nothing of it.
+    fn unauthenticated_reply(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        userid: &str,
+        now: DateTime<Utc>,
+    ) -> Result<MailOutcome, ServerError> {
+        let key = format!("unauthenticated-reply:{userid}");
+        if store::notice_due_daily(tx, &key, now)? {
+            if let Some(user) = store::user(tx, userid)?.filter(|u| u.signed_off_at.is_none()) {
+                // Lines within 78 columns, as every mail's.
+                let text = format!(
+                    "A reply to one of your board mails came \"from\" an address of\n\
+                     {userid}, but this server's mail host could not confirm that it was\n\
+                     sent from there (no DMARC or aligned DKIM pass), so nothing of it\n\
+                     was played. If it was yours, use the Subject command with your\n\
+                     password:\n  <game> move <board> {userid} <password> <move>\n\
+                     If not, someone tried to play for you, and nothing changed.\n\
+                     This notice is sent at most once a day."
+                );
+                let body = self.notice_body(&text)?;
+                let replies = Reply::to_user(&user, "Reply not played", &body);
+                self.queue(tx, replies, None, None, now)?;
+            }
+        }
+        store::record_mail(
+            tx,
+            &mail.message_id,
+            mail.sender.as_deref(),
+            "unauthenticated",
+            now,
+        )?;
+        Ok(MailOutcome::Ignored(
+            "a reply by token whose From is not authenticated".to_string(),
+        ))
     }
 
     /// Queue one mail in the outbox, in reply to the mail `cause` (its
@@ -707,19 +768,35 @@ impl<'a> Server<'a> {
         now: DateTime<Utc>,
     ) -> Result<usize, ServerError> {
         let mails = self.group(replies, sender)?;
-        self.queue_grouped(conn, mails, cause, now)
+        self.queue_grouped(conn, mails, sender, cause, now)
     }
 
     /// Queue mails as [`Server::group`] made them.
+    ///
+    /// Rulings (issue #31):
+    /// - Only the mail to the `sender` answers the mail `cause`: the
+    ///   opponent's and observers' mails do not name it in `In-Reply-To` or
+    ///   `References` (it would tell them the mover's mail domain).
+    /// - A board mail carries a reply token only when its recipient is an
+    ///   address on file of the token's player: no mail ever carries a
+    ///   token of anyone but its recipient (a copy to a sender who is not
+    ///   the player goes without, and without the line saying how to reply).
+    /// - The secrets a mail carries (its token, codes it shows) are kept
+    ///   with the row and blanked once it is sent (`store::forget_secrets`).
     fn queue_grouped(
         &self,
         conn: &Connection,
         mails: Vec<(String, String, String, Option<ReplyKey>)>,
+        sender: Option<&str>,
         cause: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<usize, ServerError> {
         let n = mails.len();
         for (to, subject, mut body, key) in mails {
+            let key = match key {
+                Some(key) if reply::owns_address(conn, &key.userid, &to)? => Some(key),
+                _ => None,
+            };
             // A board mail to a player goes out with a reply token and
             // says how to answer it.
             let message_id = match &key {
@@ -729,10 +806,17 @@ impl<'a> Server<'a> {
                 }
                 None => None,
             };
+            let cause = cause.filter(|_| sender.is_some_and(|s| s.eq_ignore_ascii_case(&to)));
+            let mut secrets = confirm::codes_in(&subject);
+            secrets.extend(confirm::codes_in(&body));
             let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
             if let Some(message_id) = message_id {
+                if let Some(token) = reply::token_of(&message_id) {
+                    secrets.push(token.to_string());
+                }
                 store::set_outbox_message_id(conn, id, &message_id)?;
             }
+            store::set_outbox_secrets(conn, id, &secrets)?;
         }
         Ok(n)
     }
@@ -1081,6 +1165,37 @@ fn answers_size<'r>(
         }
     }
     to_sender.max(largest)
+}
+
+/// The refusal of a command that needs no password from a mail whose From
+/// the receiving MTA did not authenticate.
+const UNAUTHENTICATED: &str =
+    "This server's mail host could not confirm that your mail comes from\n\
+the address in its From (no DMARC or aligned DKIM pass), and this command\n\
+needs no password, so it is not run; send it from a mail system that\n\
+signs its mail (DKIM), or ask the server's admin.";
+
+/// Whether `command` may only come from an authenticated From when
+/// `[security] authserv_id` is set: a command that needs no password and
+/// mails others than the sender (a challenge; a reply by token is checked
+/// in `reply`). Commands with a password are the password's; those that
+/// only answer the sender cost the sender's address one mail.
+fn needs_authenticated_from(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Game {
+            command: GameCommand::Challenge { .. },
+            ..
+        }
+    )
+}
+
+/// Whether `mail` answers one of our own error mails (by its
+/// `In-Reply-To`/`References`; see [`crate::mail::is_error_message_id`]).
+fn answers_our_error(mail: &Envelope, address: &str) -> bool {
+    mail.replied_to
+        .iter()
+        .any(|id| crate::mail::is_error_message_id(id, address))
 }
 
 /// Said under every answer to the sender of a mail whose command was read

@@ -280,6 +280,9 @@ pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
             if let Some(first) = replies.first() {
                 let mut copy = first.clone();
                 copy.to = sender.to_string();
+                // A copy for the sender never carries the player's reply
+                // token (issue #31: it would let the sender play as them).
+                copy.reply_key = None;
                 replies.push(copy);
             }
         }

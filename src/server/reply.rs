@@ -2,6 +2,11 @@
 //! the move, as on GitHub or Discourse, and never retypes board number,
 //! userid and password.
 //!
+//! Identity is the From address only (`Reply-To` is anyone's). A token is
+//! only ever mailed to an address of its own player: a copy of a board
+//! mail to whoever sent the command carries none (see
+//! `Server::queue_grouped`).
+//!
 //! Sending: every board mail to a player of an active board (a turn, a new
 //! board, a reminder, `show` of the board now) carries the Message-ID
 //! `<t.TOKEN@domain>`: TOKEN is 160 random bits from the OS in hex, the
@@ -22,11 +27,19 @@
 //!    Subject or the body, and are never logged.
 //! 3. Refused, each with one sentence and nothing changed: a token the
 //!    server never issued (forged, or of a deleted board); a game that has
-//!    ended (its tokens expire with it); a sender that is not one of the
+//!    ended (its tokens expire with it); a token its player ended (`set
+//!    ... noreply`, `change password`, `change address` and `signoff` end
+//!    every token the player holds, on every board); a sender that is not one of the
 //!    token's player's addresses on file (a forwarded mail, the opponent's
 //!    board mail); nothing written above the quote; a mail that looks like
 //!    a reply to a board mail (`Re: Chess Board 101 bob`) but names no
 //!    token (a mail program that drops In-Reply-To, or `noreply`).
+//!
+//!    With `[security] authserv_id` set, a reply from the player's
+//!    address whose From the receiving MTA did not authenticate (module
+//!    `crate::mail::auth`) runs nothing and is not answered; the player's
+//!    addresses on file get one notice a day saying so, without the text
+//!    of the mail (it may be anyone's).
 //! 4. The first line above the quote (`crate::mail::reply_text`) is the
 //!    action (`command::parse_reply`), the rest the comment; the command is
 //!    the same `move`/`queue`/`show` value the Subject parser builds, run
@@ -77,6 +90,11 @@ pub(crate) struct ByReply {
     /// an error mail about it is sent with, so that a refused reply can be
     /// answered by replying to the error mail (it shows the board now).
     pub answerable: Option<ReplyKey>,
+    /// The reply comes from an address of the token's player (this
+    /// userid), but `[security] authserv_id` is set and the receiving MTA
+    /// did not authenticate its From: nothing is run, and the player is
+    /// told (at most once a day), without the text of the mail.
+    pub unauthenticated: Option<String>,
 }
 
 impl ByReply {
@@ -100,6 +118,7 @@ impl ByReply {
             comment: comment.to_string(),
             vouched: None,
             answerable: None,
+            unauthenticated: None,
         }
     }
 
@@ -151,6 +170,23 @@ pub(crate) fn issue(
         now,
     )?;
     Ok(format!("t.{token}@{}", domain(server)))
+}
+
+/// The token in a Message-ID that [`issue`] made (`t.TOKEN@domain`).
+pub(crate) fn token_of(message_id: &str) -> Option<&str> {
+    let (local, _) = message_id.rsplit_once('@')?;
+    local.strip_prefix("t.").filter(|t| !t.is_empty())
+}
+
+/// Whether `address` is on file for `userid`: a board mail to it may
+/// carry `userid`'s token (no mail carries anyone else's).
+pub(crate) fn owns_address(
+    conn: &rusqlite::Connection,
+    userid: &str,
+    address: &str,
+) -> Result<bool, ServerError> {
+    Ok(store::user(conn, userid)?
+        .is_some_and(|u| u.addresses.iter().any(|a| a.eq_ignore_ascii_case(address))))
 }
 
 /// The line under a board mail that carries a token.
@@ -247,11 +283,24 @@ pub(crate) fn read(
     let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
     let how = subject_command(game.name(), key.board);
     let row = store::board(conn, game.name(), key.board)?;
-    if key.expired || row.as_ref().is_none_or(|r| !r.is_active()) {
+    if row.as_ref().is_none_or(|r| !r.is_active()) {
         return Ok(Some(ByReply::refused(
             on_board(format!(
                 "{title} board {} is over, so its board mails take no more replies.",
                 key.board
+            )),
+            quote,
+            comment,
+        )));
+    }
+    if key.expired {
+        // Ended by its player: `set ... noreply`, a new password or
+        // address, or signoff (issue #31).
+        return Ok(Some(ByReply::refused(
+            on_board(format!(
+                "This board mail no longer takes replies: its player has since\n\
+                 switched replies off, or changed password or address.\n\
+                 Use the Subject command: {how}."
             )),
             quote,
             comment,
@@ -268,6 +317,29 @@ pub(crate) fn read(
             quote,
             comment,
         )));
+    }
+    // A whole command on the first line is run as that command, with its
+    // own password and board.
+    if let Some(parsed) = text
+        .as_ref()
+        .and_then(|t| command::parse_line(&t.action).ok())
+    {
+        return Ok(Some(ByReply {
+            command: Ok(parsed),
+            comment: text.map(|t| t.comment).unwrap_or_default(),
+            vouched: None,
+            answerable: None,
+            unauthenticated: None,
+        }));
+    }
+    // From is forgeable: where the MTA is asked (`[security] authserv_id`),
+    // a reply without a password needs its From authenticated. Nothing of
+    // the mail is quoted back: the player's addresses are told, once a day.
+    if !mail.authenticated(server.config.security.authserv_id.as_deref()) {
+        return Ok(Some(ByReply {
+            unauthenticated: Some(key.userid.clone()),
+            ..ByReply::refused(on_board(String::new()), "", "")
+        }));
     }
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
@@ -287,16 +359,6 @@ pub(crate) fn read(
             comment,
         ).answerable(&answerable)));
     };
-    // A whole command on the first line is run as that command, with its
-    // own password and board.
-    if let Ok(parsed) = command::parse_line(&text.action) {
-        return Ok(Some(ByReply {
-            command: Ok(parsed),
-            comment: text.comment,
-            vouched: None,
-            answerable: None,
-        }));
-    }
     let parsed = match command::parse_reply(game.name(), key.board, &key.userid, &text.action) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -305,6 +367,7 @@ pub(crate) fn read(
                 comment: text.comment,
                 vouched: None,
                 answerable,
+                unauthenticated: None,
             }))
         }
     };
@@ -332,6 +395,7 @@ pub(crate) fn read(
         comment: text.comment,
         vouched: Some(key.userid),
         answerable,
+        unauthenticated: None,
     }))
 }
 

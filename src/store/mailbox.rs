@@ -166,6 +166,8 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
          WHERE id = ?1",
         params![id, time_text(now)],
     )?;
+    // Sent: its reply token and codes are no longer kept in clear.
+    super::forget_secrets(conn, id)?;
     Ok(())
 }
 

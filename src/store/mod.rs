@@ -105,6 +105,7 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0030_deploy_service_state.sql"
         )),
         M::up(include_str!("../../migrations/0031_delivery_claims.sql")),
+        M::up(include_str!("../../migrations/0032_identity_secrets.sql")),
         M::up(include_str!(
             "../../migrations/0033_strangers_confirmation_mails.sql"
         )),
@@ -116,7 +117,8 @@ fn migrations() -> Migrations<'static> {
 /// to date.
 pub fn open(path: &Path) -> Result<Connection> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| StoreError::Folder {
+        // A state folder made here is the owner's only (0700).
+        crate::mail::create_dir_owner_only(parent).map_err(|source| StoreError::Folder {
             path: parent.display().to_string(),
             source,
         })?;

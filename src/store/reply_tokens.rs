@@ -5,6 +5,7 @@
 use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
+use sha2::Digest;
 
 use super::{time_text, Result};
 
@@ -75,6 +76,94 @@ pub fn expire_reply_tokens(
         params![game, board, time_text(now)],
     )?;
     Ok(())
+}
+
+/// Every token `userid` holds, on every board, plays no more (`set ...
+/// noreply`, a new password or address, signoff: issue #31).
+pub fn expire_user_reply_tokens(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+    conn.exec(
+        "UPDATE reply_tokens SET expired_at = ?2 WHERE userid = ?1 AND expired_at IS NULL",
+        params![userid, time_text(now)],
+    )?;
+    Ok(())
+}
+
+/// Remember the secrets outbox mail `id` carries (a reply token, codes):
+/// [`forget_secrets`] blanks them once it is sent. A mail given up keeps
+/// them (it reached nobody, and `admin outbox retry` sends it as it was).
+pub fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Result<()> {
+    let words: Vec<&str> = secrets
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+        .collect();
+    if words.is_empty() {
+        return Ok(());
+    }
+    conn.exec(
+        "UPDATE outbox SET secrets = ?2 WHERE id = ?1",
+        params![id, words.join(" ")],
+    )?;
+    Ok(())
+}
+
+/// Outbox mail `id` was sent: each secret it carried is
+/// blanked in its Subject and body, and replaced by its SHA-256 in its
+/// Message-ID (which then names the mail without being a token: a reply
+/// to it, or a forged one made from a backup, finds no token). Until now
+/// they stayed in clear, so that a resend after a crash is the same mail.
+pub fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
+    let secrets: Option<Option<String>> = conn
+        .row(
+            "SELECT secrets FROM outbox WHERE id = ?1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(secrets) = secrets.flatten() else {
+        return Ok(());
+    };
+    for word in secrets.split_whitespace() {
+        let hashed: String = sha2::Sha256::digest(word.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        conn.exec(
+            "UPDATE outbox SET subject = replace(subject, ?2, '******'),
+                body = replace(body, ?2, '******'),
+                message_id = replace(message_id, ?2, ?3)
+             WHERE id = ?1",
+            params![id, word, hashed],
+        )?;
+    }
+    conn.exec(
+        "UPDATE outbox SET secrets = NULL WHERE id = ?1",
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// Whether a notice keyed `key` may be sent now: not sent within a day
+/// before `now`. When it may, it is recorded as sent now.
+pub fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>) -> Result<bool> {
+    let last: Option<String> = conn
+        .row(
+            "SELECT sent_at FROM notices_sent WHERE key = ?1",
+            params![key],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(last) = last {
+        if super::parse_time(&last)? + chrono::Duration::days(1) > now {
+            return Ok(false);
+        }
+    }
+    conn.exec(
+        "INSERT INTO notices_sent (key, sent_at) VALUES (?1, ?2)
+         ON CONFLICT (key) DO UPDATE SET sent_at = excluded.sent_at",
+        params![key, time_text(now)],
+    )?;
+    Ok(true)
 }
 
 /// Send outbox mail `id` with this Message-ID (without brackets) instead
@@ -219,6 +308,72 @@ mod tests {
         assert_eq!(due()[0].message_id, None);
         set_outbox_message_id(&conn, id, "t.abc@x").unwrap();
         assert_eq!(due()[0].message_id.as_deref(), Some("t.abc@x"));
+    }
+
+    #[test]
+    fn a_players_tokens_end_together_on_every_board() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        let number = board(&conn, now);
+        let token = |userid: &str| ReplyToken {
+            game: "chess".into(),
+            board: number,
+            userid: userid.into(),
+            ply: 0,
+            expired: false,
+        };
+        insert_reply_token(&conn, "a", &token("alice"), now).unwrap();
+        insert_reply_token(&conn, "b", &token("bob"), now).unwrap();
+        expire_user_reply_tokens(&conn, "alice", now).unwrap();
+        assert!(reply_token(&conn, "a").unwrap().unwrap().expired);
+        assert!(!reply_token(&conn, "b").unwrap().unwrap().expired);
+    }
+
+    #[test]
+    fn secrets_stay_until_sent_then_are_blanked_and_hashed() {
+        let conn = open_in_memory().unwrap();
+        let out = Outgoing {
+            to: "a@x".into(),
+            subject: "confirm address alice K7Q3P9".into(),
+            body: "Subject: confirm address alice K7Q3P9\n".into(),
+            in_reply_to: None,
+        };
+        let id = enqueue(&conn, &out, Utc::now()).unwrap();
+        set_outbox_message_id(&conn, id, "t.0a1b2c@x").unwrap();
+        set_outbox_secrets(&conn, id, &["K7Q3P9".into(), "0a1b2c".into()]).unwrap();
+        // Before sending: in clear, so a resend is the same mail.
+        let due = due_mail_first(&conn, Utc::now(), 10).unwrap();
+        assert_eq!(due[0].message_id.as_deref(), Some("t.0a1b2c@x"));
+        assert_eq!(due[0].mail.subject, out.subject);
+        crate::store::mark_sent(&conn, id, Utc::now()).unwrap();
+        let (subject, body, mid, secrets): (String, String, String, Option<String>) = conn
+            .query_row(
+                "SELECT subject, body, message_id, secrets FROM outbox WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        assert_eq!(subject, "confirm address alice ******");
+        assert!(
+            !body.contains("K7Q3P9") && body.contains("******"),
+            "{body}"
+        );
+        let hashed: String = sha2::Sha256::digest(b"0a1b2c")
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(mid, format!("t.{hashed}@x"));
+        assert_eq!(secrets, None);
+    }
+
+    #[test]
+    fn a_daily_notice_is_due_once_a_day() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        assert!(notice_due_daily(&conn, "k", now).unwrap());
+        assert!(!notice_due_daily(&conn, "k", now + chrono::Duration::hours(23)).unwrap());
+        assert!(notice_due_daily(&conn, "other", now).unwrap());
+        assert!(notice_due_daily(&conn, "k", now + chrono::Duration::hours(25)).unwrap());
     }
 
     #[test]

@@ -62,6 +62,7 @@ impl World {
             comment: body.trim().into(),
             never_answer: None,
             replied_to: Vec::new(),
+            auth_results: Vec::new(),
         };
         server.handle_mail(&mut self.conn, &env, 100).unwrap()
     }
