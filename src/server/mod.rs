@@ -89,6 +89,9 @@ pub enum ServerError {
         board: u32,
         reason: String,
     },
+    /// The process died while it handled the mail (see `crate::quarantine`).
+    #[error("the server stopped while it handled this mail (it crashed, or was killed for its memory or time)")]
+    Stopped,
 }
 
 impl From<rusqlite::Error> for ServerError {
@@ -289,6 +292,10 @@ pub struct Server<'a> {
     /// The Subject of the mail handled last, as its log line may show it
     /// (every password it showed masked), with its Message-ID.
     logged_subject: std::sync::Mutex<Option<(String, String)>>,
+    /// The computer's thinking in the mail (or timers pass) at hand.
+    pub(crate) computer_budget: computer::Budget,
+    /// Boards replayed to a ply for `preview` in the mail at hand.
+    pub(crate) previews: pending::Previews,
 }
 
 impl<'a> Server<'a> {
@@ -299,6 +306,8 @@ impl<'a> Server<'a> {
             templates,
             credentials: credentials::VerifiedCredentials::new(),
             logged_subject: std::sync::Mutex::new(None),
+            computer_budget: computer::Budget::default(),
+            previews: pending::Previews::default(),
         }
     }
 
@@ -357,6 +366,8 @@ impl<'a> Server<'a> {
         if store::mail_seen(tx, &mail.message_id)? {
             return Ok(MailOutcome::Duplicate);
         }
+        self.computer_budget.start();
+        self.previews.forget();
         let now = self.clock.now();
         let record = |outcome: &str| {
             store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
@@ -367,6 +378,11 @@ impl<'a> Server<'a> {
                 let reason = reason
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
+                // Ignored mail still costs its sender's hourly count (no
+                // reply says so), so that it is no free channel (issue #32).
+                if let Some(sender) = &mail.sender {
+                    store::count_command(tx, store::CountScope::Address, sender, now)?;
+                }
                 record("ignored")?;
                 return Ok(MailOutcome::Ignored(reason));
             }
@@ -491,6 +507,10 @@ impl<'a> Server<'a> {
                             }
                         };
                     let parsed = &parsed;
+                    if !command::only_reads(&parsed.command) {
+                        // A board may change: replays for previews are stale.
+                        self.previews.forget();
+                    }
                     tx.execute_batch("SAVEPOINT command")?;
                     match self.execute(&ctx, parsed) {
                         Ok(mut r) => {
@@ -944,6 +964,8 @@ impl<'a> Server<'a> {
         f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
     ) -> Result<Result<T, Refusal>, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        self.computer_budget.start();
+        self.previews.forget();
         let ctx = Ctx {
             conn: &tx,
             server: self,

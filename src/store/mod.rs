@@ -99,6 +99,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
+        M::up(include_str!("../../migrations/0035_cpu_inbound_attempts.sql")),
     ])
 }
 
