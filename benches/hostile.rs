@@ -91,6 +91,9 @@ impl Install {
     }
 
     /// `process` one mail in a child; its processor seconds and peak KiB.
+    /// (`wait_measured` reaps the child with `wait4`, which clippy does
+    /// not see.)
+    #[allow(clippy::zombie_processes)]
     fn process(&mut self, raw: &[u8]) -> (f64, i64) {
         self.seq += 1;
         let file = self.root.join(format!("mail{}.eml", self.seq));
@@ -250,14 +253,12 @@ fn add_long_board(conn: &rusqlite::Connection, moves: &[String]) -> u32 {
             played_at: now,
             auto: false,
         };
-        store::append_ply(conn, "chess", number, &ply, Some(position.position_key()))
-            .expect("ply");
+        store::append_ply(conn, "chess", number, &ply, Some(position.position_key())).expect("ply");
         if position.history_plies() == 0 {
             resume = (ply.ply, Some(position.to_text()));
         }
     }
-    store::set_resume_point(conn, "chess", number, resume.0, resume.1.as_deref())
-        .expect("resume");
+    store::set_resume_point(conn, "chess", number, resume.0, resume.1.as_deref()).expect("resume");
     store::update_position(conn, "chess", number, &position.to_text(), now).expect("position");
     moves.len() as u32
 }
@@ -281,8 +282,14 @@ fn main() {
         conn.execute_batch("BEGIN").expect("begin");
         let hash = support::password_hash();
         for (user, address) in [("alice", "alice@bench.test"), ("bob", "bob@bench.test")] {
-            store::insert_user(&conn, user, &hash, &[address.to_string()], chrono::Utc::now())
-                .expect("user");
+            store::insert_user(
+                &conn,
+                user,
+                &hash,
+                &[address.to_string()],
+                chrono::Utc::now(),
+            )
+            .expect("user");
         }
         let plies = add_long_board(&conn, &moves);
         conn.execute_batch("COMMIT").expect("commit");
@@ -393,7 +400,11 @@ fn main() {
 
     println!(
         "hostile mails ({}; board of {plies} plies, previews from ply {preview_from}):",
-        if quick { "quick mode, a tenth of each" } else { "release" }
+        if quick {
+            "quick mode, a tenth of each"
+        } else {
+            "release"
+        }
     );
     println!(
         "{:<50} {:>9} {:>8} {:>9}  bound",

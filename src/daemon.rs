@@ -80,15 +80,16 @@ pub enum Taken {
 /// that did so too often is quarantined here without running.
 pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
     let key = quarantine::mail_key(raw);
-    let begun = quarantine::check_attempts(server, conn, &[(key.as_str(), raw)]).and_then(|before| {
-        match before.first() {
-            Some(quarantine::Before::Quarantined { id }) => Ok(Some(*id)),
-            _ => {
-                store::begin_attempts(conn, &[&key], true, server.clock.now())?;
-                Ok(None)
+    let begun =
+        quarantine::check_attempts(server, conn, &[(key.as_str(), raw)]).and_then(|before| {
+            match before.first() {
+                Some(quarantine::Before::Quarantined { id }) => Ok(Some(*id)),
+                _ => {
+                    store::begin_attempts(conn, &[&key], true, server.clock.now())?;
+                    Ok(None)
+                }
             }
-        }
-    });
+        });
     match begun {
         Ok(Some(id)) => {
             return Taken::Failed {
@@ -302,7 +303,9 @@ fn read_group(
     }
     while !rest.is_empty() {
         let slice = if alone {
-            if let Err(e) = store::begin_attempts(conn, &[rest[0].1.as_str()], true, server.clock.now()) {
+            if let Err(e) =
+                store::begin_attempts(conn, &[rest[0].1.as_str()], true, server.clock.now())
+            {
                 report.mails_failed += rest.len();
                 error!(error = %e, "cannot record the attempt of a mail; it stays in the inbox");
                 break;

@@ -134,12 +134,18 @@ fn a_mail_that_ran_to_the_end_leaves_no_attempt_behind() {
 fn ignored_mail_counts_against_its_senders_hourly_limit_without_a_reply() {
     let mut install = Install::with_config("\n[limits]\ncommands_per_hour = 2\n");
     for i in 0..2 {
-        let raw = raw_mail("eve@evil.test", "help", "", &format!("bulk{i}@evil.test"))
-            .replacen("MIME-Version", "Precedence: bulk\r\nMIME-Version", 1);
+        let raw = raw_mail("eve@evil.test", "help", "", &format!("bulk{i}@evil.test")).replacen(
+            "MIME-Version",
+            "Precedence: bulk\r\nMIME-Version",
+            1,
+        );
         install.deliver_raw(&raw);
     }
     install.poll();
-    assert!(install.take_outbox().is_empty(), "ignored mail is not answered");
+    assert!(
+        install.take_outbox().is_empty(),
+        "ignored mail is not answered"
+    );
     // Her two ignored mails spent her hour: a command now is over it.
     install.send("eve@evil.test", "help chess", "");
     install.poll();
@@ -167,7 +173,7 @@ fn computer_moves(mails: &[common::SentMail]) -> usize {
 
 #[test]
 fn the_computer_thinks_within_one_mails_budget_and_the_timers_play_the_rest() {
-    let mut install = computer_install();
+    let install = computer_install();
     install.ok(&["admin", "user", "add", "alice", "apw", "alice@players.test"]);
     // By `process`, which runs no timers (a pass of `poll` would run them
     // right after the mail).
@@ -195,7 +201,11 @@ fn the_computer_thinks_within_one_mails_budget_and_the_timers_play_the_rest() {
         let sent = install.take_outbox();
         assert_eq!(sent.len(), 1, "pass {pass}: {sent:#?}");
         assert_eq!(computer_moves(&sent), 1, "pass {pass}");
-        assert!(sent[0].subject.contains("Chess Board"), "{}", sent[0].subject);
+        assert!(
+            sent[0].subject.contains("Chess Board"),
+            "{}",
+            sent[0].subject
+        );
     }
     // All three boards have their move: no timers mail about them now.
     install.ok(&["tick"]);

@@ -102,14 +102,26 @@ impl Previews {
         self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn find(&self, game: &str, board: u32, ply: u32) -> Option<(Vec<store::Ply>, Box<dyn Position>)> {
+    fn find(
+        &self,
+        game: &str,
+        board: u32,
+        ply: u32,
+    ) -> Option<(Vec<store::Ply>, Box<dyn Position>)> {
         self.lock()
             .iter()
             .find(|r| r.game == game && r.board == board && r.ply == ply)
             .map(|r| (r.plies.clone(), r.position.clone_box()))
     }
 
-    fn keep(&self, game: &str, board: u32, ply: u32, plies: &[store::Ply], position: &dyn Position) {
+    fn keep(
+        &self,
+        game: &str,
+        board: u32,
+        ply: u32,
+        plies: &[store::Ply],
+        position: &dyn Position,
+    ) {
         let mut kept = self.lock();
         if kept.len() == KEPT_PREVIEWS {
             kept.remove(0);

@@ -99,7 +99,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
-        M::up(include_str!("../../migrations/0035_cpu_inbound_attempts.sql")),
+        M::up(include_str!(
+            "../../migrations/0035_cpu_inbound_attempts.sql"
+        )),
     ])
 }
 

@@ -1159,7 +1159,10 @@ fn a_huge_first_word_is_cut_at_the_bound_and_gets_no_suggestion() {
 
 #[test]
 fn did_you_mean_skips_candidates_of_a_length_beyond_its_budget() {
-    assert_eq!(nearest("chalenge", ["challenge", "show"]), Some("challenge"));
+    assert_eq!(
+        nearest("chalenge", ["challenge", "show"]),
+        Some("challenge")
+    );
     assert_eq!(nearest("challengexyz", ["challenge"]), None);
     assert_eq!(nearest(&"e".repeat(5000), ["e", "ee", "eee"]), None);
 }
