@@ -284,3 +284,32 @@ fn previews_from_one_earlier_ply_agree_and_see_a_board_changed_between_them() {
     assert!(previews[1].contains("Bc4"), "{}", previews[1]);
     assert!(!previews[1].contains("Bb5"), "{}", previews[1]);
 }
+
+#[test]
+fn fifty_computer_challenges_sent_twice_from_one_address_are_charged_both_times() {
+    let install = Install::with_config("\n[computer]\nmove_seconds = 0.05\n");
+    install.ok(&["admin", "user", "add", "alice", "apw", "alice@players.test"]);
+    let body = "chess challenge computer alice -level=5\n".repeat(50);
+    let count = || -> i64 {
+        let db = rusqlite::Connection::open(install.path("var/db.sqlite")).unwrap();
+        db.query_row(
+            "SELECT coalesce(sum(count), 0) FROM command_counts
+             WHERE scope = 'address' AND key = 'alice@players.test'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let mut counts = Vec::new();
+    for i in 0..2 {
+        let file = install.path(&format!("challenges{i}.eml"));
+        let raw = raw_mail("alice@players.test", "multiple", &body, &format!("c{i}@p"));
+        std::fs::write(&file, raw).unwrap();
+        install.ok(&["process", file.to_str().unwrap()]);
+        counts.push(count());
+    }
+    // Each line counts: fifty for the first mail; the second runs ten
+    // more (the hour's 60) and is counted on past them.
+    assert_eq!(counts[0], 50, "{counts:?}");
+    assert!(counts[1] >= 100, "{counts:?}");
+}
