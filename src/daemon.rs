@@ -80,15 +80,13 @@ pub enum Taken {
 /// that did so too often is quarantined here without running.
 pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
     let key = quarantine::mail_key(raw);
+    // Checked, and its attempt begun (alone), in one transaction.
     let begun =
-        quarantine::check_attempts(server, conn, &[(key.as_str(), raw)]).and_then(|before| {
-            match before.first() {
-                Some(quarantine::Before::Quarantined { id }) => Ok(Some(*id)),
-                _ => {
-                    store::begin_attempts(conn, &[&key], true, server.clock.now())?;
-                    Ok(None)
-                }
-            }
+        quarantine::check_attempts(server, conn, &[(key.as_str(), raw)]).map(|before| match before
+            .first()
+        {
+            Some(quarantine::Before::Quarantined { id }) => Some(*id),
+            _ => None,
         });
     match begun {
         Ok(Some(id)) => {
@@ -291,18 +289,13 @@ fn read_group(
             quarantine::Before::Fresh => run.push((message, key)),
         }
     }
-    let alone = alone || run.len() == 1;
+    // Every attempt is begun (check_attempts: alone for a single mail);
+    // a group in which a mail stopped the process before runs one mail at
+    // a time, each attempt begun again, alone, just before the mail runs.
+    let one_by_one = alone && run.len() > 1;
     let mut rest = &run[..];
-    if !alone {
-        let keys: Vec<&str> = run.iter().map(|(_, key)| key.as_str()).collect();
-        if let Err(e) = store::begin_attempts(conn, &keys, false, server.clock.now()) {
-            report.mails_failed += run.len();
-            error!(error = %e, "cannot record the attempts of a group of mails; they stay in the inbox");
-            rest = &[];
-        }
-    }
     while !rest.is_empty() {
-        let slice = if alone {
+        let slice = if one_by_one {
             if let Err(e) =
                 store::begin_attempts(conn, &[rest[0].1.as_str()], true, server.clock.now())
             {

@@ -118,8 +118,10 @@ pub enum Before {
 
 /// For each mail (`key`, bytes) about to be taken, whether an attempt at it
 /// is still open, i.e. the process died while it ran (see the module
-/// docs): counted and decided in one transaction. The open attempts are
-/// taken away; the caller begins new ones with
+/// docs): counted and decided, and the new attempts of the mails that are
+/// not quarantined begun (alone when there is one), all in one
+/// transaction: one commit for a group. A caller that then runs mails of
+/// a group one at a time begins each one's attempt again, alone, with
 /// [`store::begin_attempts`].
 pub fn check_attempts(
     server: &Server<'_>,
@@ -170,6 +172,13 @@ pub fn check_attempts(
         };
         out.push(before);
     }
+    let runs: Vec<&str> = mails
+        .iter()
+        .zip(&out)
+        .filter(|(_, b)| !matches!(b, Before::Quarantined { .. }))
+        .map(|(&(key, _), _)| key)
+        .collect();
+    store::begin_attempts(&tx, &runs, runs.len() == 1, now)?;
     tx.commit()?;
     Ok(out)
 }
