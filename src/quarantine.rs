@@ -24,7 +24,10 @@
 //! `failures_before_quarantine` quarantines it without running it, so the
 //! mails behind it are answered. When it ran in a group (the daemon's group
 //! commit), which mail died is not known: each mail of the group then runs
-//! alone, once, and only deaths while running alone count.
+//! alone, once, and only deaths while running alone count. A kill from
+//! outside (SIGKILL, a power cut) while a mail runs alone cannot be told
+//! from a death the mail caused and counts too: a mail quarantined so is
+//! replayed with `admin inbox retry`.
 
 use rusqlite::Connection;
 use tracing::{error, warn};
