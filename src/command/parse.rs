@@ -176,9 +176,16 @@ fn first_body_line(body: &str) -> Option<(&str, &str)> {
     None
 }
 
+/// The part of a command line the parser reads: without reply markers
+/// and trailing `**`, and at most [`MAX_LINE_BYTES`] (see the rulings).
+/// What a quote of the line masks is judged against this part only.
+pub fn read_part(line: &str) -> &str {
+    strip_line(cap_line(strip_line(line)))
+}
+
 /// Read one command line (a Subject, or one line of a `multiple` body).
 pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
-    let line = strip_line(cap_line(strip_line(line)));
+    let line = read_part(line);
     let toks = tokenize(line);
     let mut p = Parser {
         line,

@@ -431,7 +431,9 @@ impl<'a> Server<'a> {
             line: if request.multiple || by_reply.is_some() {
                 ""
             } else {
-                &mail.subject
+                // The part the parser read (its first 1 KB): words after
+                // it were never read, so they are no password to mask.
+                command::read_part(&mail.subject)
             },
             vouched: by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
             session: &session,
