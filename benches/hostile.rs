@@ -1,8 +1,10 @@
 //! What one hostile mail costs: `cargo bench --bench hostile`.
 //!
 //! Builds each mail of issue #32's table, hands it to the release binary's
-//! `process` (a child of its own, on an installation with a 4,200-ply
-//! board, the users alice and bob and the computer player), and measures
+//! `process` (a child of its own, on an installation with a long board,
+//! aiming at the issue's 4,200 plies: its generator stops where it finds
+//! no chess move that does not end the game; the users alice and bob and
+//! the computer player), and measures
 //! the child's processor time (user + system) and peak resident memory
 //! with `wait4`. Every mail must cost at most 1 s of processor time and
 //! 200 MB, but the 50 computer challenges, whose bound is the computer's
