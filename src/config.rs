@@ -299,6 +299,9 @@ pub struct ComputerSection {
     /// Seconds it may think about one move (at level 5; level n takes
     /// n/5 of it at most).
     pub move_seconds: f64,
+    /// Seconds it may think in all for one inbound mail, one pass of the
+    /// timers or one admin command (see `server::computer::Budget`).
+    pub seconds_per_mail: f64,
 }
 
 impl Default for ComputerSection {
@@ -307,6 +310,7 @@ impl Default for ComputerSection {
             enabled: true,
             userid: "computer".into(),
             move_seconds: 1.0,
+            seconds_per_mail: 5.0,
         }
     }
 }
@@ -320,6 +324,13 @@ impl ComputerSection {
     /// The time it may think about one move at level 5.
     pub fn move_time(&self) -> std::time::Duration {
         std::time::Duration::from_secs_f64(self.move_seconds.clamp(0.01, 600.0))
+    }
+
+    /// The time it may think in all for one mail (or timers pass).
+    pub fn mail_time(&self) -> std::time::Duration {
+        let seconds = self.seconds_per_mail;
+        let seconds = if seconds.is_nan() { 5.0 } else { seconds };
+        std::time::Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))
     }
 }
 

@@ -78,11 +78,48 @@ pub enum Taken {
 /// Handle one raw inbound message (each mail of a pass, and `process`); a
 /// failure is counted and may quarantine the mail (see [`quarantine`]).
 /// `size` is the whole mail's: `raw` holds only its header when it is over
-/// `[limits] max_message_bytes`.
+/// `[limits] max_message_bytes`. Its attempt is committed before it runs,
+/// so a mail that kills the process is counted (see [`quarantine`]); one
+/// that did so too often is quarantined here without running.
 pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
+    let key = quarantine::mail_key(raw);
+    // Checked, and its attempt begun (alone), in one transaction.
+    let begun =
+        quarantine::check_attempts(server, conn, &[(key.as_str(), raw)]).map(|before| match before
+            .first()
+        {
+            Some(quarantine::Before::Quarantined { id }) => Some(*id),
+            _ => None,
+        });
+    match begun {
+        Ok(Some(id)) => {
+            return Taken::Failed {
+                error: ServerError::Stopped,
+                verdict: Some(Verdict::Quarantined { id }),
+            }
+        }
+        Ok(None) => {}
+        Err(e) => {
+            return Taken::Failed {
+                error: e.into(),
+                verdict: None,
+            }
+        }
+    }
+    debug_abort(raw);
     let own = vec![server.config.server.address.to_lowercase()];
     let envelope = mail::parse_envelope(raw, &own);
-    match process_envelope_raw(server, conn, &envelope, raw, size) {
+    let handled = (|| -> Result<MailOutcome, ServerError> {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        clear_bounces_of(&tx, &envelope)?;
+        let outcome = server.handle_mail_within(&tx, &envelope, size)?;
+        note_bounce(server, &tx, &outcome, raw)?;
+        store::end_attempt(&tx, &key)?;
+        tx.commit()?;
+        log_mail(server, &envelope, &outcome);
+        Ok(outcome)
+    })();
+    match handled {
         Ok(outcome) => Taken::Done(outcome),
         Err(error) => {
             let subject = mask_subject(&envelope.subject);
@@ -94,10 +131,29 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
                         None
                     }
                 };
+            if let Err(e) = store::end_attempt(conn, &key) {
+                warn!(error = %e, "cannot forget the attempt at a failed mail");
+            }
             Taken::Failed { error, verdict }
         }
     }
 }
+
+/// A test hook of debug builds only: the process aborts, as if killed,
+/// on a mail that holds the text of `PBMCHESS_TEST_ABORT_ON` (the tests of
+/// crash counting use it; release builds have no such hook).
+#[cfg(debug_assertions)]
+fn debug_abort(raw: &[u8]) {
+    if let Some(marker) = std::env::var_os("PBMCHESS_TEST_ABORT_ON") {
+        let marker = marker.as_encoded_bytes();
+        if !marker.is_empty() && raw.windows(marker.len()).any(|w| w == marker) {
+            std::process::abort();
+        }
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn debug_abort(_: &[u8]) {}
 
 fn process_envelope(
     server: &Server<'_>,
@@ -107,28 +163,6 @@ fn process_envelope(
 ) -> Result<MailOutcome, ServerError> {
     let outcome = server.handle_mail(conn, envelope, raw_len)?;
     log_mail(server, envelope, &outcome);
-    Ok(outcome)
-}
-
-/// [`process_envelope`] of a mail piped in (`process`): the bounce
-/// bookkeeping of [`clear_bounces_of`] and [`note_bounce`] runs around the
-/// server's own transaction, each its own small write. Ruling: these two
-/// are not in the mail's transaction here (the server's `handle_mail`
-/// owns it); both are harmless when repeated or lost: a bounce delivered
-/// again is a duplicate and not counted twice, a clearing lost is done by
-/// the player's next mail.
-fn process_envelope_raw(
-    server: &Server<'_>,
-    conn: &mut Connection,
-    envelope: &mail::Envelope,
-    raw: &[u8],
-    raw_len: usize,
-) -> Result<MailOutcome, ServerError> {
-    clear_bounces_of(conn, envelope)?;
-    let outcome = process_envelope(server, conn, envelope, raw_len)?;
-    if let Err(e) = note_bounce(server, conn, &outcome, raw) {
-        warn!(error = %e, "cannot count a bounce");
-    }
     Ok(outcome)
 }
 
@@ -303,6 +337,14 @@ pub fn read_inbox(
 /// back alone and stays in the inbox while the others commit. Only after
 /// the commit are the group's mails filed away in the inbox. A failing
 /// commit leaves the whole group in the inbox.
+///
+/// Before the group runs, its attempts are committed in one small
+/// transaction (see [`quarantine`]): a group in which a mail was found to
+/// have stopped the process before runs one mail at a time, each attempt
+/// its own, and a mail that stopped it too often alone is quarantined. A
+/// mail that made the computer think ends its transaction (the mails
+/// after it commit in the next), so that a group never holds the database
+/// for more than one mail's computer budget.
 fn read_group(
     server: &Server<'_>,
     conn: &mut Connection,
@@ -310,16 +352,102 @@ fn read_group(
     group: &[mail::InboundMessage],
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
-    let own = vec![server.config.server.address.to_lowercase()];
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let mut handled = Vec::with_capacity(group.len());
-    let mut failed = Vec::new();
+    let mut readable = Vec::with_capacity(group.len());
     let mut unreadable = Vec::new();
     for message in group {
-        if let Some(error) = &message.unreadable {
-            unreadable.push((message, error));
-            continue;
+        match &message.unreadable {
+            Some(error) => unreadable.push((message, error)),
+            None => readable.push((message, quarantine::mail_key(&message.raw))),
         }
+    }
+    let checks = readable
+        .iter()
+        .map(|(m, key)| (key.as_str(), m.raw.as_slice()))
+        .collect::<Vec<_>>();
+    let before = match quarantine::check_attempts(server, conn, &checks) {
+        Ok(before) => before,
+        Err(e) => {
+            report.mails_failed += readable.len();
+            error!(error = %e, "cannot record the attempts of a group of mails; they stay in the inbox");
+            readable.clear();
+            Vec::new()
+        }
+    };
+    let mut alone = false;
+    let mut run = Vec::with_capacity(readable.len());
+    for ((message, key), before) in readable.into_iter().zip(before) {
+        match before {
+            quarantine::Before::Quarantined { id } => {
+                report.mails_quarantined += 1;
+                if let Err(e) = inbox.mark_done(message, Done::Quarantined) {
+                    warn!(id, error = %e, "cannot move a quarantined mail out of the inbox; it will be seen again and quarantined again");
+                }
+            }
+            quarantine::Before::Suspect => {
+                alone = true;
+                run.push((message, key));
+            }
+            quarantine::Before::Fresh => run.push((message, key)),
+        }
+    }
+    // Every attempt is begun (check_attempts: alone for a single mail);
+    // a group in which a mail stopped the process before runs one mail at
+    // a time, each attempt begun again, alone, just before the mail runs.
+    let one_by_one = alone && run.len() > 1;
+    let mut rest = &run[..];
+    while !rest.is_empty() {
+        let slice = if one_by_one {
+            if let Err(e) =
+                store::begin_attempts(conn, &[rest[0].1.as_str()], true, server.clock.now())
+            {
+                report.mails_failed += rest.len();
+                error!(error = %e, "cannot record the attempt of a mail; it stays in the inbox");
+                break;
+            }
+            &rest[..1]
+        } else {
+            rest
+        };
+        let taken = read_slice(server, conn, inbox, slice, report)?;
+        rest = &rest[taken.max(1)..];
+    }
+    // A file that cannot be read is quarantined at once, without its
+    // bytes: reading it again would fail again.
+    for (message, error) in unreadable {
+        match quarantine::unreadable(server, conn, &message.id, error) {
+            Ok(id) => {
+                report.mails_quarantined += 1;
+                if let Err(e) = inbox.mark_done(message, Done::Quarantined) {
+                    warn!(id, error = %e, "cannot move an unreadable mail out of the inbox; it will be seen again");
+                }
+            }
+            Err(e) => {
+                report.mails_failed += 1;
+                error!(error = %e, "cannot record an unreadable mail; it stays in the inbox");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Run mails of a group (with their attempt keys) in one transaction, up
+/// to and with the first that made the computer think; commit, then file
+/// them away and count the failures. Returns how many mails it took.
+fn read_slice(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    inbox: &mut dyn Inbox,
+    slice: &[(&mail::InboundMessage, String)],
+    report: &mut PassReport,
+) -> Result<usize, ServerError> {
+    let own = vec![server.config.server.address.to_lowercase()];
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut handled = Vec::with_capacity(slice.len());
+    let mut failed = Vec::new();
+    let mut taken = 0;
+    for (message, key) in slice {
+        taken += 1;
+        debug_abort(&message.raw);
         // Of a mail over the size limit only the header was read: the
         // server refuses it by its size, answering from the header.
         let envelope = mail::parse_envelope(&message.raw, &own);
@@ -338,35 +466,29 @@ fn read_group(
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,
                 };
-                handled.push((message, done));
+                handled.push((*message, done));
             }
             Err(error) => {
                 tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
                 report.mails_failed += 1;
-                failed.push((message, envelope, error));
+                failed.push((*message, envelope, error));
             }
+        }
+        // Its failure (if any) is counted after the commit, in the
+        // inbound_failures row: the attempt is over either way.
+        store::end_attempt(&tx, key)?;
+        if server.computer_budget.used() {
+            break;
         }
     }
     if let Err(e) = tx.commit() {
         report.mails_failed += handled.len();
         error!(error = %e, mails = handled.len(), "a group of mails could not be committed; they stay in the inbox");
-        return Ok(());
-    }
-    // A file that cannot be read is quarantined at once, without its
-    // bytes: reading it again would fail again.
-    for (message, error) in unreadable {
-        match quarantine::unreadable(server, conn, &message.id, error) {
-            Ok(id) => {
-                report.mails_quarantined += 1;
-                if let Err(e) = inbox.mark_done(message, Done::Quarantined) {
-                    warn!(id, error = %e, "cannot move an unreadable mail out of the inbox; it will be seen again");
-                }
-            }
-            Err(e) => {
-                report.mails_failed += 1;
-                error!(error = %e, "cannot record an unreadable mail; it stays in the inbox");
-            }
+        // The process did not die: these attempts count for nothing.
+        for (_, key) in &slice[..taken] {
+            let _ = store::end_attempt(conn, key);
         }
+        return Ok(taken);
     }
     // Failures are counted (and may quarantine) once the group is
     // committed, each in a transaction of its own.
@@ -394,7 +516,7 @@ fn read_group(
             warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
         }
     }
-    Ok(())
+    Ok(taken)
 }
 
 /// What became of one outbox mail the pass tried to send.

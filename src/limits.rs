@@ -16,6 +16,14 @@
 //!   chess chess`, `chess show 101 101`, `message alice pw bob bob`), and
 //!   a command that still names more boards, users, topics or recipients
 //!   is refused (see `command::collapse`).
+//! - `command::MAX_LINE_BYTES` (1 KB) of a command line are read, and
+//!   `command::MAX_WORDS` (1,000) words of a `multiple` mail's commands;
+//!   HTML-to-text quotes at most `mail::text::MAX_QUOTE_DEPTH` (8) deep and
+//!   writes no more text than the HTML it reads (issue #32).
+//! - `[computer] seconds_per_mail` (5): the computer's thinking for one
+//!   mail or timers pass (see `server::computer`).
+//! - A mail that killed the process `failures_before_quarantine` times is
+//!   quarantined before it runs again (see `crate::quarantine`).
 //!
 //! Outbound:
 //!

@@ -13,6 +13,21 @@
 //! is fixed. The `process` pipe counts the same way: below the limit it
 //! exits 75 so the MTA delivers again later; at the limit it takes the
 //! mail into quarantine and exits 0.
+//!
+//! A mail that kills the process (a crash, or the kernel or systemd
+//! ending it for its memory) is counted too, before it can run again
+//! (issue #32): every mail's attempt is recorded and committed before it
+//! runs (keyed by a hash of its bytes: [`mail_key`]; see migration 0035)
+//! and forgotten in the transaction that commits it. An attempt found
+//! still open when the mail is taken again is a death: [`check_attempts`]
+//! counts it as a failure of that mail when the mail ran alone, and after
+//! `failures_before_quarantine` quarantines it without running it, so the
+//! mails behind it are answered. When it ran in a group (the daemon's group
+//! commit), which mail died is not known: each mail of the group then runs
+//! alone, once, and only deaths while running alone count. A kill from
+//! outside (SIGKILL, a power cut) while a mail runs alone cannot be told
+//! from a death the mail caused and counts too: a mail quarantined so is
+//! replayed with `admin inbox retry`.
 
 use rusqlite::Connection;
 use tracing::{error, warn};
@@ -80,6 +95,95 @@ pub fn note_failure(
     };
     tx.commit()?;
     Ok(verdict)
+}
+
+/// The key of a mail's attempts: the SHA-256 of its bytes, hex (known
+/// before the mail is parsed, and the same on every delivery of it).
+pub fn mail_key(raw: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(raw)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What an open attempt at a mail, found before it runs, means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Before {
+    /// No attempt was open: run it as planned.
+    Fresh,
+    /// The process died while it ran (in a group, or alone but fewer than
+    /// `failures_before_quarantine` times): run it alone.
+    Suspect,
+    /// It killed the process too often: quarantined (this row), not run.
+    Quarantined { id: i64 },
+}
+
+/// For each mail (`key`, bytes) about to be taken, whether an attempt at it
+/// is still open, i.e. the process died while it ran (see the module
+/// docs): counted and decided, and the new attempts of the mails that are
+/// not quarantined begun (alone when there is one), all in one
+/// transaction: one commit for a group. A caller that then runs mails of
+/// a group one at a time begins each one's attempt again, alone, with
+/// [`store::begin_attempts`].
+pub fn check_attempts(
+    server: &Server<'_>,
+    conn: &Connection,
+    mails: &[(&str, &[u8])],
+) -> Result<Vec<Before>, StoreError> {
+    let now = server.clock.now();
+    let limit = server.config.limits.failures_before_quarantine.max(1);
+    let tx = conn.unchecked_transaction()?;
+    let mut out = Vec::with_capacity(mails.len());
+    for &(key, raw) in mails {
+        let before = match store::take_attempt(&tx, key)? {
+            None => Before::Fresh,
+            Some(false) => Before::Suspect,
+            Some(true) => {
+                // Its header only: the body may be what killed it.
+                let own = vec![server.config.server.address.to_lowercase()];
+                let envelope = mail::parse_envelope(crate::limits::header_of(raw), &own);
+                let message_id = if envelope.message_id.starts_with("hash:") {
+                    format!("hash:{key}")
+                } else {
+                    envelope.message_id.clone()
+                };
+                let error = ServerError::Stopped.to_string();
+                let row = store::note_inbound_failure(
+                    &tx,
+                    &FailedMail {
+                        message_id: &message_id,
+                        sender: envelope.sender.as_deref(),
+                        subject: &crate::daemon::mask_subject(&envelope.subject),
+                        error: &error,
+                    },
+                    now,
+                )?;
+                if row.quarantined_at.is_some() {
+                    Before::Quarantined { id: row.id }
+                } else if row.attempts >= limit {
+                    store::quarantine_inbound(&tx, row.id, Some(raw), now)?;
+                    error!(id = row.id, message_id = %crate::limits::log_field(&message_id), attempts = row.attempts,
+                           "a mail stopped the server too often and is quarantined; see `pbmchess admin inbox list`");
+                    Before::Quarantined { id: row.id }
+                } else {
+                    warn!(message_id = %crate::limits::log_field(&message_id), attempts = row.attempts, limit,
+                          "the server stopped while it handled a mail; it is tried again, alone");
+                    Before::Suspect
+                }
+            }
+        };
+        out.push(before);
+    }
+    let runs: Vec<&str> = mails
+        .iter()
+        .zip(&out)
+        .filter(|(_, b)| !matches!(b, Before::Quarantined { .. }))
+        .map(|(&(key, _), _)| key)
+        .collect();
+    store::begin_attempts(&tx, &runs, runs.len() == 1, now)?;
+    tx.commit()?;
+    Ok(out)
 }
 
 /// Quarantine at once an inbox message that cannot be read at all (`id`

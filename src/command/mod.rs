@@ -14,7 +14,10 @@ mod bounds;
 mod parse;
 
 pub use bounds::{collapse, only_reads};
-pub use parse::{has_guard, parse_line, parse_mail, parse_reply, verbs, MAX_COMMANDS};
+pub use parse::{
+    has_guard, parse_line, parse_mail, parse_reply, read_part, verbs, MAX_COMMANDS, MAX_LINE_BYTES,
+    MAX_WORDS,
+};
 
 use std::fmt;
 

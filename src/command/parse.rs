@@ -54,6 +54,17 @@
 //!   the body that is not blank is read as the command, unless it is a
 //!   quote or the signature mark; the comment of that command is the body
 //!   after that line ([`Request::body_after_command`]).
+//! - Cost bounds (issue #32): a command is read from at most the first
+//!   [`MAX_LINE_BYTES`] of its line (after the markers are dropped). The
+//!   line is cut before the word that runs over the bound, and what is
+//!   after the cut is not read, nor quoted: no command of the language
+//!   needs more (twenty 32-letter userids fit), and a list longer than
+//!   `[limits] max_list_items` is refused anyway. A first word longer
+//!   than the bound is cut at the bound. A `multiple` mail is read up to
+//!   [`MAX_WORDS`] words in all: the line that would pass it is answered
+//!   with an error saying so, like a 51st command, and reading stops.
+//!   Did-you-mean only weighs candidates whose length is within its edit
+//!   budget of the word's, so a huge word costs one pass over it.
 
 use super::{
     game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
@@ -63,6 +74,12 @@ use super::{
 
 /// Most commands one `multiple` mail may hold.
 pub const MAX_COMMANDS: usize = 50;
+
+/// The most of one command line that is read, in bytes.
+pub const MAX_LINE_BYTES: usize = 1024;
+
+/// The most words all the command lines of one mail may hold.
+pub const MAX_WORDS: usize = 1000;
 
 /// The text that replaces a password word.
 const MASK: &str = "*****";
@@ -87,6 +104,7 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
         };
     }
     let mut commands = Vec::new();
+    let mut words = 0;
     for raw in body.lines() {
         let line = raw.trim();
         if line.starts_with('>') {
@@ -105,7 +123,15 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
             continue;
         }
         let parsed = parse_line(line);
-        if commands.len() == MAX_COMMANDS {
+        words += cap_line(strip_line(line)).split_whitespace().count();
+        let over = if commands.len() == MAX_COMMANDS {
+            Some(format!("{MAX_COMMANDS} commands"))
+        } else if words > MAX_WORDS {
+            Some(format!("{MAX_WORDS} words of commands"))
+        } else {
+            None
+        };
+        if let Some(most) = over {
             let (masked, game, board) = match parsed {
                 Ok(p) => {
                     let (game, board) = command_game_board(&p.command);
@@ -115,7 +141,7 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
             };
             commands.push(Err(ParseError {
                 message: format!(
-                    "a multiple mail holds at most {MAX_COMMANDS} commands, so this one and \
+                    "a multiple mail holds at most {most}, so this one and \
                      any after it were not read; send them in another mail."
                 ),
                 masked,
@@ -150,9 +176,16 @@ fn first_body_line(body: &str) -> Option<(&str, &str)> {
     None
 }
 
+/// The part of a command line the parser reads: without reply markers
+/// and trailing `**`, and at most [`MAX_LINE_BYTES`] (see the rulings).
+/// What a quote of the line masks is judged against this part only.
+pub fn read_part(line: &str) -> &str {
+    strip_line(cap_line(strip_line(line)))
+}
+
 /// Read one command line (a Subject, or one line of a `multiple` body).
 pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
-    let line = strip_line(line);
+    let line = read_part(line);
     let toks = tokenize(line);
     let mut p = Parser {
         line,
@@ -208,6 +241,26 @@ fn strip_line(line: &str) -> &str {
             }
             _ => return t,
         }
+    }
+}
+
+/// The part of a command line that is read: at most [`MAX_LINE_BYTES`],
+/// cut before the word that runs over them (a first word that long is cut
+/// at the bound, on a character boundary).
+fn cap_line(line: &str) -> &str {
+    if line.len() <= MAX_LINE_BYTES {
+        return line;
+    }
+    let mut end = MAX_LINE_BYTES;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    if line[end..].starts_with(char::is_whitespace) {
+        return &line[..end];
+    }
+    match line[..end].rfind(char::is_whitespace) {
+        Some(space) => &line[..space],
+        None => &line[..end],
     }
 }
 
@@ -772,11 +825,17 @@ fn distance(a: &str, b: &str) -> usize {
 /// The candidate nearest to `word`, when it is close enough to be a typo:
 /// one edit for words of up to four letters, two for longer ones (never
 /// more than a third of the candidate). Ties go to the earlier candidate.
+/// A candidate whose length differs from the word's by more than that
+/// budget cannot be within it and is not weighed: a huge word costs one
+/// count of its characters, never an edit distance.
 fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let len = word.chars().count();
     let most = if len <= 4 { 1 } else { 2 };
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
+        if len.abs_diff(c.chars().count()) > most {
+            continue;
+        }
         let d = distance(word, c);
         if d == 0 || d > most || d * 3 > c.chars().count() {
             continue;

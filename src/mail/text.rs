@@ -10,19 +10,27 @@
 ///   first blank line.
 /// - Text inside `<blockquote>` is prefixed with `> ` per nesting level, so
 ///   quoted replies in HTML mail are stripped from the comment like plain
-///   text quotes.
+///   text quotes. Deeper than [`MAX_QUOTE_DEPTH`] levels, a line gets that
+///   many (it is a quote all the same).
 /// - `<head>`, `<style>`, `<script>`, `<title>` and `<template>` are dropped,
 ///   as are comments; entities are decoded (`&nbsp;` becomes a plain space);
 ///   runs of white space collapse to one space except inside `<pre>`.
 ///
-/// Never panics, whatever the input.
+/// Never panics, whatever the input; costs one pass over it, and the text
+/// is never longer than the HTML it is read from (so never more than the
+/// message size limit): where the next line would make it longer, the
+/// text ends (issue #32: a mail of nested quotes and line breaks must not
+/// buy gigabytes of `> `).
 pub fn html_to_text(html: &str) -> String {
-    let mut out = HtmlText::default();
+    let mut out = HtmlText {
+        most: html.len(),
+        ..HtmlText::default()
+    };
     let bytes = html.as_bytes();
     let mut i = 0;
     // Start of pending text not yet emitted.
     let mut text_start = 0;
-    while i < bytes.len() {
+    while i < bytes.len() && !out.full {
         if bytes[i] != b'<' {
             i += 1;
             continue;
@@ -63,11 +71,14 @@ pub fn html_to_text(html: &str) -> String {
             out.skipping = None;
         }
     }
-    if text_start < bytes.len() {
+    if text_start < bytes.len() && !out.full {
         out.text(&html[text_start..]);
     }
     out.finish()
 }
+
+/// The most `> ` a line of HTML-to-text gets for nested `<blockquote>`s.
+pub const MAX_QUOTE_DEPTH: usize = 8;
 
 /// Index of the `>` closing the tag whose name starts at `from`, honouring
 /// quoted attribute values; `bytes.len()` when unterminated.
@@ -106,6 +117,10 @@ struct HtmlText {
     pre_depth: usize,
     pending_space: bool,
     skipping: Option<String>,
+    /// The longest `out` may grow (the HTML's length).
+    most: usize,
+    /// `out` reached `most`: the rest of the HTML is not read.
+    full: bool,
 }
 
 impl HtmlText {
@@ -156,7 +171,17 @@ impl HtmlText {
         if self.line.is_empty() && !hard {
             return;
         }
-        let depth = self.line_depth.unwrap_or(self.quote_depth);
+        let depth = self
+            .line_depth
+            .unwrap_or(self.quote_depth)
+            .min(MAX_QUOTE_DEPTH);
+        let line = self.line.trim_end();
+        if self.full || self.out.len() + 2 * depth + line.len() + 1 > self.most {
+            self.full = true;
+            self.line.clear();
+            self.line_depth = None;
+            return;
+        }
         for _ in 0..depth {
             self.out.push_str("> ");
         }
@@ -164,7 +189,7 @@ impl HtmlText {
             // "> " on a blank quoted line: keep just ">".
             self.out.pop();
         }
-        self.out.push_str(self.line.trim_end());
+        self.out.push_str(line);
         self.out.push('\n');
         self.line.clear();
         self.line_depth = None;
@@ -463,6 +488,29 @@ mod tests {
     }
 
     #[test]
+    fn nested_quotes_get_at_most_eight_quote_marks() {
+        let html = format!(
+            "{}deep{}<p>after",
+            "<blockquote>".repeat(20),
+            "</blockquote>".repeat(20)
+        );
+        let t = html_to_text(&html);
+        assert_eq!(t, format!("{}deep\nafter", "> ".repeat(MAX_QUOTE_DEPTH)));
+    }
+
+    #[test]
+    fn the_text_is_never_longer_than_its_html() {
+        // The quote bomb of issue #32: 10,900 quotes, 32,700 line breaks.
+        let html = format!("{}{}", "<blockquote>".repeat(10_900), "<br>".repeat(32_700));
+        let t = html_to_text(&html);
+        assert!(t.len() <= html.len(), "{} > {}", t.len(), html.len());
+        assert!(t.lines().all(|l| l.len() <= 2 * MAX_QUOTE_DEPTH));
+        // Ordinary text is kept whole.
+        let html = "<div>e4</div><blockquote>a<br><br>b</blockquote>";
+        assert_eq!(html_to_text(html), "e4\n> a\n>\n> b");
+    }
+
+    #[test]
     fn comment_strips_quote_and_attribution() {
         let body = "Good game!\n\nOn Sun, Nov 22, 2026 at 5:00 AM Bob <bob@example.org> wrote:\n> It is your turn.\n> board...\n";
         assert_eq!(extract_comment(body), "Good game!");
@@ -549,7 +597,8 @@ mod tests {
     proptest! {
         #[test]
         fn html_to_text_never_panics(s in any::<String>()) {
-            let _ = html_to_text(&s);
+            let t = html_to_text(&s);
+            prop_assert!(t.len() <= s.len());
         }
 
         #[test]

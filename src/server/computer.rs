@@ -14,8 +14,22 @@
 //! - It is never reminded and never forfeits.
 //! - It answers draw proposals at once (see [`crate::computer`] for when
 //!   it accepts), and declines every proposal to take back a ply.
+//! - It has a budget ([`Budget`], `[computer] seconds_per_mail`, 5 s) for
+//!   one inbound mail, one pass of the timers or one admin command: a move
+//!   starts only while the whole time its level may take still fits in
+//!   what is left (the first move of a budget always starts), so its play
+//!   is never weakened and the thinking inside one write transaction is
+//!   bounded. A board it cannot answer within the budget says so in its
+//!   mail and gets the computer's move in the next pass of the timers
+//!   (they look at every board the computer plays). A draw proposal is
+//!   always answered, its search cut to what is left of the budget.
+//!   Thinking happens inside the mail's transaction (the move and the
+//!   board mails commit with the mail), which the budget keeps short; the
+//!   daemon commits a group of mails as soon as one of them made the
+//!   computer think, so a group never adds up several budgets.
 
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use super::loaded::{apply_move, finish, Loaded};
 use super::queued::{self, Notice};
@@ -98,8 +112,20 @@ pub(crate) fn respond(
             break;
         }
         let level = level_on(ctx, loaded)?;
-        let limits = level.limits(ctx.server.config.computer.move_time(), Instant::now());
-        let Some(found) = computer::choose(loaded.position.as_ref(), limits) else {
+        let config = &ctx.server.config.computer;
+        let start = Instant::now();
+        let mut limits = level.limits(config.move_time(), start);
+        let need = limits.deadline.map_or(Duration::ZERO, |d| d - start);
+        let budget = &ctx.server.computer_budget;
+        let Some(left) = budget.grant(config.mail_time(), need) else {
+            // One short line (a userid is at most 32 characters).
+            news.push(format!("{userid} moves shortly, in a mail of its own."));
+            break;
+        };
+        limits.deadline = limits.deadline.map(|d| d.min(start + left));
+        let found = computer::choose(loaded.position.as_ref(), limits);
+        budget.spend(start.elapsed());
+        let Some(found) = found else {
             break;
         };
         match apply_move(
@@ -133,6 +159,46 @@ pub(crate) fn respond(
     Ok(notices)
 }
 
+/// What the computer thought so far in one unit of work (a mail, a pass
+/// of the timers, an admin command); see the rulings above.
+#[derive(Debug, Default)]
+pub struct Budget {
+    spent: Mutex<Option<Duration>>,
+}
+
+impl Budget {
+    /// Start a new unit of work: nothing spent.
+    pub fn start(&self) {
+        *self.lock() = None;
+    }
+
+    /// Whether the computer thought since [`Budget::start`].
+    pub fn used(&self) -> bool {
+        self.lock().is_some()
+    }
+
+    /// The time left of `total`, when a search of `need` may start: the
+    /// first always may.
+    fn grant(&self, total: Duration, need: Duration) -> Option<Duration> {
+        match *self.lock() {
+            None => Some(total.max(need)),
+            Some(spent) => {
+                let left = total.saturating_sub(spent);
+                (left >= need && !left.is_zero()).then_some(left)
+            }
+        }
+    }
+
+    fn spend(&self, time: Duration) {
+        let mut spent = self.lock();
+        *spent = Some(spent.unwrap_or_default() + time);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Duration>> {
+        self.spent.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// The computer's level on a board.
 fn level_on(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Level> {
     Ok(
@@ -159,9 +225,17 @@ pub(crate) fn answer_proposal(
     };
     let me = Color::from_index(seat).unwrap_or(Color::White);
     let level = level_on(ctx, loaded)?;
-    let limits = level.limits(ctx.server.config.computer.move_time(), Instant::now());
+    let config = &ctx.server.config.computer;
+    let start = Instant::now();
+    let mut limits = level.limits(config.move_time(), start);
+    let budget = &ctx.server.computer_budget;
+    let left = budget
+        .grant(config.mail_time(), Duration::ZERO)
+        .unwrap_or_default();
+    limits.deadline = limits.deadline.map(|d| d.min(start + left));
     let accepts =
         kind == Proposal::Draw && computer::accepts_draw(loaded.position.as_ref(), me, limits);
+    budget.spend(start.elapsed());
     let (game, number) = (loaded.row.game.clone(), loaded.row.board);
     store::set_proposal(ctx.conn, &game, number, None)?;
     loaded.row.proposal = None;

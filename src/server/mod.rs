@@ -90,6 +90,9 @@ pub enum ServerError {
         board: u32,
         reason: String,
     },
+    /// The process died while it handled the mail (see `crate::quarantine`).
+    #[error("the server stopped while it handled this mail (it crashed, or was killed for its memory or time)")]
+    Stopped,
 }
 
 impl From<rusqlite::Error> for ServerError {
@@ -309,6 +312,10 @@ pub struct Server<'a> {
     /// The Subject of the mail handled last, as its log line may show it
     /// (every password it showed masked), with its Message-ID.
     logged_subject: std::sync::Mutex<Option<(String, String)>>,
+    /// The computer's thinking in the mail (or timers pass) at hand.
+    pub(crate) computer_budget: computer::Budget,
+    /// Boards replayed to a ply for `preview` in the mail at hand.
+    pub(crate) previews: pending::Previews,
 }
 
 impl<'a> Server<'a> {
@@ -319,6 +326,8 @@ impl<'a> Server<'a> {
             templates,
             credentials: credentials::VerifiedCredentials::new(),
             logged_subject: std::sync::Mutex::new(None),
+            computer_budget: computer::Budget::default(),
+            previews: pending::Previews::default(),
         }
     }
 
@@ -377,6 +386,8 @@ impl<'a> Server<'a> {
         if store::mail_seen(tx, &mail.message_id)? {
             return Ok(MailOutcome::Duplicate);
         }
+        self.computer_budget.start();
+        self.previews.forget();
         let now = self.clock.now();
         let record = |outcome: &str| {
             store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
@@ -387,6 +398,11 @@ impl<'a> Server<'a> {
                 let reason = reason
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
+                // Ignored mail still costs its sender's hourly count (no
+                // reply says so), so that it is no free channel (issue #32).
+                if let Some(sender) = &mail.sender {
+                    store::count_command(tx, store::CountScope::Address, sender, now)?;
+                }
                 record("ignored")?;
                 return Ok(MailOutcome::Ignored(reason));
             }
@@ -440,7 +456,9 @@ impl<'a> Server<'a> {
             line: if request.multiple || by_reply.is_some() {
                 ""
             } else {
-                &mail.subject
+                // The part the parser read (its first 1 KB): words after
+                // it were never read, so they are no password to mask.
+                command::read_part(&mail.subject)
             },
             vouched: by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
             session: &session,
@@ -523,6 +541,10 @@ impl<'a> Server<'a> {
                             }
                         };
                     let parsed = &parsed;
+                    if !command::only_reads(&parsed.command) {
+                        // A board may change: replays for previews are stale.
+                        self.previews.forget();
+                    }
                     tx.execute_batch("SAVEPOINT command")?;
                     let command_mark = session.mark();
                     match self.execute(&ctx, parsed) {
@@ -1125,6 +1147,8 @@ impl<'a> Server<'a> {
         f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
     ) -> Result<Result<T, Refusal>, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        self.computer_budget.start();
+        self.previews.forget();
         let ctx = Ctx {
             conn: &tx,
             server: self,

@@ -50,6 +50,10 @@
 //!   start position (default options unless given); no board is needed.
 //!   Its subject is `<Game> preview`, the sides are named White and Black,
 //!   and without moves it shows the start position.
+//! - A board replayed to an earlier ply (`preview 604#4150`) is kept for
+//!   the rest of the mail ([`Previews`]), so that a `multiple` of previews
+//!   from one ply replays the game once, not once per line. Any command
+//!   that may change a board forgets them.
 
 use super::compose::{numbered_move_list, RECENT_PLIES};
 use super::loaded::{all_plies, load, replay, Loaded};
@@ -60,6 +64,77 @@ use crate::command::{Credentials, MoveAction, PreviewFrom};
 use crate::render::{self, Drawing, MoveRecord};
 use crate::rules::{self, Color, Game, MoveError, Played, Position};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove};
+
+/// How many boards replayed to an earlier ply one mail keeps.
+const KEPT_PREVIEWS: usize = 4;
+
+/// Boards replayed to an earlier ply for `preview`, kept while one mail's
+/// commands only read (the server forgets them at each new mail and
+/// before any command that may change a board).
+#[derive(Default)]
+pub(crate) struct Previews {
+    kept: std::sync::Mutex<Vec<Replayed>>,
+}
+
+/// A board as it stood after ply `ply`: its recent plies up to it and
+/// the position.
+struct Replayed {
+    game: String,
+    board: u32,
+    ply: u32,
+    plies: Vec<store::Ply>,
+    position: Box<dyn Position>,
+}
+
+impl std::fmt::Debug for Previews {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Previews")
+    }
+}
+
+impl Previews {
+    /// Forget every replayed board.
+    pub(crate) fn forget(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Replayed>> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn find(
+        &self,
+        game: &str,
+        board: u32,
+        ply: u32,
+    ) -> Option<(Vec<store::Ply>, Box<dyn Position>)> {
+        self.lock()
+            .iter()
+            .find(|r| r.game == game && r.board == board && r.ply == ply)
+            .map(|r| (r.plies.clone(), r.position.clone_box()))
+    }
+
+    fn keep(
+        &self,
+        game: &str,
+        board: u32,
+        ply: u32,
+        plies: &[store::Ply],
+        position: &dyn Position,
+    ) {
+        let mut kept = self.lock();
+        if kept.len() == KEPT_PREVIEWS {
+            kept.remove(0);
+        }
+        kept.push(Replayed {
+            game: game.to_string(),
+            board,
+            ply,
+            plies: plies.to_vec(),
+            position: position.clone_box(),
+        });
+    }
+}
 
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
@@ -494,10 +569,23 @@ pub(crate) fn preview(
                 ),
             ));
         }
-        loaded.plies = all_plies(ctx, &loaded)?;
-        loaded.plies.truncate(n as usize);
+        let previews = &ctx.server.previews;
+        match previews.find(game.name(), number, n) {
+            Some((plies, position)) => {
+                loaded.plies = plies;
+                loaded.position = position;
+            }
+            None => {
+                let mut plies = all_plies(ctx, &loaded)?;
+                plies.truncate(n as usize);
+                loaded.position = replay(game, &loaded.row, &plies)?;
+                // Only the recent plies are shown, as a load holds them.
+                plies.drain(..plies.len().saturating_sub(RECENT_PLIES + 1));
+                previews.keep(game.name(), number, n, &plies, loaded.position.as_ref());
+                loaded.plies = plies;
+            }
+        }
         loaded.played = n;
-        loaded.position = replay(game, &loaded.row, &loaded.plies)?;
     }
     let mut position = loaded.position.clone_box();
     let previewed = play_preview(position.as_mut(), loaded.played as usize, moves)

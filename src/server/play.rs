@@ -695,8 +695,12 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             if computer::is_computer(ctx, userid) {
                 let mut loaded = load(ctx, game, row.board)?;
                 let mut news = Vec::new();
+                let played = loaded.played;
                 computer::respond(ctx, game, &mut loaded, &mut news)?;
-                replies.extend(loaded.view(game, news).to_players(ctx)?);
+                // Past the computer's budget it did not act: no mail.
+                if loaded.played != played {
+                    replies.extend(loaded.view(game, news).to_players(ctx)?);
+                }
             }
             continue;
         }

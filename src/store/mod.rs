@@ -110,6 +110,9 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0033_strangers_confirmation_mails.sql"
         )),
         M::up(include_str!("../../migrations/0034_charges_throttles.sql")),
+        M::up(include_str!(
+            "../../migrations/0035_cpu_inbound_attempts.sql"
+        )),
     ])
 }
 

@@ -176,6 +176,47 @@ pub fn forget_inbound_failure(conn: &Connection, id: i64) -> Result<bool> {
     Ok(conn.exec("DELETE FROM inbound_failures WHERE id = ?1", params![id])? == 1)
 }
 
+/// Note that the mails `keys` (see `inbound_attempts`, migration 0035)
+/// are being handled, `alone` or as a group; committed before they run.
+pub fn begin_attempts(
+    conn: &Connection,
+    keys: &[&str],
+    alone: bool,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let now = time_text(now);
+    for key in keys {
+        conn.exec(
+            "INSERT INTO inbound_attempts (mail_key, alone, started_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (mail_key) DO UPDATE SET alone = ?2, started_at = ?3",
+            params![key, alone, now],
+        )?;
+    }
+    Ok(())
+}
+
+/// The mail `key` was handled to the end (committed, or its failure
+/// counted): forget its attempt.
+pub fn end_attempt(conn: &Connection, key: &str) -> Result<()> {
+    conn.exec(
+        "DELETE FROM inbound_attempts WHERE mail_key = ?1",
+        params![key],
+    )?;
+    Ok(())
+}
+
+/// An attempt at mail `key` that never ended (the process died during
+/// it), taken away: `Some(alone)`, or `None` when there was none.
+pub fn take_attempt(conn: &Connection, key: &str) -> Result<Option<bool>> {
+    Ok(conn
+        .row(
+            "DELETE FROM inbound_attempts WHERE mail_key = ?1 RETURNING alone",
+            params![key],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
 /// How many mails are quarantined.
 pub fn quarantined_count(conn: &Connection) -> Result<u32> {
     Ok(conn.row(
@@ -232,6 +273,23 @@ mod tests {
             .execute_batch("SELECT * FROM no_such_table")
             .unwrap_err();
         assert!(!is_busy(&e), "{e}");
+    }
+
+    #[test]
+    fn an_attempt_is_taken_once_and_ended_attempts_are_gone() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        begin_attempts(&conn, &["a", "b"], false, now).unwrap();
+        begin_attempts(&conn, &["c"], true, now).unwrap();
+        end_attempt(&conn, "b").unwrap();
+        assert_eq!(take_attempt(&conn, "a").unwrap(), Some(false));
+        assert_eq!(take_attempt(&conn, "a").unwrap(), None);
+        assert_eq!(take_attempt(&conn, "b").unwrap(), None);
+        assert_eq!(take_attempt(&conn, "c").unwrap(), Some(true));
+        // Begun again alone, a group's attempt becomes the mail's own.
+        begin_attempts(&conn, &["d"], false, now).unwrap();
+        begin_attempts(&conn, &["d"], true, now).unwrap();
+        assert_eq!(take_attempt(&conn, "d").unwrap(), Some(true));
     }
 
     #[test]

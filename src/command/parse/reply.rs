@@ -14,9 +14,11 @@
 //! credentials carry the token's userid and an empty password: the server
 //! vouches for the player on this path (the token and the sender's address
 //! stand in for the password), and never checks that empty password.
+//! As a Subject line, the line is read from its first
+//! [`super::MAX_LINE_BYTES`] only.
 
 use super::{
-    exact, game_name, split_guard, tokenize, BoardRef, Command, Credentials, GameCommand,
+    cap_line, exact, game_name, split_guard, tokenize, BoardRef, Command, Credentials, GameCommand,
     ParseError, Parsed, Parser, Password, Scope, Usage,
 };
 
@@ -24,7 +26,7 @@ use super::{
 /// of `game` for `userid`. The quote ([`Parsed::masked`]) is the line as
 /// written.
 pub fn parse_reply(game: &str, board: u32, userid: &str, line: &str) -> Result<Parsed, ParseError> {
-    let line = line.trim();
+    let line = cap_line(line.trim()).trim_end();
     let Some(game) = game_name(game) else {
         return Err(ParseError {
             message: format!("There is no game called {game}."),

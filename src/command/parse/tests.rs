@@ -1128,6 +1128,57 @@ fn multiple_mail_holds_at_most_fifty_commands() {
     assert_one_sentence(e);
 }
 
+#[test]
+fn a_line_is_read_from_its_first_kilobyte_cut_before_the_word_that_runs_over() {
+    // `help` and topics past the bound: only the words within it are read.
+    let line = format!("help{}", " chess".repeat(1000));
+    match cmd(&line) {
+        Command::Help { topics } => {
+            assert_eq!(topics.len(), (MAX_LINE_BYTES - "help".len()) / 6);
+            assert!(topics.iter().all(|t| t == "chess"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // A password straddling the bound is neither read nor quoted.
+    let pad = "x".repeat(MAX_LINE_BYTES - "message alice ".len() - 3);
+    let e = err(&format!("message alice {pad} hunter2 bob"));
+    assert!(e.masked.len() <= MAX_LINE_BYTES, "{}", e.masked.len());
+    assert!(!e.masked.contains("hunter2") && !e.masked.contains("hun"));
+}
+
+#[test]
+fn a_huge_first_word_is_cut_at_the_bound_and_gets_no_suggestion() {
+    let e = err(&"multiplx".repeat(40_000));
+    assert!(e.masked.len() <= MAX_LINE_BYTES, "{}", e.masked.len());
+    assert!(!e.message.contains("did you mean"), "{}", e.message);
+    assert!(e.message.len() < 2 * MAX_LINE_BYTES, "{}", e.message.len());
+    // A cut inside a character stays on a character boundary.
+    let e = err(&format!("a{}", "\u{e9}".repeat(MAX_LINE_BYTES)));
+    assert!(e.masked.len() <= MAX_LINE_BYTES);
+}
+
+#[test]
+fn did_you_mean_skips_candidates_of_a_length_beyond_its_budget() {
+    assert_eq!(
+        nearest("chalenge", ["challenge", "show"]),
+        Some("challenge")
+    );
+    assert_eq!(nearest("challengexyz", ["challenge"]), None);
+    assert_eq!(nearest(&"e".repeat(5000), ["e", "ee", "eee"]), None);
+}
+
+#[test]
+fn a_multiple_mail_is_read_up_to_a_thousand_words() {
+    let line = format!("help{}\n", " chess".repeat(29));
+    let r = parse_mail("multiple", &line.repeat(50));
+    // 30 words a line: 33 lines make 990 words, the 34th passes 1000.
+    assert_eq!(r.commands.len(), 34);
+    assert!(r.commands[..33].iter().all(|c| c.is_ok()));
+    let e = r.commands[33].as_ref().unwrap_err();
+    assert!(e.message.contains("at most 1000 words"), "{}", e.message);
+    assert_one_sentence(e);
+}
+
 // ------------------------------------------------------------ properties
 
 proptest! {
