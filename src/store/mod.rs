@@ -99,6 +99,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0027_reply_token_retention.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0036_rules25_position_keys.sql"
+        )),
     ])
 }
 
