@@ -54,9 +54,12 @@
 //!   are files are files only; `q`/`r`, which are not files there, are read
 //!   as queen/rook.
 
+mod attacks;
 pub mod evaluate;
 pub mod fen;
 pub mod hooks;
+mod legal;
+mod movegen;
 pub mod pieces;
 pub mod position;
 pub mod read;
