@@ -1,9 +1,10 @@
 //! What the chess-like games share, one noun a file: [`pieces`] (kinds,
 //! pieces, cell codes), [`variant`] (a game as data: geometry, start,
 //! castling table), [`hooks`] (where a variant differs, as default methods),
-//! [`state`] (placement with move generation, attacks and make), [`fen`]
-//! (parse into a [`Setup`], validate into a [`State`]), [`san`] (writing
-//! moves), [`read`] (reading them, and explaining refusals) and
+//! [`state`] (placement, accessors and make; its attacks, move generation
+//! and legality tests in the private `attacks`, `movegen` and `legal`),
+//! [`fen`] (parse into a [`Setup`], validate into a [`State`]), [`san`]
+//! (writing moves), [`read`] (reading them, and explaining refusals) and
 //! [`position`] (the [`Engine`](super::engine::Engine) the server plays).
 //!
 //! # Rulings
