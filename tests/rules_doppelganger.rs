@@ -8,9 +8,14 @@
 
 use pbmchess::command::BoardSize;
 use pbmchess::render;
-use pbmchess::rules::doppelganger::{self, pairs};
-use pbmchess::rules::orthodox::{Special, State};
+use pbmchess::rules::doppelganger::{self, pairs, DoppelHooks};
+use pbmchess::rules::orthodox::{Move, Special, State};
 use pbmchess::rules::{self, Color, MoveError, Position, SetupError};
+
+#[path = "common/rules.rs"]
+mod harness;
+
+use harness::{play_out, reference_perft, Playout, Reference, Rng};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -1050,20 +1055,6 @@ impl Ref {
     }
 }
 
-fn reference_perft(r: &Ref, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = r.legal();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|m| reference_perft(&r.play(m), depth - 1))
-        .sum()
-}
-
 #[test]
 fn the_reference_agrees_on_the_hand_checkable_vectors() {
     for (text, lenient, n) in [
@@ -1081,14 +1072,65 @@ fn the_reference_agrees_on_the_hand_checkable_vectors() {
     assert_eq!(reference_perft(&Ref::from_text(START, false), 3), 9082);
 }
 
-struct Rng(u64);
+impl Reference for Ref {
+    fn legal(&self) -> Vec<String> {
+        Ref::legal(self)
+    }
+    fn play(&self, m: &str) -> Ref {
+        Ref::play(self, m)
+    }
+}
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+/// The random playouts' checks and choices, and what they counted.
+#[derive(Default)]
+struct Counts {
+    choices: usize,
+    promotions: usize,
+    removals: usize,
+}
+
+impl Playout for Counts {
+    type Hooks = DoppelHooks;
+    type Ref = Ref;
+
+    fn check(&mut self, mine: &State<DoppelHooks>, reference: &Ref, here: &str) {
+        assert_eq!(mine.is_check(), reference.in_check(), "{here}");
+        let fen = mine.fen();
+        let fields: Vec<&str> = fen.split(' ').collect();
+        assert_eq!(fields[0], reference.placement(), "{here}");
+        let mut rights: Vec<char> = fields[2].chars().filter(|&c| c != '-').collect();
+        let mut theirs = reference.rights.clone();
+        rights.sort();
+        theirs.sort();
+        assert_eq!(rights, theirs, "{here}");
+        let pairs: Vec<String> = pairs::all(mine)
+            .into_iter()
+            .map(|(a, b)| format!("{a}{b}"))
+            .collect();
+        assert_eq!(pairs, reference.pairs(), "{here}");
+        // The text reads back to the same position.
+        let reread = State::from_fen(mine.variant(), &fen).unwrap();
+        assert_eq!(reread.fen(), fen, "{here}");
+    }
+
+    /// Prefer captures and promotions, to exercise the removals.
+    fn choose(&mut self, mine: &State<DoppelHooks>, legal: &[Move], rng: &mut Rng) -> usize {
+        let busy: Vec<usize> = (0..legal.len())
+            .filter(|&i| {
+                mine.is_capture(legal[i]) || matches!(legal[i].special, Special::Promotion(_))
+            })
+            .collect();
+        if !busy.is_empty() && rng.below(3) > 0 {
+            busy[rng.below(busy.len())]
+        } else {
+            rng.below(legal.len())
+        }
+    }
+
+    fn played(&mut self, before: &State<DoppelHooks>, m: Move, after: &State<DoppelHooks>) {
+        self.choices += usize::from(m.choice.is_some());
+        self.promotions += usize::from(matches!(m.special, Special::Promotion(_)));
+        self.removals += usize::from(before.pieces().count() - after.pieces().count() >= 2);
     }
 }
 
@@ -1111,58 +1153,19 @@ fn random_playouts_agree_with_the_reference() {
         ),
     ];
     let mut rng = Rng(0xD0_99E1_6A4E);
-    let (mut positions, mut choices, mut promotions, mut removals) = (0, 0, 0, 0);
-    for game in 0..70 {
+    let mut counts = Counts::default();
+    let positions = play_out(&mut counts, &mut rng, "", 70, 100, |game| {
         let (text, lenient) = starts[game % starts.len()];
-        let mut mine = State::from_fen(doppelganger::variant(lenient), text).unwrap();
-        let mut reference = Ref::from_text(text, lenient);
-        for ply in 0..100 {
-            positions += 1;
-            let here = format!("game {game} ply {ply}: {}", mine.fen());
-            let legal = mine.legal_moves();
-            let mut ours: Vec<String> = legal.iter().map(|&m| mine.uci(m)).collect();
-            ours.sort();
-            assert_eq!(ours, reference.legal(), "{here}");
-            assert_eq!(mine.is_check(), reference.in_check(), "{here}");
-            let fen = mine.fen();
-            let fields: Vec<&str> = fen.split(' ').collect();
-            assert_eq!(fields[0], reference.placement(), "{here}");
-            let mut rights: Vec<char> = fields[2].chars().filter(|&c| c != '-').collect();
-            let mut theirs = reference.rights.clone();
-            rights.sort();
-            theirs.sort();
-            assert_eq!(rights, theirs, "{here}");
-            let pairs: Vec<String> = pairs::all(&mine)
-                .into_iter()
-                .map(|(a, b)| format!("{a}{b}"))
-                .collect();
-            assert_eq!(pairs, reference.pairs(), "{here}");
-            // The text reads back to the same position.
-            let reread = State::from_fen(doppelganger::variant(lenient), &fen).unwrap();
-            assert_eq!(reread.fen(), fen, "{here}");
-            if legal.is_empty() {
-                break;
-            }
-            // Prefer captures and promotions, to exercise the removals.
-            let busy: Vec<usize> = (0..legal.len())
-                .filter(|&i| {
-                    mine.is_capture(legal[i]) || matches!(legal[i].special, Special::Promotion(_))
-                })
-                .collect();
-            let i = if !busy.is_empty() && rng.below(3) > 0 {
-                busy[rng.below(busy.len())]
-            } else {
-                rng.below(legal.len())
-            };
-            let m = legal[i];
-            choices += usize::from(m.choice.is_some());
-            promotions += usize::from(matches!(m.special, Special::Promotion(_)));
-            let before = mine.pieces().count();
-            reference = reference.play(&mine.uci(m));
-            mine.make(m);
-            removals += usize::from(before - mine.pieces().count() >= 2);
-        }
-    }
+        (
+            State::from_fen(doppelganger::variant(lenient), text).unwrap(),
+            Ref::from_text(text, lenient),
+        )
+    });
+    let Counts {
+        choices,
+        promotions,
+        removals,
+    } = counts;
     assert!(positions > 2000, "{positions}");
     assert!(choices > 100, "{choices}");
     assert!(promotions > 20, "{promotions}");

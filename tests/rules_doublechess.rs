@@ -5,8 +5,13 @@
 //! generator written here from the rules text.
 
 use pbmchess::rules::doublechess;
-use pbmchess::rules::orthodox::State;
+use pbmchess::rules::orthodox::{Move, Orthodox, State};
 use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};
+
+#[path = "common/rules.rs"]
+mod harness;
+
+use harness::{play_out, reference_perft, Playout, Reference, Rng};
 
 const START: &str =
     "rnbqrnbqkbnrqbnr/pppppppppppppppp/16/16/16/16/PPPPPPPPPPPPPPPP/RNBQRNBQKBNRQBNR w LEPAlepa - 0 1";
@@ -733,28 +738,55 @@ impl Ref {
     }
 }
 
-fn reference_perft(r: &Ref, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl Reference for Ref {
+    fn legal(&self) -> Vec<String> {
+        Ref::legal(self)
     }
-    let moves = r.legal();
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &str) -> Ref {
+        Ref::play(self, m)
     }
-    moves
-        .iter()
-        .map(|m| reference_perft(&r.play(m), depth - 1))
-        .sum()
 }
 
-struct Rng(u64);
+/// The random playouts' checks and choices: how often castling was
+/// preferred.
+struct Castlings(usize);
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+impl Playout for Castlings {
+    type Hooks = Orthodox;
+    type Ref = Ref;
+
+    fn check(&mut self, mine: &State, reference: &Ref, here: &str) {
+        assert_eq!(
+            mine.is_check(),
+            reference.attacked_king(reference.white),
+            "{here}"
+        );
+        let mut rights: Vec<char> = mine
+            .fen()
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .chars()
+            .filter(|&c| c != '-')
+            .collect();
+        let mut theirs = reference.rights.clone();
+        rights.sort();
+        theirs.sort();
+        assert_eq!(rights, theirs, "{here}");
+    }
+
+    /// Prefer castling when it is there, to exercise it.
+    fn choose(&mut self, _mine: &State, legal: &[Move], rng: &mut Rng) -> usize {
+        let castle = legal
+            .iter()
+            .position(|m| matches!(m.special, pbmchess::rules::orthodox::Special::Castle(_)));
+        match castle {
+            Some(i) if rng.below(2) == 0 => {
+                self.0 += 1;
+                i
+            }
+            _ => rng.below(legal.len()),
+        }
     }
 }
 
@@ -769,55 +801,15 @@ fn random_playouts_agree_with_the_reference() {
         "r7k6r/p6ppp5p/3q8b3/16/16/3Q8B3/P6PPP5P/R7K6R w PApa - 0 1",
     ];
     let mut rng = Rng(0x5EED_0FD0_0B1E);
-    let mut positions = 0;
-    let mut castlings = 0;
-    for game in 0..60 {
+    let mut counted = Castlings(0);
+    let positions = play_out(&mut counted, &mut rng, "", 60, 120, |game| {
         let fen = starts[game % starts.len()];
-        let mut mine = State::from_fen(doublechess::variant(), fen).unwrap();
-        let mut reference = Ref::from_fen(fen);
-        for ply in 0..120 {
-            positions += 1;
-            let here = format!("game {game} ply {ply}: {}", mine.fen());
-            let legal = mine.legal_moves();
-            let mut ours: Vec<String> = legal.iter().map(|&m| mine.uci(m)).collect();
-            ours.sort();
-            assert_eq!(ours, reference.legal(), "{here}");
-            assert_eq!(
-                mine.is_check(),
-                reference.attacked_king(reference.white),
-                "{here}"
-            );
-            let mut rights: Vec<char> = mine
-                .fen()
-                .split(' ')
-                .nth(2)
-                .unwrap()
-                .chars()
-                .filter(|&c| c != '-')
-                .collect();
-            let mut theirs = reference.rights.clone();
-            rights.sort();
-            theirs.sort();
-            assert_eq!(rights, theirs, "{here}");
-            if legal.is_empty() {
-                break;
-            }
-            // Prefer castling when it is there, to exercise it.
-            let castle = legal
-                .iter()
-                .position(|m| matches!(m.special, pbmchess::rules::orthodox::Special::Castle(_)));
-            let i = match castle {
-                Some(i) if rng.below(2) == 0 => {
-                    castlings += 1;
-                    i
-                }
-                _ => rng.below(legal.len()),
-            };
-            let m = legal[i];
-            reference = reference.play(&mine.uci(m));
-            mine.make(m);
-        }
-    }
+        (
+            State::from_fen(doublechess::variant(), fen).unwrap(),
+            Ref::from_fen(fen),
+        )
+    });
+    let castlings = counted.0;
     assert!(positions > 3000, "{positions}");
     assert!(castlings > 20, "{castlings}");
 }

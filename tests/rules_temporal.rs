@@ -11,6 +11,11 @@ use pbmchess::rules::engine::EngineGame;
 use pbmchess::rules::temporal::{State, Temporal};
 use pbmchess::rules::{self, Color, Ending, Game, MoveError, Outcome, Played, Position};
 
+#[path = "common/rules.rs"]
+mod harness;
+
+use harness::Rng;
+
 const START: &str =
     "phase=place side=w white=- black=- wres=K1Q1R2B2N2U8 bres=K1Q1R2B2N2U8 clock=0";
 
@@ -857,17 +862,6 @@ fn compare(text: &str) {
         Outcome::Won { winner, .. } => assert_eq!(Some(winner), expected, "{text}"),
         Outcome::Drawn { .. } => assert!(theirs.is_empty() && expected.is_none(), "{text}"),
         Outcome::Ongoing => assert!(!theirs.is_empty() && expected.is_none(), "{text}"),
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

@@ -8,9 +8,14 @@
 
 use pbmchess::rules::engine::EngineGame;
 use pbmchess::rules::orthodox::Special;
-use pbmchess::rules::orthodox::{Kind, State};
+use pbmchess::rules::orthodox::{Kind, Move, State};
 use pbmchess::rules::zelig::{quota_power, Powers, ZeligGame, ZeligHooks, MCHESS, ZELIG, ZELIG2};
 use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};
+
+#[path = "common/rules.rs"]
+mod harness;
+
+use harness::{play_out, reference_perft, Playout, Reference, Rng};
 
 const START: &str = "zzzzkzzz/pppppppp/8/8/8/8/PPPPPPPP/ZZZZKZZZ w KQkq - 0 1";
 
@@ -1082,28 +1087,67 @@ impl Ref {
     }
 }
 
-fn reference_perft(r: &Ref, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+impl Reference for Ref {
+    fn legal(&self) -> Vec<String> {
+        Ref::legal(self)
     }
-    let moves = r.legal();
-    if depth == 1 {
-        return moves.len() as u64;
+    fn play(&self, m: &str) -> Ref {
+        Ref::play(self, m)
     }
-    moves
-        .iter()
-        .map(|m| reference_perft(&r.play(m), depth - 1))
-        .sum()
 }
 
-struct Rng(u64);
+/// The random playouts' checks and choices, and what they counted.
+#[derive(Default)]
+struct Counts {
+    castlings: usize,
+    promotions: usize,
+    checks: usize,
+}
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+impl Playout for Counts {
+    type Hooks = ZeligHooks;
+    type Ref = Ref;
+
+    fn check(&mut self, mine: &State<ZeligHooks>, reference: &Ref, here: &str) {
+        assert_eq!(
+            mine.is_check(),
+            reference.in_check(reference.white),
+            "{here}"
+        );
+        // The engine's kept powers are the plain recomputation's.
+        let powers = reference.powers();
+        for r in 0..8u8 {
+            for f in 0..8u8 {
+                let p = powers[r as usize][f as usize];
+                if p != '.' {
+                    let name = Ref::name(f as i32, r as i32);
+                    assert_eq!(power(mine, &name), p, "{here}: {name}");
+                }
+            }
+        }
+        self.checks += mine.is_check() as usize;
+    }
+
+    /// Castle or promote at every other chance, to exercise them.
+    fn choose(&mut self, _mine: &State<ZeligHooks>, legal: &[Move], rng: &mut Rng) -> usize {
+        let castle = legal
+            .iter()
+            .position(|m| matches!(m.special, Special::Castle(_)));
+        let promote = legal
+            .iter()
+            .position(|m| matches!(m.special, Special::Promotion(_)));
+        match (castle.or(promote), rng.below(2)) {
+            (Some(i), 0) => i,
+            _ => rng.below(legal.len()),
+        }
+    }
+
+    fn played(&mut self, _before: &State<ZeligHooks>, m: Move, _after: &State<ZeligHooks>) {
+        match m.special {
+            Special::Castle(_) => self.castlings += 1,
+            Special::Promotion(_) => self.promotions += 1,
+            _ => {}
+        }
     }
 }
 
@@ -1122,62 +1166,17 @@ fn random_playouts_agree_with_the_reference() {
     ];
     let mut rng = Rng(0x2E11_6C0F_FEE5);
     for game in [&MCHESS, &ZELIG, &ZELIG2] {
-        let mut positions = 0;
-        let mut castlings = 0;
-        let mut promotions = 0;
-        let mut checks = 0;
-        for n in 0..25 {
+        let mut counts = Counts::default();
+        let label = format!("{} ", gname(game));
+        let positions = play_out(&mut counts, &mut rng, &label, 25, 100, |n| {
             let fen = starts[n % starts.len()];
-            let mut mine = state(game, fen);
-            let mut reference = Ref::from_fen(fen, game.powers);
-            for ply in 0..100 {
-                positions += 1;
-                let here = format!("{} game {n} ply {ply}: {}", gname(game), mine.fen());
-                let legal = mine.legal_moves();
-                let mut ours: Vec<String> = legal.iter().map(|&m| mine.uci(m)).collect();
-                ours.sort();
-                assert_eq!(ours, reference.legal(), "{here}");
-                assert_eq!(
-                    mine.is_check(),
-                    reference.in_check(reference.white),
-                    "{here}"
-                );
-                // The engine's kept powers are the plain recomputation's.
-                let powers = reference.powers();
-                for r in 0..8u8 {
-                    for f in 0..8u8 {
-                        let p = powers[r as usize][f as usize];
-                        if p != '.' {
-                            let name = Ref::name(f as i32, r as i32);
-                            assert_eq!(power(&mine, &name), p, "{here}: {name}");
-                        }
-                    }
-                }
-                checks += mine.is_check() as usize;
-                if legal.is_empty() {
-                    break;
-                }
-                // Castle or promote at every other chance, to exercise them.
-                let castle = legal
-                    .iter()
-                    .position(|m| matches!(m.special, Special::Castle(_)));
-                let promote = legal
-                    .iter()
-                    .position(|m| matches!(m.special, Special::Promotion(_)));
-                let i = match (castle.or(promote), rng.below(2)) {
-                    (Some(i), 0) => i,
-                    _ => rng.below(legal.len()),
-                };
-                let m = legal[i];
-                match m.special {
-                    Special::Castle(_) => castlings += 1,
-                    Special::Promotion(_) => promotions += 1,
-                    _ => {}
-                }
-                reference = reference.play(&mine.uci(m));
-                mine = mine.after(m);
-            }
-        }
+            (state(game, fen), Ref::from_fen(fen, game.powers))
+        });
+        let Counts {
+            castlings,
+            promotions,
+            checks,
+        } = counts;
         let name = gname(game);
         assert!(positions > 1000, "{name}: {positions}");
         assert!(castlings > 5, "{name}: {castlings}");

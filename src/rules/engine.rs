@@ -22,6 +22,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use super::history::History;
+use super::key::StableKey;
 use super::perft;
 use super::tree::{Tree, Walk};
 use super::value;
@@ -33,8 +34,9 @@ use super::{
 pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
     /// One turn action (a move, a drop, a reveal decision …).
     type Action: Clone + PartialEq + Hash + fmt::Debug;
-    /// What the repetition rule compares.
-    type Key: Clone + Eq + Hash + fmt::Debug + Send + Sync;
+    /// What the repetition rule compares; its [`StableKey`] is the
+    /// position key stored with each ply.
+    type Key: Clone + Eq + Hash + StableKey + fmt::Debug + Send + Sync;
 
     /// The game this position belongs to.
     fn game(&self) -> &'static dyn Game;
@@ -147,11 +149,13 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
         value::material(&self.diagram(), self.to_act())
     }
 
-    /// A 64-bit key of the position for the search's transposition table
-    /// and repetitions: by default a hash of [`Engine::repetition_key`]
-    /// (override when a cheaper key says as much).
+    /// A 64-bit key of the position for the repetition rule (stored with
+    /// each ply) and the search's transposition table: the [`StableKey`]
+    /// of [`Engine::repetition_key`], by the fixed algorithm of
+    /// [`key`](super::key). An override must give the same value on every
+    /// build and raise [`KEY_VERSION`](super::key::KEY_VERSION).
     fn position_key(&self) -> u64 {
-        hash_key(&self.repetition_key())
+        self.repetition_key().stable_key()
     }
 
     /// The value of what a legal action takes, if it takes anything (the
@@ -164,7 +168,10 @@ pub trait Engine: Clone + fmt::Debug + Send + Sync + 'static {
 }
 
 /// A fixed (unseeded) 64-bit hash: the same value on every run, so that
-/// searches are repeatable.
+/// searches are repeatable. Only for values that live in one process (the
+/// search's action ids): `std` does not promise to keep its algorithm, so
+/// nothing stored may come from it (position keys come from
+/// [`key`](super::key)).
 pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
     use std::hash::Hasher;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -177,9 +184,9 @@ pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
 ///
 /// # Ruling: the repetition rule compares 64-bit keys
 /// The history counts [`Engine::position_key`]s (a fixed hash of
-/// [`Engine::repetition_key`]), not the keys themselves, so that a board
-/// can be loaded from its current position text and the keys stored with
-/// its plies, without replaying them ([`Position::resume_history`], issue
+/// [`Engine::repetition_key`], see [`key`](super::key)), not the keys
+/// themselves, so that a board can be loaded from its current position
+/// text and the keys stored with its plies, without replaying them ([`Position::resume_history`], issue
 /// #14). Two different positions count as one only when their 64-bit keys
 /// collide. A history holds at most about 100 keys (the move rule draws at
 /// 100 plies without an irreversible action), so each ply risks a false

@@ -26,6 +26,7 @@ pub mod doppelganger;
 pub mod doublechess;
 pub mod engine;
 pub mod history;
+pub mod key;
 pub mod orthodox;
 pub mod perft;
 pub mod shadow;

@@ -113,6 +113,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0035_cpu_inbound_attempts.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0036_rules25_position_keys.sql"
+        )),
     ])
 }
 

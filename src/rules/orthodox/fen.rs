@@ -104,49 +104,7 @@ impl Setup {
         if fields.len() != 6 && fields.len() != 4 {
             return Err(FenError::FieldCount(fields.len()));
         }
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != g.ranks() as usize {
-            return Err(FenError::RankCount {
-                found: rows.len(),
-                needed: g.ranks(),
-            });
-        }
-        let mut placement = Vec::new();
-        for (i, row) in rows.iter().enumerate() {
-            let rank = g.ranks() - 1 - i as u8;
-            let mut file: u32 = 0;
-            let mut run: u32 = 0;
-            let chars: Vec<char> = row.chars().collect();
-            for (j, &c) in chars.iter().enumerate() {
-                if let Some(d) = c.to_digit(10) {
-                    run = run.saturating_mul(10).saturating_add(d).min(1000);
-                    if run == 0 {
-                        return Err(FenError::ZeroRun { rank: rank + 1 });
-                    }
-                    if j + 1 == chars.len() || !chars[j + 1].is_ascii_digit() {
-                        file = file.saturating_add(run);
-                        run = 0;
-                    }
-                    continue;
-                }
-                let kind = variant.hooks.kind_of_letter(c).ok_or(FenError::NotAPiece {
-                    letter: c,
-                    rank: rank + 1,
-                })?;
-                if let Some(sq) = u8::try_from(file).ok().and_then(|f| g.square(f, rank)) {
-                    placement.push((sq, Piece::new(Color::of_case(c), kind)));
-                }
-                // Beyond the board: counted, refused below.
-                file += 1;
-            }
-            if file != g.files() as u32 {
-                return Err(FenError::RankWidth {
-                    rank: rank + 1,
-                    found: file,
-                    needed: g.files(),
-                });
-            }
-        }
+        let placement = parse_placement(variant, fields[0])?;
         let side = match fields[1] {
             "w" | "W" => Color::White,
             "b" | "B" => Color::Black,
@@ -191,6 +149,59 @@ impl Setup {
             extra,
         })
     }
+}
+
+/// The placement field: every piece with its square, rank by rank from
+/// the top as the text lists them.
+fn parse_placement<H: Hooks>(
+    variant: &Variant<H>,
+    field: &str,
+) -> Result<Vec<(Square, Piece)>, FenError> {
+    let g = variant.geometry;
+    let rows: Vec<&str> = field.split('/').collect();
+    if rows.len() != g.ranks() as usize {
+        return Err(FenError::RankCount {
+            found: rows.len(),
+            needed: g.ranks(),
+        });
+    }
+    let mut placement = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = g.ranks() - 1 - i as u8;
+        let mut file: u32 = 0;
+        let mut run: u32 = 0;
+        let chars: Vec<char> = row.chars().collect();
+        for (j, &c) in chars.iter().enumerate() {
+            if let Some(d) = c.to_digit(10) {
+                run = run.saturating_mul(10).saturating_add(d).min(1000);
+                if run == 0 {
+                    return Err(FenError::ZeroRun { rank: rank + 1 });
+                }
+                if j + 1 == chars.len() || !chars[j + 1].is_ascii_digit() {
+                    file = file.saturating_add(run);
+                    run = 0;
+                }
+                continue;
+            }
+            let kind = variant.hooks.kind_of_letter(c).ok_or(FenError::NotAPiece {
+                letter: c,
+                rank: rank + 1,
+            })?;
+            if let Some(sq) = u8::try_from(file).ok().and_then(|f| g.square(f, rank)) {
+                placement.push((sq, Piece::new(Color::of_case(c), kind)));
+            }
+            // Beyond the board: counted, refused below.
+            file += 1;
+        }
+        if file != g.files() as u32 {
+            return Err(FenError::RankWidth {
+                rank: rank + 1,
+                found: file,
+                needed: g.files(),
+            });
+        }
+    }
+    Ok(placement)
 }
 
 impl<H: Hooks> State<H> {

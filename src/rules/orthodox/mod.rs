@@ -1,9 +1,10 @@
 //! What the chess-like games share, one noun a file: [`pieces`] (kinds,
 //! pieces, cell codes), [`variant`] (a game as data: geometry, start,
 //! castling table), [`hooks`] (where a variant differs, as default methods),
-//! [`state`] (placement with move generation, attacks and make), [`fen`]
-//! (parse into a [`Setup`], validate into a [`State`]), [`san`] (writing
-//! moves), [`read`] (reading them, and explaining refusals) and
+//! [`state`] (placement, accessors and make; its attacks, move generation
+//! and legality tests in the private `attacks`, `movegen` and `legal`),
+//! [`fen`] (parse into a [`Setup`], validate into a [`State`]), [`san`]
+//! (writing moves), [`read`] (reading them, and explaining refusals) and
 //! [`position`] (the [`Engine`](super::engine::Engine) the server plays).
 //!
 //! # Rulings
@@ -54,9 +55,12 @@
 //!   are files are files only; `q`/`r`, which are not files there, are read
 //!   as queen/rook.
 
+mod attacks;
 pub mod evaluate;
 pub mod fen;
 pub mod hooks;
+mod legal;
+mod movegen;
 pub mod pieces;
 pub mod position;
 pub mod read;

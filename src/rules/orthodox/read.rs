@@ -155,46 +155,12 @@ impl<H: Hooks> State<H> {
             };
         }
         let groups = Spec::read(self.variant, core).ok_or_else(unreadable)?;
-        for group in &groups {
-            let mut found: Vec<Move> = Vec::new();
-            for spec in group {
-                for &m in &legal {
-                    if self.fits(m, spec)
-                        && choice.is_none_or(|c| m.choice == Some(c))
-                        && !found.contains(&m)
-                    {
-                        found.push(m);
-                    }
-                }
-            }
-            match found.len() {
-                0 => continue,
-                1 => return Ok(found[0]),
-                _ => {
-                    let mut candidates: Vec<String> =
-                        found.iter().map(|&m| self.san_with(m, &legal)).collect();
-                    candidates.sort();
-                    return Err(MoveError::Ambiguous {
-                        input: input.trim().to_string(),
-                        candidates,
-                    });
-                }
-            }
+        if let Some(m) = self.find_in_groups(input, &groups, choice, &legal)? {
+            return Ok(m);
         }
         if let Some(c) = choice.filter(|&c| !self.is_pseudo_choice(&groups, c)) {
-            // The move is there, but not with that choice.
-            let mut fitting: Vec<String> = legal
-                .iter()
-                .filter(|&&m| groups.iter().flatten().any(|spec| self.fits(m, spec)))
-                .map(|&m| self.san_with(m, &legal))
-                .collect();
-            if !fitting.is_empty() {
-                fitting.sort();
-                fitting.dedup();
-                return Err(illegal(format!(
-                    "{c} is not a choice of that move; write {}.",
-                    or_list(&fitting)
-                )));
+            if let Some(reason) = self.refuse_choice(&groups, c, &legal) {
+                return Err(illegal(reason));
             }
         }
         let mut first_missing = None;
@@ -208,6 +174,64 @@ impl<H: Hooks> State<H> {
         }
         Err(illegal(
             first_missing.unwrap_or_else(|| "no piece can make it.".into()),
+        ))
+    }
+
+    /// The legal move the first reading group with any fitting move means
+    /// (with `choice`, if one was written): `None` when no group has one,
+    /// an ambiguity when a group has several.
+    fn find_in_groups(
+        &self,
+        input: &str,
+        groups: &[Vec<Spec>],
+        choice: Option<Square>,
+        legal: &[Move],
+    ) -> Result<Option<Move>, MoveError> {
+        for group in groups {
+            let mut found: Vec<Move> = Vec::new();
+            for spec in group {
+                for &m in legal {
+                    if self.fits(m, spec)
+                        && choice.is_none_or(|c| m.choice == Some(c))
+                        && !found.contains(&m)
+                    {
+                        found.push(m);
+                    }
+                }
+            }
+            match found.len() {
+                0 => continue,
+                1 => return Ok(Some(found[0])),
+                _ => {
+                    let mut candidates: Vec<String> =
+                        found.iter().map(|&m| self.san_with(m, legal)).collect();
+                    candidates.sort();
+                    return Err(MoveError::Ambiguous {
+                        input: input.trim().to_string(),
+                        candidates,
+                    });
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The move is there, but not with choice `c`: the refusal listing
+    /// the moves the reading fits (`None` when it fits none).
+    fn refuse_choice(&self, groups: &[Vec<Spec>], c: Square, legal: &[Move]) -> Option<String> {
+        let mut fitting: Vec<String> = legal
+            .iter()
+            .filter(|&&m| groups.iter().flatten().any(|spec| self.fits(m, spec)))
+            .map(|&m| self.san_with(m, legal))
+            .collect();
+        if fitting.is_empty() {
+            return None;
+        }
+        fitting.sort();
+        fitting.dedup();
+        Some(format!(
+            "{c} is not a choice of that move; write {}.",
+            or_list(&fitting)
         ))
     }
 
@@ -335,23 +359,10 @@ impl<H: Hooks> State<H> {
 
     /// Why no legal move fits `spec`.
     fn explain(&self, spec: &Spec, legal: &[Move]) -> Explanation {
-        let g = self.variant.geometry;
         // The coordinate form names one square.
         if spec.piece.is_none() {
-            let from = g
-                .square(spec.from_file.unwrap_or(0), spec.from_rank.unwrap_or(0))
-                .expect("read from the board");
-            match self.piece_at(from) {
-                None => return Explanation::Reason(format!("there is no piece on {from}.")),
-                Some(p) if p.color != self.side => {
-                    return Explanation::Reason(format!(
-                        "the {} on {from} is {}'s, and it is {}'s move.",
-                        self.variant.hooks.kind_name(p.kind),
-                        p.color.name(),
-                        self.side.name()
-                    ))
-                }
-                _ => {}
+            if let Some(reason) = self.explain_square(spec) {
+                return Explanation::Reason(reason);
             }
         }
         let pieces: Vec<Square> = self
@@ -365,18 +376,51 @@ impl<H: Hooks> State<H> {
             .map(|(sq, _)| sq)
             .collect();
         if pieces.is_empty() {
-            let kind = spec.piece.unwrap_or(Kind::Pawn);
-            let place = match (spec.from_file, spec.from_rank) {
-                (Some(f), Some(r)) => format!(" on {}", g.square(f, r).expect("on board")),
-                (Some(f), None) => format!(" on the {}-file", file_char(f)),
-                (None, Some(r)) => format!(" on rank {}", r + 1),
-                (None, None) => String::new(),
-            };
-            return Explanation::NoPiece(format!(
-                "you have no {}{place}.",
-                self.variant.hooks.kind_name(kind)
-            ));
+            return Explanation::NoPiece(self.explain_no_piece(spec));
         }
+        let reason = self
+            .explain_by_rule(spec, &pieces, legal)
+            .unwrap_or_else(|| self.explain_destinations(&pieces, legal));
+        Explanation::Reason(reason)
+    }
+
+    /// Why the square a coordinate move starts from cannot move: empty,
+    /// or the other side's (`None` when it holds a piece of the mover).
+    fn explain_square(&self, spec: &Spec) -> Option<String> {
+        let from = self
+            .variant
+            .geometry
+            .square(spec.from_file.unwrap_or(0), spec.from_rank.unwrap_or(0))
+            .expect("read from the board");
+        match self.piece_at(from) {
+            None => Some(format!("there is no piece on {from}.")),
+            Some(p) if p.color != self.side => Some(format!(
+                "the {} on {from} is {}'s, and it is {}'s move.",
+                self.variant.hooks.kind_name(p.kind),
+                p.color.name(),
+                self.side.name()
+            )),
+            _ => None,
+        }
+    }
+
+    /// `you have no knight on the f-file.`: no piece of the mover fits.
+    fn explain_no_piece(&self, spec: &Spec) -> String {
+        let g = self.variant.geometry;
+        let kind = spec.piece.unwrap_or(Kind::Pawn);
+        let place = match (spec.from_file, spec.from_rank) {
+            (Some(f), Some(r)) => format!(" on {}", g.square(f, r).expect("on board")),
+            (Some(f), None) => format!(" on the {}-file", file_char(f)),
+            (None, Some(r)) => format!(" on rank {}", r + 1),
+            (None, None) => String::new(),
+        };
+        format!("you have no {}{place}.", self.variant.hooks.kind_name(kind))
+    }
+
+    /// The rule a move of one of `pieces` fitting `spec` breaks (castling
+    /// asked as a king move, the variant's own rule, check, promotion),
+    /// if one does.
+    fn explain_by_rule(&self, spec: &Spec, pieces: &[Square], legal: &[Move]) -> Option<String> {
         // Castling asked for as a king move.
         for (i, c) in self.variant.castlings.iter().enumerate() {
             if c.color == self.side
@@ -384,7 +428,7 @@ impl<H: Hooks> State<H> {
                 && pieces.contains(&c.king_from)
                 && self.piece_at(c.king_from) == Some(Piece::new(self.side, Kind::King))
             {
-                return Explanation::Reason(self.castle_reason(i, c));
+                return Some(self.castle_reason(i, c));
             }
         }
         // The variant's own reason comes before the core's guesses.
@@ -392,7 +436,7 @@ impl<H: Hooks> State<H> {
             .iter()
             .find_map(|&sq| self.variant.hooks.explain_refusal(self, sq, spec.to))
         {
-            return Explanation::Reason(reason);
+            return Some(reason);
         }
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);
@@ -406,11 +450,11 @@ impl<H: Hooks> State<H> {
             if !after.attacked(after.king(self.side), after.side)
                 && !self.variant.hooks.is_legal_after(&after, m)
             {
-                return Explanation::Reason(self.variant.hooks.illegal_reason(&after, m));
+                return Some(self.variant.hooks.illegal_reason(&after, m));
             }
         }
         if !fitting.is_empty() {
-            return Explanation::Reason(if self.is_check() {
+            return Some(if self.is_check() {
                 "your king is in check, and that move does not get it out of check.".into()
             } else {
                 "it would leave your king in check.".into()
@@ -421,10 +465,15 @@ impl<H: Hooks> State<H> {
                 .iter()
                 .any(|m| pieces.contains(&m.from) && m.to == spec.to)
         {
-            return Explanation::Reason("only a pawn that reaches the last rank promotes.".into());
+            return Some("only a pawn that reaches the last rank promotes.".into());
         }
+        None
+    }
+
+    /// Where each of `pieces` can move instead.
+    fn explain_destinations(&self, pieces: &[Square], legal: &[Move]) -> String {
         let mut parts = Vec::new();
-        for &sq in &pieces {
+        for &sq in pieces {
             let kind = self.kind_on(sq).expect("piece");
             let mut targets: Vec<(u8, u8, String)> = Vec::new();
             for m in legal.iter().filter(|m| m.from == sq) {
@@ -448,7 +497,7 @@ impl<H: Hooks> State<H> {
                 format!("the {name} on {sq} can move to {}", or_list(&dests))
             });
         }
-        Explanation::Reason(format!("{}.", parts.join("; ")))
+        format!("{}.", parts.join("; "))
     }
 }
 

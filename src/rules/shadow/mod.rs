@@ -37,6 +37,7 @@
 pub mod notation;
 pub mod state;
 pub mod text;
+mod turn;
 pub mod units;
 
 use super::engine::{Engine, EngineGame};

@@ -23,7 +23,7 @@
 
 use super::super::orthodox::Kind;
 use super::super::MoveError;
-use super::state::{Action, ShadowPart, State};
+use super::state::{Action, Pending, ShadowPart, State};
 use super::units::Sq;
 
 const HINT: &str = "Write a main move and a shadow move of the same class, as e4/d2d3 or Nf3/b1c3 (coordinates work too: g1f3/g1h3); castling as O-O; a reveal decision as reveal c4.";
@@ -186,27 +186,7 @@ impl State {
         }
         let legal = self.actions();
         if let Some(head) = self.pending.first() {
-            let candidates: Vec<String> = self
-                .reveal_candidates(head.owner, head.kind)
-                .iter()
-                .map(|sq| format!("reveal {sq}"))
-                .collect();
-            let square = text
-                .get(..6)
-                .filter(|w| w.eq_ignore_ascii_case("reveal"))
-                .map(|_| text[6..].trim());
-            let chosen = square.and_then(Sq::parse);
-            if let Some(sq) = chosen {
-                if legal.contains(&Action::Reveal(sq)) {
-                    return Ok(Action::Reveal(sq));
-                }
-            }
-            return Err(illegal(format!(
-                "{} must first choose which shadow {} is revealed: write {}.",
-                head.owner.name(),
-                head.kind.name(),
-                or_list(&candidates)
-            )));
+            return self.read_reveal(*head, text, &legal).map_err(illegal);
         }
         // `get`, not an index: a move text may hold any character, and
         // byte 6 need not be a character boundary (found by fuzzing).
@@ -236,17 +216,56 @@ impl State {
                 });
             }
         };
+        self.read_with_shadow(main, shadow_text, &legal)
+            .map_err(illegal)
+    }
+
+    /// The decision a pending reveal waits for: `reveal <square>` naming
+    /// one of its candidates, or the reason to refuse `text`.
+    fn read_reveal(&self, head: Pending, text: &str, legal: &[Action]) -> Result<Action, String> {
+        let candidates: Vec<String> = self
+            .reveal_candidates(head.owner, head.kind)
+            .iter()
+            .map(|sq| format!("reveal {sq}"))
+            .collect();
+        let square = text
+            .get(..6)
+            .filter(|w| w.eq_ignore_ascii_case("reveal"))
+            .map(|_| text[6..].trim());
+        let chosen = square.and_then(Sq::parse);
+        if let Some(sq) = chosen {
+            if legal.contains(&Action::Reveal(sq)) {
+                return Ok(Action::Reveal(sq));
+            }
+        }
+        Err(format!(
+            "{} must first choose which shadow {} is revealed: write {}.",
+            head.owner.name(),
+            head.kind.name(),
+            or_list(&candidates)
+        ))
+    }
+
+    /// The one legal action with main part `main` and the shadow part
+    /// `shadow_text` names (none written: the only one there is), or the
+    /// reason to refuse it, listing the choices.
+    fn read_with_shadow(
+        &self,
+        main: Main,
+        shadow_text: Option<&str>,
+        legal: &[Action],
+    ) -> Result<Action, String> {
         let options: Vec<Action> = legal
             .iter()
             .copied()
             .filter(|a| main_of(a) == main)
             .collect();
-        let main_name = self.main_notation(main, &legal);
+        let main_name = self.main_notation(main, legal);
         // Only refusals list the choices.
         let written = || -> String {
             let all: Vec<String> = options
                 .iter()
-                .map(|a| self.notation_with(a, &legal))
+                .map(|a| self.notation_with(a, legal))
                 .collect();
             or_list(&all)
         };
@@ -257,48 +276,31 @@ impl State {
         if options.len() == 1 && shadow_of(&options[0]) == ShadowPart::None {
             return match shadow_text {
                 None | Some("-") | Some("") => Ok(options[0]),
-                Some(_) => Err(illegal(format!(
+                Some(_) => Err(format!(
                     "no shadow move follows {main_name}; write {main_name} alone."
-                ))),
+                )),
             };
         }
         let Some(shadow_text) = shadow_text.filter(|s| !s.is_empty() && *s != "-") else {
             if options.len() == 1 {
                 return Ok(options[0]);
             }
-            return Err(illegal(format!(
+            return Err(format!(
                 "{main_name} needs a shadow part too: write {}.",
                 written()
-            )));
+            ));
         };
-        let wanted = read_shadow(shadow_text).ok_or_else(|| {
-            illegal(format!(
-                "'{shadow_text}' is no shadow move; write {}.",
-                written()
-            ))
-        })?;
+        let wanted = read_shadow(shadow_text)
+            .ok_or_else(|| format!("'{shadow_text}' is no shadow move; write {}.", written()))?;
         options
             .iter()
-            .find(|a| {
-                let (class, shadow) = match **a {
-                    Action::Main { class, shadow, .. } => (class, shadow),
-                    _ => return false,
-                };
-                match (wanted, shadow) {
-                    (
-                        ShadowRead::Move { class: c, from, to },
-                        ShadowPart::Move { from: f, to: t },
-                    ) => c.is_none_or(|c| c == class) && from == f && to == t,
-                    (ShadowRead::Square(sq), ShadowPart::RemovePawn(s)) => sq == s,
-                    _ => false,
-                }
-            })
+            .find(|a| shadow_matches(a, wanted))
             .copied()
             .ok_or_else(|| {
-                illegal(format!(
+                format!(
                     "after {main_name} the shadow part must be one of {}.",
                     written()
-                ))
+                )
             })
     }
 
@@ -403,6 +405,21 @@ enum ShadowRead {
     },
     /// A promotion's removed shadow pawn.
     Square(Sq),
+}
+
+/// Whether action `a` has the shadow part `wanted` names.
+fn shadow_matches(a: &Action, wanted: ShadowRead) -> bool {
+    let (class, shadow) = match *a {
+        Action::Main { class, shadow, .. } => (class, shadow),
+        _ => return false,
+    };
+    match (wanted, shadow) {
+        (ShadowRead::Move { class: c, from, to }, ShadowPart::Move { from: f, to: t }) => {
+            c.is_none_or(|c| c == class) && from == f && to == t
+        }
+        (ShadowRead::Square(sq), ShadowPart::RemovePawn(s)) => sq == s,
+        _ => false,
+    }
 }
 
 fn read_shadow(text: &str) -> Option<ShadowRead> {

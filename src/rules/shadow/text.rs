@@ -153,10 +153,28 @@ impl State {
             fullmove: 1,
             pending: Vec::new(),
         };
-        for (i, group) in read_board(fields[0], '[', ']', "main")?
-            .into_iter()
-            .enumerate()
-        {
+        state.read_main_board(fields[0])?;
+        state.read_shadow_board(fields[1])?;
+        state.check_pawn_ranks()?;
+        state.side = match fields[2] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                return Err(invalid(format!(
+                    "the side to move is '{other}'; write w or b"
+                )))
+            }
+        };
+        state.read_castling(fields[3])?;
+        state.read_ep(fields[4])?;
+        state.read_clocks(fields[5], fields[6])?;
+        state.read_pending(fields[7])?;
+        Ok(state)
+    }
+
+    /// The main board's field: one unit (of one colour) a square.
+    fn read_main_board(&mut self, field: &str) -> Result<(), SetupError> {
+        for (i, group) in read_board(field, '[', ']', "main")?.into_iter().enumerate() {
             let Some(&(color, _)) = group.first() else {
                 continue;
             };
@@ -173,16 +191,26 @@ impl State {
             for (_, kind) in group {
                 unit.parts[slot(kind)] += 1;
             }
-            state.main[i] = Some(unit);
+            self.main[i] = Some(unit);
         }
-        for (i, group) in read_board(fields[1], '(', ')', "shadow")?
+        Ok(())
+    }
+
+    /// The shadow board's field: any shadows of either colour a square.
+    fn read_shadow_board(&mut self, field: &str) -> Result<(), SetupError> {
+        for (i, group) in read_board(field, '(', ')', "shadow")?
             .into_iter()
             .enumerate()
         {
             for (color, kind) in group {
-                state.shadow[i][color.index()][slot(kind)] += 1;
+                self.shadow[i][color.index()][slot(kind)] += 1;
             }
         }
+        Ok(())
+    }
+
+    /// No lone pawn on a back rank, no pawn shadow on its last rank.
+    fn check_pawn_ranks(&self) -> Result<(), SetupError> {
         for sq in Sq::all() {
             let (_, white_last) = pawn_ranks(Color::White);
             let (_, black_last) = pawn_ranks(Color::Black);
@@ -190,103 +218,112 @@ impl State {
             // A chimera may carry its pawn anywhere; a lone pawn never
             // stands on a back rank (it would have promoted, or never left
             // its second rank backwards).
-            let pawn_main = state.unit(sq) == Some(Unit::piece(Color::White, Kind::Pawn))
-                || state.unit(sq) == Some(Unit::piece(Color::Black, Kind::Pawn));
+            let pawn_main = self.unit(sq) == Some(Unit::piece(Color::White, Kind::Pawn))
+                || self.unit(sq) == Some(Unit::piece(Color::Black, Kind::Pawn));
             let pawn_shadow = [Color::White, Color::Black]
                 .into_iter()
-                .any(|c| state.shadows(sq, c, Kind::Pawn) > 0 && sq.rank() == pawn_ranks(c).1);
+                .any(|c| self.shadows(sq, c, Kind::Pawn) > 0 && sq.rank() == pawn_ranks(c).1);
             if (back && pawn_main) || pawn_shadow {
                 return Err(illegal(format!("a pawn stands on {sq}, on a last rank")));
             }
         }
-        state.side = match fields[2] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(invalid(format!(
-                    "the side to move is '{other}'; write w or b"
-                )))
-            }
-        };
-        if fields[3] != "-" {
-            for c in fields[3].chars() {
+        Ok(())
+    }
+
+    /// The castling field, each right backed by a lone king and rook.
+    fn read_castling(&mut self, field: &str) -> Result<(), SetupError> {
+        if field != "-" {
+            for c in field.chars() {
                 let bit = CASTLE_LETTERS.iter().position(|&l| l == c).ok_or_else(|| {
                     invalid(format!("'{c}' is not a castling right; write KQkq or -"))
                 })?;
-                state.castling |= 1 << bit;
+                self.castling |= 1 << bit;
             }
         }
         for (bit, letter) in CASTLE_LETTERS.iter().enumerate() {
-            if state.castling & (1 << bit) == 0 {
+            if self.castling & (1 << bit) == 0 {
                 continue;
             }
             let color = if bit < 2 { Color::White } else { Color::Black };
             let (k, _, r, _) = super::state::castle_squares(color, bit % 2 == 0);
-            if state.unit(k) != Some(Unit::piece(color, Kind::King))
-                || state.unit(r) != Some(Unit::piece(color, Kind::Rook))
+            if self.unit(k) != Some(Unit::piece(color, Kind::King))
+                || self.unit(r) != Some(Unit::piece(color, Kind::Rook))
             {
                 return Err(illegal(format!(
                     "castling right {letter} needs a lone king on {k} and a lone rook on {r}"
                 )));
             }
         }
-        if fields[4] != "-" {
-            let sq = Sq::parse(fields[4])
-                .ok_or_else(|| invalid(format!("'{}' is not an en passant square", fields[4])))?;
-            let mover = state.side.opponent();
-            let ok = sq.rank() == pawn_ranks(mover).0 + forward(mover)
-                && state.unit(sq).is_none()
-                && sq
-                    .step(0, forward(mover))
-                    .and_then(|p| state.unit(p))
-                    .is_some_and(|u| u.color == mover && u.has(Kind::Pawn));
-            if !ok {
-                return Err(illegal(format!(
-                    "the en passant square {sq} does not follow a pawn's double step"
-                )));
-            }
-            state.ep = Some(sq);
+        Ok(())
+    }
+
+    /// The en passant field (the side to move already read).
+    fn read_ep(&mut self, field: &str) -> Result<(), SetupError> {
+        if field == "-" {
+            return Ok(());
         }
-        state.halfmove = fields[5].parse().map_err(|_| {
+        let sq = Sq::parse(field)
+            .ok_or_else(|| invalid(format!("'{field}' is not an en passant square")))?;
+        let mover = self.side.opponent();
+        let ok = sq.rank() == pawn_ranks(mover).0 + forward(mover)
+            && self.unit(sq).is_none()
+            && sq
+                .step(0, forward(mover))
+                .and_then(|p| self.unit(p))
+                .is_some_and(|u| u.color == mover && u.has(Kind::Pawn));
+        if !ok {
+            return Err(illegal(format!(
+                "the en passant square {sq} does not follow a pawn's double step"
+            )));
+        }
+        self.ep = Some(sq);
+        Ok(())
+    }
+
+    /// The halfmove clock and move number fields.
+    fn read_clocks(&mut self, halfmove: &str, fullmove: &str) -> Result<(), SetupError> {
+        self.halfmove = halfmove
+            .parse()
+            .map_err(|_| invalid(format!("the halfmove clock '{halfmove}' is not a number")))?;
+        self.fullmove = fullmove.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
             invalid(format!(
-                "the halfmove clock '{}' is not a number",
-                fields[5]
+                "the move number '{fullmove}' is not a number from 1"
             ))
         })?;
-        state.fullmove = fields[6].parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-            invalid(format!(
-                "the move number '{}' is not a number from 1",
-                fields[6]
-            ))
-        })?;
-        if fields[7] != "-" {
-            for entry in fields[7].split(',') {
-                let mut chars = entry.chars();
-                let (owner, kind) = chars
-                    .next()
-                    .and_then(|c| Some((Color::of_case(c), Kind::from_letter(c)?)))
-                    .ok_or_else(|| {
-                        invalid(format!("'{entry}' is no pending reveal; write e.g. nd7"))
-                    })?;
-                let taken_on = Sq::parse(chars.as_str()).ok_or_else(|| {
+        Ok(())
+    }
+
+    /// The pending reveals field; the first must have a choice to make.
+    fn read_pending(&mut self, field: &str) -> Result<(), SetupError> {
+        if field == "-" {
+            return Ok(());
+        }
+        for entry in field.split(',') {
+            let mut chars = entry.chars();
+            let (owner, kind) = chars
+                .next()
+                .and_then(|c| Some((Color::of_case(c), Kind::from_letter(c)?)))
+                .ok_or_else(|| {
                     invalid(format!("'{entry}' is no pending reveal; write e.g. nd7"))
                 })?;
-                state.pending.push(Pending {
-                    owner,
-                    kind,
-                    taken_on,
-                });
-            }
-            let head = state.pending[0];
-            if state.reveal_candidates(head.owner, head.kind).len() < 2 {
-                return Err(illegal(format!(
-                    "the first pending reveal ({}{}) has no choice to make; only a reveal with two or more candidate squares waits",
-                    head.owner.cased(head.kind.letter()),
-                    head.taken_on
-                )));
-            }
+            let taken_on = Sq::parse(chars.as_str()).ok_or_else(|| {
+                invalid(format!("'{entry}' is no pending reveal; write e.g. nd7"))
+            })?;
+            self.pending.push(Pending {
+                owner,
+                kind,
+                taken_on,
+            });
         }
-        Ok(state)
+        let head = self.pending[0];
+        if self.reveal_candidates(head.owner, head.kind).len() < 2 {
+            return Err(illegal(format!(
+                "the first pending reveal ({}{}) has no choice to make; only a reveal with two or more candidate squares waits",
+                head.owner.cased(head.kind.letter()),
+                head.taken_on
+            )));
+        }
+        Ok(())
     }
 
     /// The main board's text.

@@ -3,6 +3,7 @@
 //! reserves and running warps listed under them).
 
 use super::super::engine::Engine;
+use super::super::key::{self, StableKey};
 use super::super::{Color, Diagram, Ending, Game, Glyph, Grid, MoveError, Outcome};
 use super::field::{Phase, State};
 use super::moves::Action;
@@ -13,6 +14,45 @@ use super::warps::{self, WarpKind};
 /// loss being mate.
 fn piece_value(kind: Kind) -> i32 {
     super::super::value::of_letter(kind.letter())
+}
+
+/// The canonical state the key hashes (version 1 of
+/// [`key`](super::super::key)), 88 bytes: each cell in index order (0
+/// empty, else 1 + 6 × colour index + kind index); each player's warp
+/// (kind: 0 none, 1 original, 2 + kind index of a vanished piece; cell;
+/// counters); each player's reserve counts in [`Kind::ALL`] order; the
+/// side's index; the phase (0 placing, 1 play, 2 + winner's index) and a
+/// zero byte. The clock is not part of it (the repetition key has it 0).
+impl StableKey for State {
+    fn stable_key(&self) -> u64 {
+        let mut bytes = [0u8; 88];
+        for (out, cell) in bytes.iter_mut().zip(&self.board) {
+            *out = cell.map_or(0, |p| 1 + 6 * p.color.index() as u8 + p.kind.index() as u8);
+        }
+        for (i, warp) in self.warps.iter().enumerate() {
+            let at = 64 + 3 * i;
+            if let Some(w) = warp {
+                bytes[at] = match w.kind {
+                    WarpKind::Original => 1,
+                    WarpKind::Vanished(kind) => 2 + kind.index() as u8,
+                };
+                bytes[at + 1] = w.cell;
+                bytes[at + 2] = w.counters;
+            }
+        }
+        for (i, reserve) in self.reserves.iter().enumerate() {
+            for kind in Kind::ALL {
+                bytes[70 + 6 * i + kind.index()] = reserve.count(kind);
+            }
+        }
+        bytes[82] = self.side.index() as u8;
+        bytes[83] = match self.phase {
+            Phase::Place => 0,
+            Phase::Play => 1,
+            Phase::Won(color) => 2 + color.index() as u8,
+        };
+        key::key_of_bytes(&bytes)
+    }
 }
 
 impl Engine for State {

@@ -172,30 +172,7 @@ impl Event {
                 when(counters, &owner(piece.color, false), false),
                 piece.color.opponent().name()
             ),
-            Event::CounterOff { piece, warp } => {
-                let whose = owner(piece.color, false);
-                let left = format!(
-                    "{} counter{} left",
-                    warp.counters,
-                    plural(warp.counters)
-                );
-                match warp.kind {
-                    WarpKind::Vanished(_) => format!(
-                        "A counter comes off {} vanished {} on {}: {left}, it reappears {}.",
-                        whose,
-                        piece.kind.name(),
-                        cell(warp.cell),
-                        when(warp.counters, &whose, false)
-                    ),
-                    WarpKind::Original => format!(
-                        "A counter comes off {} original {} on {}: {left}, it is removed {}.",
-                        whose,
-                        piece.kind.name(),
-                        cell(warp.cell),
-                        when(warp.counters, &whose, false)
-                    ),
-                }
-            }
+            Event::CounterOff { piece, warp } => counter_off(piece, warp),
             Event::Expired { piece, cell: c } => format!(
                 "The last counter comes off {}'s original {} on {}: it is removed from the game.",
                 piece.color.name(),
@@ -206,21 +183,7 @@ impl Event {
                 piece,
                 cell: c,
                 captured,
-            } => {
-                let base = format!(
-                    "The last counter comes off {}'s vanished {}: it reappears on {}",
-                    piece.color.name(),
-                    piece.kind.name(),
-                    cell(c)
-                );
-                match captured {
-                    None => format!("{base}."),
-                    Some(p) if p.color == piece.color => {
-                        format!("{base} and captures its own {} there.", p.kind.name())
-                    }
-                    Some(p) => format!("{base} and captures {} there.", p.described()),
-                }
-            }
+            } => reappeared(piece, c, captured),
             Event::Paradox { original, cell: c } => format!(
                 "{}'s original {} on {} is captured: a paradox, so {} wins.",
                 original.color.name(),
@@ -229,6 +192,45 @@ impl Event {
                 original.color.opponent().name()
             ),
         }
+    }
+}
+
+/// A counter came off a warp that goes on.
+fn counter_off(piece: Piece, warp: Warp) -> String {
+    let whose = owner(piece.color, false);
+    let left = format!("{} counter{} left", warp.counters, plural(warp.counters));
+    match warp.kind {
+        WarpKind::Vanished(_) => format!(
+            "A counter comes off {} vanished {} on {}: {left}, it reappears {}.",
+            whose,
+            piece.kind.name(),
+            cell(warp.cell),
+            when(warp.counters, &whose, false)
+        ),
+        WarpKind::Original => format!(
+            "A counter comes off {} original {} on {}: {left}, it is removed {}.",
+            whose,
+            piece.kind.name(),
+            cell(warp.cell),
+            when(warp.counters, &whose, false)
+        ),
+    }
+}
+
+/// A vanished piece is back on `c`, capturing what stood there.
+fn reappeared(piece: Piece, c: u8, captured: Option<Piece>) -> String {
+    let base = format!(
+        "The last counter comes off {}'s vanished {}: it reappears on {}",
+        piece.color.name(),
+        piece.kind.name(),
+        cell(c)
+    );
+    match captured {
+        None => format!("{base}."),
+        Some(p) if p.color == piece.color => {
+            format!("{base} and captures its own {} there.", p.kind.name())
+        }
+        Some(p) => format!("{base} and captures {} there.", p.described()),
     }
 }
 
