@@ -211,7 +211,8 @@ fn note_bounce(
         .rsplit_once('@')
         .map_or("", |(_, d)| d);
     let ours = match own_id {
-        Some(own) => own == id,
+        // A token's id is kept hashed once sent (see `forget_secrets`).
+        Some(own) => own == id || store::message_id_at_rest(id).is_some_and(|rest| own == rest),
         None => mail::outgoing_message_id(&out, row, domain).eq_ignore_ascii_case(id),
     };
     if !ours || !out.to.trim().eq_ignore_ascii_case(&bounce.recipient) {

@@ -831,7 +831,28 @@ impl<'a> Server<'a> {
             let cause = cause.filter(|_| sender.is_some_and(|s| s.eq_ignore_ascii_case(&to)));
             let mut secrets = confirm::codes_in(&subject);
             secrets.extend(confirm::codes_in(&body));
+            // A mail that shows codes gets its Message-ID fixed now, while
+            // they are in it: once sent they are blanked, and a bounce must
+            // still name the row (see `daemon::note_bounce`).
+            let fixed_id = (message_id.is_none() && !secrets.is_empty()).then(|| Outgoing {
+                to: to.clone(),
+                subject: subject.clone(),
+                body: body.clone(),
+                in_reply_to: cause
+                    .filter(|id| !id.starts_with("hash:"))
+                    .map(String::from),
+            });
             let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
+            if let Some(out) = fixed_id {
+                let domain = self
+                    .config
+                    .server
+                    .address
+                    .rsplit_once('@')
+                    .map_or("", |(_, d)| d);
+                let fixed = crate::mail::outgoing_message_id(&out, id, domain);
+                store::set_outbox_message_id(conn, id, &fixed)?;
+            }
             if let Some(message_id) = message_id {
                 if let Some(token) = reply::token_of(&message_id) {
                     secrets.push(token.to_string());

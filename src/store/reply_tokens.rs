@@ -107,6 +107,23 @@ pub fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Res
     Ok(())
 }
 
+/// The form in which a sent mail's Message-ID `id` is kept (see
+/// [`forget_secrets`]): a token's Message-ID (`t.TOKEN@domain`) with the
+/// token replaced by its SHA-256, so a bounce that quotes the id as it was
+/// sent still finds its row. `None` for an id that carried no token.
+pub fn message_id_at_rest(id: &str) -> Option<String> {
+    let (local, domain) = id.rsplit_once('@')?;
+    let token = local.strip_prefix("t.").filter(|t| !t.is_empty())?;
+    Some(format!("t.{}@{domain}", hex_sha256(token)))
+}
+
+fn hex_sha256(word: &str) -> String {
+    sha2::Sha256::digest(word.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Outbox mail `id` was sent: each secret it carried is
 /// blanked in its Subject and body, and replaced by its SHA-256 in its
 /// Message-ID (which then names the mail without being a token: a reply
@@ -124,10 +141,7 @@ pub fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
         return Ok(());
     };
     for word in secrets.split_whitespace() {
-        let hashed: String = sha2::Sha256::digest(word.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hashed = hex_sha256(word);
         conn.exec(
             "UPDATE outbox SET subject = replace(subject, ?2, '******'),
                 body = replace(body, ?2, '******'),
@@ -364,6 +378,13 @@ mod tests {
             .collect();
         assert_eq!(mid, format!("t.{hashed}@x"));
         assert_eq!(secrets, None);
+        // A bounce quoting the id as it was sent still finds the row.
+        assert_eq!(message_id_at_rest("t.0a1b2c@x"), Some(mid));
+        let found = crate::store::outbox_mail_for_id(&conn, "t.0a1b2c@x").unwrap();
+        assert_eq!(found.map(|(row, ..)| row), Some(id));
+        assert!(crate::store::outbox_mail_for_id(&conn, "t.0a1b2d@x")
+            .unwrap()
+            .is_none());
     }
 
     #[test]

@@ -184,8 +184,13 @@ pub fn outbox_mail_for_id(
     Ok(conn
         .row(
             "SELECT id, recipient, subject, body, in_reply_to, message_id FROM outbox
-             WHERE message_id = ?1 OR (id = ?2 AND message_id IS NULL) LIMIT 1",
-            params![message_id, by_row],
+             WHERE message_id = ?1 OR message_id = ?3 OR (id = ?2 AND message_id IS NULL)
+             LIMIT 1",
+            params![
+                message_id,
+                by_row,
+                super::message_id_at_rest(message_id).unwrap_or_default()
+            ],
             |r| {
                 Ok((
                     r.get(0)?,
