@@ -723,7 +723,7 @@ fn send_batches(
                         Ok(()) => {
                             temporary_in_a_row = 0;
                             report.sent += 1;
-                            info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&row.mail.subject), "mail sent");
+                            info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&crate::server::hide_secrets(&row.mail.subject)), "mail sent");
                             SendResult::Accepted
                         }
                         Err(e) if stop.load(Ordering::SeqCst) && !e.is_permanent() => {
