@@ -50,22 +50,28 @@ fn main() {
     };
 
     for b in 0..boards {
-        mail(&mut conn, "w@x", format!("signup w{b} pw"));
-        mail(&mut conn, "b@x", format!("signup b{b} pw"));
-        mail(&mut conn, "w@x", format!("chess challenge w{b} b{b}"));
+        // An address of its own per account: an address gets one
+        // confirmation mail a day, so a second signup from it is refused.
+        mail(&mut conn, &format!("w{b}@x.org"), format!("signup w{b} pw"));
+        mail(&mut conn, &format!("b{b}@x.org"), format!("signup b{b} pw"));
+        mail(
+            &mut conn,
+            &format!("w{b}@x.org"),
+            format!("chess challenge w{b} b{b}"),
+        );
     }
     let t = Instant::now();
     let mut moves = 0;
     for (ply, mv) in GAME.iter().enumerate() {
         for b in 0..boards {
-            let (from, user) = if ply % 2 == 0 {
-                ("w@x", format!("w{b}"))
+            let user = if ply % 2 == 0 {
+                format!("w{b}")
             } else {
-                ("b@x", format!("b{b}"))
+                format!("b{b}")
             };
             mail(
                 &mut conn,
-                from,
+                &format!("{user}@x.org"),
                 format!("chess move {} {user} pw {mv}", 101 + b),
             );
             moves += 1;

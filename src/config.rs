@@ -310,7 +310,7 @@ impl Default for ComputerSection {
             enabled: true,
             userid: "computer".into(),
             move_seconds: 1.0,
-            seconds_per_mail: 5.0,
+            seconds_per_mail: 0.8,
         }
     }
 }
@@ -329,7 +329,7 @@ impl ComputerSection {
     /// The time it may think in all for one mail (or timers pass).
     pub fn mail_time(&self) -> std::time::Duration {
         let seconds = self.seconds_per_mail;
-        let seconds = if seconds.is_nan() { 5.0 } else { seconds };
+        let seconds = if seconds.is_nan() { 0.8 } else { seconds };
         std::time::Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))
     }
 }

@@ -14,12 +14,16 @@
 //! - It is never reminded and never forfeits.
 //! - It answers draw proposals at once (see [`crate::computer`] for when
 //!   it accepts), and declines every proposal to take back a ply.
-//! - It has a budget ([`Budget`], `[computer] seconds_per_mail`, 5 s) for
-//!   one inbound mail, one pass of the timers or one admin command: a move
-//!   starts only while the whole time its level may take still fits in
-//!   what is left (the first move of a budget always starts), so its play
-//!   is never weakened and the thinking inside one write transaction is
-//!   bounded. A board it cannot answer within the budget says so in its
+//! - It has a budget ([`Budget`], `[computer] seconds_per_mail`, 0.8 s)
+//!   for one inbound mail, one pass of the timers or one admin command: a
+//!   move starts only while the whole time its level may take still fits
+//!   in what is left; the first move of a budget always starts, its search
+//!   cut to the budget. Ruling (issue #32): no mail may cost more than a
+//!   second of processor time, so the default budget is under a second
+//!   and cuts level 5's move time (`move_seconds`, 1 s) to 0.8 s; an admin
+//!   who wants every second of level 5 raises `seconds_per_mail` to at
+//!   least `move_seconds`, and the thinking inside one write transaction
+//!   stays bounded by it. A board it cannot answer within the budget says so in its
 //!   mail and gets the computer's move in the next pass of the timers
 //!   (they look at every board the computer plays). A draw proposal is
 //!   always answered, its search cut to what is left of the budget.
@@ -159,6 +163,10 @@ pub(crate) fn respond(
     Ok(notices)
 }
 
+/// The least a unit of work's first search is given, however small the
+/// budget: the computer always answers.
+const SHORTEST_SEARCH: Duration = Duration::from_millis(50);
+
 /// What the computer thought so far in one unit of work (a mail, a pass
 /// of the timers, an admin command); see the rulings above.
 #[derive(Debug, Default)]
@@ -178,10 +186,10 @@ impl Budget {
     }
 
     /// The time left of `total`, when a search of `need` may start: the
-    /// first always may.
+    /// first always may, cut to `total` (at least [`SHORTEST_SEARCH`]).
     fn grant(&self, total: Duration, need: Duration) -> Option<Duration> {
         match *self.lock() {
-            None => Some(total.max(need)),
+            None => Some(total.max(SHORTEST_SEARCH)),
             Some(spent) => {
                 let left = total.saturating_sub(spent);
                 (left >= need && !left.is_zero()).then_some(left)
