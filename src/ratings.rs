@@ -1,4 +1,4 @@
-//! Elo ratings per game, pbmserv style (commands.md §4).
+//! Elo ratings per game, pbmserv style (docs/commands.md §4).
 //!
 //! Everyone starts at 1600 and is provisional until 20 finished rated games.
 //! K = 32 for everyone; provisional only marks the standings. Draws are

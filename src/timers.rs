@@ -1,4 +1,4 @@
-//! When a board's clock calls for a reminder or a forfeit (commands.md §3).
+//! When a board's clock calls for a reminder or a forfeit (docs/commands.md §3).
 //! Pure: the server applies the decision.
 //!
 //! A board whose player to act has not acted for `nag_days` gets a

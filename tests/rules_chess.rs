@@ -1,4 +1,4 @@
-//! Orthodox chess through the server's face: perft vectors (rules.md §0),
+//! Orthodox chess through the server's face: perft vectors (docs/rules.md §0),
 //! move reading, SAN, FEN, and every automatic game end.
 
 use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};

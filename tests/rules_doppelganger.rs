@@ -1,4 +1,4 @@
-//! Doppelganger Chess (rules.md §2) through the server's face: the
+//! Doppelganger Chess (docs/rules.md §2) through the server's face: the
 //! hand-checkable vectors, perft from the start with the depth-3 count
 //! derived by hand, every kind of removal and conversion as a scenario
 //! written out in position text, the notation with and without the slash
@@ -607,7 +607,7 @@ fn drawings_list_the_pairs_where_the_board_does_not_show_them() {
 
 // ------------------------------------------------------------ reference generator
 
-/// A deliberately plain Doppelganger generator written from rules.md §2
+/// A deliberately plain Doppelganger generator written from docs/rules.md §2
 /// alone, sharing nothing with the engine: the board is an 8×8 array of
 /// (FEN letter, pair id), pair ids are unique over the whole game (a new
 /// one per promotion), attacks are found by walking from every enemy

@@ -1,4 +1,4 @@
-//! Double Chess (rules.md §1) through the server's face: castling in every
+//! Double Chess (docs/rules.md §1) through the server's face: castling in every
 //! form and every refusal, rights, en passant and promotion on the files
 //! beyond h, SAN disambiguation on the wide board, FEN, perft hand counts,
 //! and a differential check against a small independent reference move
@@ -439,7 +439,7 @@ fn draws_and_mate_on_the_wide_board() {
 
 // ------------------------------------------------------------ reference generator
 
-/// A deliberately plain Double Chess move generator written from rules.md
+/// A deliberately plain Double Chess move generator written from docs/rules.md
 /// §1 alone, sharing nothing with the engine: board as a 16×8 array of FEN
 /// letters, attacks found by walking from each enemy piece, castling from
 /// "all squares strictly between king and rook empty".

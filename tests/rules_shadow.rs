@@ -1,4 +1,4 @@
-//! Shadow Chess (rules.md §4): the published counts, and every rule as a
+//! Shadow Chess (docs/rules.md §4): the published counts, and every rule as a
 //! scenario from position text.
 
 use pbmchess::rules::{self, Color, Ending, MoveError, Outcome, Position};
@@ -433,7 +433,7 @@ fn a_rook_taken_and_replaced_by_its_shadow_on_the_corner_has_no_right() {
     assert!(!p.legal_actions().contains(&"O-O".to_string()));
 }
 
-/// Every way a right is lost (rules.md §4, Castling), for both colours and
+/// Every way a right is lost (docs/rules.md §4, Castling), for both colours and
 /// both wings: `(what, position, actions, castling field after)`. Each
 /// position has all four rights; only the named ones go.
 const RIGHTS_LOST: &[(&str, &str, &[&str], &str)] = &[

@@ -1,4 +1,4 @@
-//! Temporal Chess (rules.md §5) through the server's face: perft hand
+//! Temporal Chess (docs/rules.md §5) through the server's face: perft hand
 //! counts, every rule of §5 as a scenario from position text, notation and
 //! refusals, position text, the diagram and the event sentences, and a
 //! differential check against a plain reference implementation written
@@ -102,7 +102,7 @@ fn perft_from_the_start() {
     // White's king on any of the 64 cells.
     assert_eq!(p.perft(1), 64);
     // Black's on any other cell not touching it: 64 × 63 minus the 936
-    // ordered adjacent pairs (the lone king's moves summed, rules.md).
+    // ordered adjacent pairs (the lone king's moves summed, docs/rules.md).
     assert_eq!(p.perft(2), 64 * 63 - 936);
     // Ply 3 is White's first turn with both kings on the field and
     // nothing else: per pair of kings,
@@ -922,7 +922,7 @@ fn crafted_positions_agree_with_the_reference() {
     }
 }
 
-/// A plain implementation of rules.md §5, written from the text and
+/// A plain implementation of docs/rules.md §5, written from the text and
 /// sharing nothing with the engine: cells as coordinates, attacks by
 /// walking every piece's moves, every action played out on a copy.
 mod reference {

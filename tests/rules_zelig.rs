@@ -1,4 +1,4 @@
-//! The Zelig family (rules.md §3: `mchess`, `zelig`, `zelig2`) through the
+//! The Zelig family (docs/rules.md §3: `mchess`, `zelig`, `zelig2`) through the
 //! server's face and the engine: every worked power example for both
 //! colours, check at a distance, captures made illegal by a reassigned
 //! power, the monarch, castling and promotion with their new powers, the
@@ -135,7 +135,7 @@ fn three_games_one_start() {
 
 // ------------------------------------------------------------ powers
 
-/// rules.md §3's checks for the quota (White), each as the zeligs' squares
+/// docs/rules.md §3's checks for the quota (White), each as the zeligs' squares
 /// and the powers expected there, with both kings out of the way.
 const QUOTA_EXAMPLES: &[(&str, &[(&str, char)])] = &[
     (
@@ -273,7 +273,7 @@ fn the_quota_table_itself() {
 
 #[test]
 fn a_promotion_into_the_quota_is_a_bishop_and_gives_no_check() {
-    // Rooks on a1 and h1: the zelig promoted on h8 is a bishop (rules.md
+    // Rooks on a1 and h1: the zelig promoted on h8 is a bishop (docs/rules.md
     // §3), so it does not check the king on b8 along the rank. In M-Chess
     // it is a rook and does.
     let white = "1k6/7P/8/8/8/8/8/Z3K2Z w - - 0 1";
@@ -720,7 +720,7 @@ fn perft_from_the_start_depth_5() {
 
 // ------------------------------------------------------------ reference generator
 
-/// A deliberately plain Zelig move generator written from rules.md §3
+/// A deliberately plain Zelig move generator written from docs/rules.md §3
 /// alone, sharing nothing with the engine: the board is an 8×8 array of
 /// FEN letters, each zelig's power is worked out from the whole board
 /// every time it is needed, by the algorithm's steps as written, and

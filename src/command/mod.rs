@@ -1,6 +1,6 @@
 //! Subject and body text -> [`Command`] values. Pure: no I/O.
 //!
-//! The language is pbmserv's (commands.md §1–2): the Subject line is the
+//! The language is pbmserv's (docs/commands.md §1–2): the Subject line is the
 //! command, `<game> <verb> [<board>] [<userid> <password>] [<args>...]`.
 //! Subject `multiple` puts one command per body line.
 //!
@@ -8,7 +8,7 @@
 //! gets a [`Request`]: each command read ([`Parsed`], with the line masked
 //! for quoting) or refused ([`ParseError`], whose message is one sentence
 //! saying what is wrong and how to write it). [`parse_line`] reads one line.
-//! The rulings beyond commands.md are listed in `parse.rs`.
+//! The rulings beyond docs/commands.md are listed in `parse.rs`.
 
 mod bounds;
 mod parse;

@@ -1,6 +1,6 @@
 //! The parser proper.
 //!
-//! Rulings (beyond commands.md §1–2):
+//! Rulings (beyond docs/commands.md §1–2):
 //!
 //! - A line is cut into words at whitespace. Leading reply/forward markers
 //!   (`Re:`, `Fwd:`, `Fw:`, `AW:`, `SV:`, any case, repeated, also with a

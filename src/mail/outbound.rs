@@ -131,7 +131,7 @@ pub fn is_error_message_id(id: &str, address: &str) -> bool {
     }
 }
 
-/// Builds the mail for one outbox row, with the headers of commands.md §5:
+/// Builds the mail for one outbox row, with the headers of docs/commands.md §5:
 /// `From` (the server, `from` may be `Name <address>` or a bare address),
 /// `To`, `Subject` (RFC 2047-encoded when not ASCII; control characters
 /// become spaces, runs of spaces one), `Message-ID` (see

@@ -1,4 +1,4 @@
-//! Board diagrams, large and small (commands.md §6).
+//! Board diagrams, large and small (docs/commands.md §6).
 
 use crate::command::BoardSize;
 use crate::rules::{Color, Diagram, Glyph, Grid};
@@ -63,7 +63,7 @@ impl Drawing {
 }
 
 /// Draw a position's diagram in the reader's chosen size and side
-/// (commands.md §6), with the legend line under the boards.
+/// (docs/commands.md §6), with the legend line under the boards.
 pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
     let drawing = drawing.into();
     let several = diagram.boards.len() > 1;

@@ -3,7 +3,7 @@
 //! Every function returns whole lines, each ended by `\n`, with no trailing
 //! whitespace, ready to be put into a mail body as is.
 //!
-//! # Boards (commands.md §6)
+//! # Boards (docs/commands.md §6)
 //!
 //! [`board`] draws a [`Diagram`](crate::rules::Diagram) as the reader asked
 //! ([`Drawing`]: the [`BoardSize`](crate::command::BoardSize), and the side).

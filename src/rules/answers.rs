@@ -1,5 +1,5 @@
 //! Whether a move can be queued: legal after at least one of the answers
-//! the opponent can make now (commands.md: `queue`). A game question, so
+//! the opponent can make now (docs/commands.md: `queue`). A game question, so
 //! it lives with the rules; the server decides what to say.
 //!
 //! The walk follows the actions from the position until the queuer has a

@@ -1,4 +1,4 @@
-//! Orthodox chess (`chess`): rules.md §0. Everything lives in
+//! Orthodox chess (`chess`): docs/rules.md §0. Everything lives in
 //! [`orthodox`](super::orthodox); this file gives the 8x8 geometry, the
 //! start position and the two castlings per side.
 

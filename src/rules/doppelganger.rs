@@ -1,4 +1,4 @@
-//! Doppelganger Chess (`doppelganger`): rules.md §2. Orthodox chess on the
+//! Doppelganger Chess (`doppelganger`): docs/rules.md §2. Orthodox chess on the
 //! shared core, except what a capture takes and what a promotion makes; all
 //! of it lives in [`DoppelHooks`] here and in [`pairs`] (which pieces are
 //! partners, and the `pairs=` position field).
@@ -19,7 +19,7 @@
 //!   left out in input when exactly one legal action fits the rest. A pawn
 //!   capture that leaves no other enemy pawn, and a `-lenient` promotion
 //!   without partner, are written without a slash.
-//! - **`-lenient`** only changes the case rules.md names: a pawn whose side
+//! - **`-lenient`** only changes the case docs/rules.md names: a pawn whose side
 //!   has no other pawn may promote to a single unpaired R, N or B. With
 //!   another pawn on the board the promotion is a pair, as without it.
 //! - **Replies** name every automatic change, one sentence each, under the
@@ -32,7 +32,7 @@
 //!   the board alone does not tell them: more than two such pieces, or two
 //!   that are not partners.
 //! - **Insufficient material** is the orthodox rule (K v K, K + one minor v
-//!   K), as rules.md §2 says.
+//!   K), as docs/rules.md §2 says.
 
 pub mod pairs;
 

@@ -1,4 +1,4 @@
-//! Double Chess (`doublechess`): rules.md §1. Two orthodox armies side by
+//! Double Chess (`doublechess`): docs/rules.md §1. Two orthodox armies side by
 //! side on 16x8 (files `a`–`p`), the second king replaced by a third queen,
 //! and four castlings per side. Everything else is the shared orthodox core
 //! in [`orthodox`](super::orthodox): this file only supplies the geometry,

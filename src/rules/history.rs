@@ -1,5 +1,5 @@
 //! The draw history any engine can use: how often each position occurred
-//! since the last irreversible action, and the move clock (rules.md §0:
+//! since the last irreversible action, and the move clock (docs/rules.md §0:
 //! threefold repetition and 100 plies without progress draw
 //! automatically). An engine supplies the key and the clock
 //! ([`Engine::repetition_key`](super::engine::Engine::repetition_key),

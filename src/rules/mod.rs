@@ -309,7 +309,7 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn play(&mut self, input: &str) -> Result<Played, MoveError>;
     /// The canonical notation of every legal turn action, sorted.
     fn legal_actions(&self) -> Vec<String>;
-    /// Number of legal action sequences of length `depth` (see rules.md).
+    /// Number of legal action sequences of length `depth` (see docs/rules.md).
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by first action: `(action name, count)`, sorted by name.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;

@@ -1,5 +1,5 @@
 //! Perft: counting legal action sequences, the standard proof of a move
-//! generator (rules.md: draw rules are ignored; counting stops only where no
+//! generator (docs/rules.md: draw rules are ignored; counting stops only where no
 //! action exists or the game's own rule ends it).
 //!
 //! Every [`Engine`] gets [`perft`] (with bulk counting at the last ply, and

@@ -1,4 +1,4 @@
-//! The Zelig family (`mchess`, `zelig`, `zelig2`): rules.md §3. Orthodox
+//! The Zelig family (`mchess`, `zelig`, `zelig2`): docs/rules.md §3. Orthodox
 //! chess in which every queen, rook, bishop and knight is a **zelig**
 //! (`Z`), whose power follows from where it stands; one implementation
 //! whose [`Powers`] rule is the only difference between the three games.
@@ -92,7 +92,7 @@ pub fn is_zelig(kind: Kind) -> bool {
     !matches!(kind, Kind::Pawn | Kind::King)
 }
 
-/// The Zelig quota algorithm (rules.md §3, steps 2–4) for one side: the
+/// The Zelig quota algorithm (docs/rules.md §3, steps 2–4) for one side: the
 /// power of the zelig number `i` (0 the nearest to its owner's back rank)
 /// on `file` (`a`, `d` or `h`, as 0, 3, 7), when the side has `counts`
 /// zeligs on the a, d and h files. Only those counts matter: the algorithm

@@ -1,4 +1,4 @@
-//! Board mails: the subject and the body in pbmserv's order (commands.md §5).
+//! Board mails: the subject and the body in pbmserv's order (docs/commands.md §5).
 
 use std::cell::{OnceCell, RefCell};
 
@@ -27,7 +27,7 @@ pub(crate) enum Occasion {
     /// how many played by now: `Chess Board 102 after ply 5 (historic)`.
     Historic { ply: u32, of: usize },
     /// A board resigned by the player in `seat` before both players had
-    /// moved: deleted, unrated, won by nobody (commands.md §4):
+    /// moved: deleted, unrated, won by nobody (docs/commands.md §4):
     /// `Chess Board 101 withdrawn`.
     Withdrawn { seat: usize },
 }

@@ -160,7 +160,7 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// The same mail to each confirmed address of `user` (commands.md §5:
+    /// The same mail to each confirmed address of `user` (docs/commands.md §5:
     /// every address gets the user's mail). The one place every mail of an
     /// account to its addresses is made (notices, relays, board mails,
     /// reminders): an address not yet confirmed gets none of them, only

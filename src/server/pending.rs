@@ -2,7 +2,7 @@
 //! `submit`/`confirm` (a two-step move with a preview), and `preview`
 //! (a hypothetical position, nothing stored).
 //!
-//! Rulings (where commands.md is silent):
+//! Rulings (where docs/commands.md is silent):
 //!
 //! - Only board moves can be queued or submitted. The special moves
 //!   (`resign`, `propose`, `undo`, `accept`, `reject`) take effect at once

@@ -358,7 +358,7 @@ pub(crate) fn act(
             let seats = store::seats_that_played(ctx.conn, game.name(), number)?;
             if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
                 // Resigned before both players had acted: withdrawn,
-                // unrated and deleted (commands.md §4); nobody won it.
+                // unrated and deleted (docs/commands.md §4); nobody won it.
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
                     winner_seat: None,

@@ -1,7 +1,7 @@
 //! Which pieces are partners: finding a partner, numbering a new pair, the
 //! `pairs=` position field and the pair notes under a drawn board.
 //!
-//! # Rulings (the `pairs=` field, rules.md §2)
+//! # Rulings (the `pairs=` field, docs/rules.md §2)
 //! - `pairs=a1h1,c3f6` lists each pair by its two squares; both squares
 //!   hold rooks, knights or bishops of one side and kind, and no square is
 //!   named twice. With the field, every piece it does not name is unpaired;

@@ -118,7 +118,7 @@ pub trait Hooks: Sized + Send + Sync + 'static {
     }
 
     /// Whether neither side can ever mate: K v K or K + one knight or
-    /// bishop v K (rules.md §0).
+    /// bishop v K (docs/rules.md §0).
     fn is_insufficient_material(&self, state: &State<Self>) -> bool {
         let mut others = state.pieces().filter(|(_, p)| p.kind != Kind::King);
         match (others.next(), others.next()) {

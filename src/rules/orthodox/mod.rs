@@ -20,7 +20,7 @@
 //!   the move that reaches 100 mates (mate and stalemate are judged first).
 //! - **Insufficient material**: exactly K v K and K + one knight or bishop v
 //!   K. Other dead positions (e.g. K+B v K+B with same-coloured bishops) are
-//!   *not* drawn automatically: rules.md lists only these two.
+//!   *not* drawn automatically: docs/rules.md lists only these two.
 //! - **Castling rights** go with every square a move empties or enters
 //!   (king square: all of that side's; rook square: that castling's), also
 //!   when a variant's hook removes a piece ([`State::put`]). In these
@@ -31,7 +31,7 @@
 //!   Doppelganger's partner removal goes through [`State::put`]; a zelig's
 //!   new power ([`State::set_kind`]) keeps the right, and the corner zelig
 //!   is a rook under every rule set. Temporal Chess has no castling.
-//! - **Move reading** (rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
+//! - **Move reading** (docs/rules.md §0): SAN, coordinates, `x`/`:`/`-`/`=`
 //!   separators, `+ # ! ?` and `e.p.` noise and a leading move number
 //!   (`12.`, `12...`) are all accepted; a promotion may also be written
 //!   `cxb8(Q)` or `cxb8/Q` (read as `cxb8=Q`; the canonical form stays

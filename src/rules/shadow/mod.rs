@@ -1,5 +1,5 @@
-//! Shadow Chess (`shadowchess`): rules.md §4, seed
-//! `001_465c4e8033d4ec5e.txt`. An engine of its own behind the
+//! Shadow Chess (`shadowchess`): docs/rules.md §4 (after the Shadow
+//! Chess text of TetroniMike and paniq). An engine of its own behind the
 //! [`Engine`] trait: a main board of units (a piece, or a chimera of
 //! several pieces of one colour) and a shadow board of stacks; a turn is a
 //! main move, a shadow move of the same class, and the reveals the taking
@@ -9,7 +9,7 @@
 //! [`state`] (the boards, actions, movement, what a turn does), [`text`]
 //! (position text) and [`notation`] (writing and reading actions).
 //!
-//! # Rulings (where rules.md leaves room)
+//! # Rulings (where docs/rules.md leaves room)
 //! - A turn action that leaves a decision pending ends the main mover's
 //!   turn: the side field already names the next main mover, and the
 //!   decision is the chooser's own action (`reveal c4`, sent with `move`).

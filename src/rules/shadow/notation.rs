@@ -1,4 +1,4 @@
-//! Shadow Chess notation (rules.md §4): `<main>/<shadow>`.
+//! Shadow Chess notation (docs/rules.md §4): `<main>/<shadow>`.
 //!
 //! # Canonical form (stored and echoed)
 //! - A plain piece's main move in SAN without check marks (`e4`, `exd5`,

@@ -1,4 +1,4 @@
-//! Position text (rules.md §4):
+//! Position text (docs/rules.md §4):
 //! `<main> <shadow> <side> <castling> <ep> <halfmove> <fullmove> <pending>`.
 //! Main ranks as FEN with chimeras bracketed (`[RN]`), shadow ranks with
 //! stacks parenthesised (`(NPp)`), White before Black and each in K Q R B

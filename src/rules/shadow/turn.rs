@@ -110,7 +110,7 @@ impl State {
     /// replaced or changed (joined a chimera): the castling rights that
     /// need a pure, unmoved piece there are gone.
     ///
-    /// Rights follow the unit, not the square (rules.md §4, Castling): the
+    /// Rights follow the unit, not the square (docs/rules.md §4, Castling): the
     /// callers call this only when the unit standing there is no longer the
     /// one that stood there. An enemy piece revealed onto the square that
     /// dies in the collapse (a white piece on h8, a black one on h1) leaves

@@ -1,4 +1,4 @@
-//! Temporal Chess (`temporal`): rules.md §5, after L. Lynn Smith. A 4×4×4
+//! Temporal Chess (`temporal`): docs/rules.md §5, after L. Lynn Smith. A 4×4×4
 //! field that starts empty, the Raumschach movements (the unicorn for the
 //! pawn), drops, and time warps: a piece vanishes into the future, or a
 //! duplicate comes back from it while the original carries counters.
@@ -12,7 +12,7 @@
 //! the server plays, with the diagram).
 //!
 //! # Rulings
-//! - rules.md §5 is implemented as written; where it is silent:
+//! - docs/rules.md §5 is implemented as written; where it is silent:
 //! - Drops and the drop test: see [`turn`] (a vanished enemy king cannot
 //!   be attacked by a drop; a dropped piece captured by the mover's own
 //!   reappearance does not count).

@@ -1,5 +1,5 @@
 //! Turn actions and their generation: king placements in the opening,
-//! then drops, moves, vanishes and clones (rules.md §5).
+//! then drops, moves, vanishes and clones (docs/rules.md §5).
 //!
 //! Every candidate is judged on its whole turn ([`State::resolve`]),
 //! except where the answer is known without playing it: on a turn that

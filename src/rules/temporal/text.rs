@@ -1,4 +1,4 @@
-//! Position text (rules.md §5): one line of `key=value` fields,
+//! Position text (docs/rules.md §5): one line of `key=value` fields,
 //!
 //! ```text
 //! phase=play side=w white=K@Aa1,R@Ab1(C1),R@Bb1 black=R@Ad1,U@Cc3(V2),K@Dd4 wres=N1 bres=U1 clock=0

@@ -1,4 +1,4 @@
-//! One turn applied with all its automatic consequences, in rules.md §5's
+//! One turn applied with all its automatic consequences, in docs/rules.md §5's
 //! order: (1) the action; (2) a counter off the warp the mover's turn began
 //! with; (3) at zero, the warp ends (the original removed, or the vanished
 //! piece back, capturing what stands there); (4) the legality test (the

@@ -4,7 +4,7 @@
 //!
 //! Counters count the owner's turns: after the owner's turn a warp with
 //! `n` counters ends at the end of the owner's `n`-th following turn
-//! (rules.md §5: one counter comes off at the end of each of the owner's
+//! (docs/rules.md §5: one counter comes off at the end of each of the owner's
 //! turns after the creating one).
 
 use super::super::Color;
