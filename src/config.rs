@@ -73,6 +73,12 @@ impl Default for ServerSection {
 }
 
 impl ServerSection {
+    /// The domain of `address`, as the Message-IDs of the server's mails
+    /// name it (see `mail::outgoing_message_id`).
+    pub fn domain(&self) -> &str {
+        self.address.trim().rsplit_once('@').map_or("", |(_, d)| d)
+    }
+
     /// Whether `userid` is one of the `admins` (compared in lower case).
     pub fn is_admin(&self, userid: &str) -> bool {
         self.admins.iter().any(|a| a.eq_ignore_ascii_case(userid))

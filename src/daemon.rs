@@ -204,12 +204,7 @@ fn note_bounce(
     let Some((row, out, own_id)) = store::outbox_mail_for_id(conn, id)? else {
         return Ok(());
     };
-    let domain = server
-        .config
-        .server
-        .address
-        .rsplit_once('@')
-        .map_or("", |(_, d)| d);
+    let domain = server.config.server.domain();
     let ours = match own_id {
         // A token's id is kept hashed once sent (see `forget_secrets`).
         Some(own) => own == id || store::message_id_at_rest(id).is_some_and(|rest| own == rest),

@@ -844,13 +844,7 @@ impl<'a> Server<'a> {
             });
             let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
             if let Some(out) = fixed_id {
-                let domain = self
-                    .config
-                    .server
-                    .address
-                    .rsplit_once('@')
-                    .map_or("", |(_, d)| d);
-                let fixed = crate::mail::outgoing_message_id(&out, id, domain);
+                let fixed = crate::mail::outgoing_message_id(&out, id, self.config.server.domain());
                 store::set_outbox_message_id(conn, id, &fixed)?;
             }
             if let Some(message_id) = message_id {
