@@ -57,11 +57,22 @@ fn every_notice_and_error_of_a_session_stays_within_78_columns() {
         "help",
         "help commands",
         "help reply",
+        "help drawing",
         "help chess",
+        "help doublechess",
+        "help doppelganger",
+        "help shadowchess",
+        "help mchess",
+        "help zelig",
+        "help zelig2",
+        "help temporal",
         "help nothing",
     ] {
         round(&mut s, MALLORY, topic, "");
     }
+    // Boards drawn small and from Black's side: their legend too.
+    round(&mut s, BOB, "chess set bob bpw small", "");
+    round(&mut s, BOB, "chess set bob bpw flip", "");
     // A game: a challenge, a refused challenge, a move, an illegal move,
     // a move out of turn, with a comment to quote back.
     round(&mut s, ALICE, "chess challenge alice bob", "");
@@ -96,6 +107,9 @@ fn every_notice_and_error_of_a_session_stays_within_78_columns() {
     for subject in ["Error", "Account locked for a while"] {
         assert!(all.iter().any(|m| m.subject == subject), "{subject}");
     }
+    assert!(all.iter().any(|m| m
+        .body
+        .contains("lower case; - is an empty dark square;\ndrawn from Black's side.")));
     // Chess boards are narrow; only Temporal and Shadow Chess boards are
     // known to be wider (issue #23), and none is played here.
     let wide: Vec<String> = all
