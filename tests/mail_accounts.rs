@@ -272,9 +272,7 @@ fn an_extra_or_changed_address_gets_only_its_confirmation_mail_until_confirmed()
     );
     let confirmation = only_one(&mails, extra);
     let code = code_of(confirmation);
-    assert!(confirmation
-        .body
-        .contains("If that was not you, ignore this mail"));
+    assert!(common::joined(&confirmation.body).contains("If that was not you, ignore this mail"));
     // Nothing else reaches it: not board mails, not messages.
     let mails = round(&mut s, ALICE, "chess move 101 alice apw e4", "hi");
     assert!(to(&mails, extra).is_empty(), "{mails:#?}");
@@ -481,7 +479,10 @@ fn a_forfeit_of_a_board_the_absent_player_never_moved_on_is_unrated() {
     };
     assert!(of("101").body.contains("rating went"), "{}", of("101").body);
     let unrated = &of("102").body;
-    assert!(unrated.contains("unrated, as bob never moved"), "{unrated}");
+    assert!(
+        common::joined(unrated).contains("unrated, as bob never moved"),
+        "{unrated}"
+    );
     assert!(!unrated.contains("rating went"), "{unrated}");
     let mails = round(&mut s, BOB, "chess standings", "");
     let table = &only_one(&mails, BOB).body;

@@ -70,7 +70,7 @@ fn a_doppelganger_game_tells_both_players_every_removal() {
     let err = only_one(&mails, BOB);
     assert_eq!(err.subject, "Doppelganger Chess Board 101 Error");
     assert!(
-        err.body.contains(
+        common::joined(&err.body).contains(
             "'Qxd5' could mean Qxd5/a2 or Qxd5/b2 or Qxd5/c2 or Qxd5/d2 or Qxd5/f2 or Qxd5/g2 or Qxd5/h2"
         ),
         "{}",

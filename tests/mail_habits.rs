@@ -131,7 +131,7 @@ fn a_mistyped_game_or_verb_gets_did_you_mean() {
     let mails = exchange(&mut s, ALICE, "chss move 101 alice apw e4", "");
     let m = only_one(&mails, ALICE);
     assert!(
-        m.body
+        common::joined(&m.body)
             .contains("did you mean chess, as in: chess move 101 alice ***** e4?"),
         "{}",
         m.body
@@ -262,7 +262,7 @@ fn limit_and_vacation_without_a_number_report() {
     assert_eq!(r.len(), 1, "{r:#?}");
     assert_eq!(r[0].to, "a@x");
     assert!(
-        r[0].body
+        common::joined(&r[0].body)
             .contains("alice takes Chess challenges, with no limit (inf), and plays 1 active board of Chess now."),
         "{}",
         r[0].body
@@ -290,13 +290,12 @@ fn limit_and_vacation_without_a_number_report() {
     w.mail("a@x", "vacation alice pa", "");
     let r = w.replies();
     assert!(
-        r[0].body
-            .contains("alice is on vacation until 2026-11-27 10:00 UTC"),
+        common::joined(&r[0].body).contains("alice is on vacation until 2026-11-27 10:00 UTC"),
         "{}",
         r[0].body
     );
     assert!(
-        r[0].body.contains("has 25 of 30 vacation days left"),
+        common::joined(&r[0].body).contains("has 25 of 30 vacation days left"),
         "{}",
         r[0].body
     );

@@ -189,7 +189,7 @@ fn a_whole_game_is_played_by_replies_from_gmail_outlook_and_thunderbird() {
         assert!(id.ends_with("@games.test>"), "{id}");
         assert!(id.len() >= "<t.@games.test>".len() + 32, "{id}");
         assert!(
-            m.body.trim_end().ends_with(&format!(
+            common::joined(&m.body).ends_with(&format!(
                 "To play, reply with your move on the first line (help reply), or use the Subject command: chess move 101 {} <password> <move>",
                 if addr == ALICE { "alice" } else { "bob" }
             )),
@@ -316,7 +316,7 @@ fn a_reply_to_a_mail_that_is_no_longer_current_is_refused_with_the_board_now() {
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(m.subject, "Chess Board 101 Error");
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "This mail showed ply 0; Chess board 101 is at ply 1 now, so your reply is not played: reply to the newest board mail (or put #2 after the move to play it anyway)."
         ),
         "{}",
@@ -362,7 +362,7 @@ fn replies_from_another_address_to_the_opponents_mail_or_with_a_forged_token_cha
     let m = only_one(&mails, CAROL);
     assert_eq!(m.subject, "Chess Board 101 Error");
     assert!(
-        m.body.starts_with(&format!(
+        common::joined(&m.body).starts_with(&format!(
             "Your reply comes from {CAROL}, which is not an address of the player this board mail was sent to, so it is not read as a move; reply from that address, or use the Subject command: chess move 101 <userid> <password> <move>."
         )),
         "{}",
@@ -386,7 +386,7 @@ fn replies_from_another_address_to_the_opponents_mail_or_with_a_forged_token_cha
     let mails = deliver(&mut s, &forged);
     let m = only_one(&mails, ALICE);
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "Your mail answers a mail this server did not send, or one of a board that no longer exists, so it is not read as a move"
         ),
         "{}",
@@ -397,14 +397,14 @@ fn replies_from_another_address_to_the_opponents_mail_or_with_a_forged_token_cha
     let mails = round(&mut s, ALICE, &format!("Re: {}", to_alice.subject), "e4");
     let m = only_one(&mails, ALICE);
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "Your mail answers a board mail, but does not name one this server takes replies to"
         ),
         "{}",
         m.body
     );
     assert!(
-        m.body.contains(
+        common::joined(&m.body).contains(
             "use the Subject command instead: chess move 101 <userid> <password> <move>."
         ),
         "{}",
@@ -460,8 +460,7 @@ fn propose_reject_and_resign_by_reply() {
     );
     let to_bob = board_mail(&mails, BOB).clone();
     assert!(
-        to_bob
-            .body
+        common::joined(&to_bob.body)
             .contains("alice proposes a draw; bob may answer with the move accept or reject."),
         "{}",
         to_bob.body
@@ -549,7 +548,7 @@ fn noreply_sends_ordinary_board_mails_and_refuses_replies() {
     let mails = deliver(&mut s, &plain(ALICE, &to_alice, "n1@a.example", "e4"));
     let m = only_one(&mails, ALICE);
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "Your mail answers a board mail, but does not name one this server takes replies to"
         ),
         "{}",

@@ -92,7 +92,7 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
     let err = only_one(&mails, ALICE);
     assert_eq!(err.subject, "Temporal Chess Board 101 Error");
     assert!(
-        err.body.contains(
+        common::joined(&err.body).contains(
             "you already have a warp running: the vanished knight on Ab1 reappears at the end of this turn"
         ),
         "{}",

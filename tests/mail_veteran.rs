@@ -78,7 +78,7 @@ fn the_board_mail_names_both_players_with_colours_and_ratings_and_pairs_the_move
     let mails = round(&mut s, BOB, "chess show 101", "");
     let body = &only_one(&mails, BOB).body;
     assert!(
-        body.contains(
+        common::joined(body).contains(
             "Chess Board 101: alice (White, 1600, provisional) against bob (Black, 1600, provisional)"
         ),
         "{body}"
@@ -139,7 +139,7 @@ fn a_resignation_before_both_moved_withdraws_the_board_unrated() {
         let m = only_one(&mails, addr);
         assert_eq!(m.subject, "Chess Board 101 withdrawn");
         assert!(
-            m.body.starts_with(
+            common::joined(&m.body).starts_with(
                 "Chess Board 101 is withdrawn: bob resigned before both players had moved, so the game is not rated and the board is deleted."
             ),
             "{}",

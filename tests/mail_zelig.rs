@@ -108,7 +108,7 @@ fn zelig2_refuses_by_its_limits_and_mchess_tells_powers() {
     let err = to(&mails, ALICE).pop().unwrap().clone();
     assert_eq!(err.subject, "Zelig Chess 2 Board 101 Error");
     assert!(
-        err.body
+        common::joined(&err.body)
             .contains("3 zeligs on the a- and h-files, and Zelig Chess 2 allows two there."),
         "{}",
         err.body

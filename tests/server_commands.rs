@@ -158,7 +158,7 @@ fn show_at_a_ply_and_games_table() {
     // A historic view says so in its subject and body, and both agree.
     assert_eq!(m.subject, "Chess Board 101 after ply 1 (historic)");
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "Historic view: Chess Board 101 as it stood after ply 1 of 2. bob was to act then."
         ),
         "{}",
@@ -395,7 +395,7 @@ fn observers_get_copies_and_are_named_and_can_chat() {
     w.mail("d@x", "signup dave pd", "");
     w.replies();
     w.mail("d@x", "chess chat 101 dave pd", "hi");
-    assert!(single(&w.replies()).body.contains("subscribe to it first"));
+    assert!(common::joined(&single(&w.replies()).body).contains("subscribe to it first"));
 
     w.mail("c@x", "chess unsubscribe all carol pc", "");
     w.replies();
@@ -630,7 +630,7 @@ fn the_clock_line_tells_the_time_of_the_action_itself() {
     let r = w.replies();
     let m = r.iter().find(|m| m.to == "a@x").unwrap();
     assert!(
-        m.body.starts_with(
+        common::joined(&m.body).starts_with(
             "Game was a tie (agreement by silence: the draw proposal stood unanswered for 30 days)."
         ),
         "{}",

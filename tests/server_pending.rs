@@ -44,6 +44,16 @@ fn drawing(moves: &[&str], size: BoardSize) -> String {
         .to_string()
 }
 
+/// Whether `body` shows `drawing`: its grid line for line, and its legend
+/// (a sentence, which a notice wraps to 78 columns) word for word.
+fn shows(body: &str, drawing: &str) -> bool {
+    let grid: Vec<&str> = drawing
+        .lines()
+        .take_while(|l| !l.starts_with("White pieces"))
+        .collect();
+    body.contains(&grid.join("\n")) && common::joined(body).contains(&common::joined(drawing))
+}
+
 /// Play `moves` alternately, alice first.
 fn play(w: &mut World, moves: &[&str]) {
     for (i, m) in moves.iter().enumerate() {
@@ -197,8 +207,7 @@ fn a_guard_that_does_not_match_the_ply_is_not_played() {
     let r = w.replies();
     let bob = to(&r, "b@x");
     assert!(
-        bob.body
-            .contains("it was guarded as ply 4, but your turn came at ply 2"),
+        common::joined(&bob.body).contains("it was guarded as ply 4, but your turn came at ply 2"),
         "{}",
         bob.body
     );
@@ -336,7 +345,7 @@ fn submit_previews_without_playing_and_confirm_plays() {
     assert!(m.body.contains("chess confirm 101 alice"), "{}", m.body);
     assert!(m.body.contains("\n1. e4 (preview)\n"), "{}", m.body);
     assert!(
-        m.body.contains(&drawing(&["e4"], BoardSize::Small)),
+        shows(&m.body, &drawing(&["e4"], BoardSize::Small)),
         "small, after the move: {}",
         m.body
     );
@@ -401,7 +410,7 @@ fn a_stale_submission_is_refused_and_a_wrong_password_keeps_it() {
     w.mail("a@x", "chess confirm 101 alice pa", "");
     let r = w.replies();
     assert!(
-        single(&r).body.contains(
+        common::joined(&single(&r).body).contains(
             "checked against the position after ply 0, but chess board 101 has changed since"
         ),
         "{}",
@@ -507,15 +516,14 @@ fn preview_names_the_illegal_move_and_why() {
     let m = single(&r);
     assert_eq!(m.subject, "Chess Board 101 Error");
     assert!(
-        m.body.contains(
+        common::joined(&m.body).contains(
             "Move 3 of your preview (Ke3, which would be ply 3) cannot be played: Ke3 is not a legal move"
         ),
         "{}",
         m.body
     );
     w.mail("z@x", "chess preview 101 e4 Zz9", "");
-    assert!(single(&w.replies())
-        .body
+    assert!(common::joined(&single(&w.replies()).body)
         .contains("Move 2 of your preview (Zz9, which would be ply 2) cannot be played: 'Zz9' is not a move I can read"));
     w.mail("z@x", "chess preview 102 e4", "");
     assert!(single(&w.replies()).body.contains("no chess board 102"));

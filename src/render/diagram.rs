@@ -25,18 +25,20 @@ impl From<BoardSize> for Drawing {
 }
 
 impl Drawing {
-    /// The one line under every board that says how to read it.
+    /// The line under every board that says how to read it, and a second
+    /// when the board is drawn from Black's side: each within the 78
+    /// columns of a mail line.
     pub fn legend(self) -> String {
         let pieces = match self.size {
             BoardSize::Large => {
                 "White pieces are :K: or  K , Black pieces *K*; ::: is an empty dark square"
             }
             BoardSize::Small => {
-                "White pieces are upper case, Black pieces lower case; - is an empty dark square"
+                "White pieces upper case, Black pieces lower case; - is an empty dark square"
             }
         };
         let side = if self.from_black {
-            "; drawn from Black's side."
+            ";\ndrawn from Black's side."
         } else {
             "."
         };

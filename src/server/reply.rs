@@ -189,12 +189,14 @@ pub(crate) fn owns_address(
         .is_some_and(|u| u.addresses.iter().any(|a| a.eq_ignore_ascii_case(address))))
 }
 
-/// The line under a board mail that carries a token.
+/// The lines under a board mail that carries a token, wrapped to the 78
+/// columns of a mail line.
 pub(crate) fn how_to_answer(key: &ReplyKey) -> String {
-    format!(
+    let text = format!(
         "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
         key.game, key.board, key.userid
-    )
+    );
+    super::text::wrap(&text, super::text::MAIL_WIDTH)
 }
 
 /// The token an id of `In-Reply-To`/`References` carries, if it has a

@@ -79,6 +79,22 @@ pub enum TemplateError {
     },
 }
 
+/// The `wrap` filter: prose wrapped at word boundaries to the 78 columns
+/// of a mail line (see [`super::text::wrap`] for what is left as it is).
+/// Nothing (an undefined or none value) stays nothing, so `{% if x %}`
+/// tests still work on a wrapped value; any other value is wrapped as the
+/// text it renders to.
+fn wrap_filter(value: Value) -> Value {
+    if value.is_undefined() || value.is_none() {
+        return value;
+    }
+    let text = match value.as_str() {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    };
+    Value::from(super::text::wrap(&text, super::text::MAIL_WIDTH))
+}
+
 /// The loaded templates.
 pub struct Templates {
     env: Environment<'static>,
@@ -95,6 +111,7 @@ impl Templates {
                 .build()
                 .expect("a valid syntax config"),
         );
+        env.add_filter("wrap", wrap_filter);
         for (name, source) in BUILT_IN {
             let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
                 Some(path) => {
@@ -148,6 +165,25 @@ mod tests {
         for (name, _) in BUILT_IN {
             assert!(t.has(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_wrap_filter_keeps_prose_within_a_mail_line() {
+        let t = Templates::load(None).unwrap();
+        let text = "word ".repeat(40);
+        let out = t
+            .render("message.txt", context! { text => text.trim_end() })
+            .unwrap();
+        assert!(out.lines().all(|l| l.chars().count() <= 78), "{out}");
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            text.split_whitespace().collect::<Vec<_>>()
+        );
+        // An override may use it too, and nothing stays nothing.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("message.txt"), "[{{ missing | wrap }}]").unwrap();
+        let t = Templates::load(Some(dir.path())).unwrap();
+        assert_eq!(t.render("message.txt", context! {}).unwrap(), "[]\n");
     }
 
     #[test]

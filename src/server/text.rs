@@ -1,5 +1,6 @@
 //! Small text helpers the commands share: a capital first letter for the
-//! rules' sentences, and the player's comment with their password masked.
+//! rules' sentences, the player's comment with their password masked, and
+//! prose wrapped to the 78 columns every mail line keeps within.
 
 use std::collections::HashSet;
 
@@ -60,6 +61,65 @@ pub(crate) fn word_key(word: &str) -> String {
     } else {
         core.to_lowercase()
     }
+}
+
+/// The widest line a mail the server sends may hold (RFC 5322 §2.1.1).
+pub(crate) const MAIL_WIDTH: usize = 78;
+
+/// `text` wrapped at word boundaries so that no line is wider than `width`
+/// characters (counted as `char`s). Rulings:
+/// - a line already within `width` is kept exactly as it is;
+/// - existing line breaks and blank lines are kept: each line is wrapped on
+///   its own, never joined with the next;
+/// - a line that starts with white space (a quoted command, a board, an
+///   indented list or table) is left as it is, however wide: reflowing it
+///   would garble what its layout means;
+/// - a word wider than `width` (an address, a URL) stays whole on a line
+///   of its own;
+/// - a list item (`- `, `* `) continues under its first word's column;
+/// - inside a wrapped line, runs of white space become one space, and
+///   trailing white space is dropped.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width.max(1));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let (line, cr) = match line.strip_suffix('\r') {
+            Some(l) => (l, "\r"),
+            None => (line, ""),
+        };
+        if line.chars().count() <= width || line.starts_with(char::is_whitespace) {
+            out.push_str(line);
+            out.push_str(cr);
+            continue;
+        }
+        let hang = if line.starts_with("- ") || line.starts_with("* ") {
+            "  "
+        } else {
+            ""
+        };
+        let mut col = 0;
+        for word in line.split_whitespace() {
+            let len = word.chars().count();
+            if col == 0 {
+                out.push_str(word);
+                col = len;
+            } else if col + 1 + len <= width {
+                out.push(' ');
+                out.push_str(word);
+                col += 1 + len;
+            } else {
+                out.push_str(cr);
+                out.push('\n');
+                out.push_str(hang);
+                out.push_str(word);
+                col = hang.len() + len;
+            }
+        }
+        out.push_str(cr);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -169,7 +229,73 @@ pub(crate) fn mask_word(text: &str, secret: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{mask_word, Hidden, LOOKUPS};
+    use super::{mask_word, wrap, Hidden, LOOKUPS};
+
+    fn widest(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_long_sentence_is_wrapped_at_word_boundaries_within_the_width() {
+        let sentence = "The address you gave has not been confirmed yet: reply to \
+                        the confirmation mail we sent, or send \"confirm\" with \
+                        the code it holds, within seven days.";
+        let out = wrap(sentence, 78);
+        assert!(widest(&out) <= 78, "{out}");
+        assert!(out.lines().count() >= 2, "{out}");
+        // Nothing lost, nothing added but line breaks.
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            sentence.split_whitespace().collect::<Vec<_>>()
+        );
+        // Each line is as full as it can be: the next word did not fit.
+        let lines: Vec<&str> = out.lines().collect();
+        for pair in lines.windows(2) {
+            let next = pair[1].split(' ').next().unwrap();
+            assert!(pair[0].chars().count() + 1 + next.chars().count() > 78);
+        }
+    }
+
+    #[test]
+    fn short_lines_breaks_and_blank_lines_are_kept_exactly() {
+        let text = "One.\n\nTwo  spaces stay.  \nThree.\n";
+        assert_eq!(wrap(text, 78), text);
+        assert_eq!(wrap("", 78), "");
+        assert_eq!(wrap("a\r\nb", 78), "a\r\nb");
+    }
+
+    #[test]
+    fn indented_lines_are_left_as_they_are_however_wide() {
+        let quoted = format!("  chess move 101 alice ***** {}", "e4 ".repeat(40));
+        let text = format!("Your command was:\n{quoted}\n\tx {}", "y ".repeat(60));
+        assert_eq!(wrap(&text, 78), text);
+    }
+
+    #[test]
+    fn a_word_wider_than_the_width_stays_whole_on_its_own_line() {
+        let url = format!("https://example.test/{}", "x".repeat(100));
+        let out = wrap(&format!("See {url} for more."), 78);
+        assert_eq!(out, format!("See\n{url}\nfor more."));
+        assert_eq!(wrap(&url, 78), url);
+    }
+
+    #[test]
+    fn a_list_item_continues_under_its_text() {
+        let item = format!("- {}", "word ".repeat(30).trim_end());
+        let out = wrap(&item, 78);
+        assert!(widest(&out) <= 78, "{out}");
+        for line in out.lines().skip(1) {
+            assert!(line.starts_with("  ") && !line.starts_with("   "), "{out}");
+        }
+    }
+
+    #[test]
+    fn width_is_counted_in_characters_not_bytes() {
+        let text = "é".repeat(70) + " ok";
+        assert_eq!(wrap(&text, 78), text);
+        let text = "é".repeat(70) + " too long now";
+        assert_eq!(wrap(&text, 78), "é".repeat(70) + " too\nlong now");
+    }
 
     #[test]
     fn a_quoted_comment_hides_what_the_quoted_command_hides() {

@@ -203,3 +203,10 @@ pub fn only_one<'a>(mails: &'a [SentMail], addr: &str) -> &'a SentMail {
 pub fn to<'a>(mails: &'a [SentMail], to: &str) -> Vec<&'a SentMail> {
     mails.iter().filter(|m| m.to == to).collect()
 }
+
+/// `text` with every run of white space (a line break where prose was
+/// wrapped to 78 columns, too) made one space, so that a sentence can be
+/// looked for however the mail's lines fall.
+pub fn joined(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
