@@ -114,7 +114,7 @@ pub use outbound::{
     next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox, MessageId, Retry,
     RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
-pub use parse::parse_envelope;
+pub use parse::{is_plausible_address, parse_envelope};
 pub use smtp::{dot_stuffed, Security, SmtpClient, SmtpClientConfig, SmtpError};
 pub use text::{decode_entities, extract_comment, html_to_text, reply_text, ReplyText};
 pub use transports::{SendmailOutbox, SmtpOutbox, SENDMAIL_TIMEOUT};

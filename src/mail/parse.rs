@@ -205,7 +205,7 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
 /// transport ever forget the `--` before its recipients). Senders that
 /// fail it are no senders (the mail is not answered), so no account is
 /// ever made for such an address.
-pub(crate) fn is_plausible_address(a: &str) -> bool {
+pub fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
             !local.is_empty()

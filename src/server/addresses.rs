@@ -40,16 +40,13 @@ pub(crate) const LOCAL_TLDS: &[&str] = &[
 
 /// Why `address` may not be named as a recipient, or `None` when it may.
 pub(crate) fn not_routable(address: &str) -> Option<&'static str> {
-    let plausible = !address
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ':' | ';' | ','))
-        && address.parse::<lettre::Address>().is_ok();
+    if address.starts_with('-') {
+        return Some("starts with '-'");
+    }
+    let plausible = crate::mail::is_plausible_address(address);
     let Some((local, domain)) = address.rsplit_once('@').filter(|_| plausible) else {
         return Some("is not a mail address");
     };
-    if local.starts_with('-') {
-        return Some("starts with '-'");
-    }
     if local.contains(['%', '!', '"', '\\', '@']) {
         return Some("routes through another host");
     }

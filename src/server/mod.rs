@@ -213,7 +213,9 @@ impl Ctx<'_> {
         })
     }
 
-    /// A plain text notice to each address of `user` (none once signed off).
+    /// A plain text notice, or text a player wrote (chat, message), to each
+    /// confirmed address of `user` (see [`Reply::to_user`]; none once
+    /// signed off).
     pub fn notice_to_user(
         &self,
         user: &store::User,
@@ -225,18 +227,6 @@ impl Ctx<'_> {
         }
         let body = self.server.notice_body(text.as_ref())?;
         Ok(Reply::to_user(user, &subject.into(), &body))
-    }
-
-    /// Text a player wrote (chat, message) to each confirmed address of
-    /// `user`: none that has not proved it is read (see `confirm`), none
-    /// once signed off.
-    pub fn relay_to_user(
-        &self,
-        user: &store::User,
-        subject: impl Into<String>,
-        text: impl AsRef<str>,
-    ) -> Handled<Vec<Reply>> {
-        self.notice_to_user(user, subject, text)
     }
 
     /// Where an answer to `user`'s command goes: the sender, or (from the
@@ -263,18 +253,6 @@ impl Ctx<'_> {
             size: store::board_size(self.conn, userid, game)?,
             from_black: store::from_black(self.conn, userid, game)?,
         })
-    }
-
-    /// The userid that the sender's address belongs to, if any (the first
-    /// when several share it).
-    #[allow(dead_code)] // Unused since issue #31 (challenges name a confirmed player).
-    pub fn sender_userid(&self) -> Handled<Option<String>> {
-        let Some(sender) = self.sender else {
-            return Ok(None);
-        };
-        Ok(store::userids_with_address(self.conn, sender)?
-            .into_iter()
-            .next())
     }
 
     /// Check a userid and password, throttled; the user is returned when

@@ -54,7 +54,7 @@ pub(crate) fn chat(
     let mut replies = Vec::new();
     for userid in readers {
         if let Some(reader) = store::user(ctx.conn, &userid)? {
-            replies.extend(ctx.relay_to_user(
+            replies.extend(ctx.notice_to_user(
                 &reader,
                 subject.clone(),
                 format!(
@@ -399,7 +399,7 @@ pub(crate) fn message_users(
             ))
             .into());
         }
-        replies.extend(ctx.relay_to_user(
+        replies.extend(ctx.notice_to_user(
             &reader,
             format!("Message from {} **", user.userid),
             format!(
