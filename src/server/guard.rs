@@ -145,6 +145,9 @@ pub(crate) struct Session {
     /// Lockout notices this mail made: sent even when its answers are
     /// rolled back.
     notices: RefCell<Vec<Reply>>,
+    /// Whether the sender's address is confirmed, once read (see
+    /// [`Session::sender_confirmed`]).
+    sender_confirmed: Cell<Option<bool>>,
 }
 
 impl Session {
@@ -241,6 +244,48 @@ impl Session {
             charge(conn)?;
         }
         Ok(())
+    }
+
+    /// Run `work` in the savepoint `name` (see [`store::savepoint`]): kept
+    /// when it returns `Ok`; when it returns `Err` everything it wrote is
+    /// rolled back, and then every charge it made is written again (see
+    /// [`Session::lasting`]): no rollback undoes a charge.
+    pub fn savepoint<T, E>(
+        &self,
+        conn: &Connection,
+        name: &'static str,
+        work: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<rusqlite::Error> + From<ServerError>,
+    {
+        let mark = self.mark();
+        let done = store::savepoint(conn, name, work);
+        if done.is_err() {
+            self.replay_since(conn, mark)?;
+        }
+        done
+    }
+
+    /// Whether `sender` (the mail's) is a confirmed address; `None` (the
+    /// admin CLI) counts as confirmed. Read from the store once a mail:
+    /// a mail's commands cannot confirm the address of a command after
+    /// them that quotes a comment (a `multiple` quotes none, every other
+    /// mail holds one command).
+    pub fn sender_confirmed(
+        &self,
+        conn: &Connection,
+        sender: Option<&str>,
+    ) -> Result<bool, ServerError> {
+        if let Some(known) = self.sender_confirmed.get() {
+            return Ok(known);
+        }
+        let confirmed = match sender {
+            Some(sender) => store::is_confirmed_address(conn, sender)?,
+            None => true,
+        };
+        self.sender_confirmed.set(Some(confirmed));
+        Ok(confirmed)
     }
 
     /// The lockout notices this mail made (for a mail whose other answers
@@ -676,5 +721,35 @@ mod tests {
         assert_eq!(count_of(&conn), 1);
         session.replay_since(&conn, answers).unwrap();
         assert_eq!(count_of(&conn), 3);
+    }
+
+    #[test]
+    fn a_savepoint_that_fails_undoes_its_writes_but_not_its_charges() {
+        let conn = store::open_in_memory().unwrap();
+        let session = Session::default();
+        let now = Utc::now();
+        let count =
+            move |c: &Connection| Ok(store::count_command(c, CountScope::Address, "a@x", now)?);
+        let other = |c: &Connection| store::count_command(c, CountScope::Address, "b@x", now);
+        let failed: Result<(), ServerError> = session.savepoint(&conn, "answers", || {
+            session.lasting(&conn, count)?;
+            other(&conn)?;
+            let inner: Result<(), ServerError> = session.savepoint(&conn, "command", || {
+                session.lasting(&conn, count)?;
+                other(&conn)?;
+                Err(ServerError::Stopped)
+            });
+            assert!(inner.is_err());
+            assert_eq!(count_of(&conn), 2, "the inner charge is written again");
+            Err(ServerError::Stopped)
+        });
+        assert!(failed.is_err());
+        assert_eq!(count_of(&conn), 2, "both charges outlive the rollbacks");
+        let others = store::commands_this_hour(&conn, CountScope::Address, "b@x", now).unwrap();
+        assert_eq!(others, 0, "what was not a charge is undone");
+        let kept: Result<u32, ServerError> =
+            session.savepoint(&conn, "answers", || session.lasting(&conn, count));
+        assert_eq!(kept.unwrap(), 3);
+        assert_eq!(count_of(&conn), 3, "a released savepoint charges once");
     }
 }
