@@ -316,7 +316,7 @@ enum Admitted<'m> {
     /// Its outcome is final: none of its commands run.
     Settled(MailOutcome),
     /// Its commands are to run.
-    Read(Letter<'m>),
+    Read(Box<Letter<'m>>),
 }
 
 /// The answers the commands of a mail caused so far, and how many of them
@@ -544,14 +544,14 @@ impl<'a> Server<'a> {
             return Ok(Admitted::Settled(MailOutcome::RateLimited));
         }
         let authserv_id = self.config.security.authserv_id.as_deref();
-        Ok(Admitted::Read(Letter {
+        Ok(Admitted::Read(Box::new(Letter {
             mail,
             sender,
             authenticated: mail.authenticated(authserv_id),
             by_reply,
             request,
             now,
-        }))
+        })))
     }
 
     /// A mail over `[limits] max_message_bytes`: one error mail saying so
