@@ -371,12 +371,7 @@ fn read_by_player(
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
     let now = store::ply_count(conn, game.name(), key.board)?;
-    let answerable = (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
-        game: game.name().to_string(),
-        board: key.board,
-        userid: key.userid.clone(),
-        ply: now,
-    });
+    let answerable = answerable_key(conn, game, &key, now)?;
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(
             on_board(
@@ -429,6 +424,25 @@ fn read_by_player(
         answerable,
         unauthenticated: None,
     }))
+}
+
+/// The key an error mail to the token's player is sent with (it then
+/// takes a reply itself), at the board's `ply` now; none once the player
+/// set `noreply`.
+fn answerable_key(
+    conn: &rusqlite::Connection,
+    game: &'static dyn crate::rules::Game,
+    key: &store::ReplyToken,
+    ply: u32,
+) -> Result<Option<ReplyKey>, ServerError> {
+    Ok(
+        (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
+            game: game.name().to_string(),
+            board: key.board,
+            userid: key.userid.clone(),
+            ply,
+        }),
+    )
 }
 
 /// A reply to a mail that showed another ply than the board's (the
