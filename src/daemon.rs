@@ -708,7 +708,9 @@ fn send_batches(
                     Some(own) => mail::MessageId::Own(own),
                     None => mail::MessageId::Row(row.id),
                 };
-                match mail::build_message_with_id(&row.mail, id, &from, row.created_at.into()) {
+                let form = mail::MailForm::of_row(row.html);
+                match mail::build_message_in_form(&row.mail, id, form, &from, row.created_at.into())
+                {
                     Err(e) => {
                         error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
                         report.send_failures += 1;
