@@ -328,3 +328,53 @@ fn a_board_mail_with_non_ascii_text_goes_out_8bit_and_readable() {
         p.text.lines().collect::<Vec<_>>()
     );
 }
+
+/// A reply as a mail program that shows our HTML part writes it: its own
+/// text part with the move on top and our text quoted, its HTML part with
+/// the move on top and our whole `<pre>` quoted. The text part is read:
+/// the move plays, and nothing of the quoted board becomes a comment.
+#[test]
+fn a_reply_quoting_the_html_part_plays_from_its_text_part() {
+    let mut s = two_players();
+    s.ok(&["admin", "challenge", "chess", "alice", "bob"]);
+    s.poll();
+    let mails = s.take_outbox();
+    let ours = only_one(&mails, ALICE);
+    let html = parts(ours).html.expect("an HTML part");
+    let parent = ours.header("Message-ID").unwrap();
+    let quoted: Vec<String> = ours.body.lines().map(|l| format!("> {l}")).collect();
+    let pre = html
+        .split_once("<body>")
+        .unwrap()
+        .1
+        .split_once("</body>")
+        .unwrap()
+        .0;
+    let raw = format!(
+        "From: {ALICE}\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <r1@players.test>\r\n\
+         In-Reply-To: {parent}\r\nReferences: {parent}\r\n\
+         Date: Mon, 23 Nov 2026 10:05:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/alternative; boundary=\"b1\"\r\n\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         d4\r\nMy first move.\r\n\r\nOn Mon, Test PBM wrote:\r\n{}\r\n\
+         --b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n\
+         <html><body><div>d4</div><div>My first move.</div>\
+         <blockquote>{}</blockquote></body></html>\r\n--b1--\r\n",
+        common::SERVER_ADDRESS,
+        ours.subject,
+        quoted.join("\r\n"),
+        pre.replace('\n', "\r\n"),
+    );
+    s.deliver_raw(&raw);
+    s.poll();
+    let mails = s.take_outbox();
+    let to_bob = only_one(&mails, BOB);
+    assert!(to_bob.body.contains("\n1. d4\n"), "{}", to_bob.body);
+    assert!(
+        to_bob.body.contains("Comment from alice:\nMy first move.\n\n"),
+        "{}",
+        to_bob.body
+    );
+    // The board once: the quoted one is no comment.
+    assert_eq!(to_bob.body.matches("  8 |").count(), 1, "{}", to_bob.body);
+}
