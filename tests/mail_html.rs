@@ -371,7 +371,9 @@ fn a_reply_quoting_the_html_part_plays_from_its_text_part() {
     let to_bob = only_one(&mails, BOB);
     assert!(to_bob.body.contains("\n1. d4\n"), "{}", to_bob.body);
     assert!(
-        to_bob.body.contains("Comment from alice:\nMy first move.\n\n"),
+        to_bob
+            .body
+            .contains("Comment from alice:\nMy first move.\n\n"),
         "{}",
         to_bob.body
     );

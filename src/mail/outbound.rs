@@ -821,6 +821,56 @@ mod tests {
         assert_eq!(retry_after_failure(&perm, 1, Duration::ZERO), Retry::GiveUp);
     }
 
+    fn in_form(out: &Outgoing, form: MailForm) -> String {
+        let msg = build_message_in_form(out, MessageId::Row(7), form, FROM, at()).unwrap();
+        String::from_utf8(msg.formatted()).unwrap()
+    }
+
+    #[test]
+    fn text_parts_go_out_7bit_or_8bit_with_long_lines_whole() {
+        let mut out = row();
+        let rank = format!("  8 |{}|  8  Black", "*R*|".repeat(16));
+        assert!(rank.len() > 76);
+        out.body = format!("It is bob's turn.\n{rank}\n");
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "Content-Transfer-Encoding"), Some("7bit"));
+        assert!(t.contains(&format!("\r\n{rank}\r\n")), "{t}");
+        out.body = "Schöne Grüße ♞\n".into();
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "Content-Transfer-Encoding"), Some("8bit"));
+        assert!(t.ends_with("\r\n\r\nSchöne Grüße ♞\r\n"), "{t}");
+        // Only what no 7bit/8bit body may carry is encoded.
+        out.body = "x".repeat(999);
+        let t = formatted(&out, 1);
+        assert_eq!(
+            header(&t, "Content-Transfer-Encoding"),
+            Some("quoted-printable")
+        );
+    }
+
+    #[test]
+    fn a_board_mail_is_multipart_alternative_text_first_and_resent_the_same() {
+        let out = row();
+        let t = in_form(&out, MailForm::WithHtml);
+        let ct = header(&t, "Content-Type").unwrap();
+        assert!(ct.starts_with("multipart/alternative;"), "{ct}");
+        let text_at = t.find("Content-Type: text/plain; charset=utf-8").unwrap();
+        let html_at = t.find("Content-Type: text/html; charset=utf-8").unwrap();
+        assert!(text_at < html_at, "{t}");
+        assert_eq!(t.matches("Content-Transfer-Encoding: 7bit").count(), 2);
+        assert!(t.contains("<pre style=\"font-family: monospace, monospace\">\r\n"));
+        assert_eq!(
+            t,
+            in_form(&out, MailForm::WithHtml),
+            "a resend is the same mail"
+        );
+        assert_eq!(in_form(&out, MailForm::Plain), formatted(&out, 7));
+        // Bots and the server itself read the text part.
+        let raw = t.replacen("Auto-Submitted: auto-replied\r\n", "", 1);
+        let env = super::super::parse_envelope(raw.as_bytes(), &[]);
+        assert_eq!(env.body, out.body);
+    }
+
     proptest! {
         #[test]
         fn subject_and_body_survive_the_round_trip(
