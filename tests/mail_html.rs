@@ -271,6 +271,21 @@ fn mails_without_a_drawing_stay_text_plain() {
 }
 
 #[test]
+fn the_help_pages_say_how_to_get_text_only_mail() {
+    let mut s = Install::new();
+    let mails = exchange(&mut s, ALICE, "help commands drawing", "");
+    let all: String = mails.iter().map(|m| m.body.as_str()).collect();
+    assert!(
+        all.contains("<game> set <userid> <password> plain|html"),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"<game> set <userid> <password> plain\" sends\nyou text only"),
+        "{all}"
+    );
+}
+
+#[test]
 fn a_double_chess_rank_line_goes_out_whole_in_7bit() {
     let mut s = two_players();
     let board = s.ok(&["admin", "challenge", "doublechess", "alice", "bob"]);
