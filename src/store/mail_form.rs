@@ -10,7 +10,7 @@ use super::{Cached, Result};
 /// plain`). The choice holds for every game.
 pub fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
     Ok(conn.row(
-        "SELECT coalesce((SELECT plain_mail FROM users WHERE userid = ?1), 0)",
+        "SELECT EXISTS (SELECT 1 FROM plain_mail_users WHERE userid = ?1)",
         params![userid],
         |r| r.get(0),
     )?)
@@ -18,10 +18,17 @@ pub fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
 
 /// `set … plain` (true) or `set … html` (false).
 pub fn set_plain_mail(conn: &Connection, userid: &str, plain: bool) -> Result<()> {
-    conn.exec(
-        "UPDATE users SET plain_mail = ?2 WHERE userid = ?1",
-        params![userid, plain],
-    )?;
+    if plain {
+        conn.exec(
+            "INSERT OR IGNORE INTO plain_mail_users (userid) VALUES (?1)",
+            params![userid],
+        )?;
+    } else {
+        conn.exec(
+            "DELETE FROM plain_mail_users WHERE userid = ?1",
+            params![userid],
+        )?;
+    }
     Ok(())
 }
 
@@ -32,8 +39,8 @@ pub fn set_plain_mail(conn: &Connection, userid: &str, plain: bool) -> Result<()
 /// default, both parts.
 pub fn address_wants_plain(conn: &Connection, address: &str) -> Result<bool> {
     Ok(conn.row(
-        "SELECT EXISTS (SELECT 1 FROM user_addresses a JOIN users u ON u.userid = a.userid
-                        WHERE a.address = ?1 AND u.plain_mail = 1)",
+        "SELECT EXISTS (SELECT 1 FROM user_addresses a JOIN plain_mail_users p
+                        ON p.userid = a.userid WHERE a.address = ?1)",
         params![address.trim().to_lowercase()],
         |r| r.get(0),
     )?)
@@ -65,6 +72,7 @@ mod tests {
         let conn = with_users();
         assert!(!plain_mail(&conn, "alice").unwrap());
         assert!(!address_wants_plain(&conn, "alice@x.test").unwrap());
+        set_plain_mail(&conn, "alice", true).unwrap();
         set_plain_mail(&conn, "alice", true).unwrap();
         assert!(plain_mail(&conn, "alice").unwrap());
         assert!(address_wants_plain(&conn, "ALICE@x.test").unwrap());
