@@ -816,9 +816,11 @@ impl Sending<'_> {
             Some(own) => mail::MessageId::Own(own),
             None => mail::MessageId::Row(row.id),
         };
-        let message = match mail::build_message_with_id(
+        let form = mail::MailForm::of_row(row.html);
+        let message = match mail::build_message_in_form(
             &row.mail,
             id,
+            form,
             &self.from,
             row.created_at.into(),
         ) {

@@ -142,6 +142,9 @@ pub enum Look {
     /// `reply` (true: board mails may be answered by reply, the default)
     /// or `noreply`.
     Reply(bool),
+    /// `html` (true: board mails carry an HTML part too, the default) or
+    /// `plain` (text only); for every game.
+    Html(bool),
 }
 
 /// The board drawing a player wants.

@@ -593,7 +593,8 @@ const VERBS: &[Verb] = &[
         Scope::Game,
         &[],
         Usage {
-            needs: "your userid, your password and small, large, flip, noflip, reply or noreply",
+            needs: "your userid, your password and small, large, flip, noflip, reply, noreply, \
+                    plain or html",
             example: "{g} set alice secret small",
         },
         Creds::First,
@@ -869,6 +870,9 @@ fn suggest_game(word: &str) -> Option<&'static str> {
     }
     nearest(&w, GAME_NAMES.iter().copied())
 }
+
+/// The words `<game> set <userid> <password> WORD` takes.
+const SET_WORDS: &str = "small, large, flip, noflip, reply, noreply, plain or html";
 
 const SPECIAL_MOVES: &[&str] = &["resign", "propose", "undo", "accept", "reject", "pass"];
 
@@ -1477,7 +1481,9 @@ impl<'a> Parser<'a> {
                     "noflip" => Look::FromBlack(false),
                     "reply" => Look::Reply(true),
                     "noreply" => Look::Reply(false),
-                    _ => return Err(self.bad(word, "small, large, flip, noflip, reply or noreply")),
+                    "html" => Look::Html(true),
+                    "plain" => Look::Html(false),
+                    _ => return Err(self.bad(word, SET_WORDS)),
                 };
                 GameCommand::Set { who, look }
             }

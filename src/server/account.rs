@@ -387,6 +387,7 @@ pub(crate) fn set_look(
                 "from White's side (rank 1 at the bottom)"
             }
         }
+        Look::Html(html) => return set_mail_form(ctx, game, &user, html),
         Look::Reply(on) => {
             store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
             if !on {
@@ -422,6 +423,39 @@ pub(crate) fn set_look(
     );
     Ok(vec![ctx.notice(
         ctx.answer_to(&user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
+}
+
+/// `<game> set <userid> <pw> plain|html` (issue #23): board mails as
+/// text only, or with an HTML part too (the default). Ruling: the choice
+/// is the player's for every game (it is about their mail program), which
+/// the answer says.
+fn set_mail_form(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    user: &store::User,
+    html: bool,
+) -> Handled<Vec<Reply>> {
+    store::set_plain_mail(ctx.conn, &user.userid, !html)?;
+    let text = if html {
+        format!(
+            "From now on your board mails carry the board twice, {}: as text, and as HTML that a phone shows in a fixed-width font. This holds for every game; \"{} set {} <password> plain\" sends text only.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    } else {
+        format!(
+            "From now on your board mails are text only, {}, for every game. \"{} set {} <password> html\" adds the HTML part again, which a phone shows in a fixed-width font.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    };
+    Ok(vec![ctx.notice(
+        ctx.answer_to(user),
         format!("{} settings", game.title()),
         &text,
     )?])

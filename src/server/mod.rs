@@ -1013,7 +1013,14 @@ impl<'a> Server<'a> {
                     .filter(|id| !id.starts_with("hash:"))
                     .map(String::from),
             });
+            // A board mail goes out with an HTML part too, unless its
+            // recipient asked for text only (issue #23; see `mail::html`).
+            let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
+                && !store::address_wants_plain(conn, &to)?;
             let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
+            if html {
+                store::set_outbox_html(conn, id)?;
+            }
             if let Some(out) = fixed_id {
                 let fixed = crate::mail::outgoing_message_id(&out, id, self.config.server.domain());
                 store::set_outbox_message_id(conn, id, &fixed)?;

@@ -6,6 +6,7 @@
 
 mod boards;
 mod computer;
+mod mail_form;
 mod mailbox;
 mod pending;
 mod quarantine;
@@ -19,6 +20,7 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use mail_form::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
@@ -118,6 +120,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0036_rules25_position_keys.sql"
         )),
+        M::up(include_str!("../../migrations/0037_html_mail_form.sql")),
     ])
 }
 

@@ -793,15 +793,24 @@ fn notify_accept_reject_limit_set() {
             look: Look::FromBlack(false)
         }
     );
+    for (word, html) in [("plain", false), ("HTML", true)] {
+        assert_eq!(
+            game(&format!("zelig set alice pw {word}")),
+            GameCommand::Set {
+                who: who("alice", "pw"),
+                look: Look::Html(html)
+            }
+        );
+    }
     for (line, start, masked) in [
         (
             "chess set alice pw huge",
-            "'huge' is not small, large, flip, noflip, reply or noreply",
+            "'huge' is not small, large, flip, noflip, reply, noreply, plain or html",
             "chess set alice ***** huge",
         ),
         (
             "chess set alice pw",
-            "chess set needs your userid, your password and small, large, flip, noflip, reply or noreply",
+            "chess set needs your userid, your password and small, large, flip, noflip, reply, noreply, plain or html",
             "chess set alice *****",
         ),
         (
