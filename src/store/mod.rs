@@ -116,6 +116,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0036_rules25_position_keys.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0037_records_shadow_lines.sql"
+        )),
     ])
 }
 
