@@ -143,7 +143,7 @@ fn a_reveal_is_one_spelling_numbered_inside_its_move_and_the_record_replays() {
     assert_eq!(
         move_lines(&board.body),
         [
-            "1. e4/e2e3              d5/d7d6",
+            "1. e4/e2e3               d5/d7d6",
             "2. exd5/d2d3 reveal d6   Nf6/g8f6",
             "3. Nf3/g1f3",
         ],

@@ -16,10 +16,7 @@ use proptest::prelude::*;
 
 /// Play `choices` (each picks among the legal actions) from the start of
 /// `game`; the plies as the server stores them, and the final position.
-fn random_game(
-    game: &'static dyn Game,
-    choices: &[usize],
-) -> (Vec<MoveRecord>, Box<dyn Position>) {
+fn random_game(game: &'static dyn Game, choices: &[usize]) -> (Vec<MoveRecord>, Box<dyn Position>) {
     let mut p = game.start(&[]).expect("start");
     let mut plies = Vec::new();
     for (i, &choice) in choices.iter().enumerate() {
@@ -103,7 +100,11 @@ fn replays(game: &'static dyn Game, choices: &[usize]) {
     let movetext = pgn.split_once("\n\n").expect("tags, then moves").1;
     for line in movetext.lines() {
         assert!(line.chars().count() <= 78, "{}: {line}", game.name());
-        assert!(!line.ends_with('.'), "{}: a number ends {line}", game.name());
+        assert!(
+            !line.ends_with('.'),
+            "{}: a number ends {line}",
+            game.name()
+        );
     }
     let words = preview_words(game.name(), movetext);
     let mut replayed = game.start(&[]).expect("start");
@@ -180,8 +181,8 @@ fn preview_reads_numbers_results_and_every_spelling_of_a_reveal() {
         words.push("2...Nf6/g8f6".into());
         words.push("*".into());
         let mut p = game.start(&[]).unwrap();
-        let played = play_move_words(p.as_mut(), 0, &words)
-            .unwrap_or_else(|e| panic!("{words:?}: {e}"));
+        let played =
+            play_move_words(p.as_mut(), 0, &words).unwrap_or_else(|e| panic!("{words:?}: {e}"));
         let notations: Vec<&str> = played.iter().map(|(_, _, p)| p.notation.as_str()).collect();
         assert_eq!(
             notations,

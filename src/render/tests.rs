@@ -410,10 +410,7 @@ fn move_list_writes_a_decision_inside_its_move_without_a_number() {
     // A list of later plies that begins inside a line leaves that line
     // out and numbers on from it.
     let text = move_list_after(&plies[3..], None, 2, true);
-    assert_eq!(
-        text,
-        "3. Qh5/d1d2   Qxd5/d8d7 reveal c4\n4. Nc3/b1c3\n"
-    );
+    assert_eq!(text, "3. Qh5/d1d2   Qxd5/d8d7 reveal c4\n4. Nc3/b1c3\n");
 }
 
 #[test]
@@ -422,7 +419,12 @@ fn move_list_pairs_seats_that_act_twice_with_dots() {
     let text = move_list(&[MoveRecord::new(2, "e5"), MoveRecord::new(3, "Nf3")], None);
     assert_eq!(text, "1. ...        e5\n2. Nf3\n");
     // White twice in a row: Black's half is empty, then dots.
-    let plies = vec![by(0, 1, "e4"), by(0, 2, "d4"), by(1, 3, "d5"), by(1, 4, "e5")];
+    let plies = vec![
+        by(0, 1, "e4"),
+        by(0, 2, "d4"),
+        by(1, 3, "d5"),
+        by(1, 4, "e5"),
+    ];
     let text = move_list(&plies, None);
     assert_eq!(text, "1. e4\n2. d4         d5\n3. ...        e5\n");
 }

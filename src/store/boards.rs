@@ -831,4 +831,103 @@ mod tests {
             .unwrap();
         assert_eq!(unlined, 0);
     }
+
+    /// With decisions among the plies (a Shadow reveal, whoever makes it),
+    /// the stored lines still agree with the count, and a list of a
+    /// board's later plies from any ply on, numbered from `move_line_of`,
+    /// reads as the same lines of the whole game's list.
+    #[test]
+    fn stored_move_lines_number_decisions_inside_their_move() {
+        use crate::render::{move_list, move_list_after, MoveRecord};
+        let conn = setup();
+        let n = new_board(&conn, "shadowchess");
+        // (seat, decision): W, B, W, B decides, B, W decides, W, W decides,
+        // B, B decides, W decides, W, B, Black first again, ...
+        let plies: [(usize, bool); 18] = [
+            (0, false),
+            (1, false),
+            (0, false),
+            (1, true),
+            (1, false),
+            (0, true),
+            (0, false),
+            (0, true),
+            (1, false),
+            (1, true),
+            (0, true),
+            (0, false),
+            (1, false),
+            (1, false),
+            (0, false),
+            (1, true),
+            (0, true),
+            (1, false),
+        ];
+        let records: Vec<MoveRecord> = plies
+            .iter()
+            .enumerate()
+            .map(|(i, &(seat, decision))| MoveRecord {
+                seat,
+                ..MoveRecord::new(
+                    i as u32 + 1,
+                    if decision {
+                        format!("reveal a{}", i % 8 + 1)
+                    } else {
+                        format!("Nf{}", i % 8 + 1)
+                    },
+                )
+            })
+            .collect();
+        for r in &records {
+            let ply = Ply {
+                ply: r.ply,
+                seat: r.seat,
+                notation: r.notation.clone(),
+                events: vec![],
+                comment: String::new(),
+                played_at: Utc::now(),
+                auto: false,
+            };
+            append_ply(&conn, "shadowchess", n, &ply, None).unwrap();
+        }
+        let words = |text: &str| -> Vec<String> {
+            text.lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect()
+        };
+        let whole = words(&move_list(&records, None));
+        assert_eq!(
+            whole[..4],
+            [
+                "1. Nf1 Nf2",
+                "2. Nf3 reveal a4 Nf5 reveal a6",
+                "3. Nf7 reveal a8 Nf1 reveal a2 reveal a3",
+                "4. Nf4 Nf5",
+            ]
+        );
+        let stored = |p: u32| move_line_of(&conn, "shadowchess", n, p).unwrap();
+        for p in 2..=records.len() as u32 {
+            assert_eq!(
+                stored(p),
+                counted_move_line_of(&conn, "shadowchess", n, p).unwrap(),
+                "ply {p}"
+            );
+            let (lines_before, open) = stored(p);
+            let part = words(&move_list_after(
+                &records[p as usize - 1..],
+                None,
+                lines_before,
+                open,
+            ));
+            // Plies that only finish a line whose start is left out show
+            // nothing (from ply 16 on here).
+            assert_eq!(part.is_empty(), p >= 16, "ply {p}");
+            assert_eq!(part[..], whole[whole.len() - part.len()..], "ply {p}");
+        }
+        // Counted again from scratch (boards stored before), the same.
+        let before: Vec<(u32, bool)> = (2..=18).map(stored).collect();
+        conn.execute_batch("UPDATE plies SET line = NULL").unwrap();
+        count_lines(&conn, "shadowchess", n).unwrap();
+        assert_eq!((2..=18).map(stored).collect::<Vec<_>>(), before);
+    }
 }
