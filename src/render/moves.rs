@@ -122,8 +122,17 @@ fn cell(plies: &[&MoveRecord]) -> String {
     shown.join(" ")
 }
 
+/// The longest line of a move list: a mail line's 78 columns.
+const LINE: usize = 78;
+
+/// The widest first column: a longer White cell (a turn and a chain of
+/// reveals) runs over into the gap instead of widening every line.
+const COLUMN: usize = 36;
+
 /// The move list of a game's plies (all of them, in order from ply 1):
-/// ` 9. Nf3      Nc6`, numbers right-aligned, the second column aligned;
+/// ` 9. Nf3      Nc6`, numbers right-aligned, the second column aligned
+/// (a line that would run over 78 columns writes Black's cell on a line
+/// of its own under it);
 /// each event on its own line under its move, indented to the first
 /// column. With `recent`, only the lines holding the last `recent` plies.
 /// Empty for no plies.
@@ -163,7 +172,7 @@ pub fn move_list_after(
         .map(|l| cell(&l.white).chars().count())
         .max()
         .unwrap_or(3)
-        .max(8);
+        .clamp(8, COLUMN);
     let indent = " ".repeat(width + 2);
     let mut out = String::new();
     for line in shown {
@@ -174,7 +183,21 @@ pub fn move_list_after(
         };
         let black = cell(&line.black);
         let text = format!("{:>width$}. {white:<column$}   {black}", line.number);
-        let _ = writeln!(out, "{}", text.trim_end());
+        let text = text.trim_end();
+        if text.chars().count() <= LINE {
+            let _ = writeln!(out, "{text}");
+        } else {
+            // Too long for one line (a cell with a chain of reveals):
+            // Black's cell goes under, in its column if it fits there.
+            let _ = writeln!(out, "{:>width$}. {white}", line.number);
+            let second = width + 2 + column + 3;
+            let pad = if second + black.chars().count() <= LINE {
+                " ".repeat(second)
+            } else {
+                indent.clone()
+            };
+            let _ = writeln!(out, "{pad}{black}");
+        }
         for p in line.white.iter().chain(&line.black) {
             for event in &p.events {
                 for event_line in event.lines() {

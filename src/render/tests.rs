@@ -413,6 +413,30 @@ fn move_list_writes_a_decision_inside_its_move_without_a_number() {
     assert_eq!(text, "3. Qh5/d1d2   Qxd5/d8d7 reveal c4\n4. Nc3/b1c3\n");
 }
 
+/// Cells long with chains of reveals keep every line within 78 columns:
+/// Black's cell goes under White's, in its column where it fits.
+#[test]
+fn move_list_lines_with_chains_of_reveals_fit_78_columns() {
+    let chain = |turn: &str| format!("{turn} reveal c4 reveal d3 reveal e2 reveal f1");
+    let mut plies = vec![by(0, 1, "e4/e2e3"), by(1, 2, "d5/d7d6")];
+    plies.push(by(0, 3, &chain("d4f5(N)/Ng1f3")));
+    plies.push(MoveRecord {
+        mark: AUTO,
+        ..by(1, 4, &chain("b7b8=Q(P)/a2"))
+    });
+    let text = move_list(&plies, None);
+    assert_tidy(&text);
+    assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[0], format!("1. {:<36}   d5/d7d6", "e4/e2e3"));
+    assert_eq!(lines[1], format!("2. {}", chain("d4f5(N)/Ng1f3")));
+    assert_eq!(
+        lines[2],
+        format!("{}{} (Auto)", " ".repeat(3), chain("b7b8=Q(P)/a2"))
+    );
+}
+
 #[test]
 fn move_list_pairs_seats_that_act_twice_with_dots() {
     // A game set up with Black to move starts with dots.
