@@ -65,15 +65,16 @@
 //! [`move_list`] writes the plies in move pairs, two columns, White's ply
 //! and Black's answer on one line under a move number, so a ply number is
 //! never read as a move number. A ply played from a player's queue is
-//! marked `(Auto)`. Where a seat acts twice in a row (a Shadow reveal
-//! decision, a game set up with Black to move) the missing half of the
-//! pair is written `...`. What happened automatically is written under its
-//! line, indented to the first column:
+//! marked `(Auto)`. Where a seat makes two turns in a row (a game set up
+//! with Black to move) the missing half of the pair is written `...`. A
+//! decision (a Shadow reveal) takes no number: it is written after the ply
+//! that set it off, inside that move, whoever makes it. What happened
+//! automatically is written under its line, indented to the first column:
 //!
 //! ```text
-//!  9. Nf3        reveal c4
+//!  9. Nxd5 reveal c4   Nxc4 (Auto)
 //!     Black's shadow knight on c4 is revealed.
-//! 10. ...        Nxe4 (Auto)
+//! 10. ...             Nxe4
 //! ```
 
 mod diagram;
@@ -81,7 +82,7 @@ mod moves;
 mod pgn;
 
 pub use diagram::{board, Drawing};
-pub use moves::{move_list, move_list_after, MoveRecord, AUTO};
+pub use moves::{is_decision, move_list, move_list_after, MoveRecord, AUTO, DECISION_PREFIX};
 pub use pgn::{record, RecordTags};
 
 #[cfg(test)]

@@ -68,8 +68,8 @@ pub(crate) fn record(p: &Ply) -> MoveRecord {
 /// the last `recent` of them, numbered as in the whole game's list (a seat
 /// that acts twice opens a line of its own, so a move's number depends on
 /// every ply before it): when the first ply is not the game's first, from
-/// where its line stands in the whole list (`store::move_line_of`). A
-/// first ply that closes a line whose start is not in `plies` is left out
+/// where its line stands in the whole list (`store::move_line_of`). First
+/// plies that finish a line whose start is not in `plies` are left out
 /// (callers hold a ply to spare).
 pub(crate) fn numbered_move_list(
     ctx: &Ctx<'_>,
@@ -79,20 +79,17 @@ pub(crate) fn numbered_move_list(
     more: Vec<MoveRecord>,
     recent: usize,
 ) -> Handled<String> {
-    let (lines_before, from) = match plies.first() {
-        Some(first) if first.ply > 1 => {
-            let (lines_before, closes_a_line) =
-                store::move_line_of(ctx.conn, game, board, first.ply)?;
-            (lines_before, usize::from(closes_a_line))
-        }
-        _ => (0, 0),
+    let (lines_before, white_open) = match plies.first() {
+        Some(first) if first.ply > 1 => store::move_line_of(ctx.conn, game, board, first.ply)?,
+        _ => (0, false),
     };
-    let mut records: Vec<MoveRecord> = plies[from..].iter().map(record).collect();
+    let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
     records.extend(more);
     Ok(crate::render::move_list_after(
         &records,
         Some(recent),
         lines_before,
+        white_open,
     ))
 }
 

@@ -55,6 +55,7 @@ use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
 pub use admin::{Ruling, ADJUDICATION};
+pub use pending::play_move_words;
 pub use reply::ReplyKey;
 
 /// What became of one inbound mail.

@@ -651,27 +651,84 @@ fn preview_new(
 
 /// Play the moves of a preview on `position`, after `played` plies; a move
 /// that cannot be played is refused naming its place in the list, the ply
-/// it would be and the rules' reason.
+/// it would be and the rules' reason. The words are read as
+/// [`play_move_words`] reads them.
 fn play_preview(
     position: &mut dyn Position,
     played: usize,
     moves: &[String],
 ) -> Result<Vec<(u32, usize, Played)>, String> {
-    let mut previewed = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let ply = (played + i) as u32 + 1;
+    play_move_words(position, played, moves)
+}
+
+/// Play a list of moves as `preview` reads it (rulings, issue #23): a
+/// game record's move text may be given as it stands, so move numbers
+/// (`12.`, `12...`, or glued to a move that does not read with it,
+/// `12.Nf3`) and a last word that is a result (`1-0`, `0-1`, `1/2-1/2`,
+/// `*`) are skipped; a word that cannot be played alone is played together
+/// with the next one when the two are one move (`reveal c4`, split at
+/// the space). `played` plies come before the first; the plies played
+/// with their numbers and seats, or the sentence that refuses a move,
+/// naming its place among the moves, the ply it would be and the rules'
+/// reason.
+pub fn play_move_words(
+    position: &mut dyn Position,
+    played: usize,
+    moves: &[String],
+) -> Result<Vec<(u32, usize, Played)>, String> {
+    let mut previewed: Vec<(u32, usize, Played)> = Vec::new();
+    let mut i = 0;
+    while i < moves.len() {
+        let word = moves[i].trim();
+        i += 1;
+        let last = i == moves.len();
+        if is_move_number(word) || (last && is_result(word)) {
+            continue;
+        }
+        let ply = (played + previewed.len()) as u32 + 1;
         let seat = position.to_act().index();
-        match position.play(text) {
-            Ok(p) => previewed.push((ply, seat, p)),
-            Err(e) => {
-                return Err(format!(
-                "Move {} of your preview ({text}, which would be ply {ply}) cannot be played: {e}",
-                i + 1
-            ))
+        let refused = match position.play(word) {
+            Ok(p) => {
+                previewed.push((ply, seat, p));
+                continue;
+            }
+            Err(e) => e,
+        };
+        let unnumbered = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let unnumbered = match unnumbered.strip_prefix('.') {
+            Some(rest) if unnumbered.len() < word.len() => rest.trim_start_matches('.'),
+            _ => "",
+        };
+        if !unnumbered.is_empty() {
+            if let Ok(p) = position.play(unnumbered) {
+                previewed.push((ply, seat, p));
+                continue;
             }
         }
+        if let Some(next) = moves.get(i) {
+            if let Ok(p) = position.play(&format!("{word} {}", next.trim())) {
+                previewed.push((ply, seat, p));
+                i += 1;
+                continue;
+            }
+        }
+        return Err(format!(
+            "Move {} of your preview ({word}, which would be ply {ply}) cannot be played: {refused}",
+            previewed.len() + 1
+        ));
     }
     Ok(previewed)
+}
+
+/// A move number of a game record: digits then one or three dots.
+fn is_move_number(word: &str) -> bool {
+    let dots = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    dots.len() < word.len() && (dots == "." || dots == "...")
+}
+
+/// A game record's result.
+fn is_result(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 fn preview_subject(game: &'static dyn Game, number: u32) -> String {

@@ -121,6 +121,9 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0036_rules25_position_keys.sql"
         )),
         M::up(include_str!("../../migrations/0037_html_mail_form.sql")),
+        M::up(include_str!(
+            "../../migrations/0038_records_shadow_lines.sql"
+        )),
     ])
 }
 
