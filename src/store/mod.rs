@@ -6,6 +6,7 @@
 
 mod boards;
 mod computer;
+mod held;
 mod mailbox;
 mod pending;
 mod quarantine;
@@ -18,6 +19,7 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use held::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
@@ -116,6 +118,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0036_rules25_position_keys.sql"
         )),
+        M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
     ])
 }
 
