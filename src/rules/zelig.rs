@@ -26,7 +26,11 @@
 //!
 //! # Rulings
 //! - **Notation**: SAN writes `Z` for every zelig and disambiguates
-//!   between zeligs whatever their powers (`Zbc3`). The stored notation is
+//!   between zeligs whatever their powers (`Zbc3`), and only when another
+//!   zelig can legally go to the same square: then `Zc3` alone would be
+//!   ambiguous and would not read back, so `Zee7` beside `Zce7` is right,
+//!   while a zelig no other can follow is written by its destination
+//!   (issue #23 §5; tested over random games). The stored notation is
 //!   the SAN alone; the power the moved zelig has afterwards when it
 //!   differs from the power it moved with (or it was just promoted), and
 //!   every other zelig whose power changed, are told as event sentences
