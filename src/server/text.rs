@@ -414,6 +414,32 @@ mod tests {
     }
 
     #[test]
+    fn a_check_mark_that_does_not_match_the_stored_move_is_named() {
+        use super::check_mark_note;
+        assert_eq!(
+            check_mark_note("alice", " Zxf7# ", "Zxf7+").as_deref(),
+            Some("alice wrote Zxf7#, but that move is check, not checkmate: it is recorded as Zxf7+.")
+        );
+        assert!(check_mark_note("bob", "e5+!?", "e5")
+            .unwrap()
+            .contains("is not check"));
+        assert!(check_mark_note("bob", "Qf7++", "Qf7+")
+            .unwrap()
+            .contains("check, not checkmate"));
+        assert!(check_mark_note("bob", "Qf7+", "Qf7#")
+            .unwrap()
+            .contains("that move is checkmate"));
+        // Before a Doppelganger choice, or after it.
+        assert!(check_mark_note("bob", "b8=R+/g2", "b8=R/g2").is_some());
+        assert!(check_mark_note("bob", "b8=R+/g2", "b8=R/g2+").is_none());
+        assert!(check_mark_note("bob", "b8=R/g2#", "b8=R/g2#").is_none());
+        // No mark, or the right one: nothing to say.
+        assert!(check_mark_note("bob", "Qf7", "Qf7#").is_none());
+        assert!(check_mark_note("bob", "Qf7#!", "Qf7#").is_none());
+        assert!(check_mark_note("bob", "exd5/c7", "exd5/c7").is_none());
+    }
+
+    #[test]
     fn passwords_in_comments_are_masked_as_whole_words() {
         assert_eq!(mask_word("my pw is Hunter2.", "hunter2"), "my pw is *****.");
         assert_eq!(mask_word("hunter22 stays", "hunter2"), "hunter22 stays");
