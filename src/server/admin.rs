@@ -247,7 +247,10 @@ pub(crate) fn broadcast(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>>
     replies.push(ctx.notice(
         ctx.answer_to(&user),
         "Broadcast sent",
-        format!("Your broadcast went to {n} users."),
+        format!(
+            "Your broadcast went to {}.",
+            super::text::counted(n as i64, "user", "users")
+        ),
     )?);
     Ok(replies)
 }

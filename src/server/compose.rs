@@ -119,19 +119,29 @@ pub(crate) fn days(d: Duration) -> String {
 
 impl<'a> BoardView<'a> {
     /// The same view without the comment (nor a queued move's), for
-    /// addresses not yet confirmed (they get nothing a player wrote).
+    /// addresses not yet confirmed (they get nothing a player wrote). What
+    /// is left out is said, with how to confirm (issue #23 §5; see
+    /// [`super::text::held_back_comments`]).
     pub fn without_comment(&self) -> BoardView<'a> {
+        let (kept, dropped): (Vec<String>, Vec<String>) = self
+            .news
+            .iter()
+            .cloned()
+            .partition(|l| !l.contains(super::queued::QUEUED_COMMENT));
+        let mut authors: Vec<String> = self.comment.iter().map(|(who, _)| who.clone()).collect();
+        for line in &dropped {
+            if let Some((who, _)) = line.split_once(super::queued::QUEUED_COMMENT) {
+                authors.push(who.to_string());
+            }
+        }
+        let mut news = kept;
+        news.extend(super::text::held_back_comments(&authors));
         BoardView {
             game: self.game,
             row: self.row,
             plies: self.plies,
             position: self.position,
-            news: self
-                .news
-                .iter()
-                .filter(|l| !l.contains(super::queued::QUEUED_COMMENT))
-                .cloned()
-                .collect(),
+            news,
             recent_only: self.recent_only,
             comment: None,
             occasion: self.occasion,

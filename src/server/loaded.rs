@@ -322,6 +322,10 @@ pub(crate) fn apply_move(
         Ok(played) => played,
         Err(e) => return Ok(Err(e)),
     };
+    let corrected = game
+        .marks_checks()
+        .then(|| super::text::check_mark_note(&loaded.row.players[seat], text, &played.notation))
+        .flatten();
     let ply = Ply {
         ply: loaded.played + 1,
         seat,
@@ -346,13 +350,15 @@ pub(crate) fn apply_move(
         store::set_proposal(ctx.conn, game.name(), number, None)?;
         loaded.row.proposal = None;
     }
-    Ok(Ok(match loaded.position.outcome() {
+    let mut news: Vec<String> = corrected.into_iter().collect();
+    news.extend(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
         rules::Outcome::Won { winner, ending } => {
             finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
         }
         rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
-    }))
+    });
+    Ok(Ok(news))
 }
 
 /// End a board and rate it; returns the rating sentences.

@@ -339,10 +339,12 @@ pub(crate) fn act(
         MoveAction::Play(text) => {
             let to_act = loaded.position.to_act().index();
             if to_act != seat {
-                return Err(on_board(Refusal::new(format!(
-                    "It is {}'s turn on {} board {number}, not yours; wait for their move.",
-                    loaded.row.players[to_act],
-                    game.name()
+                return Err(on_board(Refusal::new(super::text::out_of_turn(
+                    game,
+                    number,
+                    &loaded.row.players[to_act],
+                    &user.userid,
+                    text,
                 ))));
             }
             let comment = commented(ctx, None, Some(&who.password))

@@ -95,6 +95,17 @@ fn wrap_filter(value: Value) -> Value {
     Value::from(super::text::wrap(&text, super::text::MAIL_WIDTH))
 }
 
+/// The `underline` filter: a line of `=` as long as the value's text (in
+/// characters), so a title whose length depends on the server's name is
+/// underlined to its last letter.
+fn underline_filter(value: Value) -> String {
+    let text = match value.as_str() {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    };
+    "=".repeat(text.chars().count())
+}
+
 /// The loaded templates.
 pub struct Templates {
     env: Environment<'static>,
@@ -112,6 +123,7 @@ impl Templates {
                 .expect("a valid syntax config"),
         );
         env.add_filter("wrap", wrap_filter);
+        env.add_filter("underline", underline_filter);
         for (name, source) in BUILT_IN {
             let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
                 Some(path) => {

@@ -6,6 +6,7 @@
 
 mod boards;
 mod computer;
+mod held;
 mod mail_form;
 mod mailbox;
 mod pending;
@@ -20,6 +21,7 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use held::*;
 pub use mail_form::*;
 pub use mailbox::*;
 pub use pending::*;
@@ -124,6 +126,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0038_records_shadow_lines.sql"
         )),
+        M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
     ])
 }
 
