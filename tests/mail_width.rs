@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::world::World;
 use common::{only_one, parse_sent, Install, SentMail};
 
 const ALICE: &str = "alice.with.a.rather.long.name@a-long-domain.example";
@@ -123,6 +124,147 @@ fn every_notice_and_error_of_a_session_stays_within_78_columns() {
     assert!(
         wide.is_empty(),
         "lines over 78 columns:\n{}",
+        wide.join("\n")
+    );
+}
+
+/// A tiny deterministic generator (xorshift), so the walk is the same on
+/// every run.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The four readers of every board: each size, each side.
+const READERS: [(&str, &str, &str); 4] = [
+    ("alice", "a@w.test", "large noflip"),
+    ("bob", "b@w.test", "small flip"),
+    ("carol", "c@w.test", "large flip"),
+    ("dave", "d@w.test", "small noflip"),
+];
+
+/// Each line over 78 columns of the mails `w` queued since the last look,
+/// with the Subject it was in; `seen` counts the mails looked at.
+fn overlong(w: &mut World, seen: &mut Vec<String>) -> Vec<String> {
+    let mut wide = Vec::new();
+    for m in w.replies() {
+        seen.push(m.subject.clone());
+        for line in std::iter::once(m.subject.as_str()).chain(m.body.lines()) {
+            if line.chars().count() > 78 {
+                wide.push(format!("[{}] {line}", m.subject));
+            }
+        }
+    }
+    wide
+}
+
+/// One game played by mail with a random legal action each turn (the same
+/// ones every run) until it ends or 40 plies are played, then resigned;
+/// every board mail is copied to observers of each size and side, and
+/// each reader asks for a preview, a historic view, the PGN, the help and
+/// the listings, and sends an illegal move.
+fn walk(game: &'static dyn pbmchess::rules::Game, seed: u64) -> (Vec<String>, Vec<String>) {
+    let name = game.name();
+    let mut w = World::new();
+    let mut seen = Vec::new();
+    for (user, addr, how) in READERS {
+        w.mail(addr, &format!("signup {user} {user}pw"), "");
+        for word in how.split(' ') {
+            w.mail(addr, &format!("{name} set {user} {user}pw {word}"), "");
+        }
+    }
+    w.mail("a@w.test", &format!("{name} challenge alice bob"), "");
+    for (user, addr, _) in &READERS[2..] {
+        w.mail(addr, &format!("{name} subscribe 101 {user} {user}pw"), "");
+    }
+    let mut wide = overlong(&mut w, &mut seen);
+    let mut position = game.start(&[]).unwrap();
+    let mut dice = Dice(seed);
+    let mut ply = 0;
+    while ply < 40 && position.outcome() == pbmchess::rules::Outcome::Ongoing {
+        let actions = position.legal_actions();
+        if actions.is_empty() {
+            break;
+        }
+        let action = actions[dice.below(actions.len())].clone();
+        let (user, addr) = match position.to_act() {
+            pbmchess::rules::Color::White => ("alice", "a@w.test"),
+            pbmchess::rules::Color::Black => ("bob", "b@w.test"),
+        };
+        let comment = "A comment written as one long line, as mail programs do, \
+                       which goes on well past the width of a mail line.";
+        w.mail(
+            addr,
+            &format!("{name} move 101 {user} {user}pw {action}"),
+            comment,
+        );
+        position.play(&action).unwrap();
+        ply += 1;
+        wide.extend(overlong(&mut w, &mut seen));
+    }
+    for (user, addr, _) in READERS {
+        let long_move = "Qh9".repeat(40);
+        for subject in [
+            format!(
+                "{name} preview 101 {}",
+                position.legal_actions().first().map_or("x", String::as_str)
+            ),
+            format!("{name} show 101#3"),
+            format!("{name} show 101"),
+            format!("{name} pgn 101"),
+            format!("{name} help"),
+            format!("help {name}"),
+            format!("{name} games"),
+            format!("{name} players"),
+            format!("{name} move 101 {user} {user}pw zz9"),
+            format!("{name} move 101 {user} {user}pw {long_move}"),
+            format!("{name} preview new {long_move}"),
+        ] {
+            w.mail(addr, &subject, "");
+        }
+        wide.extend(overlong(&mut w, &mut seen));
+    }
+    if position.outcome() == pbmchess::rules::Outcome::Ongoing {
+        w.mail("a@w.test", &format!("{name} resign 101 alice alicepw"), "");
+    }
+    for subject in [
+        format!("{name} pgn 101"),
+        format!("{name} standings"),
+        format!("{name} history"),
+        format!("{name} show 101"),
+        "list".to_string(),
+    ] {
+        w.mail("d@w.test", &subject, "");
+    }
+    wide.extend(overlong(&mut w, &mut seen));
+    (wide, seen)
+}
+
+#[test]
+fn every_mail_of_every_game_in_each_size_and_side_stays_within_78_columns() {
+    let mut wide = Vec::new();
+    for (k, game) in pbmchess::rules::registry().iter().enumerate() {
+        let (lines, seen) = walk(*game, 0x9E37_79B9_7F4A_7C15 ^ k as u64);
+        // The walk reached the mails it is meant to check.
+        for kind in ["finished", "(historic)", "Error"] {
+            assert!(
+                seen.iter().any(|s| s.contains(kind)),
+                "{}: no {kind} mail among {seen:?}",
+                game.name()
+            );
+        }
+        wide.extend(lines.into_iter().map(|l| format!("{}: {l}", game.name())));
+    }
+    assert!(
+        wide.is_empty(),
+        "{} lines over 78 columns:\n{}",
+        wide.len(),
         wide.join("\n")
     );
 }
