@@ -46,7 +46,8 @@ fn quoted(value: &str) -> String {
 }
 
 /// The record of a game: tags, a blank line, the move text ending in the
-/// result, each line at most 79 characters.
+/// result, each line at most 78 characters (the width of a mail line,
+/// issue #23).
 pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
     let mut out = String::new();
     let roster = [
@@ -92,7 +93,7 @@ pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
 
     let mut line = String::new();
     for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+        if !line.is_empty() && line.len() + 1 + token.len() > 78 {
             out.push_str(&line);
             out.push('\n');
             line.clear();

@@ -78,8 +78,9 @@ pub(crate) const MAIL_WIDTH: usize = 78;
 ///   indent is more than half the width;
 /// - a word wider than the room on a line (an address, a URL, a quoted
 ///   move of 120 characters) is broken into pieces that fill the lines;
-/// - inside a wrapped line, runs of white space become one space, and
-///   trailing white space is dropped.
+/// - inside a wrapped line, the spaces between words are kept as they
+///   were (a table's columns stay aligned on the part that fits), other
+///   white space (a tab) becomes one space; at a break they are dropped.
 pub(crate) fn wrap(text: &str, width: usize) -> String {
     let width = width.max(2);
     let mut out = String::with_capacity(text.len() + text.len() / width);
@@ -117,13 +118,13 @@ fn fill(text: &str, width: usize, first: usize, rest: usize) -> Vec<String> {
     let mut line = " ".repeat(first);
     let mut col = first;
     let mut empty = true;
-    for word in text.split_whitespace() {
+    for (gap, word) in spaced_words(text) {
         let mut word: Vec<char> = word.chars().collect();
         loop {
-            let start = if empty { col } else { col + 1 };
+            let start = if empty { col } else { col + gap.len() };
             if start + word.len() <= width {
                 if !empty {
-                    line.push(' ');
+                    line.push_str(gap);
                 }
                 line.extend(word.iter());
                 col = start + word.len();
@@ -157,6 +158,27 @@ fn fill(text: &str, width: usize, first: usize, rest: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// The words of `text` (which starts with one), each with the spaces
+/// before it: the run of spaces as it was, or one space for a run with
+/// other white space in it.
+fn spaced_words(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest.find(|c: char| !c.is_whitespace())?;
+        let gap = &rest[..start];
+        let gap = if gap.chars().all(|c| c == ' ') {
+            gap
+        } else {
+            " "
+        };
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        Some((gap, word))
+    })
 }
 
 /// Each line of `text` cut to `width` characters (counted as `char`s),
@@ -340,6 +362,22 @@ mod tests {
                 .split_whitespace()
                 .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_wrapped_table_line_keeps_its_columns_on_the_part_that_fits() {
+        let row = format!(
+            "101    2026-11-22  {:<40}  won by {}",
+            "alice - bob",
+            "x".repeat(30)
+        );
+        let out = wrap(&row, 78);
+        assert!(widest(&out) <= 78, "{out}");
+        assert!(
+            out.starts_with("101    2026-11-22  alice - bob     "),
+            "{out}"
+        );
+        assert!(out.lines().nth(1).unwrap().starts_with("  "), "{out}");
     }
 
     #[test]
