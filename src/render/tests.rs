@@ -96,7 +96,7 @@ fn middlegame_large() {
 fn middlegame_small() {
     let text = board(&one(grid("", RUY_LOPEZ)), BoardSize::Small);
     assert_tidy(&text);
-    assert!(text.contains(" 6 | p - n -   n   - |  6"));
+    assert!(text.contains(" 6 | P - N -   N   - |  6"));
     insta::assert_snapshot!(text);
 }
 
@@ -122,17 +122,18 @@ const SEED_LARGE: &str = "      a   b   c   d   e   f   g   h   i   j   k   l   
       a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p
 ";
 
-/// The small one, with the seed's case convention swapped to ours (FEN).
+/// The small one as the seed draws it: Black in capitals, White in lower
+/// case (issue #23), trailing blanks cut.
 const SEED_SMALL: &str = "     a b c d e f g h i j k l m n o p
    +---------------------------------+
- 8 | r n b q r n b q k b n r q b n r |  8
- 7 | p p p p p p p p p p p p p p p p |  7
+ 8 | R N B Q R N B Q K B N R Q B N R |  8
+ 7 | P P P P P P P P P P P P P P P P |  7
  6 |   -   -   -   -   -   -   -   - |  6
  5 | -   -   -   -   -   -   -   -   |  5
  4 |   -   -   -   -   -   -   -   - |  4
  3 | -   -   -   -   -   -   -   -   |  3
- 2 | P P P P P P P P P P P P P P P P |  2
- 1 | R N B Q R N B Q K B N R Q B N R |  1
+ 2 | p p p p p p p p p p p p p p p p |  2
+ 1 | r n b q r n b q k b n r q b n r |  1
    +---------------------------------+
      a b c d e f g h i j k l m n o p
 ";
@@ -141,7 +142,7 @@ const SEED_SMALL: &str = "     a b c d e f g h i j k l m n o p
 /// which the seed lacks.
 fn without_sides(text: &str) -> String {
     text.lines()
-        .filter(|l| !l.starts_with("White pieces "))
+        .filter(|l| !l.starts_with("White pieces ") && !l.starts_with("Black pieces "))
         .map(|l| {
             l.strip_suffix("  Black")
                 .or_else(|| l.strip_suffix("  White"))
@@ -202,7 +203,7 @@ fn from_blacks_side_rank_one_is_on_top_and_the_files_run_backwards() {
             BoardSize::Large => assert_eq!(top.split('|').nth(4), Some(":K:"), "{text}"),
             BoardSize::Small => {
                 let cells = top.split('|').nth(1).unwrap();
-                assert_eq!(&cells[6..8], " K", "{text}");
+                assert_eq!(&cells[6..8], " k", "{text}");
             }
         }
         assert!(text
@@ -249,7 +250,8 @@ fn two_boards_large() {
     let text = board(&shadow_diagram(), BoardSize::Large);
     assert_tidy(&text);
     assert!(text.contains("  Shadow d4: White Rook, Black Knight\n"));
-    assert_eq!(text.matches("Black\n").count(), 1);
+    // One board above the other: each names the sides.
+    assert_eq!(text.matches("Black\n").count(), 2);
     insta::assert_snapshot!(text);
 }
 
@@ -482,10 +484,167 @@ fn every_piece_letter_of_the_games_is_drawn_and_named() {
                 Color::Black => format!("*{letter}*"),
             };
             assert!(large.contains(&drawn), "{letter}: {large}");
-            let row = format!("1 | {} ", color.cased(letter));
+            // The small drawing is pbmserv's: Black upper case.
+            let row = format!("1 | {} ", color.opponent().cased(letter));
             assert!(small.contains(&row), "{letter}: {small}");
             let note = format!("a1: {0} {name}, {0} {name}", color.name());
             assert!(large.contains(&note), "{letter}: {large}");
         }
     }
+}
+
+/// Every line of `text` within the 78 columns of a mail line.
+fn assert_narrow(text: &str) {
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 78,
+            "{} columns: {line}\n{text}",
+            line.chars().count()
+        );
+    }
+}
+
+fn every_drawing() -> Vec<Drawing> {
+    let mut all = Vec::new();
+    for size in [BoardSize::Large, BoardSize::Small] {
+        for from_black in [false, true] {
+            all.push(Drawing { size, from_black });
+        }
+    }
+    all
+}
+
+#[test]
+fn the_small_drawing_shows_black_in_capitals_and_white_in_lower_case() {
+    let text = board(&one(grid("", START)), BoardSize::Small);
+    assert!(text.contains(" 8 | R N B Q K B N R |  8  Black"), "{text}");
+    assert!(text.contains(" 1 | r n b q k b n r |  1  White"), "{text}");
+    assert!(text.contains("Black pieces upper case, White pieces lower case"));
+}
+
+#[test]
+fn every_games_start_is_drawn_within_78_columns_in_each_size_and_side() {
+    for game in crate::rules::registry() {
+        let diagram = game.start(&[]).unwrap().diagram();
+        for drawing in every_drawing() {
+            let text = board(&diagram, drawing);
+            assert_tidy(&text);
+            assert_narrow(&text);
+            for grid in &diagram.boards {
+                if diagram.boards.len() > 1 {
+                    assert!(text.contains(&grid.label), "{}: {text}", game.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn four_levels_stand_two_by_two_in_both_sizes() {
+    let diagram = crate::rules::game("temporal")
+        .unwrap()
+        .start(&[])
+        .unwrap()
+        .diagram();
+    for drawing in every_drawing() {
+        let text = board(&diagram, drawing);
+        let lines: Vec<&str> = text.lines().collect();
+        let row_of = |label: &str| lines.iter().position(|l| l.contains(label)).unwrap();
+        assert_eq!(row_of("Level A"), row_of("Level B"), "{text}");
+        assert_eq!(row_of("Level C"), row_of("Level D"), "{text}");
+        assert!(row_of("Level C") > row_of("Level A"), "{text}");
+        // The side names stand beside each row of levels.
+        assert_eq!(text.matches("  Black\n").count(), 2, "{text}");
+        assert_eq!(text.matches("  White\n").count(), 2, "{text}");
+    }
+}
+
+#[test]
+fn shadows_large_boards_stand_one_above_the_other_and_small_ones_side_by_side() {
+    let large = board(&shadow_diagram(), BoardSize::Large);
+    let lines: Vec<&str> = large.lines().collect();
+    let main = lines.iter().position(|l| l.trim() == "Main").unwrap();
+    let shadow = lines.iter().position(|l| l.trim() == "Shadow").unwrap();
+    assert!(shadow > main + 17, "{large}");
+    assert_eq!(lines[shadow - 1], "", "{large}");
+    assert_narrow(&large);
+    let small = board(&shadow_diagram(), BoardSize::Small);
+    assert!(small.lines().next().unwrap().contains("Main"), "{small}");
+    assert!(small.lines().next().unwrap().contains("Shadow"), "{small}");
+}
+
+#[test]
+fn a_board_too_wide_for_the_side_names_beside_a_rank_has_them_by_the_letters() {
+    for from_black in [false, true] {
+        let drawing = Drawing {
+            size: BoardSize::Large,
+            from_black,
+        };
+        let text = board(&one(grid("", DOUBLE_START)), drawing);
+        assert_narrow(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        let (top, bottom) = if from_black {
+            ("White", "Black")
+        } else {
+            ("Black", "White")
+        };
+        assert!(
+            lines[0].ends_with(&format!("p  {top}")) || lines[0].ends_with(&format!("a  {top}")),
+            "{text}"
+        );
+        assert!(lines[18].ends_with(&format!("  {bottom}")), "{text}");
+        assert!(lines[18].trim_start().starts_with(['a', 'p']), "{text}");
+        assert_eq!(
+            lines.iter().filter(|l| l.ends_with(top)).count(),
+            1,
+            "{text}"
+        );
+        assert_eq!(
+            lines.iter().filter(|l| l.ends_with(bottom)).count(),
+            1,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn long_notes_and_stacks_wrap_under_themselves() {
+    let mut g = grid("", START);
+    for letter in ['Q', 'R', 'B', 'N', 'Z', 'Q', 'R', 'B'] {
+        g.put(
+            4,
+            0,
+            Glyph {
+                color: Color::Black,
+                letter,
+            },
+        );
+    }
+    let note = "A duplicate of White's rook on Ab1 arrives on Bb2; the original carries 2 counters and is removed at the end of White's next turn; capturing it wins for Black.";
+    let d = Diagram {
+        boards: vec![g],
+        notes: vec![note.to_string()],
+    };
+    let text = board(&d, BoardSize::Large);
+    assert_tidy(&text);
+    assert_narrow(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let stack = lines
+        .iter()
+        .position(|l| l.starts_with("  e1: White King"))
+        .unwrap();
+    assert!(
+        lines[stack + 1].starts_with("    ") && !lines[stack + 1].starts_with("     "),
+        "{text}"
+    );
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("A duplicate"))
+        .unwrap();
+    assert!(lines[first + 1].starts_with("  ") && !lines[first + 1].starts_with("   "));
+    let rejoined: Vec<&str> = lines[first..]
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect();
+    assert_eq!(rejoined, note.split_whitespace().collect::<Vec<_>>());
 }

@@ -294,7 +294,15 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
 /// started and ended.
 pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let mut lines = Vec::new();
-    for b in store::boards_of_game(ctx.conn, game.name())? {
+    let boards = store::boards_of_game(ctx.conn, game.name())?;
+    // The players column as wide as its widest entry (not a fixed 30), so
+    // that a line of usual userids fits a mail line (issue #23).
+    let pair = boards
+        .iter()
+        .map(|b| b.players.join(" - ").chars().count())
+        .max()
+        .unwrap_or(0);
+    for b in boards {
         let BoardStatus::Finished {
             winner_seat,
             ending,
@@ -308,7 +316,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         };
         let ended = b.finished_at.unwrap_or(b.last_action_at);
         lines.push(format!(
-            "{:<6} {} to {}  {:<30} {result}",
+            "{:<6} {} to {}  {:<pair$}  {result}",
             b.board,
             b.created_at.format("%Y-%m-%d"),
             ended.format("%Y-%m-%d"),

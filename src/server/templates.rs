@@ -106,6 +106,21 @@ fn underline_filter(value: Value) -> String {
     "=".repeat(text.chars().count())
 }
 
+/// The `clip` filter: each line of the text cut to `width` characters,
+/// the cut marked by `...` (what a quote of the player's own words, a
+/// command or a Subject, is cut to so that it fits a mail line: the quote
+/// reminds, it is not a record). Nothing stays nothing, as for `wrap`.
+fn clip_filter(value: Value, width: usize) -> Value {
+    if value.is_undefined() || value.is_none() {
+        return value;
+    }
+    let text = match value.as_str() {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    };
+    Value::from(super::text::clip(&text, width))
+}
+
 /// The loaded templates.
 pub struct Templates {
     env: Environment<'static>,
@@ -124,6 +139,7 @@ impl Templates {
         );
         env.add_filter("wrap", wrap_filter);
         env.add_filter("underline", underline_filter);
+        env.add_filter("clip", clip_filter);
         for (name, source) in BUILT_IN {
             let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
                 Some(path) => {
