@@ -5,9 +5,10 @@ use std::cell::{OnceCell, RefCell};
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
+use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
-use crate::render::{Drawing, MoveRecord, AUTO};
+use crate::render::{Drawing, MoveRecord};
 use crate::rules::{Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
 
@@ -50,17 +51,6 @@ pub(crate) struct BoardView<'a> {
     /// Bodies rendered so far, by drawing: the readers who draw the board
     /// alike (both players, most often) share one rendering.
     pub bodies: RefCell<Vec<(Drawing, String)>>,
-}
-
-/// A stored ply as the move list shows it.
-pub(crate) fn record(p: &Ply) -> MoveRecord {
-    MoveRecord {
-        ply: p.ply,
-        seat: p.seat,
-        notation: p.notation.clone(),
-        mark: if p.auto { AUTO } else { "" },
-        events: p.events.clone(),
-    }
 }
 
 /// The move list of `plies` (a board's last plies, its last one last,
@@ -132,7 +122,7 @@ impl<'a> BoardView<'a> {
             news: self
                 .news
                 .iter()
-                .filter(|l| !l.contains(super::queued::QUEUED_COMMENT))
+                .filter(|l| !l.contains(QUEUED_COMMENT))
                 .cloned()
                 .collect(),
             recent_only: self.recent_only,
@@ -272,7 +262,7 @@ impl<'a> BoardView<'a> {
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
         }
-        match super::loaded::every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
+        match every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
             Some(whole) => Ok(self.whole.get_or_init(|| whole)),
             None => Ok(self.plies),
         }
@@ -351,7 +341,7 @@ impl<'a> BoardView<'a> {
         if self.row.is_active() || self.occasion != Occasion::Turn {
             return Ok(None);
         }
-        let text = super::play::game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
+        let text = game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
         Ok(Some(text.trim_end().to_string()))
     }
 
@@ -501,3 +491,8 @@ pub(crate) fn time_used(
         .collect();
     Ok(crate::timers::time_used(&turns, &away))
 }
+
+/// What joins a player's name and the comment of their queued move in the
+/// news of a board mail; such a line is player text, which addresses not
+/// yet confirmed do not get (see [`BoardView::without_comment`]).
+pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";
