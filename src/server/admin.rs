@@ -1,7 +1,10 @@
 //! What the server admin does to a live server, each in one transaction
-//! with the mails it causes: delete or adjudicate a board, put a user on
-//! vacation beyond the allowance, and broadcast a message to every user
-//! (from the CLI, or by mail as a user named in `[server] admins`).
+//! with the mails it causes: add a user, set a password, start or show a
+//! board, delete or adjudicate a board, put a user on vacation beyond the
+//! allowance, and broadcast a message to every user (from the CLI, or by
+//! mail as a user named in `[server] admins`). The server's half of the
+//! one admin module (`crate::admin` is the rest); every `admin_*` method
+//! returns the flat [`AdminError`].
 //!
 //! Rulings:
 //! - An adjudication ends an active board like any other result: it is

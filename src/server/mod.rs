@@ -8,21 +8,30 @@
 //! and queued in the outbox, and the transaction commits. A database or
 //! template failure rolls everything back and leaves the mail in the inbox.
 //!
-//! The modules, listed so that each imports only modules after it (and
-//! `Ctx`, `Refusal`, `Reply` from here):
+//! The modules, in layers: each imports only modules listed after it
+//! (and `Ctx`, `Refusal`, `Failure`, `Reply` from here); nothing below
+//! imports upwards, so each can be read, and changed, knowing only what
+//! is under it.
 //!
-//! - the commands: `admin` (what the server admin does: boards deleted
-//!   and adjudicated, vacations, broadcasts), `account` (signup,
-//!   passwords, help), `social` (chat,
-//!   observers, listings), `pending` (queue, submit, confirm, preview),
-//!   `play` (challenge, move, show, games, timers), `settings` (vacations,
-//!   notifications, which challenges a player takes);
+//! - the commands: `admin` (what the server admin does: users, boards
+//!   deleted, adjudicated and shown, vacations, broadcasts; see also
+//!   `crate::admin`), `social` (chat, observers, listings), `pending`
+//!   (queue, submit, confirm, preview), `timers` (the timers' run:
+//!   reminders and forfeits), `challenge` (challenge, seek: boards
+//!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
+//!   notifications, which challenges a player takes, how boards look),
+//!   `account` (signup, passwords, addresses, signoff), `play` (move,
+//!   resign, draw and undo);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes),
-//!   `loaded` (a board loaded with its plies; a ply stored, a game finished
-//!   and rated), `compose` (board mails), `text` (capitals, comments with
-//!   passwords masked), `reply` (playing by reply: the reply tokens of
-//!   board mails, and a reply read as its player's command), `templates`.
+//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   (address confirmation), `loaded` (a board loaded with its plies; a
+//!   ply stored, a game finished and rated), `compose` (board mails),
+//!   `record` (the move list's records and the game record, PGN);
+//! - at the bottom: `reply` (playing by reply: the reply tokens of board
+//!   mails, and a reply read as its player's command), `templates`,
+//!   `guard` (throttles and charges), `text` (capitals, comments with
+//!   passwords masked), `credentials` (password checks within the mail's
+//!   budget), `password` (hashes), `addresses`.
 
 mod account;
 mod addresses;
