@@ -311,7 +311,7 @@ impl Server<'_> {
         conn: &mut Connection,
         f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
     ) -> Result<T, AdminError> {
-        Ok(self.admin(conn, f)?.map_err(AdminError::Refused)?)
+        self.admin(conn, f)?.map_err(AdminError::Refused)
     }
 
     /// `f` in one transaction committed when it succeeds, as the admin
