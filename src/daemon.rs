@@ -944,19 +944,8 @@ pub fn send_outbox_now(
     }
 }
 
-/// How long a pass holds a mail it is sending, by default. A pass claims a
-/// batch for the lease (or twice the transport's [`Sender::longest_send`],
-/// when that is longer) and starts a send only while the whole send fits in
-/// what is left of it; the rest of the batch is given back and claimed
-/// afresh. So a send still running never loses its claim to another pass.
-/// Outbox mails are bounded by `[limits] max_reply_bytes`, so every send
-/// fits; a row too large to send within any lease
-/// ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
-/// After a crash mid-send the claimed mails are due again as soon as the
-/// next sender takes the send lock ([`store::SendLock`]); only where the
-/// lock file cannot be opened do they wait for the lease to run out.
-/// `[retry] lease_seconds` sets it.
-pub const SEND_LEASE: Duration = Duration::from_secs(600);
+/// How long a pass holds a mail it is sending: see [`crate::limits::SEND_LEASE`].
+pub use crate::limits::SEND_LEASE;
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;

@@ -5,9 +5,10 @@ use std::cell::{OnceCell, RefCell};
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
+use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
-use crate::render::{Drawing, MoveRecord, AUTO};
+use crate::render::{Drawing, MoveRecord};
 use crate::rules::{Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
 
@@ -50,17 +51,6 @@ pub(crate) struct BoardView<'a> {
     /// Bodies rendered so far, by drawing: the readers who draw the board
     /// alike (both players, most often) share one rendering.
     pub bodies: RefCell<Vec<(Drawing, String)>>,
-}
-
-/// A stored ply as the move list shows it.
-pub(crate) fn record(p: &Ply) -> MoveRecord {
-    MoveRecord {
-        ply: p.ply,
-        seat: p.seat,
-        notation: p.notation.clone(),
-        mark: if p.auto { AUTO } else { "" },
-        events: p.events.clone(),
-    }
 }
 
 /// The move list of `plies` (a board's last plies, its last one last,
@@ -127,10 +117,10 @@ impl<'a> BoardView<'a> {
             .news
             .iter()
             .cloned()
-            .partition(|l| !l.contains(super::queued::QUEUED_COMMENT));
+            .partition(|l| !l.contains(QUEUED_COMMENT));
         let mut authors: Vec<String> = self.comment.iter().map(|(who, _)| who.clone()).collect();
         for line in &dropped {
-            if let Some((who, _)) = line.split_once(super::queued::QUEUED_COMMENT) {
+            if let Some((who, _)) = line.split_once(QUEUED_COMMENT) {
                 authors.push(who.to_string());
             }
         }
@@ -279,7 +269,7 @@ impl<'a> BoardView<'a> {
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
         }
-        match super::loaded::every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
+        match every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
             Some(whole) => Ok(self.whole.get_or_init(|| whole)),
             None => Ok(self.plies),
         }
@@ -358,7 +348,7 @@ impl<'a> BoardView<'a> {
         if self.row.is_active() || self.occasion != Occasion::Turn {
             return Ok(None);
         }
-        let text = super::play::game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
+        let text = game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
         Ok(Some(text.trim_end().to_string()))
     }
 
@@ -508,3 +498,8 @@ pub(crate) fn time_used(
         .collect();
     Ok(crate::timers::time_used(&turns, &away))
 }
+
+/// What joins a player's name and the comment of their queued move in the
+/// news of a board mail; such a line is player text, which addresses not
+/// yet confirmed do not get (see [`BoardView::without_comment`]).
+pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";

@@ -276,7 +276,7 @@ pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> H
     }
     // The boards it has not been getting, as they stand, at once.
     if record.status != AddressStatus::Confirmed {
-        replies.extend(super::play::boards_for_address(
+        replies.extend(super::loaded::boards_for_address(
             ctx,
             &user,
             &record.address,

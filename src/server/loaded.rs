@@ -5,7 +5,8 @@
 use std::cell::OnceCell;
 
 use super::compose::{BoardView, Occasion, RECENT_PLIES};
-use super::{Ctx, Handled, Refusal, ServerError};
+use super::record::every_ply;
+use super::{Ctx, Handled, Refusal, Reply, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Position};
@@ -136,21 +137,6 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
     loaded.plies = plies[skip..].to_vec();
     loaded.position = position;
     Ok(())
-}
-
-/// Every ply of a board, given the plies held for it (a loaded board
-/// holds only its recent ones, ending with the last): those when they
-/// begin at ply 1, else all of them read from the store.
-pub(crate) fn every_ply(
-    ctx: &Ctx<'_>,
-    game: &str,
-    board: u32,
-    held: &[Ply],
-) -> Handled<Option<Vec<Ply>>> {
-    match held.first() {
-        Some(first) if first.ply > 1 => Ok(Some(store::plies(ctx.conn, game, board)?)),
-        _ => Ok(None),
-    }
 }
 
 /// Every ply of a loaded board (read again when only the recent ones are held).
@@ -429,6 +415,35 @@ pub(crate) fn finish_unrated(
         ending: ending.to_string(),
     };
     Ok(vec![])
+}
+
+/// The current board mail of each active board of `user`, to `address`
+/// alone (an address just confirmed: see `confirm`), each answerable by
+/// reply like any board mail to the player.
+pub(crate) fn boards_for_address(
+    ctx: &Ctx<'_>,
+    user: &store::User,
+    address: &str,
+) -> Handled<Vec<Reply>> {
+    let mut replies = Vec::new();
+    if user.signed_off_at.is_some() {
+        return Ok(replies);
+    }
+    for row in store::boards_of_user(ctx.conn, None, &user.userid)? {
+        let Some(game) = rules::game(&row.game).filter(|_| row.is_active()) else {
+            continue;
+        };
+        let loaded = load(ctx, game, row.board)?;
+        let view = loaded.view(game, vec![]);
+        let drawing = ctx.drawing_of(&user.userid, game.name())?;
+        replies.push(Reply {
+            to: address.to_string(),
+            subject: view.subject(),
+            body: view.body(ctx, drawing)?,
+            reply_key: view.reply_key(ctx, &user.userid)?,
+        });
+    }
+    Ok(replies)
 }
 
 #[cfg(test)]

@@ -8,53 +8,68 @@
 //! and queued in the outbox, and the transaction commits. A database or
 //! template failure rolls everything back and leaves the mail in the inbox.
 //!
-//! The modules, listed so that each imports only modules after it (and
-//! `Ctx`, `Refusal`, `Reply` from here):
+//! The modules, in layers: each imports only modules listed after it
+//! (and `Ctx`, `Refusal`, `Failure`, `Reply` from here); nothing below
+//! imports upwards, so each can be read, and changed, knowing only what
+//! is under it.
 //!
-//! - the commands: `admin` (what the server admin does: boards deleted
-//!   and adjudicated, vacations, broadcasts), `account` (signup,
-//!   passwords, help), `social` (chat,
-//!   observers, listings), `pending` (queue, submit, confirm, preview),
-//!   `play` (challenge, move, show, games, timers), `settings` (vacations,
-//!   notifications, which challenges a player takes);
+//! - the commands: `admin` (what the server admin does: users, boards
+//!   deleted, adjudicated and shown, vacations, broadcasts; see also
+//!   `crate::admin`), `social` (chat, observers, listings), `pending`
+//!   (queue, submit, confirm, preview), `timers` (the timers' run:
+//!   reminders and forfeits), `challenge` (challenge, seek: boards
+//!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
+//!   notifications, which challenges a player takes, how boards look),
+//!   `account` (signup, passwords, addresses, signoff), `play` (move,
+//!   resign, draw and undo);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes),
-//!   `loaded` (a board loaded with its plies; a ply stored, a game finished
-//!   and rated), `compose` (board mails), `text` (capitals, comments with
-//!   passwords masked), `reply` (playing by reply: the reply tokens of
-//!   board mails, and a reply read as its player's command), `templates`.
+//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   (address confirmation), `loaded` (a board loaded with its plies; a
+//!   ply stored, a game finished and rated), `compose` (board mails),
+//!   `record` (the move list's records and the game record, PGN);
+//! - at the bottom: `reply` (playing by reply: the reply tokens of board
+//!   mails, and a reply read as its player's command), `templates`,
+//!   `guard` (throttles and charges), `text` (capitals, comments with
+//!   passwords masked), `credentials` (password checks within the mail's
+//!   budget), `password` (hashes), `addresses`.
 
 mod account;
 mod addresses;
 mod admin;
+mod challenge;
 mod compose;
 mod computer;
 mod confirm;
 pub mod credentials;
 mod guard;
+mod help;
 mod loaded;
+mod password;
 mod pending;
 mod play;
 mod queued;
+mod record;
 mod reply;
 mod settings;
+mod show;
 mod social;
 pub mod templates;
 mod text;
+mod timers;
 
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::clock::Clock;
-use crate::command::{self, BoardSize, Command, Credentials, GameCommand, Parsed};
+use crate::command::{self, Command, Credentials, GameCommand, Parsed};
 use crate::config::Config;
 use crate::mail::{Envelope, Outgoing};
 use crate::render::Drawing;
 use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
-pub use admin::{Ruling, ADJUDICATION};
+pub use admin::{AdminError, Ruling, ADJUDICATION};
 pub use pending::play_move_words;
 pub use reply::ReplyKey;
 
@@ -160,6 +175,19 @@ impl From<Refusal> for Failure {
 impl<E: Into<ServerError>> From<E> for Failure {
     fn from(e: E) -> Self {
         Failure::Internal(e.into())
+    }
+}
+
+impl Failure {
+    /// The board attached to a refusal that names none (its drawing goes
+    /// under the sentence); an internal failure, or a refusal on a board
+    /// already, unchanged. The one way a command puts its board on a
+    /// refusal.
+    pub(crate) fn on_board(self, game: &str, board: Option<u32>) -> Failure {
+        match self {
+            Failure::Refused(r) if r.game.is_none() => Failure::Refused(r.on(game, board)),
+            other => other,
+        }
     }
 }
 
@@ -1109,7 +1137,7 @@ impl<'a> Server<'a> {
             _ => "Error".to_string(),
         };
         let board = match (&refusal.game, refusal.board) {
-            (Some(game), Some(number)) => match play::drawing_for_sender(ctx, game, number) {
+            (Some(game), Some(number)) => match show::drawing_for_sender(ctx, game, number) {
                 Ok(drawing) => drawing.map(|d| d.trim_end().to_string()),
                 Err(Failure::Internal(e)) => return Err(e),
                 Err(Failure::Refused(_)) => None,
@@ -1146,7 +1174,7 @@ impl<'a> Server<'a> {
     /// Run one parsed command.
     fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Handled<Vec<Reply>> {
         match &parsed.command {
-            Command::Help { topics } => account::help(ctx, topics),
+            Command::Help { topics } => help::help(ctx, topics),
             Command::Signup {
                 userid,
                 password,
@@ -1181,12 +1209,12 @@ impl<'a> Server<'a> {
             .into());
         };
         match command {
-            GameCommand::Help => account::help(ctx, &[rules.name().to_string()]),
+            GameCommand::Help => help::help(ctx, &[rules.name().to_string()]),
             GameCommand::Challenge {
                 players,
                 options,
                 timers,
-            } => play::challenge(ctx, rules, players, options, timers),
+            } => challenge::challenge(ctx, rules, players, options, timers),
             GameCommand::Move {
                 board,
                 who,
@@ -1210,12 +1238,12 @@ impl<'a> Server<'a> {
             } => pending::submit(ctx, rules, *board, who, action, *ply),
             GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
             GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
-            GameCommand::Show { boards } => play::show(ctx, rules, boards),
+            GameCommand::Show { boards } => show::show(ctx, rules, boards),
             GameCommand::ShowUsers { users, filter } => {
-                play::show_users(ctx, rules, users, *filter)
+                show::show_users(ctx, rules, users, *filter)
             }
-            GameCommand::Games { users, filter } => play::games(ctx, rules, users, *filter),
-            GameCommand::Set { who, look } => account::set_look(ctx, rules, who, *look),
+            GameCommand::Games { users, filter } => show::games(ctx, rules, users, *filter),
+            GameCommand::Set { who, look } => settings::set_look(ctx, rules, who, *look),
             GameCommand::Chat { board, who } => social::chat(ctx, rules, *board, who),
             GameCommand::Subscribe { boards, all, who } => {
                 social::subscribe(ctx, rules, boards, *all, who)
@@ -1242,8 +1270,8 @@ impl<'a> Server<'a> {
             GameCommand::ShowLimit { who } => settings::limit_report(ctx, rules, who),
             GameCommand::History => social::history(ctx, rules),
             GameCommand::Players => social::players(ctx, rules),
-            GameCommand::Seek { who, note } => play::seek(ctx, rules, who, note),
-            GameCommand::Record { board } => play::record(ctx, rules, *board),
+            GameCommand::Seek { who, note } => challenge::seek(ctx, rules, who, note),
+            GameCommand::Record { board } => show::record(ctx, rules, *board),
         }
     }
 
@@ -1252,112 +1280,11 @@ impl<'a> Server<'a> {
     pub fn run_timers(&self, conn: &mut Connection) -> Result<usize, ServerError> {
         let replies = self
             .admin(conn, |ctx| {
-                let replies = play::run_timers(ctx)?;
+                let replies = timers::run_timers(ctx)?;
                 Ok(self.queue(ctx.conn, replies, None, None, ctx.now)?)
             })?
             .unwrap_or(0);
         Ok(replies)
-    }
-
-    /// Create a user from the admin CLI.
-    pub fn admin_add_user(
-        &self,
-        conn: &mut Connection,
-        userid: &str,
-        password: &str,
-        addresses: &[String],
-    ) -> Result<Result<(), Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            account::create_user(ctx, userid, &command::Password::new(password), addresses)
-                .map(|_| ())
-        })
-    }
-
-    /// Set a user's password from the admin CLI.
-    pub fn admin_set_password(
-        &self,
-        conn: &mut Connection,
-        userid: &str,
-        password: &str,
-    ) -> Result<Result<(), Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let userid = userid.to_lowercase();
-            if store::user(ctx.conn, &userid)?.is_none() {
-                return Err(Refusal::new(format!("there is no user called {userid}")).into());
-            }
-            if password.is_empty() {
-                return Err(Refusal::new("the password must not be empty").into());
-            }
-            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
-            // A new password from the admin ends a lockout too.
-            store::clear_password_failures(ctx.conn, &userid)?;
-            self.credentials.forget(&userid);
-            Ok(())
-        })
-    }
-
-    /// Start a board from the admin CLI; the players get their board mails.
-    pub fn admin_challenge(
-        &self,
-        conn: &mut Connection,
-        game: &str,
-        players: &[String],
-        options: &[String],
-        timers: &command::Timers,
-    ) -> Result<Result<u32, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
-                return Err(Refusal::new(format!("There is no game called {game}.")).into());
-            };
-            let (number, replies) = play::start_board(ctx, rules, players, options, timers, None)?;
-            self.queue(ctx.conn, replies, None, None, ctx.now)?;
-            Ok(number)
-        })
-    }
-
-    /// The board mail body of a board, as `show` would send it.
-    pub fn admin_show(
-        &self,
-        conn: &mut Connection,
-        game: &str,
-        board: u32,
-        size: BoardSize,
-    ) -> Result<Result<String, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
-                return Err(Refusal::new(format!("There is no game called {game}.")).into());
-            };
-            play::show_body(ctx, rules, board, None, Drawing::from(size))
-        })
-    }
-
-    fn admin<T>(
-        &self,
-        conn: &mut Connection,
-        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
-    ) -> Result<Result<T, Refusal>, ServerError> {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        self.computer_budget.start();
-        self.previews.forget();
-        let ctx = Ctx {
-            conn: &tx,
-            server: self,
-            now: self.clock.now(),
-            sender: None,
-            comment: "",
-            line: "",
-            vouched: None,
-            session: &guard::Session::default(),
-        };
-        let result = f(&ctx);
-        match result {
-            Ok(value) => {
-                tx.commit()?;
-                Ok(Ok(value))
-            }
-            Err(Failure::Refused(r)) => Ok(Err(r)),
-            Err(Failure::Internal(e)) => Err(e),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 use minijinja::context;
 
 use super::loaded::{load, passes, require_board, seat_to_act};
-use super::play::show_mail;
+use super::show::show_mail;
 use super::text::{and_list, counted};
 use super::{confirm, Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
