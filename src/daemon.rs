@@ -269,12 +269,9 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
     out
 }
 
-/// The subject for the log: passwords are not written to logs either.
+/// The subject for the log: only its game, verb and boards (issue #23 §3).
 pub(crate) fn mask_subject(subject: &str) -> String {
-    match crate::command::parse_line(subject) {
-        Ok(parsed) => parsed.masked,
-        Err(e) => e.masked,
-    }
+    crate::command::log_line(subject)
 }
 
 /// Read every waiting inbound mail, in batches of [`FETCH_BATCH`]; after

@@ -16,7 +16,7 @@ mod parse;
 pub use bounds::{collapse, only_reads};
 pub use parse::{
     has_guard, is_language_word, is_quotable, log_line, parse_line, parse_mail, parse_reply,
-    read_part, strict_quote, verbs, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
+    read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
 };
 
 use std::fmt;

@@ -263,7 +263,7 @@ mod table;
 mod words;
 
 use parser::*;
-pub use quote::{is_language_word, is_quotable, log_line, strict_quote};
+pub use quote::{is_language_word, is_quotable, log_line, strict_quote, word_order};
 use quote::{ordinal, password_problem};
 use suggest::*;
 pub use table::verbs;

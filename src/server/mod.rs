@@ -564,12 +564,10 @@ impl<'a> Server<'a> {
                         }
                     }
                     refused += 1;
-                    let refusal = Refusal {
-                        sentence: e.message.clone(),
-                        game: e.game.clone(),
-                        board: e.board,
-                    };
+                    // Its sender's password in a wrong place (issue #23 §3).
+                    let (refusal, notices) = guard::parse_refusal(&ctx, e)?;
                     replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
+                    replies.extend(notices);
                 }
             }
         }
@@ -896,7 +894,7 @@ impl<'a> Server<'a> {
         masked: &str,
     ) -> Result<Reply, ServerError> {
         // Words that may be a password (see `guard`) are masked too.
-        let masked = &ctx.session.mask_quote(masked);
+        let masked = &guard::quote(ctx, masked)?;
         let title = refusal
             .game
             .as_deref()

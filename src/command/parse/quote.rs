@@ -194,3 +194,41 @@ fn boards_named(command: &Command) -> Vec<u32> {
         other => game_command_board(other).into_iter().collect(),
     }
 }
+
+/// The order the words of the command on `line` are written in, with
+/// places for the words a player fills in (`chess move BOARD USERID
+/// PASSWORD MOVE`), for a line whose words are out of order: the game and
+/// the verb are looked for among all its words. `None` when the line names
+/// no verb that takes a password.
+pub fn word_order(line: &str) -> Option<String> {
+    let toks = tokenize(read_part(line));
+    let game = toks.iter().find_map(|t| game_name(t.text));
+    let (example, name) = match game {
+        Some(_) => toks.iter().find_map(|t| {
+            exact(GAME_VERBS, &t.text.to_ascii_lowercase())
+                .filter(|v| v.creds != Creds::None)
+                .map(|v| (v.usage.example, v.name))
+        })?,
+        None => toks.iter().find_map(|t| {
+            exact(ACCOUNT_VERBS, &t.text.to_ascii_lowercase())
+                .filter(|v| v.creds != Creds::None)
+                .map(|v| (v.usage.example, v.name))
+        })?,
+    };
+    let words: Vec<String> = example
+        .split_whitespace()
+        .map(|w| match w {
+            "{g}" => game.unwrap_or("").to_string(),
+            "{v}" => name.to_string(),
+            "alice" | "richard" | "carol" | "bob" => "USERID".to_string(),
+            "secret" | "oldsecret" => "PASSWORD".to_string(),
+            "newsecret" => "NEWPASSWORD".to_string(),
+            "101" => "BOARD".to_string(),
+            "Nf3" => "MOVE".to_string(),
+            "K7Q3P9" => "CODE".to_string(),
+            w if w.contains('@') => "ADDRESS".to_string(),
+            w => w.to_string(),
+        })
+        .collect();
+    Some(words.join(" "))
+}
