@@ -145,9 +145,18 @@ pub(crate) struct Session {
     /// Lockout notices this mail made: sent even when its answers are
     /// rolled back.
     notices: RefCell<Vec<Reply>>,
+    /// The mail is a reply to a board mail (see [`quote`]).
+    reply: Cell<bool>,
 }
 
 impl Session {
+    /// The session of a mail; `reply` when it is a reply to a board mail.
+    pub fn for_reply(reply: bool) -> Session {
+        let session = Session::default();
+        session.reply.set(reply);
+        session
+    }
+
     /// Start a command: `quote` is its masked line.
     pub fn begin(&self, quote: &str) {
         *self.quote.borrow_mut() = quote.to_string();
@@ -443,13 +452,17 @@ const MAX_QUOTED_USERIDS: usize = 20;
 /// masked ([`Session::mask_quote`]); and until the command in hand had its
 /// password verified, every word but the words of the language, numbers
 /// and userids on file masked too ([`command::strict_quote`]): before
-/// that, any of its words may be the password in a wrong place. After it,
+/// that, any of its words may be the password in a wrong place (a reply's
+/// first line excepted, see below). After it,
 /// the line was written by someone who knows the password, and is quoted
 /// as the parser masked it (the move stays readable in "not a legal move").
 pub(crate) fn quote(ctx: &Ctx<'_>, masked: &str) -> Result<String, ServerError> {
     let session = ctx.session;
     let quote = session.mask_quote(masked);
-    if !session.verified.borrow().is_empty() && *session.quote.borrow() == masked {
+    // A reply's first line is quoted as written: it carries no password
+    // (the reply token stands in for it) and is the player's own move.
+    let verified = !session.verified.borrow().is_empty() && *session.quote.borrow() == masked;
+    if verified || session.reply.get() {
         return Ok(quote);
     }
     let mut on_file: Vec<String> = Vec::new();
@@ -500,7 +513,8 @@ pub(crate) fn parse_refusal(
 /// words are out of order" and how to write them, instead of "the
 /// password is wrong" or "no such user". Rulings:
 ///
-/// - Only for a userid on file that the sender's address is on file for
+/// - Only for a line that names a verb taking a password (anywhere in
+///   it), and a userid on file that the sender's address is on file for
 ///   (the owner writing; mail forged from that address too, as with every
 ///   password). A stranger gets no such check, so it is no oracle for
 ///   guessers.
@@ -518,6 +532,10 @@ pub(crate) fn parse_refusal(
 ///   `multiple` body are not.
 fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, ServerError> {
     let session = ctx.session;
+    // Only a line whose verb takes a password.
+    let Some(order) = command::word_order(ctx.line) else {
+        return Ok(None);
+    };
     let words: Vec<&str> = ctx.line.split_whitespace().collect();
     let mut owner = None;
     for word in words.iter().take(12) {
@@ -561,12 +579,8 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
                 !(u.eq_ignore_ascii_case(&user.userid) && *kind == Kind::Password)
             });
             store::clear_failures_bucket(ctx.conn, &bucket.key)?;
-            let order = command::word_order(ctx.line).map_or_else(
-                || "; write them as the help page of the command shows".to_string(),
-                |order| format!(": {order}"),
-            );
             return Ok(Some(Refusal::new(format!(
-                "The words are out of order{order}. Nothing was done; send the command again with its words in that order."
+                "The words are out of order: {order}. Nothing was done; send the command again with its words in that order."
             ))));
         }
         session.failed(&user.userid);

@@ -411,7 +411,7 @@ impl<'a> Server<'a> {
             Some(r) => r.request(),
             None => command::parse_mail(&mail.subject, &mail.body),
         };
-        let session = guard::Session::default();
+        let session = guard::Session::for_reply(by_reply.is_some());
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = request
