@@ -523,10 +523,12 @@ pub(crate) fn parse_refusal(
 ///   `command`) and `checked` (the password already tried), at most
 ///   [`MAX_CANDIDATES`], in the order written. Each costs an argon2id
 ///   check from the mail's budget ([`PASSWORD_CHECKS_PER_MAIL`]; when it
-///   is spent the rest are not tried) and each wrong one counts as a wrong
-///   password, like any other (so guessing several words a mail gains
-///   nothing). The right one is masked in every reply and the log, and
-///   forgets the failures of its bucket as a right password does.
+///   is spent the rest are not tried). A wrong candidate is not counted
+///   as a wrong password: the answer goes to the sender, an address on
+///   file for the account, so a guesser forging that address never reads
+///   it, and an owner who misplaced a word is not locked out faster for
+///   it. The right one is masked in every reply and the log, and forgets
+///   the failures of its bucket as a right password does.
 /// - The sentence never says which word was the password.
 /// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
 ///   `multiple` body are not.
@@ -583,7 +585,6 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
                 "The words are out of order: {order}. Nothing was done; send the command again with its words in that order."
             ))));
         }
-        session.failed(&user.userid);
     }
     Ok(None)
 }
