@@ -37,11 +37,12 @@
 //!   the log line, every one of them, whether or not one of them is the
 //!   password: so no answer tells which word was (issue #31: masking only
 //!   the word that matched told a guesser which of five guesses was
-//!   right). They are not checked against the password any more: with all
-//!   of them masked a check would tell nobody anything, so it would be
-//!   argon2id work for nothing; nothing is guessed, so each wrong password
-//!   counts one failure, and every argon2id check of a wrong password is
-//!   one counted failure. Every password verified in a mail is masked
+//!   right). For a stranger they are not checked against the password:
+//!   with all of them masked a check would tell nobody anything; each
+//!   wrong password counts one failure. From an address on file for the
+//!   account they are (issue #23 §3, see [`out_of_order`]): the owner is
+//!   told "the words are out of order", never which word, and only at
+//!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
 //!   [`text::Hidden`]) in every reply the mail causes, to anyone, and in its
 //!   log line. A password that is also a move (`e4`) is masked in move
