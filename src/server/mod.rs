@@ -105,7 +105,7 @@ pub struct Processed {
 /// may show it: the one place that text is made. Passwords are not written
 /// to logs.
 pub fn log_subject(subject: &str) -> String {
-    command::mask_line(subject)
+    command::log_line(subject)
 }
 
 /// A failure that is not the player's: nothing of the mail was applied.
@@ -462,7 +462,7 @@ impl<'a> Server<'a> {
             }
             Admitted::Read(letter) => letter,
         };
-        let session = guard::Session::default();
+        let session = guard::Session::for_reply(letter.by_reply.is_some());
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = letter
@@ -722,12 +722,10 @@ impl<'a> Server<'a> {
             return Ok(());
         }
         guard::charge(ctx, None)?;
-        let refusal = Refusal {
-            sentence: e.message.clone(),
-            game: e.game.clone(),
-            board: e.board,
-        };
+        // Its sender's password in a wrong place (issue #23 §3).
+        let (refusal, notices) = guard::parse_refusal(ctx, e)?;
         tally.refuse(self.refusal_reply(ctx, &refusal, &e.masked)?);
+        tally.replies.extend(notices);
         Ok(())
     }
 
@@ -1125,7 +1123,7 @@ impl<'a> Server<'a> {
         masked: &str,
     ) -> Result<Reply, ServerError> {
         // Words that may be a password (see `guard`) are masked too.
-        let masked = &ctx.session.mask_quote(masked);
+        let masked = &guard::quote(ctx, masked)?;
         let title = refusal
             .game
             .as_deref()
