@@ -228,7 +228,7 @@ impl Default for LimitsSection {
             commands_per_hour_per_account: 200,
             commands_per_hour_total: 5000,
             boards_per_player_per_day: 20,
-            max_message_bytes: 256 * 1024,
+            max_message_bytes: crate::limits::MAX_MESSAGE_BYTES,
             failures_before_quarantine: 3,
             max_reply_bytes: 64 * 1024,
             max_list_items: 20,

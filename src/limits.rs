@@ -44,6 +44,11 @@
 //! Logs: every field taken from a mail is written through [`log_field`]:
 //! control characters escaped, cut at [`LOG_FIELD_CHARS`] characters.
 
+/// The default of `[limits] max_message_bytes`: what an inbox reads of
+/// one mail until the configuration says otherwise (here, not in
+/// `config`, so that `mail` needs nothing of `config`).
+pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+
 /// The most of an oversized inbound mail that is read: its header.
 pub const HEADER_BYTES: usize = 64 * 1024;
 

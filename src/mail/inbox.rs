@@ -136,7 +136,7 @@ pub struct MaildirInbox {
 
 /// The `[limits] max_message_bytes` an inbox applies until told otherwise.
 pub(crate) fn default_max_bytes() -> usize {
-    crate::config::LimitsSection::default().max_message_bytes
+    crate::limits::MAX_MESSAGE_BYTES
 }
 
 impl MaildirInbox {
