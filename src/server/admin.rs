@@ -98,7 +98,12 @@ impl Server<'_> {
                 "The server admin adjudicated {} board {number}.",
                 game.title()
             )];
-            news.extend(finish(ctx, &mut loaded, winner, ADJUDICATION)?);
+            news.extend(finish(
+                ctx,
+                &mut loaded,
+                winner,
+                store::BoardEnding::Adjudication,
+            )?);
             let mut view = loaded.view(game, news);
             view.recent_only = false;
             let replies = view.to_players(ctx)?;

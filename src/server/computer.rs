@@ -256,7 +256,7 @@ pub(crate) fn answer_proposal(
         news.push(format!(
             "{computer} accepts {proposer}'s proposal of {what}."
         ));
-        let mut changes = finish(ctx, loaded, None, "agreement")?;
+        let mut changes = finish(ctx, loaded, None, store::BoardEnding::Agreement)?;
         news.append(&mut changes);
     } else {
         let why = match kind {

@@ -9,7 +9,7 @@ use super::{Ctx, Handled, Refusal, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Position};
-use crate::store::{self, BoardStatus, Ply};
+use crate::store::{self, BoardEnding, BoardStatus, Ply};
 
 /// A board with its recent plies and the position they lead to.
 ///
@@ -348,10 +348,13 @@ pub(crate) fn apply_move(
     }
     Ok(Ok(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
-        rules::Outcome::Won { winner, ending } => {
-            finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
-        }
-        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
+        rules::Outcome::Won { winner, ending } => finish(
+            ctx,
+            loaded,
+            Some(winner.index()),
+            BoardEnding::Board(ending),
+        )?,
+        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
     }))
 }
 
@@ -360,7 +363,7 @@ pub(crate) fn finish(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
     winner: Option<usize>,
-    ending: &str,
+    ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     finish_unrated(ctx, loaded, winner, ending)?;
     let game = loaded.row.game.clone();
@@ -412,15 +415,15 @@ pub(crate) fn finish_unrated(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
     winner: Option<usize>,
-    ending: &str,
+    ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     let game = loaded.row.game.clone();
-    store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
+    store::finish_board(ctx.conn, &game, loaded.row.board, winner, &ending, ctx.now)?;
     store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
     loaded.row.finished_at = Some(ctx.now);
     loaded.row.status = BoardStatus::Finished {
         winner_seat: winner,
-        ending: ending.to_string(),
+        ending,
     };
     Ok(vec![])
 }

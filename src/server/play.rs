@@ -12,7 +12,7 @@ use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{BoardFilter, BoardRef, Credentials, MoveAction, Timers};
 use crate::render::Drawing;
 use crate::rules::{self, Game};
-use crate::store::{self, BoardStatus, Proposal};
+use crate::store::{self, BoardEnding, BoardStatus, ForfeitLimit, Proposal};
 use chrono::Duration;
 
 /// The board drawn for the sender of an erroneous command, if it exists.
@@ -362,12 +362,12 @@ pub(crate) fn act(
                 store::delete_board(ctx.conn, game.name(), number)?;
                 loaded.row.status = BoardStatus::Finished {
                     winner_seat: None,
-                    ending: "withdrawn".into(),
+                    ending: BoardEnding::Withdrawn,
                 };
                 loaded.row.finished_at = Some(ctx.now);
                 occasion = Occasion::Withdrawn { seat };
             } else {
-                news = finish(ctx, &mut loaded, Some(1 - seat), "resignation")?;
+                news = finish(ctx, &mut loaded, Some(1 - seat), BoardEnding::Resignation)?;
             }
         }
         MoveAction::Propose | MoveAction::Undo => {
@@ -421,7 +421,7 @@ pub(crate) fn act(
                     loaded.row.last_action_at = ctx.now;
                 }
                 (true, Proposal::Draw) => {
-                    let mut changes = finish(ctx, &mut loaded, None, "agreement")?;
+                    let mut changes = finish(ctx, &mut loaded, None, BoardEnding::Agreement)?;
                     news.append(&mut changes);
                 }
                 (true, Proposal::Undo) => {
@@ -755,11 +755,11 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                 let mut loaded = load(ctx, game, row.board)?;
                 let loser = loaded.position.to_act().index();
                 let absent = loaded.row.players[loser].clone();
-                let ending = match (action, total) {
+                let limit = match (action, total) {
                     (TimerAction::TimeUp, Some((days_total, _))) => {
-                        format!("forfeit: {absent} used up the {days_total} days of total time")
+                        ForfeitLimit::TotalTime { days: days_total }
                     }
-                    _ => format!("forfeit: {absent} did not act for {idle} days"),
+                    _ => ForfeitLimit::Idle { days: idle },
                 };
                 // Ruling (issue #15): a board the absent player never made
                 // a ply on is finished unrated, like a withdrawal, so that
@@ -773,16 +773,17 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                         ctx,
                         &mut loaded,
                         None,
-                        &format!(
-                            "agreement by silence: the draw proposal stood unanswered for {idle} days"
-                        ),
+                        BoardEnding::AgreementBySilence { days: idle },
                     )?,
-                    _ if touched => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
-                    _ => finish_unrated(
+                    _ => close(
                         ctx,
                         &mut loaded,
                         Some(1 - loser),
-                        &format!("{ending}; unrated, as {absent} never moved on this board"),
+                        BoardEnding::Forfeit {
+                            absent,
+                            limit,
+                            rated: touched,
+                        },
                     )?,
                 };
                 let view = loaded.view(game, news);
@@ -828,12 +829,7 @@ pub(crate) fn game_record(
         extra.push(("FEN".to_string(), row.start_position.clone()));
     }
     if let BoardStatus::Finished { ending, .. } = &row.status {
-        let termination = if ending.starts_with("forfeit") {
-            "time forfeit"
-        } else {
-            "normal"
-        };
-        extra.push(("Termination".to_string(), termination.to_string()));
+        extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
     let server = &ctx.server.config.server;
     let tags = crate::render::RecordTags {

@@ -1,8 +1,10 @@
 //! Boards, their players and their plies.
 
 use super::Cached;
+use crate::rules;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
+use std::fmt;
 
 use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
 
@@ -26,11 +28,191 @@ impl Proposal {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardStatus {
     Active,
-    /// `winner_seat` `None` is a tie; `ending` says why in words.
+    /// `winner_seat` `None` is a tie; `ending` says why.
     Finished {
         winner_seat: Option<usize>,
-        ending: String,
+        ending: BoardEnding,
     },
+}
+
+/// Why a board ended. Its `Display` is the prose the players read in the
+/// status line (`won by alice (checkmate)`); the `ending` column stores
+/// that prose, as it always did, and [`BoardEnding::read`] turns it back
+/// into the enum, so rows written before this type existed read the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardEnding {
+    /// Decided on the board by the rules (checkmate, stalemate, the
+    /// automatic draws, the games' own endings).
+    Board(rules::Ending),
+    Resignation,
+    /// A draw proposal accepted.
+    Agreement,
+    /// A draw proposal left unanswered until the timers would have
+    /// forfeited the player to act: it counts as accepted.
+    AgreementBySilence {
+        days: i64,
+    },
+    /// The timers ended the board against `absent`. `rated` is false for a
+    /// board `absent` never made a ply on (issue #15).
+    Forfeit {
+        absent: String,
+        limit: ForfeitLimit,
+        rated: bool,
+    },
+    /// Ended by the administrator (`admin board adjudicate`).
+    Adjudication,
+    /// Resigned before both players had acted: the board is deleted, so
+    /// this ending is only ever told, never stored.
+    Withdrawn,
+    /// Stored prose none of the above writes (a row edited by hand): kept
+    /// and shown as it is.
+    Other(String),
+}
+
+/// The time limit a forfeited player went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitLimit {
+    /// `days` without acting (at least the board's forfeit days).
+    Idle { days: i64 },
+    /// The board's total time limit of `days` days.
+    TotalTime { days: u32 },
+}
+
+/// Every ending the rules report, for reading stored prose back.
+const RULES_ENDINGS: [rules::Ending; 7] = [
+    rules::Ending::Checkmate,
+    rules::Ending::Stalemate,
+    rules::Ending::Repetition,
+    rules::Ending::FiftyMoveRule,
+    rules::Ending::InsufficientMaterial,
+    rules::Ending::KingsCaptured,
+    rules::Ending::OriginalCaptured,
+];
+
+impl BoardEnding {
+    /// The ending whose prose is `text` (the `ending` column). Ruling:
+    /// text that reads as an ending but would not be written back letter
+    /// for letter (or reads as none) is [`BoardEnding::Other`], so what a
+    /// player is shown never changes.
+    pub fn read(text: &str) -> BoardEnding {
+        match Self::parse(text) {
+            Some(ending) if ending.to_string() == text => ending,
+            _ => BoardEnding::Other(text.to_string()),
+        }
+    }
+
+    fn parse(text: &str) -> Option<BoardEnding> {
+        let fixed = match text {
+            "resignation" => Some(BoardEnding::Resignation),
+            "agreement" => Some(BoardEnding::Agreement),
+            "adjudication" => Some(BoardEnding::Adjudication),
+            "withdrawn" => Some(BoardEnding::Withdrawn),
+            _ => RULES_ENDINGS
+                .into_iter()
+                .find(|e| e.to_string() == text)
+                .map(BoardEnding::Board),
+        };
+        if fixed.is_some() {
+            return fixed;
+        }
+        if let Some(days) = text
+            .strip_prefix("agreement by silence: the draw proposal stood unanswered for ")
+            .and_then(|t| t.strip_suffix(" days"))
+        {
+            return Some(BoardEnding::AgreementBySilence {
+                days: days.parse().ok()?,
+            });
+        }
+        let forfeit = text.strip_prefix("forfeit: ")?;
+        let (forfeit, rated) = match forfeit
+            .strip_suffix(" never moved on this board")
+            .and_then(|t| t.rsplit_once("; unrated, as "))
+        {
+            Some((head, _)) => (head, false),
+            None => (forfeit, true),
+        };
+        let (absent, limit) = if let Some(head) = forfeit.strip_suffix(" days of total time") {
+            let (absent, days) = head.rsplit_once(" used up the ")?;
+            (
+                absent,
+                ForfeitLimit::TotalTime {
+                    days: days.parse().ok()?,
+                },
+            )
+        } else {
+            let head = forfeit.strip_suffix(" days")?;
+            let (absent, days) = head.rsplit_once(" did not act for ")?;
+            (
+                absent,
+                ForfeitLimit::Idle {
+                    days: days.parse().ok()?,
+                },
+            )
+        };
+        Some(BoardEnding::Forfeit {
+            absent: absent.to_string(),
+            limit,
+            rated,
+        })
+    }
+
+    /// The PGN `Termination` tag of a board that ended so.
+    pub fn termination(&self) -> &'static str {
+        match self {
+            BoardEnding::Forfeit { .. } => "time forfeit",
+            // Prose of unknown form: the rule used before this type.
+            BoardEnding::Other(text) if text.starts_with("forfeit") => "time forfeit",
+            BoardEnding::Board(_)
+            | BoardEnding::Resignation
+            | BoardEnding::Agreement
+            | BoardEnding::AgreementBySilence { .. }
+            | BoardEnding::Adjudication
+            | BoardEnding::Withdrawn
+            | BoardEnding::Other(_) => "normal",
+        }
+    }
+}
+
+impl fmt::Display for BoardEnding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardEnding::Board(ending) => write!(f, "{ending}"),
+            BoardEnding::Resignation => f.write_str("resignation"),
+            BoardEnding::Agreement => f.write_str("agreement"),
+            BoardEnding::AgreementBySilence { days } => write!(
+                f,
+                "agreement by silence: the draw proposal stood unanswered for {days} days"
+            ),
+            BoardEnding::Forfeit {
+                absent,
+                limit,
+                rated,
+            } => {
+                match limit {
+                    ForfeitLimit::TotalTime { days } => {
+                        write!(f, "forfeit: {absent} used up the {days} days of total time")?
+                    }
+                    ForfeitLimit::Idle { days } => {
+                        write!(f, "forfeit: {absent} did not act for {days} days")?
+                    }
+                }
+                if !rated {
+                    write!(f, "; unrated, as {absent} never moved on this board")?;
+                }
+                Ok(())
+            }
+            BoardEnding::Adjudication => f.write_str("adjudication"),
+            BoardEnding::Withdrawn => f.write_str("withdrawn"),
+            BoardEnding::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+/// An ending equals the prose it is shown as.
+impl PartialEq<&str> for BoardEnding {
+    fn eq(&self, text: &&str) -> bool {
+        self.to_string() == *text
+    }
 }
 
 /// One board row with its players.
@@ -139,7 +321,7 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
         "active" => BoardStatus::Active,
         _ => BoardStatus::Finished {
             winner_seat: r.get::<_, Option<i64>>(6)?.map(|s| s as usize),
-            ending: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+            ending: BoardEnding::read(&r.get::<_, Option<String>>(7)?.unwrap_or_default()),
         },
     };
     let proposal = match (
@@ -542,7 +724,7 @@ pub fn finish_board(
     game: &str,
     number: u32,
     winner_seat: Option<usize>,
-    ending: &str,
+    ending: &BoardEnding,
     now: DateTime<Utc>,
 ) -> Result<()> {
     let n = conn.exec(
@@ -553,7 +735,7 @@ pub fn finish_board(
             game,
             number,
             winner_seat.map(|s| s as i64),
-            ending,
+            ending.to_string(),
             time_text(now)
         ],
     )?;
@@ -692,7 +874,15 @@ mod tests {
         for b in [due_by_default, due_by_own_nag, total_time, computer] {
             assert!(found.contains(&b), "{b} in {found:?}");
         }
-        finish_board(&conn, "chess", due_by_default, None, "agreement", now).unwrap();
+        finish_board(
+            &conn,
+            "chess",
+            due_by_default,
+            None,
+            &BoardEnding::Agreement,
+            now,
+        )
+        .unwrap();
         let found = boards_for_timers(&conn, now, 7, 21, "computer").unwrap();
         assert!(found.iter().all(|b| b.board != due_by_default));
     }
@@ -751,17 +941,141 @@ mod tests {
             board(&conn, "chess", n).unwrap().unwrap().proposal,
             Some((Proposal::Draw, 1))
         );
-        finish_board(&conn, "chess", n, None, "agreement", Utc::now()).unwrap();
+        finish_board(&conn, "chess", n, None, &BoardEnding::Agreement, Utc::now()).unwrap();
         let b = board(&conn, "chess", n).unwrap().unwrap();
         assert_eq!(
             b.status,
             BoardStatus::Finished {
                 winner_seat: None,
-                ending: "agreement".into()
+                ending: BoardEnding::Agreement
             }
         );
         assert_eq!(b.proposal, None);
-        assert!(finish_board(&conn, "chess", n, None, "again", Utc::now()).is_err());
+        assert!(finish_board(
+            &conn,
+            "chess",
+            n,
+            None,
+            &BoardEnding::Resignation,
+            Utc::now()
+        )
+        .is_err());
+    }
+
+    /// Every ending is stored as the prose it is shown as and read back as
+    /// the same ending: the prose written before the type existed included.
+    #[test]
+    fn endings_are_stored_as_their_prose_and_read_back() {
+        let mut endings: Vec<BoardEnding> =
+            RULES_ENDINGS.into_iter().map(BoardEnding::Board).collect();
+        endings.extend([
+            BoardEnding::Resignation,
+            BoardEnding::Agreement,
+            BoardEnding::AgreementBySilence { days: 9 },
+            BoardEnding::Adjudication,
+            BoardEnding::Withdrawn,
+        ]);
+        for limit in [
+            ForfeitLimit::Idle { days: 21 },
+            ForfeitLimit::TotalTime { days: 60 },
+        ] {
+            for rated in [true, false] {
+                endings.push(BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit,
+                    rated,
+                });
+            }
+        }
+        let conn = setup();
+        for ending in &endings {
+            let n = new_board(&conn, "chess");
+            finish_board(&conn, "chess", n, Some(1), ending, Utc::now()).unwrap();
+            let stored: String = conn
+                .query_row(
+                    "SELECT ending FROM boards WHERE game = 'chess' AND board = ?1",
+                    [n],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(stored, ending.to_string());
+            let BoardStatus::Finished { ending: read, .. } =
+                board(&conn, "chess", n).unwrap().unwrap().status
+            else {
+                panic!("board {n} is not finished");
+            };
+            assert_eq!(&read, ending, "{stored}");
+            assert!(!matches!(read, BoardEnding::Other(_)), "{stored}");
+        }
+        // The prose the server wrote before, word for word.
+        for (old, ending) in [
+            ("threefold repetition", BoardEnding::Board(rules::Ending::Repetition)),
+            ("capture of every king", BoardEnding::Board(rules::Ending::KingsCaptured)),
+            (
+                "forfeit: bob did not act for 22 days",
+                BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit: ForfeitLimit::Idle { days: 22 },
+                    rated: true,
+                },
+            ),
+            (
+                "forfeit: bob used up the 30 days of total time; unrated, as bob never moved on this board",
+                BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit: ForfeitLimit::TotalTime { days: 30 },
+                    rated: false,
+                },
+            ),
+            (
+                "agreement by silence: the draw proposal stood unanswered for 7 days",
+                BoardEnding::AgreementBySilence { days: 7 },
+            ),
+        ] {
+            assert_eq!(BoardEnding::read(old), ending);
+        }
+    }
+
+    /// Prose that is no ending the server writes is kept as it is, and
+    /// decides the PGN termination as before (a forfeit by its first word).
+    #[test]
+    fn unknown_ending_prose_is_kept_and_shown_as_it_is() {
+        for text in [
+            "",
+            "time ran out",
+            "forfeit: bob did not act for many days",
+            "forfeit: bob did not act for 007 days",
+            "forfeit: bob did not act for 5 days; unrated, as carol never moved on this board",
+            "Resignation",
+        ] {
+            let read = BoardEnding::read(text);
+            assert_eq!(read, BoardEnding::Other(text.to_string()));
+            assert_eq!(read.to_string(), text);
+        }
+        assert_eq!(
+            BoardEnding::read("forfeit by hand").termination(),
+            "time forfeit"
+        );
+        assert_eq!(BoardEnding::read("time ran out").termination(), "normal");
+    }
+
+    #[test]
+    fn only_a_forfeit_terminates_on_time() {
+        let forfeit = BoardEnding::Forfeit {
+            absent: "alice".into(),
+            limit: ForfeitLimit::Idle { days: 3 },
+            rated: false,
+        };
+        assert_eq!(forfeit.termination(), "time forfeit");
+        for normal in [
+            BoardEnding::Board(rules::Ending::Checkmate),
+            BoardEnding::Resignation,
+            BoardEnding::Agreement,
+            BoardEnding::AgreementBySilence { days: 3 },
+            BoardEnding::Adjudication,
+        ] {
+            assert_eq!(normal.termination(), "normal", "{normal}");
+        }
     }
 
     /// The stored move-list lines number the plies as the count over the
