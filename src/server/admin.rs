@@ -127,7 +127,7 @@ impl Server<'_> {
                     Refusal::new(format!("there is no {} board {number}", game.name())).into(),
                 );
             };
-            let mut readers = row.players.clone();
+            let mut readers = row.players.to_vec();
             for observer in store::observers(ctx.conn, game.name(), number)? {
                 if !readers.contains(&observer) {
                     readers.push(observer);

@@ -400,7 +400,7 @@ impl<'a> BoardView<'a> {
     /// the game is over, of each who asked for its result), drawn as each
     /// reader asked. Signed-off users get no more mail.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
-        let mut readers = self.row.players.clone();
+        let mut readers = self.row.players.to_vec();
         let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
         if !self.row.is_active() {
             // The end of a game also goes to those who asked for results.

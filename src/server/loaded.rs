@@ -367,10 +367,7 @@ pub(crate) fn finish(
 ) -> Handled<Vec<String>> {
     finish_unrated(ctx, loaded, winner, ending)?;
     let game = loaded.row.game.clone();
-    let players = loaded.row.players.clone();
-    let [a, b] = players.as_slice() else {
-        return Ok(vec![]);
-    };
+    let [a, b] = &loaded.row.players.clone();
     let current = |userid: &str| -> Handled<store::Rating> {
         Ok(
             store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {

@@ -47,14 +47,14 @@ pub(crate) fn start_board(
     commenter: Option<&str>,
 ) -> Handled<(u32, Vec<Reply>)> {
     let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
-    if players.len() != 2 {
+    let Ok(players) = <[String; 2]>::try_from(players) else {
         return Err(Refusal::new(format!(
             "{} is played by two players; name them both, the first plays White: {} challenge alice bob.",
             game.title(),
             game.name()
         ))
         .into());
-    }
+    };
     let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     let (options, level) = computer::take_level(ctx, &players, &options)?;
     if players[0] == players[1] {
@@ -837,8 +837,8 @@ pub(crate) fn game_record(
         site: format!("{} <{}>", server.name, server.address),
         date: row.created_at.format("%Y.%m.%d").to_string(),
         round: "-".to_string(),
-        white: row.players.first().cloned().unwrap_or_default(),
-        black: row.players.get(1).cloned().unwrap_or_default(),
+        white: row.players[0].clone(),
+        black: row.players[1].clone(),
         result: result.to_string(),
         extra,
     };

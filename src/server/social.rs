@@ -40,7 +40,7 @@ pub(crate) fn chat(
         .on(game.name(), Some(number))
         .into());
     }
-    let mut readers = loaded.row.players.clone();
+    let mut readers = loaded.row.players.to_vec();
     readers.extend(
         observers
             .into_iter()

@@ -96,7 +96,7 @@ impl BoardEnding {
     /// player is shown never changes.
     pub fn read(text: &str) -> BoardEnding {
         match Self::parse(text) {
-            Some(ending) if ending.to_string() == text => ending,
+            Some(ending) if ending == text => ending,
             _ => BoardEnding::Other(text.to_string()),
         }
     }
@@ -211,7 +211,7 @@ impl fmt::Display for BoardEnding {
 /// An ending equals the prose it is shown as.
 impl PartialEq<&str> for BoardEnding {
     fn eq(&self, text: &&str) -> bool {
-        self.to_string() == *text
+        self.to_string().as_str() == *text
     }
 }
 
@@ -233,8 +233,9 @@ pub struct BoardRow {
     pub last_action_at: DateTime<Utc>,
     pub last_nag_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
-    /// Userids by seat (seat 0 moves first).
-    pub players: Vec<String>,
+    /// Userids by seat (seat 0 moves first). Every board has two players:
+    /// a row with another number of them is refused as corrupt.
+    pub players: [String; 2],
 }
 
 impl BoardRow {
@@ -266,7 +267,7 @@ pub struct NewBoard<'a> {
     pub game: &'a str,
     pub options: &'a [String],
     pub start_position: &'a str,
-    pub players: &'a [String],
+    pub players: &'a [String; 2],
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
     pub total_days: Option<u32>,
@@ -337,7 +338,13 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
             "SELECT userid FROM board_players WHERE game = ?1 AND board = ?2 ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![game, board], |r| r.get::<_, String>(0))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()?
+        let players = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        <[String; 2]>::try_from(players).map_err(|players| {
+            StoreError::Corrupt(format!(
+                "board {game} {board} has {} players, not two",
+                players.len()
+            ))
+        })?
     };
     Ok(BoardRow {
         options: options.split_whitespace().map(String::from).collect(),
@@ -894,7 +901,7 @@ mod tests {
         assert_eq!(new_board(&conn, "chess"), 102);
         assert_eq!(new_board(&conn, "doublechess"), 101);
         let b = board(&conn, "chess", 102).unwrap().unwrap();
-        assert_eq!(b.players, vec!["alice", "bob"]);
+        assert_eq!(b.players, ["alice", "bob"]);
         assert_eq!(b.forfeit_days, Some(10));
         assert!(b.is_active());
         assert_eq!(
@@ -960,6 +967,20 @@ mod tests {
             Utc::now()
         )
         .is_err());
+    }
+
+    /// A board is played by two: a row with one player (hand-edited) is
+    /// reported as a malformed value, not read with a seat missing.
+    #[test]
+    fn a_board_without_two_players_is_corrupt() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        conn.execute("DELETE FROM board_players WHERE seat = 1", [])
+            .unwrap();
+        match board(&conn, "chess", n) {
+            Err(StoreError::Corrupt(why)) => assert!(why.contains("1 players"), "{why}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// Every ending is stored as the prose it is shown as and read back as
