@@ -161,7 +161,7 @@ pub fn board_list(
                     ending,
                 } => format!("tie ({ending})"),
             };
-            let plies = store::plies(conn, game, row.board)?.len();
+            let plies = store::plies(conn, store::BoardId::new(game, row.board))?.len();
             lines.push(format!(
                 "{game:<13} {:>5}  {:<24} ply {plies:<4} last {}  {state}",
                 row.board,

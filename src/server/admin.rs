@@ -122,13 +122,13 @@ impl Server<'_> {
     ) -> Result<Result<Vec<String>, Refusal>, ServerError> {
         self.admin(conn, |ctx| {
             let game = game(game_name)?;
-            let Some(row) = store::board(ctx.conn, game.name(), number)? else {
+            let Some(row) = store::board(ctx.conn, store::BoardId::new(game.name(), number))? else {
                 return Err(
                     Refusal::new(format!("there is no {} board {number}", game.name())).into(),
                 );
             };
             let mut readers = row.players.to_vec();
-            for observer in store::observers(ctx.conn, game.name(), number)? {
+            for observer in store::observers(ctx.conn, store::BoardId::new(game.name(), number))? {
                 if !readers.contains(&observer) {
                     readers.push(observer);
                 }
@@ -148,7 +148,7 @@ impl Server<'_> {
                     )?);
                 }
             }
-            store::delete_board(ctx.conn, game.name(), number)?;
+            store::delete_board(ctx.conn, store::BoardId::new(game.name(), number))?;
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(readers)
         })

@@ -82,7 +82,7 @@ pub(crate) fn numbered_move_list(
     let (lines_before, from) = match plies.first() {
         Some(first) if first.ply > 1 => {
             let (lines_before, closes_a_line) =
-                store::move_line_of(ctx.conn, game, board, first.ply)?;
+                store::move_line_of(ctx.conn, store::BoardId::new(game, board), first.ply)?;
             (lines_before, usize::from(closes_a_line))
         }
         _ => (0, 0),
@@ -373,11 +373,14 @@ impl<'a> BoardView<'a> {
             None => ("", ""),
         };
         // Only boards the computer plays have a level.
-        let computer =
-            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.map(|level| {
-                let userid = &ctx.server.config.computer.userid;
-                format!("{userid} is the computer player, at level {level} of 5.")
-            });
+        let computer = store::computer_level(
+            ctx.conn,
+            store::BoardId::new(self.game.name(), self.row.board),
+        )?
+        .map(|level| {
+            let userid = &ctx.server.config.computer.userid;
+            format!("{userid} is the computer player, at level {level} of 5.")
+        });
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {
@@ -387,7 +390,7 @@ impl<'a> BoardView<'a> {
                 header => self.header(ctx)?,
                 moves => self.moves(ctx)?.trim_end(),
                 board => board,
-                observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
+                observers => store::observers(ctx.conn, store::BoardId::new(self.game.name(), self.row.board))?,
                 commenter => commenter,
                 comment => comment,
                 clock => self.clock(ctx)?,
@@ -401,13 +404,15 @@ impl<'a> BoardView<'a> {
     /// reader asked. Signed-off users get no more mail.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let mut readers = self.row.players.to_vec();
-        let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
+        let mut others = store::observers(
+            ctx.conn,
+            store::BoardId::new(self.game.name(), self.row.board),
+        )?;
         if !self.row.is_active() {
             // The end of a game also goes to those who asked for results.
             others.extend(store::result_watchers(
                 ctx.conn,
-                self.game.name(),
-                self.row.board,
+                store::BoardId::new(self.game.name(), self.row.board),
             )?);
         }
         for observer in others {
@@ -417,7 +422,11 @@ impl<'a> BoardView<'a> {
         }
         if !self.row.is_active() {
             // Replies to this board's mails play no more.
-            store::expire_reply_tokens(ctx.conn, self.game.name(), self.row.board, ctx.now)?;
+            store::expire_reply_tokens(
+                ctx.conn,
+                store::BoardId::new(self.game.name(), self.row.board),
+                ctx.now,
+            )?;
         }
         let mut replies = Vec::new();
         for userid in &readers {

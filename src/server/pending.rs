@@ -262,8 +262,12 @@ pub(crate) fn queue(
                 ),
             ));
         }
-        let Some(old) =
-            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
+        let Some(old) = store::take_pending_move(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            seat,
+            PendingKind::Queued,
+        )?
         else {
             return Err(board_refusal(
                 game,
@@ -485,9 +489,12 @@ pub(crate) fn confirm(
 ) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
     let submitted = match loaded.row.seat_of(&who.userid) {
-        Some(seat) => {
-            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Submitted)?
-        }
+        Some(seat) => store::take_pending_move(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            seat,
+            PendingKind::Submitted,
+        )?,
         None => None,
     };
     let played_plies = loaded.played;

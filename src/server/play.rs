@@ -24,7 +24,7 @@ pub(crate) fn drawing_for_sender(
     let Some(game) = rules::game(game) else {
         return Ok(None);
     };
-    if !store::board_exists(ctx.conn, game.name(), number)? {
+    if !store::board_exists(ctx.conn, store::BoardId::new(game.name(), number))? {
         return Ok(None);
     }
     let loaded = load(ctx, game, number)?;
@@ -106,7 +106,11 @@ pub(crate) fn start_board(
     super::guard::board_started(ctx, &players)?;
     let mut news = Vec::new();
     if let Some(level) = level {
-        store::set_computer_level(ctx.conn, game.name(), number, level.number())?;
+        store::set_computer_level(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            level.number(),
+        )?;
     }
     let mut loaded = load(ctx, game, number)?;
     computer::respond(ctx, game, &mut loaded, &mut news)?;
@@ -355,11 +359,12 @@ pub(crate) fn act(
             notices.extend(computer::respond(ctx, game, &mut loaded, &mut news)?);
         }
         MoveAction::Resign => {
-            let seats = store::seats_that_played(ctx.conn, game.name(), number)?;
+            let seats =
+                store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), number))?;
             if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
                 // Resigned before both players had acted: withdrawn,
                 // unrated and deleted (docs/commands.md §4); nobody won it.
-                store::delete_board(ctx.conn, game.name(), number)?;
+                store::delete_board(ctx.conn, store::BoardId::new(game.name(), number))?;
                 loaded.row.status = BoardStatus::Finished {
                     winner_seat: None,
                     ending: BoardEnding::Withdrawn,
@@ -388,9 +393,13 @@ pub(crate) fn act(
                     "No ply has been played yet, so there is nothing to take back.",
                 )));
             }
-            store::set_proposal(ctx.conn, game.name(), number, Some((kind, seat)))?;
+            store::set_proposal(
+                ctx.conn,
+                store::BoardId::new(game.name(), number),
+                Some((kind, seat)),
+            )?;
             loaded.row.proposal = Some((kind, seat));
-            store::touch(ctx.conn, game.name(), number, ctx.now)?;
+            store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
             loaded.row.last_action_at = ctx.now;
             computer::answer_proposal(ctx, &mut loaded, &mut news)?;
         }
@@ -406,7 +415,7 @@ pub(crate) fn act(
                     describe(kind)
                 ))));
             }
-            store::set_proposal(ctx.conn, game.name(), number, None)?;
+            store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
             loaded.row.proposal = None;
             let accepted = matches!(action, MoveAction::Accept);
             let verb = if accepted { "accepts" } else { "rejects" };
@@ -417,7 +426,7 @@ pub(crate) fn act(
             ));
             match (accepted, kind) {
                 (false, _) => {
-                    store::touch(ctx.conn, game.name(), number, ctx.now)?;
+                    store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
                     loaded.row.last_action_at = ctx.now;
                 }
                 (true, Proposal::Draw) => {
@@ -425,14 +434,13 @@ pub(crate) fn act(
                     news.append(&mut changes);
                 }
                 (true, Proposal::Undo) => {
-                    store::clear_pending_moves(ctx.conn, game.name(), number)?;
-                    store::remove_last_ply(ctx.conn, game.name(), number)?;
+                    store::clear_pending_moves(ctx.conn, store::BoardId::new(game.name(), number))?;
+                    store::remove_last_ply(ctx.conn, store::BoardId::new(game.name(), number))?;
                     let taken = loaded.plies.pop();
                     replay_all(ctx, &mut loaded)?;
                     store::update_position(
                         ctx.conn,
-                        game.name(),
-                        number,
+                        store::BoardId::new(game.name(), number),
                         &loaded.position.to_text(),
                         ctx.now,
                     )?;
@@ -628,7 +636,7 @@ pub(crate) fn games(
             BoardStatus::Active => format!(
                 "{} to act, ply {}",
                 b.players[seat_to_act(game, b)?],
-                store::ply_count(ctx.conn, game.name(), b.board)? + 1
+                store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
             ),
             BoardStatus::Finished {
                 winner_seat: Some(s),
@@ -715,7 +723,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         }
         let total = match row.total_days {
             Some(days) => {
-                let plies = store::plies(ctx.conn, game.name(), row.board)?;
+                let plies = store::plies(ctx.conn, store::BoardId::new(game.name(), row.board))?;
                 Some((days, time_used(ctx, &row, &plies, to_act, to_act)?))
             }
             None => None,
@@ -749,7 +757,11 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                 let mut view = loaded.view(game, lines);
                 view.occasion = Occasion::Nag;
                 replies.extend(view.to_user(ctx, userid)?);
-                store::set_last_nag(ctx.conn, game.name(), row.board, ctx.now)?;
+                store::set_last_nag(
+                    ctx.conn,
+                    store::BoardId::new(game.name(), row.board),
+                    ctx.now,
+                )?;
             }
             TimerAction::Forfeit | TimerAction::TimeUp => {
                 let mut loaded = load(ctx, game, row.board)?;
@@ -764,8 +776,11 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                 // Ruling (issue #15): a board the absent player never made
                 // a ply on is finished unrated, like a withdrawal, so that
                 // boards started by a flood of challenges rate nobody.
-                let touched =
-                    store::seats_that_played(ctx.conn, game.name(), row.board)?.contains(&loser);
+                let touched = store::seats_that_played(
+                    ctx.conn,
+                    store::BoardId::new(game.name(), row.board),
+                )?
+                .contains(&loser);
                 let close = if touched { finish } else { finish_unrated };
                 let news = match loaded.row.proposal {
                     // An unanswered draw proposal counts as accepted.

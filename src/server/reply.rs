@@ -284,7 +284,7 @@ pub(crate) fn read(
     let title = game.title();
     let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
     let how = subject_command(game.name(), key.board);
-    let row = store::board(conn, game.name(), key.board)?;
+    let row = store::board(conn, store::BoardId::new(game.name(), key.board))?;
     if row.as_ref().is_none_or(|r| !r.is_active()) {
         return Ok(Some(ByReply::refused(
             on_board(format!(
@@ -345,7 +345,7 @@ pub(crate) fn read(
     }
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
-    let now = store::ply_count(conn, game.name(), key.board)?;
+    let now = store::ply_count(conn, store::BoardId::new(game.name(), key.board))?;
     let answerable = (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
         game: game.name().to_string(),
         board: key.board,

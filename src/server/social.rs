@@ -22,7 +22,7 @@ pub(crate) fn chat(
 ) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number)?;
     let user = ctx.authenticate(who)?;
-    let observers = store::observers(ctx.conn, game.name(), number)?;
+    let observers = store::observers(ctx.conn, store::BoardId::new(game.name(), number))?;
     if loaded.row.seat_of(&user.userid).is_none() && !observers.contains(&user.userid) {
         return Err(Refusal::new(format!(
             "Only the players and observers of {} board {number} can chat there; subscribe to it first.",
@@ -95,7 +95,7 @@ pub(crate) fn subscribe(
     let mut full = Vec::new();
     for n in numbers {
         require_board(ctx, game, n)?;
-        let observers = store::observers(ctx.conn, game.name(), n)?;
+        let observers = store::observers(ctx.conn, store::BoardId::new(game.name(), n))?;
         if observers.contains(&user.userid) {
             continue;
         }
@@ -111,7 +111,7 @@ pub(crate) fn subscribe(
             full.push(n.to_string());
             continue;
         }
-        if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
+        if store::add_observer(ctx.conn, store::BoardId::new(game.name(), n), &user.userid)? {
             added.push(n.to_string());
         }
     }

@@ -8,6 +8,26 @@ use std::fmt;
 
 use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
 
+/// Which board: its game's name and its number, as pbmserv writes them
+/// (`chess 101`). Every store function about one board takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardId<'a> {
+    pub game: &'a str,
+    pub number: u32,
+}
+
+impl<'a> BoardId<'a> {
+    pub fn new(game: &'a str, number: u32) -> BoardId<'a> {
+        BoardId { game, number }
+    }
+}
+
+impl fmt::Display for BoardId<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.game, self.number)
+    }
+}
+
 /// A pending proposal on a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proposal {
@@ -218,6 +238,10 @@ impl PartialEq<&str> for BoardEnding {
 /// One board row with its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardRow {
+    /// The game's name as stored. Ruling: kept as text (see [`BoardRow::id`]
+    /// for the pair), not a `&'static` name of the rules' registry, so a
+    /// row of a game this build does not know is still listed and skipped
+    /// as before rather than failing every listing it is in.
     pub game: String,
     pub board: u32,
     pub options: Vec<String>,
@@ -239,6 +263,11 @@ pub struct BoardRow {
 }
 
 impl BoardRow {
+    /// Which board this is.
+    pub fn id(&self) -> BoardId<'_> {
+        BoardId::new(&self.game, self.board)
+    }
+
     pub fn is_active(&self) -> bool {
         self.status == BoardStatus::Active
     }
@@ -381,7 +410,8 @@ fn boards_where(
     Ok(out)
 }
 
-pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<BoardRow>> {
+pub fn board(conn: &Connection, id: BoardId<'_>) -> Result<Option<BoardRow>> {
+    let (game, number) = (id.game, id.number);
     Ok(
         boards_where(conn, "game = ?1 AND board = ?2", params![game, number])?
             .into_iter()
@@ -435,12 +465,13 @@ pub fn boards_for_timers(
     )
 }
 
-pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
-    plies_after(conn, game, number, 0)
+pub fn plies(conn: &Connection, id: BoardId<'_>) -> Result<Vec<Ply>> {
+    plies_after(conn, id, 0)
 }
 
 /// The plies after ply `first` (all of them for 0), in order.
-pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Result<Vec<Ply>> {
+pub fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec<Ply>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT ply, seat, notation, events, comment, played_at, auto FROM plies
          WHERE game = ?1 AND board = ?2 AND ply > ?3 ORDER BY ply",
@@ -472,12 +503,12 @@ pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Re
 /// whose earlier plies have no lines gets them counted first).
 pub fn append_ply(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     ply: &Ply,
     position_key: Option<u64>,
 ) -> Result<()> {
-    let line = line_after(conn, game, number, ply)?;
+    let (game, number) = (id.game, id.number);
+    let line = line_after(conn, id, ply)?;
     conn.exec(
         "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto,
                             position_key, line)
@@ -502,7 +533,8 @@ pub fn append_ply(
 /// The move-list line of a ply about to be stored: its predecessor's, or
 /// the next when it opens a line (a seat-0 ply, or any ply not right after
 /// a seat-0 one). `None` when the predecessor is missing.
-fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<Option<u32>> {
+fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u32>> {
+    let (game, number) = (id.game, id.number);
     if ply.ply <= 1 {
         return Ok(Some(1));
     }
@@ -520,7 +552,7 @@ fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<O
         None => return Ok(None),
         Some((seat, Some(line))) => (seat, line),
         Some(_) => {
-            count_lines(conn, game, number)?;
+            count_lines(conn, id)?;
             match before(conn)? {
                 Some((seat, Some(line))) => (seat, line),
                 _ => return Ok(None),
@@ -533,7 +565,8 @@ fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<O
 
 /// Write the move-list line of every ply of a board (for plies stored
 /// before migration 0026).
-fn count_lines(conn: &Connection, game: &str, number: u32) -> Result<()> {
+fn count_lines(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE plies SET line = counted.line FROM (
            SELECT ply, sum(opens) OVER (ORDER BY ply) AS line FROM (
@@ -547,7 +580,8 @@ fn count_lines(conn: &Connection, game: &str, number: u32) -> Result<()> {
 
 /// The position keys stored with ply `from` and every ply after it, in
 /// order (`None` for a ply stored without one).
-pub fn ply_keys(conn: &Connection, game: &str, number: u32, from: u32) -> Result<Vec<Option<u64>>> {
+pub fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<Vec<Option<u64>>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT position_key FROM plies WHERE game = ?1 AND board = ?2 AND ply >= ?3 ORDER BY ply",
     )?;
@@ -558,7 +592,8 @@ pub fn ply_keys(conn: &Connection, game: &str, number: u32, from: u32) -> Result
 }
 
 /// Store the position keys of plies (by ply number) stored without them.
-pub fn set_ply_keys(conn: &Connection, game: &str, number: u32, keys: &[(u32, u64)]) -> Result<()> {
+pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     for &(ply, key) in keys {
         conn.exec(
             "UPDATE plies SET position_key = ?4 WHERE game = ?1 AND board = ?2 AND ply = ?3",
@@ -574,7 +609,8 @@ pub fn set_ply_keys(conn: &Connection, game: &str, number: u32, keys: &[(u32, u6
 /// a seat-0 ply) rather than beginning a line of its own. Read from the
 /// line stored with the ply before it (migration 0026); counted by the
 /// database from the seats alone where that has none.
-pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Result<(u32, bool)> {
+pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
+    let (game, number) = (id.game, id.number);
     let stored: Option<(Option<u32>, bool, bool)> = conn
         .prepare_cached(
             "SELECT q.line, q.ply IS NOT NULL, coalesce(p.seat = 1 AND q.seat = 0, 0)
@@ -591,16 +627,12 @@ pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Res
         Some((_, false, _)) => return Ok((0, false)),
         _ => {}
     }
-    counted_move_line_of(conn, game, number, ply)
+    counted_move_line_of(conn, id, ply)
 }
 
 /// [`move_line_of`] counted over every ply before `ply`.
-fn counted_move_line_of(
-    conn: &Connection,
-    game: &str,
-    number: u32,
-    ply: u32,
-) -> Result<(u32, bool)> {
+fn counted_move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached(
             "SELECT
@@ -616,7 +648,8 @@ fn counted_move_line_of(
 }
 
 /// How many plies a board has seen (plies are numbered from 1 without gaps).
-pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
+pub fn ply_count(conn: &Connection, id: BoardId<'_>) -> Result<u32> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached("SELECT coalesce(max(ply), 0) FROM plies WHERE game = ?1 AND board = ?2")?
         .query_row(params![game, number], |r| r.get(0))?)
@@ -624,7 +657,8 @@ pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
 
 /// The seats that have played at least one ply on a board (each seat's
 /// search stops at its first ply, so a long game costs no more).
-pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<Vec<usize>> {
+pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<usize>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT s.seat FROM board_players s
          WHERE s.game = ?1 AND s.board = ?2
@@ -640,7 +674,8 @@ pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<V
 
 /// Take back the last ply (undo). A resume point after the plies left is
 /// dropped (loading then replays from the start until a new one is set).
-pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()> {
+pub fn remove_last_ply(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM plies WHERE game = ?1 AND board = ?2
            AND ply = (SELECT MAX(ply) FROM plies WHERE game = ?1 AND board = ?2)",
@@ -657,7 +692,8 @@ pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()>
 
 /// Where loading a board starts: a ply and the position text after it
 /// (`None`: ply 0, the start position). See migration 0014.
-pub fn resume_point(conn: &Connection, game: &str, number: u32) -> Result<(u32, Option<String>)> {
+pub fn resume_point(conn: &Connection, id: BoardId<'_>) -> Result<(u32, Option<String>)> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached(
             "SELECT resume_ply, resume_position FROM boards WHERE game = ?1 AND board = ?2",
@@ -670,11 +706,11 @@ pub fn resume_point(conn: &Connection, game: &str, number: u32) -> Result<(u32, 
 /// Set where loading a board starts: the position text after ply `ply`.
 pub fn set_resume_point(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     ply: u32,
     position: Option<&str>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET resume_ply = ?3, resume_position = ?4 WHERE game = ?1 AND board = ?2",
         params![game, number, ply, position],
@@ -685,11 +721,11 @@ pub fn set_resume_point(
 /// Store the position reached and when the board last saw an action.
 pub fn update_position(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     position: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET position = ?3, last_action_at = ?4, last_nag_at = NULL
          WHERE game = ?1 AND board = ?2",
@@ -699,7 +735,8 @@ pub fn update_position(
 }
 
 /// Record that the board saw an action now (a proposal or its answer).
-pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+pub fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
@@ -709,10 +746,10 @@ pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> 
 
 pub fn set_proposal(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     proposal: Option<(Proposal, usize)>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET proposal = ?3, proposal_seat = ?4 WHERE game = ?1 AND board = ?2",
         params![
@@ -728,12 +765,12 @@ pub fn set_proposal(
 /// End a board.
 pub fn finish_board(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     winner_seat: Option<usize>,
     ending: &BoardEnding,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     let n = conn.exec(
         "UPDATE boards SET status = 'finished', winner_seat = ?3, ending = ?4, finished_at = ?5,
                 proposal = NULL, proposal_seat = NULL
@@ -755,7 +792,8 @@ pub fn finish_board(
 }
 
 /// Remove a board entirely (a game resigned before both players moved).
-pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
+pub fn delete_board(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM boards WHERE game = ?1 AND board = ?2",
         params![game, number],
@@ -763,7 +801,8 @@ pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
     Ok(())
 }
 
-pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+pub fn set_last_nag(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
@@ -772,7 +811,8 @@ pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Ut
 }
 
 /// The observers of a board, by userid.
-pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<String>> {
+pub fn observers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT userid FROM observers WHERE game = ?1 AND board = ?2 ORDER BY userid",
     )?;
@@ -781,7 +821,8 @@ pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<Strin
 }
 
 /// Start observing; false when `userid` observed the board already.
-pub fn add_observer(conn: &Connection, game: &str, number: u32, userid: &str) -> Result<bool> {
+pub fn add_observer(conn: &Connection, id: BoardId<'_>, userid: &str) -> Result<bool> {
+    let (game, number) = (id.game, id.number);
     let n = conn.exec(
         "INSERT OR IGNORE INTO observers (game, board, userid) VALUES (?1, ?2, ?3)",
         params![game, number, userid],
@@ -804,7 +845,8 @@ pub fn remove_observer(
 }
 
 /// Whether a board with this number exists (used before a board is loaded).
-pub fn board_exists(conn: &Connection, game: &str, number: u32) -> Result<bool> {
+pub fn board_exists(conn: &Connection, id: BoardId<'_>) -> Result<bool> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .row(
             "SELECT 1 FROM boards WHERE game = ?1 AND board = ?2",
@@ -883,8 +925,7 @@ mod tests {
         }
         finish_board(
             &conn,
-            "chess",
-            due_by_default,
+            BoardId::new("chess", due_by_default),
             None,
             &BoardEnding::Agreement,
             now,
@@ -900,7 +941,7 @@ mod tests {
         assert_eq!(new_board(&conn, "chess"), 101);
         assert_eq!(new_board(&conn, "chess"), 102);
         assert_eq!(new_board(&conn, "doublechess"), 101);
-        let b = board(&conn, "chess", 102).unwrap().unwrap();
+        let b = board(&conn, BoardId::new("chess", 102)).unwrap().unwrap();
         assert_eq!(b.players, ["alice", "bob"]);
         assert_eq!(b.forfeit_days, Some(10));
         assert!(b.is_active());
@@ -910,7 +951,7 @@ mod tests {
         );
         assert_eq!(boards_of_user(&conn, None, "bob").unwrap().len(), 3);
         // A deleted board's number is not given again.
-        delete_board(&conn, "chess", 102).unwrap();
+        delete_board(&conn, BoardId::new("chess", 102)).unwrap();
         assert_eq!(new_board(&conn, "chess"), 103);
     }
 
@@ -921,8 +962,7 @@ mod tests {
         for (i, m) in ["e4", "e5"].iter().enumerate() {
             append_ply(
                 &conn,
-                "chess",
-                n,
+                BoardId::new("chess", n),
                 &Ply {
                     ply: i as u32 + 1,
                     seat: i,
@@ -936,20 +976,36 @@ mod tests {
             )
             .unwrap();
         }
-        assert_eq!(plies(&conn, "chess", n).unwrap().len(), 2);
-        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0, 1]);
-        remove_last_ply(&conn, "chess", n).unwrap();
-        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0]);
-        let p = plies(&conn, "chess", n).unwrap();
+        assert_eq!(plies(&conn, BoardId::new("chess", n)).unwrap().len(), 2);
+        assert_eq!(
+            seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
+            vec![0, 1]
+        );
+        remove_last_ply(&conn, BoardId::new("chess", n)).unwrap();
+        assert_eq!(
+            seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
+            vec![0]
+        );
+        let p = plies(&conn, BoardId::new("chess", n)).unwrap();
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].events, vec!["x"]);
-        set_proposal(&conn, "chess", n, Some((Proposal::Draw, 1))).unwrap();
+        set_proposal(&conn, BoardId::new("chess", n), Some((Proposal::Draw, 1))).unwrap();
         assert_eq!(
-            board(&conn, "chess", n).unwrap().unwrap().proposal,
+            board(&conn, BoardId::new("chess", n))
+                .unwrap()
+                .unwrap()
+                .proposal,
             Some((Proposal::Draw, 1))
         );
-        finish_board(&conn, "chess", n, None, &BoardEnding::Agreement, Utc::now()).unwrap();
-        let b = board(&conn, "chess", n).unwrap().unwrap();
+        finish_board(
+            &conn,
+            BoardId::new("chess", n),
+            None,
+            &BoardEnding::Agreement,
+            Utc::now(),
+        )
+        .unwrap();
+        let b = board(&conn, BoardId::new("chess", n)).unwrap().unwrap();
         assert_eq!(
             b.status,
             BoardStatus::Finished {
@@ -960,8 +1016,7 @@ mod tests {
         assert_eq!(b.proposal, None);
         assert!(finish_board(
             &conn,
-            "chess",
-            n,
+            BoardId::new("chess", n),
             None,
             &BoardEnding::Resignation,
             Utc::now()
@@ -977,7 +1032,7 @@ mod tests {
         let n = new_board(&conn, "chess");
         conn.execute("DELETE FROM board_players WHERE seat = 1", [])
             .unwrap();
-        match board(&conn, "chess", n) {
+        match board(&conn, BoardId::new("chess", n)) {
             Err(StoreError::Corrupt(why)) => assert!(why.contains("1 players"), "{why}"),
             other => panic!("{other:?}"),
         }
@@ -1011,7 +1066,7 @@ mod tests {
         let conn = setup();
         for ending in &endings {
             let n = new_board(&conn, "chess");
-            finish_board(&conn, "chess", n, Some(1), ending, Utc::now()).unwrap();
+            finish_board(&conn, BoardId::new("chess", n), Some(1), ending, Utc::now()).unwrap();
             let stored: String = conn
                 .query_row(
                     "SELECT ending FROM boards WHERE game = 'chess' AND board = ?1",
@@ -1020,8 +1075,10 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(stored, ending.to_string());
-            let BoardStatus::Finished { ending: read, .. } =
-                board(&conn, "chess", n).unwrap().unwrap().status
+            let BoardStatus::Finished { ending: read, .. } = board(&conn, BoardId::new("chess", n))
+                .unwrap()
+                .unwrap()
+                .status
             else {
                 panic!("board {n} is not finished");
             };
@@ -1117,13 +1174,13 @@ mod tests {
                 played_at: Utc::now(),
                 auto: false,
             };
-            append_ply(&conn, "chess", n, &ply, None).unwrap();
+            append_ply(&conn, BoardId::new("chess", n), &ply, None).unwrap();
         };
         let agree = |upto: usize| {
             for p in 1..=upto as u32 + 1 {
                 assert_eq!(
-                    move_line_of(&conn, "chess", n, p).unwrap(),
-                    counted_move_line_of(&conn, "chess", n, p).unwrap(),
+                    move_line_of(&conn, BoardId::new("chess", n), p).unwrap(),
+                    counted_move_line_of(&conn, BoardId::new("chess", n), p).unwrap(),
                     "ply {p}"
                 );
             }
