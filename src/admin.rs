@@ -155,7 +155,7 @@ pub fn board_list(
                 BoardStatus::Finished {
                     winner_seat: Some(seat),
                     ending,
-                } => format!("won by {} ({ending})", row.players[*seat]),
+                } => format!("won by {} ({ending})", row.players[seat.index()]),
                 BoardStatus::Finished {
                     winner_seat: None,
                     ending,

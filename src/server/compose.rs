@@ -227,7 +227,7 @@ impl<'a> BoardView<'a> {
             BoardStatus::Finished {
                 winner_seat: Some(seat),
                 ending,
-            } => format!("Game won by {} ({ending}).", self.row.players[*seat]),
+            } => format!("Game won by {} ({ending}).", self.row.players[seat.index()]),
             BoardStatus::Finished {
                 winner_seat: None,
                 ending,

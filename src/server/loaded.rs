@@ -374,12 +374,9 @@ pub(crate) fn apply_move(
     }
     Ok(Ok(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
-        rules::Outcome::Won { winner, ending } => finish(
-            ctx,
-            loaded,
-            Some(winner.index()),
-            BoardEnding::Board(ending),
-        )?,
+        rules::Outcome::Won { winner, ending } => {
+            finish(ctx, loaded, Some(winner), BoardEnding::Board(ending))?
+        }
         rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
     }))
 }
@@ -388,7 +385,7 @@ pub(crate) fn apply_move(
 pub(crate) fn finish(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
-    winner: Option<usize>,
+    winner: Option<rules::Color>,
     ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     finish_unrated(ctx, loaded, winner, ending)?;
@@ -404,8 +401,8 @@ pub(crate) fn finish(
     };
     let (ra, rb) = (current(a)?, current(b)?);
     let score = match winner {
-        Some(0) => Score::Win,
-        Some(_) => Score::Loss,
+        Some(rules::Color::White) => Score::Win,
+        Some(rules::Color::Black) => Score::Loss,
         None => Score::Draw,
     };
     let (na, nb) = ratings::update(ra.rating, rb.rating, score);
@@ -437,7 +434,7 @@ pub(crate) fn finish(
 pub(crate) fn finish_unrated(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
-    winner: Option<usize>,
+    winner: Option<rules::Color>,
     ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     let game = loaded.row.game.clone();

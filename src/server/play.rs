@@ -372,7 +372,12 @@ pub(crate) fn act(
                 loaded.row.finished_at = Some(ctx.now);
                 occasion = Occasion::Withdrawn { seat };
             } else {
-                news = finish(ctx, &mut loaded, Some(1 - seat), BoardEnding::Resignation)?;
+                news = finish(
+                    ctx,
+                    &mut loaded,
+                    rules::Color::from_index(seat).map(rules::Color::opponent),
+                    BoardEnding::Resignation,
+                )?;
             }
         }
         MoveAction::Propose | MoveAction::Undo => {
@@ -641,7 +646,7 @@ pub(crate) fn games(
             BoardStatus::Finished {
                 winner_seat: Some(s),
                 ending,
-            } => format!("won by {} ({ending})", b.players[*s]),
+            } => format!("won by {} ({ending})", b.players[s.index()]),
             BoardStatus::Finished {
                 winner_seat: None,
                 ending,
@@ -793,7 +798,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
                     _ => close(
                         ctx,
                         &mut loaded,
-                        Some(1 - loser),
+                        rules::Color::from_index(loser).map(rules::Color::opponent),
                         BoardEnding::Forfeit {
                             absent,
                             limit,
@@ -823,7 +828,7 @@ pub(crate) fn game_record(
     let result = match &row.status {
         BoardStatus::Active => "*",
         BoardStatus::Finished {
-            winner_seat: Some(0),
+            winner_seat: Some(rules::Color::White),
             ..
         } => "1-0",
         BoardStatus::Finished {

@@ -297,7 +297,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
             continue;
         };
         let result = match winner_seat {
-            Some(s) => format!("won by {} ({ending})", b.players[*s]),
+            Some(s) => format!("won by {} ({ending})", b.players[s.index()]),
             None => format!("tie ({ending})"),
         };
         let ended = b.finished_at.unwrap_or(b.last_action_at);

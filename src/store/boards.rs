@@ -50,7 +50,7 @@ pub enum BoardStatus {
     Active,
     /// `winner_seat` `None` is a tie; `ending` says why.
     Finished {
-        winner_seat: Option<usize>,
+        winner_seat: Option<rules::Color>,
         ending: BoardEnding,
     },
 }
@@ -350,7 +350,7 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
     let status = match status.as_str() {
         "active" => BoardStatus::Active,
         _ => BoardStatus::Finished {
-            winner_seat: r.get::<_, Option<i64>>(6)?.map(|s| s as usize),
+            winner_seat: r.get::<_, Option<i64>>(6)?.map(seat_color).transpose()?,
             ending: BoardEnding::read(&r.get::<_, Option<String>>(7)?.unwrap_or_default()),
         },
     };
@@ -392,6 +392,14 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
         game,
         board,
     })
+}
+
+/// The colour of a stored seat number (0 White, 1 Black).
+fn seat_color(seat: i64) -> Result<rules::Color> {
+    usize::try_from(seat)
+        .ok()
+        .and_then(rules::Color::from_index)
+        .ok_or_else(|| StoreError::Corrupt(format!("seat {seat} on a board of two")))
 }
 
 /// Boards matching a WHERE clause, in (game, board) order.
@@ -766,7 +774,7 @@ pub fn set_proposal(
 pub fn finish_board(
     conn: &Connection,
     id: BoardId<'_>,
-    winner_seat: Option<usize>,
+    winner_seat: Option<rules::Color>,
     ending: &BoardEnding,
     now: DateTime<Utc>,
 ) -> Result<()> {
@@ -778,7 +786,7 @@ pub fn finish_board(
         params![
             game,
             number,
-            winner_seat.map(|s| s as i64),
+            winner_seat.map(|s| s.index() as i64),
             ending.to_string(),
             time_text(now)
         ],
@@ -1038,6 +1046,31 @@ mod tests {
         }
     }
 
+    /// The winner is a colour: a stored seat that is neither White's (0)
+    /// nor Black's (1) is reported as a malformed value.
+    #[test]
+    fn the_winner_is_read_as_a_colour() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        let id = BoardId::new("chess", n);
+        finish_board(
+            &conn,
+            id,
+            Some(rules::Color::Black),
+            &BoardEnding::Resignation,
+            Utc::now(),
+        )
+        .unwrap();
+        let winner = |conn: &Connection| match board(conn, id)?.map(|b| b.status) {
+            Some(BoardStatus::Finished { winner_seat, .. }) => Ok(winner_seat),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(winner(&conn).unwrap(), Some(rules::Color::Black));
+        conn.execute("UPDATE boards SET winner_seat = 2", [])
+            .unwrap();
+        assert!(matches!(winner(&conn), Err(StoreError::Corrupt(_))));
+    }
+
     /// Every ending is stored as the prose it is shown as and read back as
     /// the same ending: the prose written before the type existed included.
     #[test]
@@ -1066,7 +1099,14 @@ mod tests {
         let conn = setup();
         for ending in &endings {
             let n = new_board(&conn, "chess");
-            finish_board(&conn, BoardId::new("chess", n), Some(1), ending, Utc::now()).unwrap();
+            finish_board(
+                &conn,
+                BoardId::new("chess", n),
+                Some(rules::Color::Black),
+                ending,
+                Utc::now(),
+            )
+            .unwrap();
             let stored: String = conn
                 .query_row(
                     "SELECT ending FROM boards WHERE game = 'chess' AND board = ?1",
