@@ -1,8 +1,18 @@
-//! The tools for a live server (`pbmchess admin …`) that are more than one
-//! call into the server: listings as lines of text, replays, backups and
-//! the numbers of `admin stats`. The changes a player would see (boards
-//! deleted or adjudicated, vacations, broadcasts) are the server's, in
-//! `server::admin`; the quarantine is `crate::quarantine`.
+//! The admin: everything `pbmchess admin …` does, in one place.
+//!
+//! - Here: the tools for a live server that are more than one call into
+//!   the server: users listed and signed off, boards started (`admin
+//!   challenge`), listings as lines of text, replays, backups, the numbers
+//!   of `admin stats`, and how the CLI reads a password or a number of
+//!   vacation days.
+//! - `server::admin` (`Server::admin_*`): the changes a player would see
+//!   (users added, passwords set, boards deleted, adjudicated or shown,
+//!   vacations, broadcasts), each in one transaction with the mails it
+//!   causes; it needs the server's insides, so it is a module of the
+//!   server. Each returns one flat error, [`AdminError`]: refused (the
+//!   admin's mistake, exit 1) or failed (exit 2).
+//! - The arguments are parsed in the binary (`src/cli/`), which calls these
+//!   and prints what they did. The quarantine is `crate::quarantine`.
 
 use std::path::Path;
 
@@ -10,7 +20,9 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 
 use crate::app::{App, AppError};
+use crate::command::{self, Command, GameCommand, Timers};
 use crate::quarantine::{self, ReplayError};
+pub use crate::server::AdminError;
 use crate::server::{MailOutcome, Refusal};
 use crate::store::{self, BoardStatus};
 
@@ -19,6 +31,89 @@ pub const STATS_DAYS: i64 = 14;
 
 fn when(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M").to_string()
+}
+
+/// `admin user vacation USERID DAYS`: the days (a positive number), or
+/// `None` for `off` (the vacation ends).
+pub fn vacation_days(days: &str) -> Result<Option<u32>, Refusal> {
+    match days.to_lowercase().as_str() {
+        "off" => Ok(None),
+        text => Ok(Some(
+            text.parse::<u32>().ok().filter(|d| *d > 0).ok_or_else(|| {
+                Refusal::new(format!(
+                    "{days:?} is no number of days; give e.g. 14, or off"
+                ))
+            })?,
+        )),
+    }
+}
+
+impl App {
+    /// `admin user remove`: sign the user off (their history stays).
+    /// Returns the userid as stored (lower case).
+    pub fn remove_user(&self, conn: &Connection, userid: &str) -> Result<String, AppError> {
+        let userid = userid.to_lowercase();
+        if store::sign_off(conn, &userid, self.clock().now())? {
+            Ok(userid)
+        } else {
+            Err(Refusal::new(format!("there is no active user called {userid}")).into())
+        }
+    }
+
+    /// `admin challenge GAME WORDS...`: start a board of `game` (the players
+    /// get their board mails); returns its number. The words are read as
+    /// the mail command reads them: players, `-options`, `--timers`.
+    pub fn challenge(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        words: &[String],
+    ) -> Result<u32, AppError> {
+        let (players, options, timers) = challenge_words(words)?;
+        let number = self
+            .server()
+            .admin_challenge(conn, game, &players, &options, &timers)?;
+        // The board mails go out at once, as `process` sends its replies.
+        self.send_now(conn)?;
+        Ok(number)
+    }
+}
+
+/// `admin user list`: one line per user, their addresses and whether they
+/// signed off.
+pub fn user_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+    Ok(store::users(conn)?
+        .into_iter()
+        .map(|u| {
+            let state = if u.signed_off_at.is_some() {
+                "  (signed off)"
+            } else {
+                ""
+            };
+            format!("{:<20} {}{state}", u.userid, u.addresses.join(", "))
+        })
+        .collect())
+}
+
+/// Split `admin challenge` words into players, `-options` and `--timers`,
+/// with the same reading as the mail command.
+fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers), Refusal> {
+    let line = format!("chess challenge {}", words.join(" "));
+    match command::parse_line(&line) {
+        Ok(parsed) => match parsed.command {
+            Command::Game {
+                command:
+                    GameCommand::Challenge {
+                        players,
+                        options,
+                        timers,
+                    },
+                ..
+            } => Ok((players, options, timers)),
+            _ => Err(Refusal::new("give the players, then any -options")),
+        },
+        Err(e) => Err(Refusal::new(e.message)),
+    }
 }
 
 /// `admin outbox list`: every mail not yet sent, one line each (id,
@@ -364,5 +459,32 @@ mod password_tests {
             split_user_add_words(&words(&["a@x.org"]), true),
             (None, words(&["a@x.org"]))
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn challenge_words_are_read_as_the_mail_command_reads_them() {
+        let (players, options, timers) =
+            challenge_words(&words("Alice bob -Lenient --forfeittime=3")).unwrap();
+        assert_eq!(players, ["alice", "bob"]);
+        assert_eq!(options, ["lenient"]);
+        assert_eq!(
+            timers,
+            Timers {
+                forfeit_days: Some(3),
+                ..Timers::default()
+            }
+        );
+        let refusal = challenge_words(&words("alice")).unwrap_err();
+        assert!(refusal.sentence.contains("two players"), "{refusal:?}");
+        assert!(challenge_words(&words("alice bob --sleeptime=3")).is_err());
     }
 }

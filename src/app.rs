@@ -12,13 +12,12 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use crate::clock::{Clock, FixedClock, SystemClock};
-use crate::command::{self, Command, GameCommand, Timers};
 use crate::config::{Config, ConfigError};
 use crate::daemon::{self, Daemon};
 use crate::mail::{self, InboxConfig, MailError, OutboxConfig};
 use crate::quarantine::Verdict;
 use crate::server::templates::{TemplateError, Templates};
-use crate::server::{Refusal, Server, ServerError};
+use crate::server::{AdminError, Refusal, Server, ServerError};
 use crate::store::{self, StoreError};
 
 /// Why a subcommand did not do what it was asked. Its `Display` is the
@@ -55,6 +54,15 @@ pub enum AppError {
 impl From<Refusal> for AppError {
     fn from(r: Refusal) -> Self {
         AppError::Refused(r)
+    }
+}
+
+impl From<AdminError> for AppError {
+    fn from(e: AdminError) -> Self {
+        match e {
+            AdminError::Refused(r) => AppError::Refused(r),
+            AdminError::Failed(e) => AppError::Server(e),
+        }
     }
 }
 
@@ -240,51 +248,6 @@ impl App {
     pub fn send_now(&self, conn: &Connection) -> Result<(), AppError> {
         Ok(daemon::send_outbox_now(&self.config, self.clock(), conn)?)
     }
-
-    /// `admin user remove`: sign the user off (their history stays).
-    /// Returns the userid as stored (lower case).
-    pub fn remove_user(&self, conn: &Connection, userid: &str) -> Result<String, AppError> {
-        let userid = userid.to_lowercase();
-        if store::sign_off(conn, &userid, self.clock.now())? {
-            Ok(userid)
-        } else {
-            Err(Refusal::new(format!("there is no active user called {userid}")).into())
-        }
-    }
-
-    /// `admin challenge GAME WORDS...`: start a board of `game` (the players
-    /// get their board mails); returns its number. The words are read as
-    /// the mail command reads them: players, `-options`, `--timers`.
-    pub fn challenge(
-        &self,
-        conn: &mut Connection,
-        game: &str,
-        words: &[String],
-    ) -> Result<u32, AppError> {
-        let (players, options, timers) = challenge_words(words)?;
-        let number = self
-            .server()
-            .admin_challenge(conn, game, &players, &options, &timers)??;
-        // The board mails go out at once, as `process` sends its replies.
-        self.send_now(conn)?;
-        Ok(number)
-    }
-}
-
-/// `admin user list`: one line per user, their addresses and whether they
-/// signed off.
-pub fn user_list(conn: &Connection) -> Result<Vec<String>, AppError> {
-    Ok(store::users(conn)?
-        .into_iter()
-        .map(|u| {
-            let state = if u.signed_off_at.is_some() {
-                "  (signed off)"
-            } else {
-                ""
-            };
-            format!("{:<20} {}{state}", u.userid, u.addresses.join(", "))
-        })
-        .collect())
 }
 
 /// The raw message `process` answers: the file, or standard input.
@@ -417,30 +380,10 @@ fn parse_now(text: &str) -> Result<FixedClock, AppError> {
     Ok(FixedClock(t.with_timezone(&chrono::Utc)))
 }
 
-/// Split `admin challenge` words into players, `-options` and `--timers`,
-/// with the same reading as the mail command.
-fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers), Refusal> {
-    let line = format!("chess challenge {}", words.join(" "));
-    match command::parse_line(&line) {
-        Ok(parsed) => match parsed.command {
-            Command::Game {
-                command:
-                    GameCommand::Challenge {
-                        players,
-                        options,
-                        timers,
-                    },
-                ..
-            } => Ok((players, options, timers)),
-            _ => Err(Refusal::new("give the players, then any -options")),
-        },
-        Err(e) => Err(Refusal::new(e.message)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::admin::user_list;
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
@@ -462,24 +405,6 @@ mod tests {
 
     const MAILDIRS: &str = "[inbox]\nkind = \"maildir\"\npath = \"in\"\n\
                             [outbox]\nkind = \"maildir\"\npath = \"out\"\n";
-
-    #[test]
-    fn challenge_words_are_read_as_the_mail_command_reads_them() {
-        let (players, options, timers) =
-            challenge_words(&words("Alice bob -Lenient --forfeittime=3")).unwrap();
-        assert_eq!(players, ["alice", "bob"]);
-        assert_eq!(options, ["lenient"]);
-        assert_eq!(
-            timers,
-            Timers {
-                forfeit_days: Some(3),
-                ..Timers::default()
-            }
-        );
-        let refusal = challenge_words(&words("alice")).unwrap_err();
-        assert!(refusal.sentence.contains("two players"), "{refusal:?}");
-        assert!(challenge_words(&words("alice bob --sleeptime=3")).is_err());
-    }
 
     #[test]
     fn now_is_an_rfc3339_time_or_a_failure_that_says_so() {
@@ -554,7 +479,6 @@ mod tests {
         for (userid, address) in [("alice", "a@x.test"), ("Bob", "b@x.test")] {
             app.server()
                 .admin_add_user(&mut conn, userid, "pw", &[address.to_string()])
-                .unwrap()
                 .unwrap();
         }
         assert_eq!(

@@ -183,6 +183,45 @@ pub fn sendmail_verify(command: &Path, address: &str, timeout: Duration) -> Resu
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", command.display()))?;
+    let (rx, readers) = read_aside(&mut child);
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Ok(None) => {
+                kill_group(&mut child);
+                break None;
+            }
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(format!("{}: {e}", command.display()));
+            }
+        }
+    };
+    let said = what_it_said(&rx, readers);
+    match status {
+        Some(status) if status.success() => {
+            Ok(format!("{} -bv {address} accepted", command.display()))
+        }
+        Some(status) => Err(format!(
+            "{} -bv {address} failed ({status}){said}",
+            command.display()
+        )),
+        None => Err(format!(
+            "{} -bv {address} did not end within {} s and was killed{said}",
+            command.display(),
+            timeout.as_secs()
+        )),
+    }
+}
+
+/// The child's standard error and output, each read aside by a thread (so
+/// that a full pipe never blocks it): the first 4 KiB of each, sent on the
+/// channel, and how many readers there are.
+fn read_aside(child: &mut std::process::Child) -> (std::sync::mpsc::Receiver<String>, usize) {
     // What it says, read aside so that a full pipe never blocks it.
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let pipes: Vec<Box<dyn Read + Send>> = [
@@ -210,23 +249,14 @@ pub fn sendmail_verify(command: &Path, address: &str, timeout: Duration) -> Resu
         });
     }
     drop(tx);
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() < timeout => {
-                std::thread::sleep(Duration::from_millis(50))
-            }
-            Ok(None) => {
-                kill_group(&mut child);
-                break None;
-            }
-            Err(e) => {
-                kill_group(&mut child);
-                return Err(format!("{}: {e}", command.display()));
-            }
-        }
-    };
+    (rx, readers)
+}
+
+/// What the readers of [`read_aside`] got, whitespace folded, as `: text`
+/// for an error line (empty when the child said nothing). A reader still
+/// blocked after two seconds (a grandchild holding the pipe) is not waited
+/// for.
+fn what_it_said(rx: &std::sync::mpsc::Receiver<String>, readers: usize) -> String {
     let mut said = String::new();
     for _ in 0..readers {
         match rx.recv_timeout(Duration::from_secs(2)) {
@@ -235,24 +265,10 @@ pub fn sendmail_verify(command: &Path, address: &str, timeout: Duration) -> Resu
         }
     }
     let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
-    let said = if said.is_empty() {
+    if said.is_empty() {
         String::new()
     } else {
         format!(": {}", crate::limits::log_field(&said))
-    };
-    match status {
-        Some(status) if status.success() => {
-            Ok(format!("{} -bv {address} accepted", command.display()))
-        }
-        Some(status) => Err(format!(
-            "{} -bv {address} failed ({status}){said}",
-            command.display()
-        )),
-        None => Err(format!(
-            "{} -bv {address} did not end within {} s and was killed{said}",
-            command.display(),
-            timeout.as_secs()
-        )),
     }
 }
 

@@ -129,7 +129,7 @@ pub struct RetrySection {
     /// Hours after which a mail still failing is given up.
     pub give_up_hours: u64,
     /// Seconds a sending pass holds the mails it claimed (at least twice
-    /// the transport's longest send; see `daemon::SEND_LEASE`). After a
+    /// the transport's longest send; see `limits::SEND_LEASE`). After a
     /// crash mid-send the next sender takes them back at once (the send
     /// lock); they wait this long only where that lock cannot be had.
     pub lease_seconds: u64,
@@ -142,7 +142,7 @@ impl Default for RetrySection {
             first_seconds: policy.first_delay.as_secs(),
             max_seconds: policy.max_delay.as_secs(),
             give_up_hours: policy.give_up_after.as_secs() / 3600,
-            lease_seconds: crate::daemon::SEND_LEASE.as_secs(),
+            lease_seconds: crate::limits::SEND_LEASE.as_secs(),
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::{self, Done, Inbox, Retry, Sender};
 use crate::quarantine::{self, Verdict};
-use crate::server::{MailOutcome, Server, ServerError};
+use crate::server::{MailOutcome, Processed, Server, ServerError};
 use crate::store;
 
 /// What a pass did, for the log and for tests.
@@ -48,17 +48,6 @@ impl PassReport {
     pub fn failed(&self) -> bool {
         self.inbox_failed || self.mails_failed > 0
     }
-}
-
-/// Handle one raw inbound message completely. Returns the outcome; logs one line.
-pub fn process_raw(
-    server: &Server<'_>,
-    conn: &mut Connection,
-    raw: &[u8],
-) -> Result<MailOutcome, ServerError> {
-    let own = vec![server.config.server.address.to_lowercase()];
-    let envelope = mail::parse_envelope(raw, &own);
-    process_envelope(server, conn, &envelope, raw.len())
 }
 
 /// What became of one inbound message taken from an inbox or the pipe.
@@ -107,22 +96,19 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
         }
     }
     debug_abort(raw);
-    let own = vec![server.config.server.address.to_lowercase()];
-    let envelope = mail::parse_envelope(raw, &own);
+    let envelope = envelope_of(server, raw);
     let handled = (|| -> Result<MailOutcome, ServerError> {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        clear_bounces_of(&tx, &envelope)?;
-        let outcome = server.handle_mail_within(&tx, &envelope, size)?;
-        note_bounce(server, &tx, &outcome, raw)?;
+        let processed = handle_one(server, &tx, &envelope, raw, size)?;
         store::end_attempt(&tx, &key)?;
         tx.commit()?;
-        log_mail(server, &envelope, &outcome);
-        Ok(outcome)
+        log_mail(&envelope, &processed);
+        Ok(processed.outcome)
     })();
     match handled {
         Ok(outcome) => Taken::Done(outcome),
         Err(error) => {
-            let subject = mask_subject(&envelope.subject);
+            let subject = crate::server::log_subject(&envelope.subject);
             let verdict =
                 match quarantine::note_failure(server, conn, &envelope, &subject, raw, &error) {
                     Ok(v) => Some(v),
@@ -155,15 +141,27 @@ fn debug_abort(raw: &[u8]) {
 #[cfg(not(debug_assertions))]
 fn debug_abort(_: &[u8]) {}
 
-fn process_envelope(
+/// The envelope of an inbound message: the server's own address is one
+/// that is never answered.
+fn envelope_of(server: &Server<'_>, raw: &[u8]) -> mail::Envelope {
+    let own = [server.config.server.address.to_lowercase()];
+    mail::parse_envelope(raw, &own)
+}
+
+/// One inbound mail in the transaction `tx`: its sender's bounces
+/// forgotten, the server's work, and a bounce it is noted. On an error the
+/// caller rolls back.
+fn handle_one(
     server: &Server<'_>,
-    conn: &mut Connection,
+    tx: &Connection,
     envelope: &mail::Envelope,
-    raw_len: usize,
-) -> Result<MailOutcome, ServerError> {
-    let outcome = server.handle_mail(conn, envelope, raw_len)?;
-    log_mail(server, envelope, &outcome);
-    Ok(outcome)
+    raw: &[u8],
+    size: usize,
+) -> Result<Processed, ServerError> {
+    clear_bounces_of(tx, envelope)?;
+    let processed = server.handle_mail_within(tx, envelope, size)?;
+    note_bounce(server, tx, &processed.outcome, raw)?;
+    Ok(processed)
 }
 
 /// Mail from an address that may be answered (not a bounce, not an
@@ -229,8 +227,9 @@ fn note_bounce(
 /// number (`--log-format json` indexes them): `outcome` is the outcome's
 /// name in lower case (`answered`, `ignored`, `duplicate`, ...), with
 /// `commands` and `refused` when answered and `reason` when ignored.
-fn log_mail(server: &Server<'_>, envelope: &mail::Envelope, outcome: &MailOutcome) {
+fn log_mail(envelope: &mail::Envelope, processed: &Processed) {
     use crate::limits::log_field;
+    let outcome = &processed.outcome;
     let (commands, refused) = match outcome {
         MailOutcome::Answered { commands, refused } => (Some(*commands), Some(*refused)),
         _ => (None, None),
@@ -242,7 +241,7 @@ fn log_mail(server: &Server<'_>, envelope: &mail::Envelope, outcome: &MailOutcom
     info!(
         message_id = %log_field(&envelope.message_id),
         sender = %log_field(envelope.sender.as_deref().unwrap_or("-")),
-        subject = %log_field(&server.subject_for_log(envelope)),
+        subject = %log_field(&processed.log_subject),
         outcome = %outcome_name(outcome),
         commands,
         refused,
@@ -267,14 +266,6 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
-}
-
-/// The subject for the log: passwords are not written to logs either.
-pub(crate) fn mask_subject(subject: &str) -> String {
-    match crate::command::parse_line(subject) {
-        Ok(parsed) => parsed.masked,
-        Err(e) => e.masked,
-    }
 }
 
 /// Read every waiting inbound mail, in batches of [`FETCH_BATCH`]; after
@@ -407,8 +398,19 @@ fn read_group(
         let taken = read_slice(server, conn, inbox, slice, report)?;
         rest = &rest[taken.max(1)..];
     }
-    // A file that cannot be read is quarantined at once, without its
-    // bytes: reading it again would fail again.
+    quarantine_unreadable(server, conn, inbox, unreadable, report);
+    Ok(())
+}
+
+/// A file that cannot be read is quarantined at once, without its bytes:
+/// reading it again would fail again.
+fn quarantine_unreadable(
+    server: &Server<'_>,
+    conn: &Connection,
+    inbox: &mut dyn Inbox,
+    unreadable: Vec<(&mail::InboundMessage, &String)>,
+    report: &mut PassReport,
+) {
     for (message, error) in unreadable {
         match quarantine::unreadable(server, conn, &message.id, error) {
             Ok(id) => {
@@ -423,7 +425,6 @@ fn read_group(
             }
         }
     }
-    Ok(())
 }
 
 /// Run mails of a group (with their attempt keys) in one transaction, up
@@ -436,7 +437,6 @@ fn read_slice(
     slice: &[(&mail::InboundMessage, String)],
     report: &mut PassReport,
 ) -> Result<usize, ServerError> {
-    let own = vec![server.config.server.address.to_lowercase()];
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut handled = Vec::with_capacity(slice.len());
     let mut failed = Vec::new();
@@ -446,29 +446,24 @@ fn read_slice(
         debug_abort(&message.raw);
         // Of a mail over the size limit only the header was read: the
         // server refuses it by its size, answering from the header.
-        let envelope = mail::parse_envelope(&message.raw, &own);
-        tx.execute_batch("SAVEPOINT mail")?;
-        let result = clear_bounces_of(&tx, &envelope)
-            .and_then(|()| server.handle_mail_within(&tx, &envelope, message.size))
-            .and_then(|outcome| {
-                note_bounce(server, &tx, &outcome, &message.raw)?;
-                Ok(outcome)
-            });
+        let envelope = envelope_of(server, &message.raw);
+        let result = store::savepoint(&tx, "mail", || {
+            handle_one(server, &tx, &envelope, &message.raw, message.size).map_err(InMail::Failed)
+        });
         match result {
-            Ok(outcome) => {
-                tx.execute_batch("RELEASE mail")?;
-                log_mail(server, &envelope, &outcome);
-                let done = match outcome {
+            Ok(processed) => {
+                log_mail(&envelope, &processed);
+                let done = match processed.outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,
                 };
                 handled.push((*message, done));
             }
-            Err(error) => {
-                tx.execute_batch("ROLLBACK TO mail; RELEASE mail")?;
+            Err(InMail::Failed(error)) => {
                 report.mails_failed += 1;
                 failed.push((*message, envelope, error));
             }
+            Err(InMail::Savepoint(e)) => return Err(e.into()),
         }
         // Its failure (if any) is counted after the commit, in the
         // inbound_failures row: the attempt is over either way.
@@ -486,10 +481,42 @@ fn read_slice(
         }
         return Ok(taken);
     }
-    // Failures are counted (and may quarantine) once the group is
-    // committed, each in a transaction of its own.
+    note_failures(server, conn, inbox, failed, report);
+    for (message, done) in handled {
+        report.mails_read += 1;
+        if let Err(e) = inbox.mark_done(message, done) {
+            // Committed already: reading it again is harmless.
+            warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
+        }
+    }
+    Ok(taken)
+}
+
+/// Why a mail's savepoint in a group was rolled back.
+enum InMail {
+    /// The mail failed: it alone is rolled back and stays in the inbox.
+    Failed(ServerError),
+    /// The savepoint itself failed: the group stops.
+    Savepoint(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for InMail {
+    fn from(e: rusqlite::Error) -> Self {
+        InMail::Savepoint(e)
+    }
+}
+
+/// Count the failures of a committed group (each may quarantine its
+/// mail), each in a transaction of its own.
+fn note_failures(
+    server: &Server<'_>,
+    conn: &Connection,
+    inbox: &mut dyn Inbox,
+    failed: Vec<(&mail::InboundMessage, mail::Envelope, ServerError)>,
+    report: &mut PassReport,
+) {
     for (message, envelope, error) in failed {
-        let subject = mask_subject(&envelope.subject);
+        let subject = crate::server::log_subject(&envelope.subject);
         match quarantine::note_failure(server, conn, &envelope, &subject, &message.raw, &error) {
             Ok(Verdict::Quarantined { id }) => {
                 report.mails_quarantined += 1;
@@ -505,14 +532,6 @@ fn read_slice(
             }
         }
     }
-    for (message, done) in handled {
-        report.mails_read += 1;
-        if let Err(e) = inbox.mark_done(message, done) {
-            // Committed already: reading it again is harmless.
-            warn!(error = %e, "cannot mark a processed mail done; it will be seen again and skipped");
-        }
-    }
-    Ok(taken)
 }
 
 /// What became of one outbox mail the pass tried to send.
@@ -646,34 +665,29 @@ fn send_batches(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) -> Result<bool, ServerError> {
-    let mut temporary_in_a_row = 0;
-    let from = format!("{} <{}>", config.server.name, config.server.address);
     // No send starts that could outlive the claim (see [`SEND_LEASE`]).
     let longest_send = chrono::Duration::from_std(sender.longest_send()).unwrap_or_default();
     let lease_length = chrono::Duration::seconds(
         i64::try_from(config.retry.lease_seconds).unwrap_or(i64::MAX / 1000),
     )
     .max(longest_send * 2);
-    let too_large = config
-        .limits
-        .max_reply_bytes
-        .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR);
+    let mut sending = Sending {
+        config,
+        stop,
+        from: format!("{} <{}>", config.server.name, config.server.address),
+        too_large: config
+            .limits
+            .max_reply_bytes
+            .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR),
+        temporary_in_a_row: 0,
+        down: false,
+    };
     let each = sender.durable_at_send();
     while !stop.load(Ordering::SeqCst) {
         let now = clock.now();
         // Another pass (an overlapping cron run) may be sending some already.
         let lease = now + lease_length;
-        let batch = {
-            let tx = conn.unchecked_transaction()?;
-            let mut claimed = Vec::new();
-            for row in store::due_mail_first(&tx, now, SEND_BATCH)? {
-                if store::claim(&tx, row.id, now, lease)? {
-                    claimed.push(row);
-                }
-            }
-            tx.commit()?;
-            claimed
-        };
+        let batch = claim_batch(conn, now, lease)?;
         if batch.is_empty() {
             return Ok(true);
         }
@@ -681,10 +695,9 @@ fn send_batches(
         // others each is recorded as it comes).
         let mut results = Vec::with_capacity(batch.len());
         let mut tried = 0;
-        let mut down = false;
         let mut lease_out = false;
         for row in &batch {
-            if stop.load(Ordering::SeqCst) || down {
+            if stop.load(Ordering::SeqCst) || sending.down {
                 // Claimed but not tried: due again once the claim runs out.
                 break;
             }
@@ -694,66 +707,8 @@ fn send_batches(
                 lease_out = true;
                 break;
             }
-            let result = if row.mail.body.len() > too_large {
-                let e = format!(
-                    "the mail is {} bytes long, more than this server sends",
-                    row.mail.body.len()
-                );
-                error!(id = row.id, error = %e, "outbox mail given up");
-                report.send_failures += 1;
-                SendResult::GivenUp(e)
-            } else {
-                // A board mail keeps the Message-ID of its reply token.
-                let id = match &row.message_id {
-                    Some(own) => mail::MessageId::Own(own),
-                    None => mail::MessageId::Row(row.id),
-                };
-                match mail::build_message_with_id(&row.mail, id, &from, row.created_at.into()) {
-                    Err(e) => {
-                        error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
-                        report.send_failures += 1;
-                        SendResult::GivenUp(e.to_string())
-                    }
-                    Ok(message) => match sender.send_or_stop(&message, stop) {
-                        Ok(()) => {
-                            temporary_in_a_row = 0;
-                            report.sent += 1;
-                            info!(id = row.id, to = %crate::limits::log_field(&row.mail.to), subject = %crate::limits::log_field(&crate::server::hide_secrets(&row.mail.subject)), "mail sent");
-                            SendResult::Accepted
-                        }
-                        Err(e) if stop.load(Ordering::SeqCst) && !e.is_permanent() => {
-                            // Abandoned for the stop: not tried, due again
-                            // at the next start.
-                            info!(id = row.id, error = %e, "send abandoned to stop");
-                            break;
-                        }
-                        Err(e) => {
-                            report.send_failures += 1;
-                            let age = (now - row.created_at).to_std().unwrap_or_default();
-                            match config
-                                .retry
-                                .policy()
-                                .after_failure(&e, row.attempts + 1, age)
-                            {
-                                Retry::GiveUp => {
-                                    error!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, "mail given up");
-                                    SendResult::GivenUp(e.to_string())
-                                }
-                                Retry::After(delay) => {
-                                    let next =
-                                        now + chrono::Duration::from_std(delay).unwrap_or_default();
-                                    warn!(id = row.id, to = %crate::limits::log_field(&row.mail.to), error = %e, retry_in = ?delay, "mail not sent; will retry");
-                                    // One recipient's 4xx must not hold up the others,
-                                    // but several failures in a row mean the transport
-                                    // is down: leave the rest for a later pass.
-                                    temporary_in_a_row += 1;
-                                    down = temporary_in_a_row >= DOWN_AFTER_FAILURES;
-                                    SendResult::Retry(next, e.to_string())
-                                }
-                            }
-                        }
-                    },
-                }
+            let Some(result) = sending.send(sender, row, now, report) else {
+                break;
             };
             tried += 1;
             if each {
@@ -774,22 +729,159 @@ fn send_batches(
                 report.sent -= before - results.len();
             }
         }
-        let tx = conn.unchecked_transaction()?;
-        let done_at = clock.now();
-        // Claimed but not tried (stopped, or the transport is down): due
-        // again now, not only once the claim runs out.
-        for row in &batch[tried..] {
-            store::unclaim(&tx, row.id, now)?;
-        }
-        for (id, result) in &results {
-            record(&tx, *id, result, done_at)?;
-        }
-        tx.commit()?;
-        if down || (tried < batch.len() && !lease_out) {
+        close_batch(conn, &batch[tried..], &results, now, clock)?;
+        if sending.down || (tried < batch.len() && !lease_out) {
             return Ok(false);
         }
     }
     Ok(false)
+}
+
+/// Claim a batch of due outbox mails until `lease`, in one transaction.
+fn claim_batch(
+    conn: &Connection,
+    now: chrono::DateTime<chrono::Utc>,
+    lease: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<store::OutboxMail>, ServerError> {
+    let tx = conn.unchecked_transaction()?;
+    let mut claimed = Vec::new();
+    for row in store::due_mail_first(&tx, now, SEND_BATCH)? {
+        if store::claim(&tx, row.id, now, lease)? {
+            claimed.push(row);
+        }
+    }
+    tx.commit()?;
+    Ok(claimed)
+}
+
+/// In one transaction: record the `results` of a batch not recorded yet,
+/// and make its mails claimed but not tried (stopped, or the transport is
+/// down) due again now, not only once the claim runs out.
+fn close_batch(
+    conn: &Connection,
+    untried: &[store::OutboxMail],
+    results: &[(i64, SendResult)],
+    now: chrono::DateTime<chrono::Utc>,
+    clock: &dyn Clock,
+) -> Result<(), ServerError> {
+    let tx = conn.unchecked_transaction()?;
+    let done_at = clock.now();
+    for row in untried {
+        store::unclaim(&tx, row.id, now)?;
+    }
+    for (id, result) in results {
+        record(&tx, *id, result, done_at)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// What [`send_batches`] sends with, and what it learnt of the transport.
+struct Sending<'a> {
+    config: &'a Config,
+    stop: &'a AtomicBool,
+    /// The From of every mail.
+    from: String,
+    /// A body longer than this is given up, never sent.
+    too_large: usize,
+    /// Temporary failures in a row (reset by a mail accepted).
+    temporary_in_a_row: u32,
+    /// [`DOWN_AFTER_FAILURES`] in a row: the transport is down, and the
+    /// rest is left for a later pass.
+    down: bool,
+}
+
+impl Sending<'_> {
+    /// Send one outbox mail: what became of it, or `None` when its send
+    /// was abandoned for the stop (not tried: due again at the next start).
+    fn send(
+        &mut self,
+        sender: &mut dyn Sender,
+        row: &store::OutboxMail,
+        now: chrono::DateTime<chrono::Utc>,
+        report: &mut PassReport,
+    ) -> Option<SendResult> {
+        use crate::limits::log_field;
+        if row.mail.body.len() > self.too_large {
+            let e = format!(
+                "the mail is {} bytes long, more than this server sends",
+                row.mail.body.len()
+            );
+            error!(id = row.id, error = %e, "outbox mail given up");
+            report.send_failures += 1;
+            return Some(SendResult::GivenUp(e));
+        }
+        // A board mail keeps the Message-ID of its reply token.
+        let id = match &row.message_id {
+            Some(own) => mail::MessageId::Own(own),
+            None => mail::MessageId::Row(row.id),
+        };
+        let form = mail::MailForm::of_row(row.html);
+        let message = match mail::build_message_in_form(
+            &row.mail,
+            id,
+            form,
+            &self.from,
+            row.created_at.into(),
+        ) {
+            Ok(message) => message,
+            Err(e) => {
+                error!(id = row.id, to = %log_field(&row.mail.to), error = %e, "outbox mail cannot be built; given up");
+                report.send_failures += 1;
+                return Some(SendResult::GivenUp(e.to_string()));
+            }
+        };
+        match sender.send_or_stop(&message, self.stop) {
+            Ok(()) => {
+                self.temporary_in_a_row = 0;
+                report.sent += 1;
+                info!(id = row.id, to = %log_field(&row.mail.to), subject = %log_field(&crate::server::hide_secrets(&row.mail.subject)), "mail sent");
+                Some(SendResult::Accepted)
+            }
+            Err(e) if self.stop.load(Ordering::SeqCst) && !e.is_permanent() => {
+                // Abandoned for the stop: not tried, due again at the
+                // next start.
+                info!(id = row.id, error = %e, "send abandoned to stop");
+                None
+            }
+            Err(e) => Some(self.failed(row, &e, now, report)),
+        }
+    }
+
+    /// A send that failed: given up, or tried again after the retry
+    /// policy's delay.
+    fn failed(
+        &mut self,
+        row: &store::OutboxMail,
+        e: &mail::SendError,
+        now: chrono::DateTime<chrono::Utc>,
+        report: &mut PassReport,
+    ) -> SendResult {
+        use crate::limits::log_field;
+        report.send_failures += 1;
+        let age = (now - row.created_at).to_std().unwrap_or_default();
+        match self
+            .config
+            .retry
+            .policy()
+            .after_failure(e, row.attempts + 1, age)
+        {
+            Retry::GiveUp => {
+                error!(id = row.id, to = %log_field(&row.mail.to), error = %e, "mail given up");
+                SendResult::GivenUp(e.to_string())
+            }
+            Retry::After(delay) => {
+                let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+                warn!(id = row.id, to = %log_field(&row.mail.to), error = %e, retry_in = ?delay, "mail not sent; will retry");
+                // One recipient's 4xx must not hold up the others, but
+                // several failures in a row mean the transport is down:
+                // leave the rest for a later pass.
+                self.temporary_in_a_row += 1;
+                self.down = self.temporary_in_a_row >= DOWN_AFTER_FAILURES;
+                SendResult::Retry(next, e.to_string())
+            }
+        }
+    }
 }
 
 /// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
@@ -852,19 +944,8 @@ pub fn send_outbox_now(
     }
 }
 
-/// How long a pass holds a mail it is sending, by default. A pass claims a
-/// batch for the lease (or twice the transport's [`Sender::longest_send`],
-/// when that is longer) and starts a send only while the whole send fits in
-/// what is left of it; the rest of the batch is given back and claimed
-/// afresh. So a send still running never loses its claim to another pass.
-/// Outbox mails are bounded by `[limits] max_reply_bytes`, so every send
-/// fits; a row too large to send within any lease
-/// ([`crate::limits::MAX_SENDABLE_FACTOR`]) is given up.
-/// After a crash mid-send the claimed mails are due again as soon as the
-/// next sender takes the send lock ([`store::SendLock`]); only where the
-/// lock file cannot be opened do they wait for the lease to run out.
-/// `[retry] lease_seconds` sets it.
-pub const SEND_LEASE: Duration = Duration::from_secs(600);
+/// How long a pass holds a mail it is sending: see [`crate::limits::SEND_LEASE`].
+pub use crate::limits::SEND_LEASE;
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;

@@ -32,7 +32,7 @@
 //!   one mail to someone else) changes nothing and gets one short error
 //!   instead ([`reply_too_large`]). Outbox rows older than this bound that
 //!   are larger than [`MAX_SENDABLE_FACTOR`] times it are given up, never sent.
-//! - The send lease: see `daemon::SEND_LEASE`. A pass claims a batch for
+//! - The send lease: see [`SEND_LEASE`]. A pass claims a batch for
 //!   the lease and starts no send that could outlive it, so a mail is never
 //!   sent twice by two overlapping passes; a mail that cannot be sent within
 //!   its lease is left for the next claim.
@@ -46,6 +46,22 @@
 
 /// The most of an oversized inbound mail that is read: its header.
 pub const HEADER_BYTES: usize = 64 * 1024;
+
+/// How long a pass holds a mail it is sending, by default. A pass claims a
+/// batch for the lease (or twice the transport's [`crate::mail::Sender::longest_send`],
+/// when that is longer) and starts a send only while the whole send fits in
+/// what is left of it; the rest of the batch is given back and claimed
+/// afresh. So a send still running never loses its claim to another pass.
+/// Outbox mails are bounded by `[limits] max_reply_bytes`, so every send
+/// fits; a row too large to send within any lease
+/// ([`MAX_SENDABLE_FACTOR`]) is given up.
+/// After a crash mid-send the claimed mails are due again as soon as the
+/// next sender takes the send lock ([`crate::store::SendLock`]); only where the
+/// lock file cannot be opened do they wait for the lease to run out.
+/// `[retry] lease_seconds` sets it. It lives here, with the other limits,
+/// so that `config` (its default) and `daemon` (its user) both import it
+/// from below them.
+pub const SEND_LEASE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The longest field taken from a mail that a log line shows.
 pub const LOG_FIELD_CHARS: usize = 200;

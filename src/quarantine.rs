@@ -154,7 +154,7 @@ pub fn check_attempts(
                     &FailedMail {
                         message_id: &message_id,
                         sender: envelope.sender.as_deref(),
-                        subject: &crate::daemon::mask_subject(&envelope.subject),
+                        subject: &crate::server::log_subject(&envelope.subject),
                         error: &error,
                     },
                     now,

@@ -31,7 +31,7 @@ fn a_double_chess_game_with_castling_to_resignation() {
     assert!(
         small
             .body
-            .contains(" 1 | R N B Q R N B Q K B N R Q B N R |  1"),
+            .contains(" 1 | r n b q r n b q k b n r q b n r |  1"),
         "{}",
         small.body
     );
@@ -64,7 +64,7 @@ fn a_double_chess_game_with_castling_to_resignation() {
         "castling is echoed in SAN: {shown}"
     );
     assert!(
-        shown.contains(" 1 | R N B Q R N B Q - R K   Q B N R |  1"),
+        shown.contains(" 1 | r n b q r n b q - r k   q b n r |  1"),
         "king on k1, rook on j1: {shown}"
     );
 

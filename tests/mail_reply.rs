@@ -350,6 +350,55 @@ fn a_reply_to_a_mail_that_is_no_longer_current_is_refused_with_the_board_now() {
     );
 }
 
+/// Issue #23 §5: a stale reply when it is the opponent's turn is not told
+/// to add `#N` (`Nc6#3` would then be refused: not the player's turn). It
+/// is told the exact `queue` reply instead, and that reply works.
+#[test]
+fn a_stale_reply_out_of_turn_suggests_the_queue_reply_that_works_not_a_guard() {
+    let mut s = a_board();
+    let mails = round(&mut s, ALICE, "chess challenge alice bob", "");
+    let new_to_alice = only_one(&mails, ALICE).clone();
+    let mails = deliver(&mut s, &plain(ALICE, &new_to_alice, "o1@a.example", "e4"));
+    let to_bob = board_mail(&mails, BOB).clone();
+    deliver(&mut s, &plain(BOB, &to_bob, "o2@b.example", "e5"));
+
+    // bob answers the same mail (ply 1) again; the board is at ply 2,
+    // and ply 3 is alice's.
+    let mails = deliver(&mut s, &plain(BOB, &to_bob, "o3@b.example", "Nc6"));
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let error = only_one(&mails, BOB).clone();
+    let text = common::joined(&error.body);
+    assert!(
+        text.starts_with(
+            "This mail showed ply 1; Chess board 101 is at ply 2 now and it is alice's turn, so your reply is not played. To have Nc6 played when your turn comes, reply to this mail with: queue Nc6"
+        ),
+        "{}",
+        error.body
+    );
+    assert!(!text.contains("#3"), "{}", error.body);
+
+    // Done as told: the move is queued, and played when bob's turn comes.
+    let mails = deliver(
+        &mut s,
+        &thunderbird(BOB, &error, "o4@b.example", &["queue Nc6"]),
+    );
+    let queued = only_one(&mails, BOB);
+    assert!(
+        common::joined(&queued.body).contains("Your move Nc6 is queued on chess board 101"),
+        "{}",
+        queued.body
+    );
+    let mails = round(
+        &mut s,
+        ALICE,
+        &format!("chess move 101 alice {ALICE_PW} Nf3"),
+        "",
+    );
+    let m = board_mail(&mails, BOB);
+    assert!(m.body.contains("2. Nf3        Nc6 (Auto)"), "{}", m.body);
+    no_password_in(&s);
+}
+
 #[test]
 fn replies_from_another_address_to_the_opponents_mail_or_with_a_forged_token_change_nothing() {
     let mut s = a_board();

@@ -65,7 +65,6 @@ fn admin_add(w: &mut World, userid: &str, password: &str, address: &str) {
     let server = Server::new(&w.config, &w.clock, &w.templates);
     server
         .admin_add_user(&mut w.conn, userid, password, &[address.to_string()])
-        .unwrap()
         .unwrap();
 }
 

@@ -25,7 +25,9 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
     for label in ["Level A", "Level B", "Level C", "Level D"] {
         assert!(board.body.contains(label), "{}", board.body);
     }
-    assert!(board.body.contains(
+    // (Sentences are wrapped to 78 columns: looked for with their line
+    // breaks made spaces.)
+    assert!(common::joined(&board.body).contains(
         "White's reserve: a king, a queen, 2 rooks, 2 bishops, 2 knights and 8 unicorns."
     ));
     assert!(board.body.contains("No warps are running."));
@@ -66,14 +68,14 @@ fn a_temporal_game_with_placement_drops_and_a_vanish() {
         assert_eq!(m.subject, "Temporal Chess Board 101 bob");
         assert!(m.body.contains("\n3. V1:Ab1"), "{}", m.body);
         assert!(
-            m.body.contains(
+            common::joined(&m.body).contains(
                 "White's knight on Ab1 vanishes with 1 counter: it reappears at the end of White's next turn."
             ),
             "{}",
             m.body
         );
         assert!(
-            m.body.contains(
+            common::joined(&m.body).contains(
                 "White's knight has vanished on Ab1 (1 counter): it reappears at the end of White's next turn."
             ),
             "the running warp under the board: {}",

@@ -45,7 +45,7 @@ fn a_zelig_game_to_a_mate_only_the_quota_makes() {
     }
     let small = to(&mails, BOB).pop().unwrap().clone();
     assert!(
-        small.body.contains(" 1 | Z Z Z Z K Z Z Z |  1"),
+        small.body.contains(" 1 | z z z z k z z z |  1"),
         "{}",
         small.body
     );
@@ -95,7 +95,7 @@ fn a_zelig_game_to_a_mate_only_the_quota_makes() {
         );
     }
     let shown = s.ok(&["admin", "show", "zelig", "101", "--size", "small"]);
-    assert!(shown.contains(" 4 |   -   -   - P z |  4"), "{shown}");
+    assert!(shown.contains(" 4 |   -   -   - p Z |  4"), "{shown}");
 }
 
 #[test]

@@ -217,6 +217,22 @@ fn a_chain_of_reveals_alternates_its_choosers() {
         }
         other => panic!("{other:?}"),
     }
+    // One spelling written, several read (issue #23): the PGN's one word
+    // and its kin are the same decision.
+    for spelling in [
+        "reveal_c3",
+        "reveal-c3",
+        "revealc3",
+        "Reveal C3",
+        "reveal  c3",
+    ] {
+        let played = p
+            .clone_box()
+            .play(spelling)
+            .unwrap_or_else(|e| panic!("{spelling}: {e}"));
+        assert_eq!(played.notation, "reveal c3", "{spelling}");
+    }
+    assert!(p.clone_box().play("reveal_c4").is_err());
     // Black reveals onto the white bishop on c3 (dark): the bishop goes,
     // and White must choose which shadow bishop comes out.
     let events = play(&mut p, "reveal c3");

@@ -448,7 +448,13 @@ fn standings_history_and_list() {
     assert!(!list.contains("101"), "{list}");
     w.mail("z@x", "list nogame", "");
     let r = w.replies();
-    assert!(single(&r).body.contains("nogame"), "{}", r[0].body);
+    // The word is named by its place, not quoted (issue #23 §3).
+    assert!(
+        single(&r).body.contains("second word is no game I know"),
+        "{}",
+        r[0].body
+    );
+    assert!(!r[0].body.contains("nogame"), "{}", r[0].body);
     assert_eq!(r[0].subject, "Error");
 }
 

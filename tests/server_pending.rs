@@ -140,9 +140,7 @@ fn a_new_queue_replaces_the_old_and_cancel_withdraws() {
     w.mail("b@x", "chess queue 101 bob pb c5", "");
     let r = w.replies();
     assert!(
-        single(&r)
-            .body
-            .contains("It replaces your earlier queued move e5."),
+        common::joined(&single(&r).body).contains("It replaces your earlier queued move e5."),
         "{}",
         r[0].body
     );

@@ -39,9 +39,32 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
             | GameCommand::Unsubscribe { boards, .. }
             | GameCommand::Notify { boards, .. } => bound("boards", dedup(boards)),
             GameCommand::Challenge { options, .. } => bound("options", dedup(options)),
-            _ => {}
+            GameCommand::Help
+            | GameCommand::Move { .. }
+            | GameCommand::Queue { .. }
+            | GameCommand::Resign { .. }
+            | GameCommand::Submit { .. }
+            | GameCommand::Confirm { .. }
+            | GameCommand::Preview { .. }
+            | GameCommand::Chat { .. }
+            | GameCommand::AcceptChallenges { .. }
+            | GameCommand::RejectChallenges { .. }
+            | GameCommand::Limit { .. }
+            | GameCommand::ShowLimit { .. }
+            | GameCommand::Set { .. }
+            | GameCommand::Standings
+            | GameCommand::History
+            | GameCommand::Players
+            | GameCommand::Seek { .. }
+            | GameCommand::Record { .. } => {}
         },
-        _ => {}
+        Command::ChangePassword { .. }
+        | Command::Signoff { .. }
+        | Command::ConfirmAddress { .. }
+        | Command::Vacation { .. }
+        | Command::ShowVacation { .. }
+        | Command::Broadcast { .. }
+        | Command::AllShow { .. } => {}
     }
     match longest {
         Some((what, n)) => Err(format!(
@@ -56,19 +79,43 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
 pub fn only_reads(command: &Command) -> bool {
     match command {
         Command::Help { .. } | Command::List { .. } | Command::AllShow { .. } => true,
-        Command::Game { command, .. } => matches!(
-            command,
+        Command::Signup { .. }
+        | Command::ChangePassword { .. }
+        | Command::ChangeAddress { .. }
+        | Command::Signoff { .. }
+        | Command::ConfirmAddress { .. }
+        | Command::Vacation { .. }
+        | Command::ShowVacation { .. }
+        | Command::Message { .. }
+        | Command::Broadcast { .. } => false,
+        Command::Game { command, .. } => match command {
             GameCommand::Help
-                | GameCommand::Preview { .. }
-                | GameCommand::Show { .. }
-                | GameCommand::ShowUsers { .. }
-                | GameCommand::Games { .. }
-                | GameCommand::Standings
-                | GameCommand::History
-                | GameCommand::Players
-                | GameCommand::Record { .. }
-        ),
-        _ => false,
+            | GameCommand::Preview { .. }
+            | GameCommand::Show { .. }
+            | GameCommand::ShowUsers { .. }
+            | GameCommand::Games { .. }
+            | GameCommand::Standings
+            | GameCommand::History
+            | GameCommand::Players
+            | GameCommand::Record { .. } => true,
+            GameCommand::Challenge { .. }
+            | GameCommand::Move { .. }
+            | GameCommand::Queue { .. }
+            | GameCommand::Resign { .. }
+            | GameCommand::Submit { .. }
+            | GameCommand::Confirm { .. }
+            | GameCommand::ShowAs { .. }
+            | GameCommand::Chat { .. }
+            | GameCommand::Subscribe { .. }
+            | GameCommand::Unsubscribe { .. }
+            | GameCommand::Notify { .. }
+            | GameCommand::AcceptChallenges { .. }
+            | GameCommand::RejectChallenges { .. }
+            | GameCommand::Limit { .. }
+            | GameCommand::ShowLimit { .. }
+            | GameCommand::Set { .. }
+            | GameCommand::Seek { .. } => false,
+        },
     }
 }
 

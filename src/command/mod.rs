@@ -15,20 +15,16 @@ mod parse;
 
 pub use bounds::{collapse, only_reads};
 pub use parse::{
-    has_guard, parse_line, parse_mail, parse_reply, read_part, verbs, MAX_COMMANDS, MAX_LINE_BYTES,
-    MAX_WORDS,
+    has_guard, is_language_word, is_quotable, log_line, parse_line, parse_mail, parse_reply,
+    read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
 };
 
 use std::fmt;
 
-/// `line` as it may be quoted or logged: the password word masked (as
-/// [`Parsed::masked`], or [`ParseError::masked`] for a line that is no
-/// command).
+/// `line` as it may be logged: only its game, verb and board numbers
+/// (see [`log_line`]; issue #23 §3).
 pub fn mask_line(line: &str) -> String {
-    match parse_line(line) {
-        Ok(parsed) => parsed.masked,
-        Err(e) => e.masked,
-    }
+    log_line(line)
 }
 
 /// Every game name the language knows, in the order help lists them.
@@ -142,6 +138,9 @@ pub enum Look {
     /// `reply` (true: board mails may be answered by reply, the default)
     /// or `noreply`.
     Reply(bool),
+    /// `html` (true: board mails carry an HTML part too, the default) or
+    /// `plain` (text only); for every game.
+    Html(bool),
 }
 
 /// The board drawing a player wants.
@@ -437,7 +436,16 @@ impl Command {
             Command::Signup { password, .. } => out.push(password),
             Command::ChangePassword { new, .. } => out.push(new),
             Command::ConfirmAddress { code, .. } => out.push(code),
-            _ => {}
+            Command::Help { .. }
+            | Command::ChangeAddress { .. }
+            | Command::Signoff { .. }
+            | Command::Vacation { .. }
+            | Command::ShowVacation { .. }
+            | Command::List { .. }
+            | Command::Message { .. }
+            | Command::Broadcast { .. }
+            | Command::AllShow { .. }
+            | Command::Game { .. } => {}
         }
         out
     }

@@ -107,16 +107,60 @@ impl ImapInbox {
         Duration::from_secs(self.config.timeout_seconds.max(1))
     }
 
-    fn connect(&self) -> Result<Conn, MailError> {
+    /// An error talking to the server: `<what> <host>:<port>: <e>`.
+    fn err(&self, what: &str, e: &dyn std::fmt::Display) -> MailError {
         let cfg = &self.config;
-        let port = cfg.port();
+        MailError::Imap(format!("{what} {}:{}: {e}", cfg.host, cfg.port()))
+    }
+
+    /// A fresh connection: TCP (and TLS), logged in, the target mailboxes
+    /// created, the inbox selected.
+    fn connect(&self) -> Result<Conn, MailError> {
+        let tcp = self.open_tcp()?;
+        let tcp_clone = tcp
+            .try_clone()
+            .map_err(|e| self.err("socket setup for", &e))?;
+        let client = self.greeted_client(tcp)?;
+        let cfg = &self.config;
+        let mut session = client
+            .login(&cfg.username, self.password.expose())
+            .map_err(|(e, _)| {
+                MailError::Imap(format!(
+                    "login as {} at {}:{} failed: {e}",
+                    cfg.username,
+                    cfg.host,
+                    cfg.port()
+                ))
+            })?;
+        let caps = session
+            .capabilities()
+            .map_err(|e| self.err("CAPABILITY at", &e))?;
+        let has_idle = caps.has_str("IDLE");
+        let has_move = caps.has_str("MOVE");
+        let has_uidplus = caps.has_str("UIDPLUS");
+        drop(caps);
+        self.create_targets(&mut session)?;
+        let mailbox = session
+            .select(&cfg.mailbox)
+            .map_err(|e| self.err(&format!("cannot select {:?} at", cfg.mailbox), &e))?;
+        Ok(Conn {
+            session,
+            tcp: tcp_clone,
+            uid_validity: mailbox.uid_validity.unwrap_or(0),
+            has_idle,
+            has_move,
+            has_uidplus,
+        })
+    }
+
+    /// A TCP connection to the first address of the host that answers,
+    /// with the timeouts set.
+    fn open_tcp(&self) -> Result<TcpStream, MailError> {
+        let cfg = &self.config;
         let timeout = self.timeout();
-        let err = |what: &str, e: &dyn std::fmt::Display| {
-            MailError::Imap(format!("{what} {}:{port}: {e}", cfg.host))
-        };
-        let addrs: Vec<_> = (cfg.host.as_str(), port)
+        let addrs: Vec<_> = (cfg.host.as_str(), cfg.port())
             .to_socket_addrs()
-            .map_err(|e| err("cannot resolve", &e))?
+            .map_err(|e| self.err("cannot resolve", &e))?
             .collect();
         let mut last_err: Option<std::io::Error> = None;
         let mut tcp = None;
@@ -135,7 +179,7 @@ impl ImapInbox {
                 let e = last_err
                     .map(|e| e.to_string())
                     .unwrap_or_else(|| "no address".into());
-                return Err(err("cannot connect to", &e));
+                return Err(self.err("cannot connect to", &e));
             }
         };
         // No Nagle delay: a command, or IDLE's DONE, goes out at once
@@ -143,57 +187,58 @@ impl ImapInbox {
         tcp.set_nodelay(true)
             .and_then(|_| tcp.set_read_timeout(Some(timeout)))
             .and_then(|_| tcp.set_write_timeout(Some(timeout)))
-            .map_err(|e| err("socket setup for", &e))?;
-        let tcp_clone = tcp.try_clone().map_err(|e| err("socket setup for", &e))?;
+            .map_err(|e| self.err("socket setup for", &e))?;
+        Ok(tcp)
+    }
+
+    /// The IMAP client over `tcp` as `[inbox] tls` says, its greeting read.
+    fn greeted_client(&self, tcp: TcpStream) -> Result<Client<Box<dyn ImapConnection>>, MailError> {
+        let cfg = &self.config;
         let tls = || {
             let mut builder = native_tls::TlsConnector::builder();
             if let Some(pem) = &self.ca_pem {
                 let cert = native_tls::Certificate::from_pem(pem)
-                    .map_err(|e| err("TLS certificate for", &e))?;
+                    .map_err(|e| self.err("TLS certificate for", &e))?;
                 builder.add_root_certificate(cert);
             }
-            builder.build().map_err(|e| err("TLS setup for", &e))
+            builder.build().map_err(|e| self.err("TLS setup for", &e))
         };
         let client: Client<Box<dyn ImapConnection>> = match cfg.tls {
             ImapTls::Plain => {
                 let mut c = Client::new(Box::new(tcp) as Box<dyn ImapConnection>);
-                c.read_greeting().map_err(|e| err("no greeting from", &e))?;
+                c.read_greeting()
+                    .map_err(|e| self.err("no greeting from", &e))?;
                 c
             }
             ImapTls::Implicit => {
                 let stream = tls()?
                     .connect(&cfg.host, tcp)
-                    .map_err(|e| err("TLS handshake with", &e))?;
+                    .map_err(|e| self.err("TLS handshake with", &e))?;
                 let mut c = Client::new(Box::new(stream) as Box<dyn ImapConnection>);
-                c.read_greeting().map_err(|e| err("no greeting from", &e))?;
+                c.read_greeting()
+                    .map_err(|e| self.err("no greeting from", &e))?;
                 c
             }
             ImapTls::Starttls => {
                 let mut tcp = tcp;
-                starttls(&mut tcp).map_err(|e| err("STARTTLS at", &e))?;
+                starttls(&mut tcp).map_err(|e| self.err("STARTTLS at", &e))?;
                 let stream = tls()?
                     .connect(&cfg.host, tcp)
-                    .map_err(|e| err("TLS handshake with", &e))?;
+                    .map_err(|e| self.err("TLS handshake with", &e))?;
                 let mut c = Client::new(Box::new(stream) as Box<dyn ImapConnection>);
                 c.greeting_read = true;
                 c
             }
         };
-        let mut session = client
-            .login(&cfg.username, self.password.expose())
-            .map_err(|(e, _)| {
-                MailError::Imap(format!(
-                    "login as {} at {}:{port} failed: {e}",
-                    cfg.username, cfg.host
-                ))
-            })?;
-        let caps = session
-            .capabilities()
-            .map_err(|e| err("CAPABILITY at", &e))?;
-        let has_idle = caps.has_str("IDLE");
-        let has_move = caps.has_str("MOVE");
-        let has_uidplus = caps.has_str("UIDPLUS");
-        drop(caps);
+        Ok(client)
+    }
+
+    /// Creates `processed_mailbox` and `quarantine_mailbox` where missing.
+    fn create_targets(
+        &self,
+        session: &mut Session<Box<dyn ImapConnection>>,
+    ) -> Result<(), MailError> {
+        let cfg = &self.config;
         for target in cfg
             .processed_mailbox
             .iter()
@@ -201,25 +246,15 @@ impl ImapInbox {
         {
             let names = session
                 .list(None, Some(&quote(target)))
-                .map_err(|e| err("LIST at", &e))?;
+                .map_err(|e| self.err("LIST at", &e))?;
             if names.is_empty() {
                 tracing::info!(mailbox = %target, "creating an IMAP mailbox");
                 session
                     .create(target)
-                    .map_err(|e| err(&format!("cannot create mailbox {target:?} at"), &e))?;
+                    .map_err(|e| self.err(&format!("cannot create mailbox {target:?} at"), &e))?;
             }
         }
-        let mailbox = session
-            .select(&cfg.mailbox)
-            .map_err(|e| err(&format!("cannot select {:?} at", cfg.mailbox), &e))?;
-        Ok(Conn {
-            session,
-            tcp: tcp_clone,
-            uid_validity: mailbox.uid_validity.unwrap_or(0),
-            has_idle,
-            has_move,
-            has_uidplus,
-        })
+        Ok(())
     }
 
     /// Runs `op` on a connection; on failure drops it and tries once more on

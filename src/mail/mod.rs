@@ -83,6 +83,11 @@
 //!   per outbox row (derived from the row, or the row's own: a board mail's
 //!   reply token, see `server::reply`); an error mail's ends in
 //!   `.error@<domain>`, so that a mail answering it gets no error back.
+//! - Outgoing bodies: every text part `7bit` (ASCII) or `8bit`, never
+//!   quoted-printable while its lines fit (see `outbound::text_body`). A
+//!   mail carrying a board drawing goes out multipart/alternative, its
+//!   text and the same text in an HTML `<pre>`, unless its recipient chose
+//!   `set … plain` (see `html`, [`MailForm`]).
 //! - `In-Reply-To` and `References` of inbound mail are kept in
 //!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
@@ -92,6 +97,7 @@ mod auth;
 pub mod bounce;
 mod config;
 mod connect;
+mod html;
 mod imap;
 mod inbox;
 mod open;
@@ -103,6 +109,7 @@ mod transports;
 
 pub use auth::{aligned, parse_auth_results, AuthMethod, AuthResults};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
+pub use html::{carries_drawing, html_document, wants_html_part};
 pub use imap::ImapInbox;
 pub use inbox::{
     create_dir_owner_only, maildir_flags, prune_processed_maildir, Done, InboundMessage, Inbox,
@@ -110,9 +117,10 @@ pub use inbox::{
 };
 pub use open::{open_inbox, open_sender};
 pub use outbound::{
-    build_message, build_message_with_id, is_error_message_id, is_error_subject,
-    next_attempt_delay, outgoing_message_id, retry_after_failure, MaildirOutbox, MessageId, Retry,
-    RetryPolicy, SendError, Sender, GIVE_UP_AFTER, RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+    build_message, build_message_in_form, build_message_with_id, is_error_message_id,
+    is_error_subject, next_attempt_delay, outgoing_message_id, retry_after_failure, MailForm,
+    MaildirOutbox, MessageId, Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER,
+    RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
 };
 pub use parse::{is_plausible_address, parse_envelope};
 pub use smtp::{dot_stuffed, Security, SmtpClient, SmtpClientConfig, SmtpError};

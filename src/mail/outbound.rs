@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
 
-use lettre::message::header::{ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0};
-use lettre::message::Mailbox;
+use lettre::message::header::{
+    ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
+};
+use lettre::message::{Body, Mailbox, MessageBuilder, MultiPart, SinglePart};
 use lettre::Message;
 use sha2::{Digest, Sha256};
 
@@ -140,8 +142,10 @@ pub fn is_error_message_id(id: &str, address: &str) -> bool {
 /// `In-Reply-To` and `References` to the cause when its id is a real
 /// Message-ID (not a `hash:` id), `Auto-Submitted` (see [`auto_submitted`]),
 /// `X-Loop: <the server's address>`,
-/// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`; the
-/// transfer encoding is chosen by lettre (7bit for plain ASCII boards).
+/// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`,
+/// `Content-Transfer-Encoding: 7bit` (`8bit` when not ASCII; see
+/// [`text_body`]). [`build_message_in_form`] builds a board mail with its
+/// HTML part.
 ///
 /// The SMTP envelope sender is the server's address (not `<>`), so bounces
 /// come back to the server, where loop protection files them away.
@@ -171,6 +175,73 @@ pub fn build_message_with_id(
     from: &str,
     date: SystemTime,
 ) -> Result<Message, SendError> {
+    build_message_in_form(out, message_id, MailForm::Plain, from, date)
+}
+
+/// What the body of a mail is made of (issue #23 §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailForm {
+    /// One text/plain part.
+    Plain,
+    /// multipart/alternative: the text/plain part, then a text/html part
+    /// showing the same text in a monospace `<pre>` (see `mail::html`).
+    WithHtml,
+}
+
+impl MailForm {
+    /// The form an outbox mail was queued with (`html` of its row).
+    pub fn of_row(html: bool) -> MailForm {
+        if html {
+            MailForm::WithHtml
+        } else {
+            MailForm::Plain
+        }
+    }
+}
+
+/// [`build_message_with_id`] in the form `form`. Every text part goes out
+/// `7bit` when it is ASCII and `8bit` when not (see [`text_body`]).
+pub fn build_message_in_form(
+    out: &Outgoing,
+    message_id: MessageId<'_>,
+    form: MailForm,
+    from: &str,
+    date: SystemTime,
+) -> Result<Message, SendError> {
+    let builder = headers(out, message_id, from, date)?;
+    let built = match form {
+        MailForm::Plain => builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(text_body(&out.body)),
+        MailForm::WithHtml => {
+            let html = super::html::html_document(&out.body);
+            builder.multipart(
+                MultiPart::alternative()
+                    .boundary(boundary(&out.body, &html))
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text_body(&out.body)),
+                    )
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_HTML)
+                            .body(text_body(&html)),
+                    ),
+            )
+        }
+    };
+    built.map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))
+}
+
+/// The headers of [`build_message`], all but `Content-Type` and
+/// `Content-Transfer-Encoding`.
+fn headers(
+    out: &Outgoing,
+    message_id: MessageId<'_>,
+    from: &str,
+    date: SystemTime,
+) -> Result<MessageBuilder, SendError> {
     let from: Mailbox = from
         .trim()
         .parse()
@@ -203,7 +274,6 @@ pub fn build_message_with_id(
         )))
         .date(date)
         .header(MIME_VERSION_1_0)
-        .header(ContentType::TEXT_PLAIN)
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
             auto_submitted(out).to_string(),
@@ -220,9 +290,48 @@ pub fn build_message_with_id(
             .in_reply_to(format!("<{cause}>"))
             .references(format!("<{cause}>"));
     }
-    builder
-        .body(crlf_lines(&out.body))
-        .map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))
+    Ok(builder)
+}
+
+/// The longest line a `7bit` or `8bit` body may have, in octets without
+/// the CRLF (RFC 5322 §2.1.1).
+const MAX_UNENCODED_LINE: usize = 998;
+
+/// A text part's body, lines ended by CRLF, sent as written (issue #23 §1):
+/// `7bit` when it is ASCII, `8bit` when not, so that a raw view and a bot
+/// read the board lines whole (lettre alone would choose
+/// quoted-printable for any line of 76 characters or more, and for any
+/// non-ASCII text, cutting a board line as `|  8  B=` / `lack`). The SMTP
+/// client declares `BODY=8BITMIME` for an 8bit mail where the server
+/// offers it. Ruling: only a text with a line over 998 octets or a NUL,
+/// which no `7bit`/`8bit` body may carry, is left to lettre's choice
+/// (quoted-printable or base64).
+fn text_body(text: &str) -> Body {
+    let crlf = crlf_lines(text);
+    let sendable_as_is = !crlf.contains('\0')
+        && crlf
+            .split("\r\n")
+            .all(|line| line.len() <= MAX_UNENCODED_LINE);
+    if !sendable_as_is {
+        return Body::new(crlf);
+    }
+    let encoding = if crlf.is_ascii() {
+        ContentTransferEncoding::SevenBit
+    } else {
+        ContentTransferEncoding::EightBit
+    };
+    Body::dangerous_pre_encoded(crlf.into_bytes(), encoding)
+}
+
+/// The boundary of a multipart mail: made from its parts, so a resend is
+/// the same mail byte for byte, and never found in them (no text holds
+/// the hash of itself).
+fn boundary(text: &str, html: &str) -> String {
+    let mut h = Sha256::new();
+    h.update((text.len() as u64).to_be_bytes());
+    h.update(text.as_bytes());
+    h.update(html.as_bytes());
+    format!("pbmchess-{}", &hex(&h.finalize())[..32])
 }
 
 /// The `Auto-Submitted` value of a mail (RFC 3834): `auto-replied` for a
@@ -710,6 +819,56 @@ mod tests {
         );
         assert_eq!(retry_after_failure(&temp, 41, GIVE_UP_AFTER), Retry::GiveUp);
         assert_eq!(retry_after_failure(&perm, 1, Duration::ZERO), Retry::GiveUp);
+    }
+
+    fn in_form(out: &Outgoing, form: MailForm) -> String {
+        let msg = build_message_in_form(out, MessageId::Row(7), form, FROM, at()).unwrap();
+        String::from_utf8(msg.formatted()).unwrap()
+    }
+
+    #[test]
+    fn text_parts_go_out_7bit_or_8bit_with_long_lines_whole() {
+        let mut out = row();
+        let rank = format!("  8 |{}|  8  Black", "*R*|".repeat(16));
+        assert!(rank.len() > 76);
+        out.body = format!("It is bob's turn.\n{rank}\n");
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "Content-Transfer-Encoding"), Some("7bit"));
+        assert!(t.contains(&format!("\r\n{rank}\r\n")), "{t}");
+        out.body = "Schöne Grüße ♞\n".into();
+        let t = formatted(&out, 1);
+        assert_eq!(header(&t, "Content-Transfer-Encoding"), Some("8bit"));
+        assert!(t.ends_with("\r\n\r\nSchöne Grüße ♞\r\n"), "{t}");
+        // Only what no 7bit/8bit body may carry is encoded.
+        out.body = "x".repeat(999);
+        let t = formatted(&out, 1);
+        assert_eq!(
+            header(&t, "Content-Transfer-Encoding"),
+            Some("quoted-printable")
+        );
+    }
+
+    #[test]
+    fn a_board_mail_is_multipart_alternative_text_first_and_resent_the_same() {
+        let out = row();
+        let t = in_form(&out, MailForm::WithHtml);
+        let ct = header(&t, "Content-Type").unwrap();
+        assert!(ct.starts_with("multipart/alternative;"), "{ct}");
+        let text_at = t.find("Content-Type: text/plain; charset=utf-8").unwrap();
+        let html_at = t.find("Content-Type: text/html; charset=utf-8").unwrap();
+        assert!(text_at < html_at, "{t}");
+        assert_eq!(t.matches("Content-Transfer-Encoding: 7bit").count(), 2);
+        assert!(t.contains("<pre style=\"font-family: monospace, monospace\">\r\n"));
+        assert_eq!(
+            t,
+            in_form(&out, MailForm::WithHtml),
+            "a resend is the same mail"
+        );
+        assert_eq!(in_form(&out, MailForm::Plain), formatted(&out, 7));
+        // Bots and the server itself read the text part.
+        let raw = t.replacen("Auto-Submitted: auto-replied\r\n", "", 1);
+        let env = super::super::parse_envelope(raw.as_bytes(), &[]);
+        assert_eq!(env.body, out.body);
     }
 
     proptest! {

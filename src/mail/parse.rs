@@ -61,31 +61,13 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     let Some(head) = MessageParser::default().parse_headers(raw) else {
         return no_sender("no sender (not a parseable mail)");
     };
-    let message_id = head
-        .message_id()
-        .and_then(bare_message_id)
-        .map(|id| {
-            if id.len() > MAX_MESSAGE_ID {
-                format!("hash:{}", hex(&Sha256::digest(id.as_bytes())))
-            } else {
-                id
-            }
-        })
-        .unwrap_or_else(hash_id);
+    let message_id = message_id_of(&head).unwrap_or_else(hash_id);
     let headers = raw_headers(&head);
     let from_headers = headers
         .iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case("From"))
         .count();
-    let from_addresses: Vec<String> = head
-        .from()
-        .map(|a| {
-            a.iter()
-                .filter_map(|a| a.address())
-                .map(|a| a.trim().to_lowercase())
-                .collect()
-        })
-        .unwrap_or_default();
+    let from_addresses = from_addresses(&head);
     let from = from_addresses
         .iter()
         .find(|a| is_plausible_address(a))
@@ -102,12 +84,8 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         reply_to.as_deref(),
         own_addresses,
     );
-    if never_answer.is_none() && (from_headers > 1 || from_addresses.len() > 1) {
-        never_answer = Some(if from_headers > 1 {
-            "several From headers (whom the mail is from cannot be told)".to_string()
-        } else {
-            "a From of several addresses (whom the mail is from cannot be told)".to_string()
-        });
+    if never_answer.is_none() {
+        never_answer = several_senders(from_headers, from_addresses.len());
     }
     let replied_to = replied_to(&head);
     let auth_results = headers
@@ -117,14 +95,7 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         .filter_map(|(_, v)| super::auth::parse_auth_results(v))
         .collect();
     let (body, comment) = if never_answer.is_none() {
-        match MessageParser::default().parse(raw) {
-            Some(msg) => {
-                let body = body_text(&msg);
-                let comment = extract_comment(&body);
-                (body, comment)
-            }
-            None => (String::new(), String::new()),
-        }
+        body_and_comment(raw)
     } else {
         (String::new(), String::new())
     };
@@ -142,6 +113,54 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         never_answer,
         replied_to,
         auth_results,
+    }
+}
+
+/// The mail's Message-ID without brackets; one longer than
+/// [`MAX_MESSAGE_ID`] as a hash.
+fn message_id_of(head: &Message<'_>) -> Option<String> {
+    head.message_id().and_then(bare_message_id).map(|id| {
+        if id.len() > MAX_MESSAGE_ID {
+            format!("hash:{}", hex(&Sha256::digest(id.as_bytes())))
+        } else {
+            id
+        }
+    })
+}
+
+/// Every address of the From headers, trimmed and lower-cased.
+fn from_addresses(head: &Message<'_>) -> Vec<String> {
+    head.from()
+        .map(|a| {
+            a.iter()
+                .filter_map(|a| a.address())
+                .map(|a| a.trim().to_lowercase())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Why a mail with `from_headers` From headers naming `from_addresses`
+/// addresses is never answered: whom it is from cannot be told.
+fn several_senders(from_headers: usize, from_addresses: usize) -> Option<String> {
+    if from_headers > 1 {
+        Some("several From headers (whom the mail is from cannot be told)".to_string())
+    } else if from_addresses > 1 {
+        Some("a From of several addresses (whom the mail is from cannot be told)".to_string())
+    } else {
+        None
+    }
+}
+
+/// The whole mail parsed: its text and the player's comment in it.
+fn body_and_comment(raw: &[u8]) -> (String, String) {
+    match MessageParser::default().parse(raw) {
+        Some(msg) => {
+            let body = body_text(&msg);
+            let comment = extract_comment(&body);
+            (body, comment)
+        }
+        None => (String::new(), String::new()),
     }
 }
 
@@ -270,6 +289,16 @@ fn never_answer_reason(
     reply_to: Option<&str>,
     own: &[String],
 ) -> Option<String> {
+    marked_automatic(msg, headers, own).or_else(|| sender_reason(from, reply_to, own))
+}
+
+/// [`never_answer_reason`] from the headers that mark a mail as sent by a
+/// machine (first match wins, in the order of the list).
+fn marked_automatic(
+    msg: &Message<'_>,
+    headers: &[(String, String)],
+    own: &[String],
+) -> Option<String> {
     let values = |name: &'static str| {
         headers
             .iter()
@@ -328,6 +357,12 @@ fn never_answer_reason(
             return Some("delivery report (multipart/report)".to_string());
         }
     }
+    None
+}
+
+/// [`never_answer_reason`] from the sender's addresses: none, a machine's,
+/// or our own.
+fn sender_reason(from: Option<&str>, reply_to: Option<&str>, own: &[String]) -> Option<String> {
     if from.is_none() {
         return Some("no sender".to_string());
     }

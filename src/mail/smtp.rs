@@ -504,43 +504,12 @@ impl SmtpSession {
             in_transaction: true,
             body_sent: false,
         };
-        let non_ascii = !from.is_ascii() || to.iter().any(|t| !t.is_ascii());
-        let mut params = String::new();
-        if non_ascii {
-            if !self.ext.smtputf8 {
-                return Err(refused(SmtpError::Reply {
-                    code: 553,
-                    text: "the address is not ASCII and the server does not take SMTPUTF8".into(),
-                }));
-            }
-            params.push_str(" SMTPUTF8");
-        }
-        if !message.is_ascii() && self.ext.eight_bit {
-            params.push_str(" BODY=8BITMIME");
-        }
+        let params = self.mail_params(from, to, message).map_err(refused)?;
         self.clean = false;
         let mut commands = vec![format!("MAIL FROM:<{from}>{params}\r\n")];
         commands.extend(to.iter().map(|t| format!("RCPT TO:<{t}>\r\n")));
         commands.push("DATA\r\n".to_string());
-        // Replies: MAIL, each RCPT, DATA.
-        let mut replies = Vec::with_capacity(commands.len());
-        if self.ext.pipelining {
-            self.write_all(commands.concat().as_bytes(), stop)
-                .map_err(fail)?;
-            for _ in 0..commands.len() {
-                replies.push(self.read_reply(stop).map_err(fail)?);
-            }
-        } else {
-            for (i, c) in commands.iter().enumerate() {
-                self.write_all(c.as_bytes(), stop).map_err(fail)?;
-                let reply = self.read_reply(stop).map_err(fail)?;
-                let ok = reply.code / 100 == 2 || (i + 1 == commands.len() && reply.code == 354);
-                replies.push(reply);
-                if !ok {
-                    break;
-                }
-            }
-        }
+        let replies = self.envelope_replies(&commands, stop).map_err(fail)?;
         let mail = &replies[0];
         let rcpts = &replies[1..replies.len().min(1 + to.len())];
         let data = replies.get(1 + to.len());
@@ -583,6 +552,55 @@ impl SmtpSession {
         } else {
             Err(refused(end.error()))
         }
+    }
+
+    /// The parameters of `MAIL FROM`: `SMTPUTF8` for addresses that are
+    /// not ASCII (refused when the server does not take it), `BODY=8BITMIME`
+    /// for a message that is not ASCII, where the server offers it.
+    fn mail_params(&self, from: &str, to: &[String], message: &[u8]) -> Result<String, SmtpError> {
+        let non_ascii = !from.is_ascii() || to.iter().any(|t| !t.is_ascii());
+        let mut params = String::new();
+        if non_ascii {
+            if !self.ext.smtputf8 {
+                return Err(SmtpError::Reply {
+                    code: 553,
+                    text: "the address is not ASCII and the server does not take SMTPUTF8".into(),
+                });
+            }
+            params.push_str(" SMTPUTF8");
+        }
+        if !message.is_ascii() && self.ext.eight_bit {
+            params.push_str(" BODY=8BITMIME");
+        }
+        Ok(params)
+    }
+
+    /// Sends the envelope `commands` (MAIL, each RCPT, DATA) and reads
+    /// their replies: all at once where the server pipelines, else one by
+    /// one, stopping at the first refusal.
+    fn envelope_replies(
+        &mut self,
+        commands: &[String],
+        stop: &AtomicBool,
+    ) -> Result<Vec<Reply>, SmtpError> {
+        let mut replies = Vec::with_capacity(commands.len());
+        if self.ext.pipelining {
+            self.write_all(commands.concat().as_bytes(), stop)?;
+            for _ in 0..commands.len() {
+                replies.push(self.read_reply(stop)?);
+            }
+        } else {
+            for (i, c) in commands.iter().enumerate() {
+                self.write_all(c.as_bytes(), stop)?;
+                let reply = self.read_reply(stop)?;
+                let ok = reply.code / 100 == 2 || (i + 1 == commands.len() && reply.code == 354);
+                replies.push(reply);
+                if !ok {
+                    break;
+                }
+            }
+        }
+        Ok(replies)
     }
 
     /// Says QUIT and closes, waiting at most one slice for the answer.

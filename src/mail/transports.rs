@@ -124,7 +124,6 @@ impl SmtpOutbox {
             "outbox",
         )?;
         let ca_pem = read_ca_file(config.tls_ca_file.as_deref(), "outbox")?;
-        let default_name = || lettre::transport::smtp::extension::ClientId::default().to_string();
         let (client, label) = if let Some(url) = &config.url {
             if config.host.is_some()
                 || config.port.is_some()
@@ -136,64 +135,13 @@ impl SmtpOutbox {
                     "[outbox] url excludes host, port, username, password and tls_ca_file: keep one way".into(),
                 ));
             }
-            let parts = parse_url(url.expose())?;
-            let client = SmtpClientConfig {
-                host: parts.host,
-                port: parts.port,
-                security: parts.security,
-                credentials: parts.credentials,
-                ca_pem: None,
-                hello_name: config
-                    .hello_name
-                    .clone()
-                    .or(parts.hello_name)
-                    .unwrap_or_else(default_name),
-                timeout,
-            };
             // The URL is a secret as a whole.
-            (client, "the url's server".to_string())
+            (
+                client_of_url(config, url, timeout)?,
+                "the url's server".to_string(),
+            )
         } else {
-            let host = config
-                .host
-                .as_deref()
-                .filter(|h| !h.trim().is_empty())
-                .ok_or_else(|| {
-                    MailError::Config("[outbox] kind = \"smtp\" needs host or url".into())
-                })?;
-            if let Some(pem) = &ca_pem {
-                native_tls::Certificate::from_pem(pem)
-                    .map_err(|e| MailError::Config(format!("[outbox] tls_ca_file: {e}")))?;
-            }
-            let security = match config.tls {
-                SmtpTls::Implicit => Security::Implicit,
-                SmtpTls::Starttls => Security::StartTls { required: true },
-                SmtpTls::None => {
-                    if !is_loopback(host) {
-                        tracing::warn!(host, "SMTP without TLS to a host that is not loopback");
-                    }
-                    Security::None
-                }
-            };
-            let credentials = match (&config.username, password) {
-                (Some(user), Some(pw)) => Some((user.clone(), pw)),
-                (None, None) => None,
-                _ => {
-                    return Err(MailError::Config(
-                        "[outbox] username and password go together".into(),
-                    ))
-                }
-            };
-            let client = SmtpClientConfig {
-                host: host.to_string(),
-                port: config.port(),
-                security,
-                credentials,
-                ca_pem,
-                hello_name: config.hello_name.clone().unwrap_or_else(default_name),
-                timeout,
-            };
-            let label = format!("{host}:{}", config.port());
-            (client, label)
+            client_of_host(config, password, ca_pem, timeout)?
         };
         Ok(SmtpOutbox {
             client: SmtpClient::new(client),
@@ -201,6 +149,82 @@ impl SmtpOutbox {
             label,
         })
     }
+}
+
+/// The name said in EHLO when `hello_name` is not set: lettre's default.
+fn default_hello_name() -> String {
+    lettre::transport::smtp::extension::ClientId::default().to_string()
+}
+
+/// The client settings of `[outbox] url`.
+fn client_of_url(
+    config: &SmtpConfig,
+    url: &Secret,
+    timeout: Duration,
+) -> Result<SmtpClientConfig, MailError> {
+    let parts = parse_url(url.expose())?;
+    Ok(SmtpClientConfig {
+        host: parts.host,
+        port: parts.port,
+        security: parts.security,
+        credentials: parts.credentials,
+        ca_pem: None,
+        hello_name: config
+            .hello_name
+            .clone()
+            .or(parts.hello_name)
+            .unwrap_or_else(default_hello_name),
+        timeout,
+    })
+}
+
+/// The client settings of `[outbox] host`, `port`, `tls`, `username`,
+/// `password` and `tls_ca_file`, and the label logs name the server by.
+fn client_of_host(
+    config: &SmtpConfig,
+    password: Option<Secret>,
+    ca_pem: Option<Vec<u8>>,
+    timeout: Duration,
+) -> Result<(SmtpClientConfig, String), MailError> {
+    let host = config
+        .host
+        .as_deref()
+        .filter(|h| !h.trim().is_empty())
+        .ok_or_else(|| MailError::Config("[outbox] kind = \"smtp\" needs host or url".into()))?;
+    if let Some(pem) = &ca_pem {
+        native_tls::Certificate::from_pem(pem)
+            .map_err(|e| MailError::Config(format!("[outbox] tls_ca_file: {e}")))?;
+    }
+    let security = match config.tls {
+        SmtpTls::Implicit => Security::Implicit,
+        SmtpTls::Starttls => Security::StartTls { required: true },
+        SmtpTls::None => {
+            if !is_loopback(host) {
+                tracing::warn!(host, "SMTP without TLS to a host that is not loopback");
+            }
+            Security::None
+        }
+    };
+    let credentials = match (&config.username, password) {
+        (Some(user), Some(pw)) => Some((user.clone(), pw)),
+        (None, None) => None,
+        _ => {
+            return Err(MailError::Config(
+                "[outbox] username and password go together".into(),
+            ))
+        }
+    };
+    let client = SmtpClientConfig {
+        host: host.to_string(),
+        port: config.port(),
+        security,
+        credentials,
+        ca_pem,
+        hello_name: config.hello_name.clone().unwrap_or_else(default_hello_name),
+        timeout,
+    };
+    let label = format!("{host}:{}", config.port());
+    Ok((client, label))
 }
 
 /// A stop flag that is never set, for [`Sender::send`].

@@ -34,7 +34,7 @@ impl Drawing {
                 "White pieces are :K: or  K , Black pieces *K*; ::: is an empty dark square"
             }
             BoardSize::Small => {
-                "White pieces upper case, Black pieces lower case; - is an empty dark square"
+                "Black pieces upper case, White pieces lower case; - is an empty dark square"
             }
         };
         let side = if self.from_black {
@@ -64,8 +64,27 @@ impl Drawing {
     }
 }
 
+/// The widest line a drawing may hold: that of a mail line (RFC 5322
+/// §2.1.1).
+const WIDTH: usize = 78;
+
+/// What the side names add after a rank number: `  Black`.
+const SIDE: usize = 7;
+
 /// Draw a position's diagram in the reader's chosen size and side
 /// (docs/commands.md §6), with the legend line under the boards.
+///
+/// Rulings (issue #23: every line within 78 columns):
+/// - several boards stand side by side in as few rows as fit 78 columns
+///   with the side names, the same number in each row but the last (Shadow
+///   Chess's two large boards one above the other, Temporal's four levels
+///   two by two), the rows a blank line apart; each row's last board has
+///   `Black`/`White` after its top and bottom rank;
+/// - a board too wide for the side names after its rank numbers (Double
+///   Chess large, 72 columns) has them after its file letters instead,
+///   `Black` above the board and `White` below it;
+/// - the notes under the boards are wrapped at word boundaries, each
+///   continued two columns further in (a hanging indent).
 pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
     let drawing = drawing.into();
     let several = diagram.boards.len() > 1;
@@ -84,19 +103,12 @@ pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
         })
         .collect();
 
-    let mut lines = join_side_by_side(&blocks);
-    let (top, bottom) = if drawing.from_black {
-        ("  White", "  Black")
-    } else {
-        ("  Black", "  White")
-    };
-    if let Some(last) = blocks.last() {
-        if let Some(line) = last.top_row.and_then(|i| lines.get_mut(i)) {
-            line.push_str(top);
+    let mut lines = Vec::new();
+    for (k, row) in rows(&blocks).into_iter().enumerate() {
+        if k > 0 {
+            lines.push(String::new());
         }
-        if let Some(line) = last.bottom_row.and_then(|i| lines.get_mut(i)) {
-            line.push_str(bottom);
-        }
+        lines.extend(row_lines(row, drawing));
     }
     if !blocks.is_empty() {
         lines.push(drawing.legend());
@@ -108,14 +120,18 @@ pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
             lines.push(String::new());
         }
         lines.push("Squares holding several pieces (the first one is drawn):".to_string());
-        lines.extend(stacks.into_iter().map(|s| format!("  {s}")));
+        for stack in stacks {
+            lines.extend(hanging(&format!("  {stack}"), WIDTH));
+        }
     }
     let notes: Vec<&str> = diagram.notes.iter().flat_map(|n| n.lines()).collect();
     if !notes.is_empty() {
         if !lines.is_empty() {
             lines.push(String::new());
         }
-        lines.extend(notes.into_iter().map(str::to_string));
+        for note in notes {
+            lines.extend(hanging(note, WIDTH));
+        }
     }
 
     let mut out = String::new();
@@ -123,6 +139,80 @@ pub fn board(diagram: &Diagram, drawing: impl Into<Drawing>) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    out
+}
+
+/// The boards split into rows that fit [`WIDTH`] with the side names:
+/// the fewest rows, as even as can be (the last row may be shorter).
+fn rows(blocks: &[Block]) -> Vec<&[Block]> {
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    let fits = |row: &[Block]| row_width(row) + SIDE <= WIDTH;
+    let per_row = (1..=blocks.len())
+        .map(|rows| blocks.len().div_ceil(rows))
+        .find(|&per| blocks.chunks(per).all(fits))
+        .unwrap_or(1);
+    blocks.chunks(per_row).collect()
+}
+
+/// The width of boards drawn side by side, [`GAP`] apart.
+fn row_width(row: &[Block]) -> usize {
+    row.iter().map(Block::width).sum::<usize>() + GAP * row.len().saturating_sub(1)
+}
+
+/// One row of boards side by side, the side names after the last one's
+/// top and bottom rank (or, when that is too wide, after its file letters
+/// above and below).
+fn row_lines(row: &[Block], drawing: Drawing) -> Vec<String> {
+    let mut lines = join_side_by_side(row);
+    let (top, bottom) = if drawing.from_black {
+        ("  White", "  Black")
+    } else {
+        ("  Black", "  White")
+    };
+    let Some(last) = row.last() else {
+        return lines;
+    };
+    let (top_row, bottom_row) = if row_width(row) + SIDE <= WIDTH {
+        (last.top_row, last.bottom_row)
+    } else {
+        (last.top_letters, last.bottom_letters)
+    };
+    if let Some(line) = top_row.and_then(|i| lines.get_mut(i)) {
+        line.push_str(top);
+    }
+    if let Some(line) = bottom_row.and_then(|i| lines.get_mut(i)) {
+        line.push_str(bottom);
+    }
+    lines
+}
+
+/// `line` wrapped at word boundaries within `width`, each continuation
+/// two columns further in than the line's own indent; a word too wide
+/// for a line stays whole. A line within `width` is kept as it is.
+fn hanging(line: &str, width: usize) -> Vec<String> {
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let more = " ".repeat(indent + 2);
+    let mut out = Vec::new();
+    let mut current = " ".repeat(indent);
+    let mut empty = true;
+    for word in line.split_whitespace() {
+        let len = current.chars().count();
+        if !empty && len + 1 + word.chars().count() > width {
+            out.push(std::mem::replace(&mut current, more.clone()));
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    out.push(current);
     out
 }
 
@@ -134,6 +224,9 @@ struct Block {
     frame_width: usize,
     top_row: Option<usize>,
     bottom_row: Option<usize>,
+    /// The rows of file letters above and below the board.
+    top_letters: Option<usize>,
+    bottom_letters: Option<usize>,
 }
 
 impl Block {
@@ -141,8 +234,14 @@ impl Block {
         let len = label.chars().count();
         let pad = self.frame_start + self.frame_width.saturating_sub(len) / 2;
         self.lines.insert(0, format!("{}{label}", " ".repeat(pad)));
-        self.top_row = self.top_row.map(|i| i + 1);
-        self.bottom_row = self.bottom_row.map(|i| i + 1);
+        for row in [
+            &mut self.top_row,
+            &mut self.bottom_row,
+            &mut self.top_letters,
+            &mut self.bottom_letters,
+        ] {
+            *row = row.map(|i| i + 1);
+        }
     }
 
     fn width(&self) -> usize {
@@ -235,6 +334,8 @@ fn large(grid: &Grid, drawing: Drawing) -> Block {
     }
     lines.push(letters);
     Block {
+        top_letters: Some(0),
+        bottom_letters: Some(lines.len() - 1),
         lines,
         frame_start: w + 3,
         frame_width: 4 * grid.files as usize + 1,
@@ -264,9 +365,11 @@ fn small(grid: &Grid, drawing: Drawing) -> Block {
             let c = match top(grid, file, rank) {
                 None if is_dark(file, rank) => '-',
                 None => ' ',
+                // pbmserv's small drawing: Black in capitals, White in
+                // lower case (the legend says so).
                 Some(g) => match g.color {
-                    Color::White => g.letter.to_ascii_uppercase(),
-                    Color::Black => g.letter.to_ascii_lowercase(),
+                    Color::White => g.letter.to_ascii_lowercase(),
+                    Color::Black => g.letter.to_ascii_uppercase(),
                 },
             };
             row.push(' ');
@@ -282,6 +385,8 @@ fn small(grid: &Grid, drawing: Drawing) -> Block {
     lines.push(frame);
     lines.push(letters);
     Block {
+        top_letters: Some(0),
+        bottom_letters: Some(lines.len() - 1),
         lines,
         frame_start: w + 2,
         frame_width: 2 * grid.files as usize + 3,

@@ -1,13 +1,18 @@
 //! Game records in the layout of PGN (the Portable Game Notation standard,
 //! 1994): a block of tag pairs, a blank line, then the move text with move
-//! numbers and the result, wrapped before 80 columns.
+//! numbers and the result, wrapped at 78 columns, never between a move
+//! number and its move.
 //!
 //! For chess this is PGN proper, with the `SetUp`/`FEN` tags when the game
 //! did not start from the standard position. Every other game uses the same
 //! layout with its own move text (its canonical notation, which a PGN
 //! reader takes as opaque tokens) and a `Variant` tag naming the game.
 //! Plies are numbered as the move list pairs them (a seat acting twice in a
-//! row gets `N...` before its second ply), so the text stays well-formed.
+//! row gets `N...` before its second ply; a decision, Shadow Chess's
+//! reveal, follows the ply that set it off, as `reveal_c4`, and takes no
+//! number), so the text stays well-formed. The move text fed back to
+//! `<game> preview new` replays the game (move numbers and the result are
+//! skipped there).
 
 use super::MoveRecord;
 
@@ -46,7 +51,7 @@ fn quoted(value: &str) -> String {
 }
 
 /// The record of a game: tags, a blank line, the move text ending in the
-/// result, each line at most 79 characters.
+/// result, each line at most 78 characters (unless one move is longer).
 pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
     let mut out = String::new();
     let roster = [
@@ -66,33 +71,11 @@ pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
     }
     out.push('\n');
 
-    let mut tokens: Vec<String> = Vec::new();
-    let mut number = 0;
-    let mut last_seat: Option<usize> = None;
-    for p in plies {
-        let token = p.notation.replace(char::is_whitespace, "_");
-        match (p.seat, last_seat) {
-            (0, _) => {
-                number += 1;
-                tokens.push(format!("{number}."));
-            }
-            (_, Some(0)) => {}
-            _ => {
-                // Black acts first, or again: `N...` before the ply.
-                if last_seat.is_none() || last_seat == Some(p.seat) {
-                    number += 1;
-                }
-                tokens.push(format!("{number}..."));
-            }
-        }
-        tokens.push(token);
-        last_seat = Some(p.seat);
-    }
-    tokens.push(tags.result.clone());
-
+    let mut units = move_text(plies);
+    units.push(tags.result.clone());
     let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+    for unit in units {
+        if !line.is_empty() && line.len() + 1 + unit.len() > WIDTH {
             out.push_str(&line);
             out.push('\n');
             line.clear();
@@ -100,11 +83,47 @@ pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&token);
+        line.push_str(&unit);
     }
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// The longest move text line: a mail line's 78 columns (a single move
+/// longer than that stands alone on its line).
+const WIDTH: usize = 78;
+
+/// A ply as one move text token: its canonical notation with each space
+/// as `_` (`reveal c4` is `reveal_c4`), which every reader of moves takes.
+fn token(p: &MoveRecord) -> String {
+    p.notation.replace(char::is_whitespace, "_")
+}
+
+/// The move text without the result, in the units a line is never broken
+/// inside: a move number with the ply after it (`12. Nf3`, `12... Nc6`),
+/// or a ply alone. Lines are numbered as the move list pairs them
+/// ([`super::moves::pairs`]): a decision follows the ply that set it off
+/// without a number, and Black's turn after one gets `N...` again.
+fn move_text(plies: &[MoveRecord]) -> Vec<String> {
+    let mut units = Vec::new();
+    for line in super::moves::pairs(plies, 0, false) {
+        let n = line.number;
+        for (i, p) in line.white.iter().enumerate() {
+            units.push(match i {
+                0 => format!("{n}. {}", token(p)),
+                _ => token(p),
+            });
+        }
+        for (i, p) in line.black.iter().enumerate() {
+            let numbered = line.white.is_empty() || line.white.len() > 1;
+            units.push(match i {
+                0 if numbered => format!("{n}... {}", token(p)),
+                _ => token(p),
+            });
+        }
+    }
+    units
 }
 
 #[cfg(test)]
@@ -146,5 +165,53 @@ mod tests {
         let moves = text.split("\n\n").nth(1).unwrap();
         assert!(moves.starts_with("1... Nf3 2. Nf3 Nf3 3. Nf3"), "{moves}");
         assert!(moves.trim_end().ends_with(" 0-1"), "{moves}");
+    }
+
+    /// A move number is never the last word of a line, whatever the
+    /// length of the moves (every cut of a long game is tried), and no
+    /// line is longer than 78.
+    #[test]
+    fn a_move_number_is_never_split_from_its_move_and_lines_fit_78() {
+        let moves = ["Nf3", "exd5/c2c3", "O-O-O", "b7b8=Q(P)/Ng1f3", "e4"];
+        for n in 1..=120u32 {
+            let plies: Vec<MoveRecord> = (1..=n)
+                .map(|i| MoveRecord::new(i, moves[(i as usize * 7 + n as usize) % 5]))
+                .collect();
+            let text = record(&tags(), &plies);
+            let movetext = text.split("\n\n").nth(1).unwrap();
+            for line in movetext.lines() {
+                assert!(line.len() <= 78, "{line}");
+                let last = line.rsplit(' ').next().unwrap();
+                assert!(!last.ends_with('.'), "{n} plies: {line}");
+            }
+        }
+    }
+
+    /// A decision follows the ply that set it off, without a number, as
+    /// one token; Black's turn after it is numbered `N...` again.
+    #[test]
+    fn a_decision_takes_no_number_and_is_one_token() {
+        let by = |seat: usize, ply: u32, notation: &str| MoveRecord {
+            seat,
+            ..MoveRecord::new(ply, notation)
+        };
+        let plies = vec![
+            by(0, 1, "e4/e2e3"),
+            by(1, 2, "d5/d7d6"),
+            by(0, 3, "exd5/c2c3"),
+            by(1, 4, "reveal e7"),
+            by(1, 5, "f6/h7h6"),
+            by(0, 6, "Qh5/d1d2"),
+            by(1, 7, "Qxd5/d8d7"),
+            by(0, 8, "reveal c4"),
+            by(0, 9, "Nc3/b1c3"),
+        ];
+        let text = record(&tags(), &plies);
+        let movetext = text.split("\n\n").nth(1).unwrap();
+        assert_eq!(
+            movetext,
+            "1. e4/e2e3 d5/d7d6 2. exd5/c2c3 reveal_e7 2... f6/h7h6 3. Qh5/d1d2 Qxd5/d8d7\n\
+             reveal_c4 4. Nc3/b1c3 0-1\n"
+        );
     }
 }

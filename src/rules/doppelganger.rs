@@ -139,6 +139,19 @@ impl Hooks for DoppelHooks {
         &[Kind::Rook, Kind::Knight, Kind::Bishop]
     }
 
+    /// docs/rules.md §2: a promotion makes a pair of R, N or B, never Q.
+    fn promotion_rule(&self, asked: Kind) -> String {
+        let single = if self.lenient {
+            " (under -lenient, a pawn with no other pawn of its side becomes a single rook, knight or bishop)"
+        } else {
+            ""
+        };
+        format!(
+            "in Doppelganger Chess a pawn promotes to a pair of rooks, knights or bishops, never to a {}: it becomes the piece, and another of your pawns, named after the slash, becomes its partner{single}",
+            asked.name()
+        )
+    }
+
     /// A pawn capture: one action per other enemy pawn (or the move alone
     /// when there is none). A promotion: one action per other own pawn;
     /// none at all without one, unless `-lenient` (then the move alone).

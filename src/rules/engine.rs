@@ -352,6 +352,11 @@ pub trait EngineGame: Send + Sync + 'static {
     fn start_position(&self, options: &[String]) -> Result<Self::Engine, SetupError>;
     /// A position read from its text under these (known) options.
     fn read_position(&self, text: &str, options: &[String]) -> Result<Self::Engine, SetupError>;
+    /// Whether the notation marks check and mate (`+`, `#`); see
+    /// [`Game::marks_checks`].
+    fn marks_checks(&self) -> bool {
+        true
+    }
 }
 
 impl<G: EngineGame> Game for G {
@@ -363,6 +368,9 @@ impl<G: EngineGame> Game for G {
     }
     fn options(&self) -> &'static [&'static str] {
         EngineGame::options(self)
+    }
+    fn marks_checks(&self) -> bool {
+        EngineGame::marks_checks(self)
     }
     fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError> {
         check_options(self, options)?;

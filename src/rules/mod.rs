@@ -347,6 +347,12 @@ pub trait Game: Send + Sync {
     fn start(&self, options: &[String]) -> Result<Box<dyn Position>, SetupError>;
     /// A position read from its text, under these options.
     fn position(&self, text: &str, options: &[String]) -> Result<Box<dyn Position>, SetupError>;
+    /// Whether the canonical notation ends a checking move in `+` and a
+    /// mating one in `#` (then a player's wrong mark is corrected aloud;
+    /// games without check marks ignore them).
+    fn marks_checks(&self) -> bool {
+        true
+    }
 }
 
 /// Refuse options a game does not know.

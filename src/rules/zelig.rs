@@ -26,11 +26,16 @@
 //!
 //! # Rulings
 //! - **Notation**: SAN writes `Z` for every zelig and disambiguates
-//!   between zeligs whatever their powers (`Zbc3`). The stored notation is
-//!   the SAN alone; the power the moved zelig has afterwards, and every
-//!   other zelig whose power changed, are told as event sentences
+//!   between zeligs whatever their powers (`Zbc3`), and only when another
+//!   zelig can legally go to the same square: then `Zc3` alone would be
+//!   ambiguous and would not read back, so `Zee7` beside `Zce7` is right,
+//!   while a zelig no other can follow is written by its destination
+//!   (issue #23 §5; tested over random games). The stored notation is
+//!   the SAN alone; the power the moved zelig has afterwards when it
+//!   differs from the power it moved with (or it was just promoted), and
+//!   every other zelig whose power changed, are told as event sentences
 //!   (`White's zelig on c3 is a bishop.`), which the move list shows under
-//!   the move. `Q`, `R`, `B`, `N` are no pieces in these games.
+//!   the move (issue #23 §5: a power that did not change is not news). `Q`, `R`, `B`, `N` are no pieces in these games.
 //! - **Zelig 2** judges the limits (one zelig on the d-file, two on the a-
 //!   and h-files together) for the mover only, on the position after the
 //!   action. A position text beyond the limits is accepted; its side then
@@ -276,7 +281,18 @@ impl Hooks for ZeligHooks {
             }
         }
         if let (Some(events), Some(before)) = (events, before) {
-            if let Some((sq, p)) = landed.and_then(|sq| Some((sq, state.piece_at(sq)?))) {
+            // The power the landed zelig moved with: `before` is taken
+            // after the move, before the powers are set (none for a pawn
+            // just promoted).
+            let had = before
+                .iter()
+                .find(|(s, _)| Some(*s) == landed)
+                .filter(|_| !matches!(m.special, Special::Promotion(_)))
+                .map(|(_, p)| p.kind);
+            if let Some((sq, p)) = landed
+                .and_then(|sq| Some((sq, state.piece_at(sq)?)))
+                .filter(|(_, p)| had != Some(p.kind))
+            {
                 events.push(format!(
                     "{}'s zelig on {sq} is a {}.",
                     p.color.name(),

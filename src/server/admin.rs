@@ -1,7 +1,10 @@
 //! What the server admin does to a live server, each in one transaction
-//! with the mails it causes: delete or adjudicate a board, put a user on
-//! vacation beyond the allowance, and broadcast a message to every user
-//! (from the CLI, or by mail as a user named in `[server] admins`).
+//! with the mails it causes: add a user, set a password, start or show a
+//! board, delete or adjudicate a board, put a user on vacation beyond the
+//! allowance, and broadcast a message to every user (from the CLI, or by
+//! mail as a user named in `[server] admins`). The server's half of the
+//! one admin module (`crate::admin` is the rest); every `admin_*` method
+//! returns the flat [`AdminError`].
 //!
 //! Rulings:
 //! - An adjudication ends an active board like any other result: it is
@@ -20,12 +23,28 @@
 //!   `[server] admins` may use it.
 
 use chrono::Duration;
+use rusqlite::{Connection, TransactionBehavior};
 
 use super::loaded::{finish, load};
-use super::{Ctx, Handled, Refusal, Reply, Server, ServerError};
-use crate::command::Credentials;
+use super::{account, challenge, guard, show};
+use super::{Ctx, Failure, Handled, Refusal, Reply, Server, ServerError};
+use crate::command::{self, BoardSize, Credentials};
+use crate::render::Drawing;
 use crate::rules;
 use crate::store::{self, Vacation};
+
+/// Why an admin command changed nothing: the admin's request was refused
+/// (the sentence says why and how to fix it), or the server failed. One
+/// flat error for every admin command (the CLI's exit code 1 or 2).
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    /// The request was wrong; the sentence says why.
+    #[error("{}", .0.sentence)]
+    Refused(Refusal),
+    /// The database or a template failed; nothing was changed.
+    #[error(transparent)]
+    Failed(#[from] ServerError),
+}
 
 /// How an admin ends a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,8 +88,8 @@ impl Server<'_> {
         game_name: &str,
         number: u32,
         ruling: &Ruling,
-    ) -> Result<Result<(), Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
+    ) -> Result<(), AdminError> {
+        self.admin_command(conn, |ctx| {
             let game = game(game_name)?;
             let mut loaded = load(ctx, game, number)?;
             if !loaded.row.is_active() {
@@ -119,8 +138,8 @@ impl Server<'_> {
         conn: &mut rusqlite::Connection,
         game_name: &str,
         number: u32,
-    ) -> Result<Result<Vec<String>, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
+    ) -> Result<Vec<String>, AdminError> {
+        self.admin_command(conn, |ctx| {
             let game = game(game_name)?;
             let Some(row) = store::board(ctx.conn, store::BoardId::new(game.name(), number))? else {
                 return Err(
@@ -161,8 +180,8 @@ impl Server<'_> {
         conn: &mut rusqlite::Connection,
         userid: &str,
         days: Option<u32>,
-    ) -> Result<Result<String, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
+    ) -> Result<String, AdminError> {
+        self.admin_command(conn, |ctx| {
             let userid = userid.to_lowercase();
             let Some(user) = store::user(ctx.conn, &userid)? else {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
@@ -204,8 +223,8 @@ impl Server<'_> {
         conn: &mut rusqlite::Connection,
         subject: &str,
         text: &str,
-    ) -> Result<Result<usize, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
+    ) -> Result<usize, AdminError> {
+        self.admin_command(conn, |ctx| {
             let replies = broadcast_replies(ctx, subject, text)?;
             let n = replies
                 .iter()
@@ -215,6 +234,120 @@ impl Server<'_> {
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(n)
         })
+    }
+
+    /// Create a user from the admin CLI.
+    pub fn admin_add_user(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+    ) -> Result<(), AdminError> {
+        self.admin_command(conn, |ctx| {
+            account::create_user(ctx, userid, &command::Password::new(password), addresses)
+                .map(|_| ())
+        })
+    }
+
+    /// Set a user's password from the admin CLI.
+    pub fn admin_set_password(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+        password: &str,
+    ) -> Result<(), AdminError> {
+        self.admin_command(conn, |ctx| {
+            let userid = userid.to_lowercase();
+            if store::user(ctx.conn, &userid)?.is_none() {
+                return Err(Refusal::new(format!("there is no user called {userid}")).into());
+            }
+            if password.is_empty() {
+                return Err(Refusal::new("the password must not be empty").into());
+            }
+            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            // A new password from the admin ends a lockout too.
+            store::clear_password_failures(ctx.conn, &userid)?;
+            self.credentials.forget(&userid);
+            Ok(())
+        })
+    }
+
+    /// Start a board from the admin CLI; the players get their board mails.
+    pub fn admin_challenge(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        players: &[String],
+        options: &[String],
+        timers: &command::Timers,
+    ) -> Result<u32, AdminError> {
+        self.admin_command(conn, |ctx| {
+            let Some(rules) = crate::rules::game(game) else {
+                return Err(Refusal::new(format!("There is no game called {game}.")).into());
+            };
+            let (number, replies) =
+                challenge::start_board(ctx, rules, players, options, timers, None)?;
+            self.queue(ctx.conn, replies, None, None, ctx.now)?;
+            Ok(number)
+        })
+    }
+
+    /// The board mail body of a board, as `show` would send it.
+    pub fn admin_show(
+        &self,
+        conn: &mut Connection,
+        game: &str,
+        board: u32,
+        size: BoardSize,
+    ) -> Result<String, AdminError> {
+        self.admin_command(conn, |ctx| {
+            let Some(rules) = crate::rules::game(game) else {
+                return Err(Refusal::new(format!("There is no game called {game}.")).into());
+            };
+            show::show_body(ctx, rules, board, None, Drawing::from(size))
+        })
+    }
+
+    /// An admin command in its own transaction ([`Server::admin`]), its
+    /// refusal and its failure in one flat error.
+    fn admin_command<T>(
+        &self,
+        conn: &mut Connection,
+        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
+    ) -> Result<T, AdminError> {
+        self.admin(conn, f)?.map_err(AdminError::Refused)
+    }
+
+    /// `f` in one transaction committed when it succeeds, as the admin
+    /// (no sender): the admin commands, and the timers' run.
+    pub(super) fn admin<T>(
+        &self,
+        conn: &mut Connection,
+        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
+    ) -> Result<Result<T, Refusal>, ServerError> {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        self.computer_budget.start();
+        self.previews.forget();
+        let ctx = Ctx {
+            conn: &tx,
+            server: self,
+            now: self.clock.now(),
+            sender: None,
+            comment: "",
+            line: "",
+            vouched: None,
+            session: &guard::Session::default(),
+        };
+        let result = f(&ctx);
+        match result {
+            Ok(value) => {
+                tx.commit()?;
+                Ok(Ok(value))
+            }
+            Err(Failure::Refused(r)) => Ok(Err(r)),
+            Err(Failure::Internal(e)) => Err(e),
+        }
     }
 }
 
@@ -252,7 +385,10 @@ pub(crate) fn broadcast(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>>
     replies.push(ctx.notice(
         ctx.answer_to(&user),
         "Broadcast sent",
-        format!("Your broadcast went to {n} users."),
+        format!(
+            "Your broadcast went to {}.",
+            super::text::counted(n as i64, "user", "users")
+        ),
     )?);
     Ok(replies)
 }

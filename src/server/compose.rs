@@ -5,9 +5,10 @@ use std::cell::{OnceCell, RefCell};
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
+use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
-use crate::render::{Drawing, MoveRecord, AUTO};
+use crate::render::{Drawing, MoveRecord};
 use crate::rules::{Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
 
@@ -52,24 +53,13 @@ pub(crate) struct BoardView<'a> {
     pub bodies: RefCell<Vec<(Drawing, String)>>,
 }
 
-/// A stored ply as the move list shows it.
-pub(crate) fn record(p: &Ply) -> MoveRecord {
-    MoveRecord {
-        ply: p.ply,
-        seat: p.seat,
-        notation: p.notation.clone(),
-        mark: if p.auto { AUTO } else { "" },
-        events: p.events.clone(),
-    }
-}
-
 /// The move list of `plies` (a board's last plies, its last one last,
 /// or all of them) and then `more` (previewed plies), showing the lines of
 /// the last `recent` of them, numbered as in the whole game's list (a seat
 /// that acts twice opens a line of its own, so a move's number depends on
 /// every ply before it): when the first ply is not the game's first, from
-/// where its line stands in the whole list (`store::move_line_of`). A
-/// first ply that closes a line whose start is not in `plies` is left out
+/// where its line stands in the whole list (`store::move_line_of`). First
+/// plies that finish a line whose start is not in `plies` are left out
 /// (callers hold a ply to spare).
 pub(crate) fn numbered_move_list(
     ctx: &Ctx<'_>,
@@ -79,20 +69,19 @@ pub(crate) fn numbered_move_list(
     more: Vec<MoveRecord>,
     recent: usize,
 ) -> Handled<String> {
-    let (lines_before, from) = match plies.first() {
+    let (lines_before, white_open) = match plies.first() {
         Some(first) if first.ply > 1 => {
-            let (lines_before, closes_a_line) =
-                store::move_line_of(ctx.conn, store::BoardId::new(game, board), first.ply)?;
-            (lines_before, usize::from(closes_a_line))
+            store::move_line_of(ctx.conn, store::BoardId::new(game, board), first.ply)?
         }
-        _ => (0, 0),
+        _ => (0, false),
     };
-    let mut records: Vec<MoveRecord> = plies[from..].iter().map(record).collect();
+    let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
     records.extend(more);
     Ok(crate::render::move_list_after(
         &records,
         Some(recent),
         lines_before,
+        white_open,
     ))
 }
 
@@ -122,19 +111,29 @@ pub(crate) fn days(d: Duration) -> String {
 
 impl<'a> BoardView<'a> {
     /// The same view without the comment (nor a queued move's), for
-    /// addresses not yet confirmed (they get nothing a player wrote).
+    /// addresses not yet confirmed (they get nothing a player wrote). What
+    /// is left out is said, with how to confirm (issue #23 §5; see
+    /// [`super::text::held_back_comments`]).
     pub fn without_comment(&self) -> BoardView<'a> {
+        let (kept, dropped): (Vec<String>, Vec<String>) = self
+            .news
+            .iter()
+            .cloned()
+            .partition(|l| !l.contains(QUEUED_COMMENT));
+        let mut authors: Vec<String> = self.comment.iter().map(|(who, _)| who.clone()).collect();
+        for line in &dropped {
+            if let Some((who, _)) = line.split_once(QUEUED_COMMENT) {
+                authors.push(who.to_string());
+            }
+        }
+        let mut news = kept;
+        news.extend(super::text::held_back_comments(&authors));
         BoardView {
             game: self.game,
             row: self.row,
             plies: self.plies,
             position: self.position,
-            news: self
-                .news
-                .iter()
-                .filter(|l| !l.contains(super::queued::QUEUED_COMMENT))
-                .cloned()
-                .collect(),
+            news,
             recent_only: self.recent_only,
             comment: None,
             occasion: self.occasion,
@@ -272,7 +271,7 @@ impl<'a> BoardView<'a> {
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
         }
-        match super::loaded::every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
+        match every_ply(ctx, self.game.name(), self.row.board, self.plies)? {
             Some(whole) => Ok(self.whole.get_or_init(|| whole)),
             None => Ok(self.plies),
         }
@@ -351,7 +350,7 @@ impl<'a> BoardView<'a> {
         if self.row.is_active() || self.occasion != Occasion::Turn {
             return Ok(None);
         }
-        let text = super::play::game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
+        let text = game_record(ctx, self.game, self.row, self.every_ply(ctx)?)?;
         Ok(Some(text.trim_end().to_string()))
     }
 
@@ -510,3 +509,8 @@ pub(crate) fn time_used(
         .collect();
     Ok(crate::timers::time_used(&turns, &away))
 }
+
+/// What joins a player's name and the comment of their queued move in the
+/// news of a board mail; such a line is player text, which addresses not
+/// yet confirmed do not get (see [`BoardView::without_comment`]).
+pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";

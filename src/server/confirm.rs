@@ -191,7 +191,7 @@ pub(crate) fn confirmation_mail(
     code: &str,
 ) -> Handled<Reply> {
     let name = &ctx.server.config.server.name;
-    let text = format!(
+    let mut text = format!(
         "This address was given for the account {userid} on {name}. If that was not you, ignore this mail: nothing more will come.\n\n{}",
         how_to_confirm(
             userid,
@@ -200,6 +200,11 @@ pub(crate) fn confirmation_mail(
             ctx.server.config.accounts.confirmation_days
         )
     );
+    // Messages held back from the account (names only, never their text).
+    if let Some(note) = super::social::held_back_note(ctx, userid)? {
+        text.push_str("\n\n");
+        text.push_str(&note);
+    }
     ctx.notice(address, subject(userid, code), text)
 }
 
@@ -257,17 +262,21 @@ pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> H
         AddressStatus::Confirmed,
         None,
     )?;
-    let text = format!(
+    let mut text = format!(
         "The address {} of {} is confirmed: it gets all of the account's mail from now on.",
         record.address, user.userid
     );
+    if let Some(note) = super::social::held_back_note(ctx, &user.userid)? {
+        text.push_str("\n\n");
+        text.push_str(&note);
+    }
     let mut replies = vec![ctx.notice(&record.address, "Address confirmed", &text)?];
     if let Some(sender) = ctx.sender.filter(|s| *s != record.address) {
         replies.push(ctx.notice(sender, "Address confirmed", &text)?);
     }
     // The boards it has not been getting, as they stand, at once.
     if record.status != AddressStatus::Confirmed {
-        replies.extend(super::play::boards_for_address(
+        replies.extend(super::loaded::boards_for_address(
             ctx,
             &user,
             &record.address,

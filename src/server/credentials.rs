@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use super::account;
+use super::password;
 
 /// Ask the allocator to hand blocks of a MiB and more straight back to the
 /// system when freed. Each argon2id check takes 19 MiB of working memory;
@@ -155,7 +155,7 @@ impl VerifiedCredentials {
     /// same argon2id work as a real check.
     pub fn no_such_user(&self, password: &str) -> bool {
         static DUMMY: OnceLock<Option<String>> = OnceLock::new();
-        let dummy = DUMMY.get_or_init(|| account::hash_password("no such user").ok());
+        let dummy = DUMMY.get_or_init(|| password::hash_password("no such user").ok());
         if let Some(hash) = dummy {
             let started = Instant::now();
             let _ = self.verify(hash, password);
@@ -179,7 +179,7 @@ impl VerifiedCredentials {
     /// One argon2id verification, in the kept working memory.
     fn verify(&self, stored_hash: &str, password: &str) -> bool {
         let mut memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-        account::password_matches_in(&mut memory, stored_hash, password)
+        password::password_matches_in(&mut memory, stored_hash, password)
     }
 
     /// Give the argon2id working memory (19 MiB at the default parameters)
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn a_right_password_is_verified_once_and_a_wrong_one_every_time() {
         let cache = VerifiedCredentials::new();
-        let hash = account::hash_password("Secret").unwrap();
+        let hash = password::hash_password("Secret").unwrap();
         assert!(cache.matches("alice", &hash, "secret"));
         assert!(cache.matches("alice", &hash, "secret"));
         assert!(cache.matches("alice", &hash, "secret"));
@@ -245,8 +245,8 @@ mod tests {
     #[test]
     fn a_changed_password_hash_or_a_forgotten_user_is_verified_again() {
         let cache = VerifiedCredentials::new();
-        let old = account::hash_password("old").unwrap();
-        let new = account::hash_password("new").unwrap();
+        let old = password::hash_password("old").unwrap();
+        let new = password::hash_password("new").unwrap();
         assert!(cache.matches("bob", &old, "old"));
         // Changed elsewhere: the cached entry does not fit the new hash.
         assert!(!cache.matches("bob", &new, "old"));

@@ -37,11 +37,12 @@
 //!   the log line, every one of them, whether or not one of them is the
 //!   password: so no answer tells which word was (issue #31: masking only
 //!   the word that matched told a guesser which of five guesses was
-//!   right). They are not checked against the password any more: with all
-//!   of them masked a check would tell nobody anything, so it would be
-//!   argon2id work for nothing; nothing is guessed, so each wrong password
-//!   counts one failure, and every argon2id check of a wrong password is
-//!   one counted failure. Every password verified in a mail is masked
+//!   right). For a stranger they are not checked against the password:
+//!   with all of them masked a check would tell nobody anything; each
+//!   wrong password counts one failure. From an address on file for the
+//!   account they are (issue #23 §3, see [`out_of_order`]): the owner is
+//!   told "the words are out of order", never which word, and only at
+//!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
 //!   [`text::Hidden`]) in every reply the mail causes, to anyone, and in its
 //!   log line. A password that is also a move (`e4`) is masked in move
@@ -94,7 +95,7 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use super::{text, Ctx, Handled, Refusal, Reply, ServerError};
-use crate::command::Credentials;
+use crate::command::{self, Credentials};
 use crate::store::{self, CountScope};
 
 /// Words after the userid of a command with a wrong password that are
@@ -145,9 +146,21 @@ pub(crate) struct Session {
     /// Lockout notices this mail made: sent even when its answers are
     /// rolled back.
     notices: RefCell<Vec<Reply>>,
+    /// Whether the sender's address is confirmed, once read (see
+    /// [`Session::sender_confirmed`]).
+    sender_confirmed: Cell<Option<bool>>,
+    /// The mail is a reply to a board mail (see [`quote`]).
+    reply: Cell<bool>,
 }
 
 impl Session {
+    /// The session of a mail; `reply` when it is a reply to a board mail.
+    pub fn for_reply(reply: bool) -> Session {
+        let session = Session::default();
+        session.reply.set(reply);
+        session
+    }
+
     /// Start a command: `quote` is its masked line.
     pub fn begin(&self, quote: &str) {
         *self.quote.borrow_mut() = quote.to_string();
@@ -241,6 +254,48 @@ impl Session {
             charge(conn)?;
         }
         Ok(())
+    }
+
+    /// Run `work` in the savepoint `name` (see [`store::savepoint`]): kept
+    /// when it returns `Ok`; when it returns `Err` everything it wrote is
+    /// rolled back, and then every charge it made is written again (see
+    /// [`Session::lasting`]): no rollback undoes a charge.
+    pub fn savepoint<T, E>(
+        &self,
+        conn: &Connection,
+        name: &'static str,
+        work: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<rusqlite::Error> + From<ServerError>,
+    {
+        let mark = self.mark();
+        let done = store::savepoint(conn, name, work);
+        if done.is_err() {
+            self.replay_since(conn, mark)?;
+        }
+        done
+    }
+
+    /// Whether `sender` (the mail's) is a confirmed address; `None` (the
+    /// admin CLI) counts as confirmed. Read from the store once a mail:
+    /// a mail's commands cannot confirm the address of a command after
+    /// them that quotes a comment (a `multiple` quotes none, every other
+    /// mail holds one command).
+    pub fn sender_confirmed(
+        &self,
+        conn: &Connection,
+        sender: Option<&str>,
+    ) -> Result<bool, ServerError> {
+        if let Some(known) = self.sender_confirmed.get() {
+            return Ok(known);
+        }
+        let confirmed = match sender {
+            Some(sender) => store::is_confirmed_address(conn, sender)?,
+            None => true,
+        };
+        self.sender_confirmed.set(Some(confirmed));
+        Ok(confirmed)
     }
 
     /// The lockout notices this mail made (for a mail whose other answers
@@ -349,6 +404,9 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         // As long as a wrong password: the time tells nothing.
         credentials.no_such_user(who.password.expose());
         session.failed(&who.userid);
+        if let Some(refusal) = out_of_order(ctx, &[])? {
+            return Err(refusal.into());
+        }
         return Err(Refusal::new(
             "There is no user by the userid this command gives (it is masked here, in case it is a password); check its spelling, or sign up first with: signup <userid> <password>.",
         )
@@ -371,6 +429,9 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
     if !credentials.matches(&user.userid, &user.password_hash, password) {
         hide_misplaced(ctx, who);
         session.failed(&user.userid);
+        if let Some(refusal) = out_of_order(ctx, &[password])? {
+            return Err(refusal.into());
+        }
         return Err(Refusal::new(format!(
             "The password for {} is wrong; check it and send the command again.",
             user.userid
@@ -427,6 +488,151 @@ pub(crate) fn code_lock(ctx: &Ctx<'_>, userid: &str) -> Result<Option<Refusal>, 
     let bucket = bucket(ctx, userid, Kind::Code)?;
     Ok(store::locked_until(ctx.conn, &bucket.key, ctx.now)?
         .map(|until| locked_bucket(ctx, &bucket, Kind::Code, until)))
+}
+
+/// Userids looked up at most to quote a refused command (see [`quote`]).
+const MAX_QUOTED_USERIDS: usize = 20;
+
+/// The quote of a refused command, as its error mail shows it (issue #23
+/// §3): every password this mail showed and every word that may be one
+/// masked ([`Session::mask_quote`]); and until the command in hand had its
+/// password verified, every word but the words of the language, numbers
+/// and userids on file masked too ([`command::strict_quote`]): before
+/// that, any of its words may be the password in a wrong place (a reply's
+/// first line excepted, see below). After it,
+/// the line was written by someone who knows the password, and is quoted
+/// as the parser masked it (the move stays readable in "not a legal move").
+pub(crate) fn quote(ctx: &Ctx<'_>, masked: &str) -> Result<String, ServerError> {
+    let session = ctx.session;
+    let quote = session.mask_quote(masked);
+    // A reply's first line is quoted as written: it carries no password
+    // (the reply token stands in for it) and is the player's own move.
+    let verified = !session.verified.borrow().is_empty() && *session.quote.borrow() == masked;
+    if verified || session.reply.get() {
+        return Ok(quote);
+    }
+    let mut on_file: Vec<String> = Vec::new();
+    let mut looked = 0;
+    for word in quote.split_whitespace() {
+        if looked == MAX_QUOTED_USERIDS {
+            break;
+        }
+        if !command::is_valid_userid(word) || command::is_quotable(word) {
+            continue;
+        }
+        looked += 1;
+        if store::user(ctx.conn, &word.to_lowercase())?.is_some() {
+            on_file.push(word.to_lowercase());
+        }
+    }
+    Ok(command::strict_quote(&quote, |w| {
+        on_file.contains(&w.to_lowercase())
+    }))
+}
+
+/// A line that is no command (the parser's refusal `e`): the refusal to
+/// send, "the words are out of order" when the line holds its sender's
+/// password in a wrong place (see [`out_of_order`]), and the notices of
+/// lockouts its wrong candidates began.
+pub(crate) fn parse_refusal(
+    ctx: &Ctx<'_>,
+    e: &command::ParseError,
+) -> Result<(Refusal, Vec<Reply>), ServerError> {
+    let refusal = match out_of_order(ctx, &[])? {
+        Some(refusal) => refusal,
+        None => Refusal {
+            sentence: e.message.clone(),
+            game: e.game.clone(),
+            board: e.board,
+        },
+    };
+    let notices = match count_failures(ctx) {
+        Ok(notices) => notices,
+        Err(super::Failure::Internal(e)) => return Err(e),
+        Err(super::Failure::Refused(_)) => Vec::new(),
+    };
+    Ok((refusal, notices))
+}
+
+/// Whether the command line of this mail holds the password of a userid
+/// it names, in a wrong place (issue #23 §3): then the refusal says "the
+/// words are out of order" and how to write them, instead of "the
+/// password is wrong" or "no such user". Rulings:
+///
+/// - Only for a line that names a verb taking a password (anywhere in
+///   it), and a userid on file that the sender's address is on file for
+///   (the owner writing; mail forged from that address too, as with every
+///   password). A stranger gets no such check, so it is no oracle for
+///   guessers.
+/// - The candidates are the line's words other than the userid, the words
+///   of the language and numbers (a new password is neither, see
+///   `command`) and `checked` (the password already tried), at most
+///   [`MAX_CANDIDATES`], in the order written. Each costs an argon2id
+///   check from the mail's budget ([`PASSWORD_CHECKS_PER_MAIL`]; when it
+///   is spent the rest are not tried). A wrong candidate is not counted
+///   as a wrong password: the answer goes to the sender, an address on
+///   file for the account, so a guesser forging that address never reads
+///   it, and an owner who misplaced a word is not locked out faster for
+///   it. The right one is masked in every reply and the log, and forgets
+///   the failures of its bucket as a right password does.
+/// - The sentence never says which word was the password.
+/// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
+///   `multiple` body are not.
+fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, ServerError> {
+    let session = ctx.session;
+    // Only a line whose verb takes a password.
+    let Some(order) = command::word_order(ctx.line) else {
+        return Ok(None);
+    };
+    let words: Vec<&str> = ctx.line.split_whitespace().collect();
+    let mut owner = None;
+    for word in words.iter().take(12) {
+        if !command::is_valid_userid(word) || command::is_quotable(word) {
+            continue;
+        }
+        let Some(user) = store::user(ctx.conn, &word.to_lowercase())? else {
+            continue;
+        };
+        if user.signed_off_at.is_none() && from_address_on_file(ctx, &user.userid)? {
+            owner = Some(user);
+            break;
+        }
+    }
+    let Some(user) = owner else {
+        return Ok(None);
+    };
+    let bucket = bucket(ctx, &user.userid, Kind::Password)?;
+    if store::locked_until(ctx.conn, &bucket.key, ctx.now)?.is_some() {
+        return Ok(None);
+    }
+    let mut candidates: Vec<&str> = Vec::new();
+    for word in words {
+        let taken = candidates.iter().any(|c| c.eq_ignore_ascii_case(word))
+            || checked.iter().any(|c| c.eq_ignore_ascii_case(word));
+        if !taken && !word.eq_ignore_ascii_case(&user.userid) && !command::is_quotable(word) {
+            candidates.push(word);
+        }
+    }
+    let credentials = &ctx.server.credentials;
+    for candidate in candidates.into_iter().take(MAX_CANDIDATES) {
+        if !credentials.is_cached(&user.userid, &user.password_hash, candidate) {
+            if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
+                break;
+            }
+            session.checks.set(session.checks.get() + 1);
+        }
+        if credentials.matches(&user.userid, &user.password_hash, candidate) {
+            session.add_secret(candidate);
+            session.failures.borrow_mut().retain(|(u, kind)| {
+                !(u.eq_ignore_ascii_case(&user.userid) && *kind == Kind::Password)
+            });
+            store::clear_failures_bucket(ctx.conn, &bucket.key)?;
+            return Ok(Some(Refusal::new(format!(
+                "The words are out of order: {order}. Nothing was done; send the command again with its words in that order."
+            ))));
+        }
+    }
+    Ok(None)
 }
 
 /// A wrong password (or a userid that does not exist): the words after
@@ -676,5 +882,35 @@ mod tests {
         assert_eq!(count_of(&conn), 1);
         session.replay_since(&conn, answers).unwrap();
         assert_eq!(count_of(&conn), 3);
+    }
+
+    #[test]
+    fn a_savepoint_that_fails_undoes_its_writes_but_not_its_charges() {
+        let conn = store::open_in_memory().unwrap();
+        let session = Session::default();
+        let now = Utc::now();
+        let count =
+            move |c: &Connection| Ok(store::count_command(c, CountScope::Address, "a@x", now)?);
+        let other = |c: &Connection| store::count_command(c, CountScope::Address, "b@x", now);
+        let failed: Result<(), ServerError> = session.savepoint(&conn, "answers", || {
+            session.lasting(&conn, count)?;
+            other(&conn)?;
+            let inner: Result<(), ServerError> = session.savepoint(&conn, "command", || {
+                session.lasting(&conn, count)?;
+                other(&conn)?;
+                Err(ServerError::Stopped)
+            });
+            assert!(inner.is_err());
+            assert_eq!(count_of(&conn), 2, "the inner charge is written again");
+            Err(ServerError::Stopped)
+        });
+        assert!(failed.is_err());
+        assert_eq!(count_of(&conn), 2, "both charges outlive the rollbacks");
+        let others = store::commands_this_hour(&conn, CountScope::Address, "b@x", now).unwrap();
+        assert_eq!(others, 0, "what was not a charge is undone");
+        let kept: Result<u32, ServerError> =
+            session.savepoint(&conn, "answers", || session.lasting(&conn, count));
+        assert_eq!(kept.unwrap(), 3);
+        assert_eq!(count_of(&conn), 3, "a released savepoint charges once");
     }
 }

@@ -5,7 +5,8 @@
 use std::cell::OnceCell;
 
 use super::compose::{BoardView, Occasion, RECENT_PLIES};
-use super::{Ctx, Handled, Refusal, ServerError};
+use super::record::every_ply;
+use super::{Ctx, Handled, Refusal, Reply, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Position};
@@ -135,24 +136,6 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
     loaded.plies = plies[skip..].to_vec();
     loaded.position = position;
     Ok(())
-}
-
-/// Every ply of a board, given the plies held for it (a loaded board
-/// holds only its recent ones, ending with the last): those when they
-/// begin at ply 1, else all of them read from the store.
-pub(crate) fn every_ply(
-    ctx: &Ctx<'_>,
-    game: &str,
-    board: u32,
-    held: &[Ply],
-) -> Handled<Option<Vec<Ply>>> {
-    match held.first() {
-        Some(first) if first.ply > 1 => Ok(Some(store::plies(
-            ctx.conn,
-            store::BoardId::new(game, board),
-        )?)),
-        _ => Ok(None),
-    }
 }
 
 /// Every ply of a loaded board (read again when only the recent ones are held).
@@ -333,6 +316,10 @@ pub(crate) fn apply_move(
         Ok(played) => played,
         Err(e) => return Ok(Err(e)),
     };
+    let corrected = game
+        .marks_checks()
+        .then(|| super::text::check_mark_note(&loaded.row.players[seat], text, &played.notation))
+        .flatten();
     let ply = Ply {
         ply: loaded.played + 1,
         seat,
@@ -372,13 +359,15 @@ pub(crate) fn apply_move(
         store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
         loaded.row.proposal = None;
     }
-    Ok(Ok(match loaded.position.outcome() {
+    let mut news: Vec<String> = corrected.into_iter().collect();
+    news.extend(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
         rules::Outcome::Won { winner, ending } => {
             finish(ctx, loaded, Some(winner), BoardEnding::Board(ending))?
         }
         rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
-    }))
+    });
+    Ok(Ok(news))
 }
 
 /// End a board and rate it; returns the rating sentences.
@@ -452,6 +441,35 @@ pub(crate) fn finish_unrated(
         ending,
     };
     Ok(vec![])
+}
+
+/// The current board mail of each active board of `user`, to `address`
+/// alone (an address just confirmed: see `confirm`), each answerable by
+/// reply like any board mail to the player.
+pub(crate) fn boards_for_address(
+    ctx: &Ctx<'_>,
+    user: &store::User,
+    address: &str,
+) -> Handled<Vec<Reply>> {
+    let mut replies = Vec::new();
+    if user.signed_off_at.is_some() {
+        return Ok(replies);
+    }
+    for row in store::boards_of_user(ctx.conn, None, &user.userid)? {
+        let Some(game) = rules::game(&row.game).filter(|_| row.is_active()) else {
+            continue;
+        };
+        let loaded = load(ctx, game, row.board)?;
+        let view = loaded.view(game, vec![]);
+        let drawing = ctx.drawing_of(&user.userid, game.name())?;
+        replies.push(Reply {
+            to: address.to_string(),
+            subject: view.subject(),
+            body: view.body(ctx, drawing)?,
+            reply_key: view.reply_key(ctx, &user.userid)?,
+        });
+    }
+    Ok(replies)
 }
 
 #[cfg(test)]

@@ -8,53 +8,69 @@
 //! and queued in the outbox, and the transaction commits. A database or
 //! template failure rolls everything back and leaves the mail in the inbox.
 //!
-//! The modules, listed so that each imports only modules after it (and
-//! `Ctx`, `Refusal`, `Reply` from here):
+//! The modules, in layers: each imports only modules listed after it
+//! (and `Ctx`, `Refusal`, `Failure`, `Reply` from here); nothing below
+//! imports upwards, so each can be read, and changed, knowing only what
+//! is under it.
 //!
-//! - the commands: `admin` (what the server admin does: boards deleted
-//!   and adjudicated, vacations, broadcasts), `account` (signup,
-//!   passwords, help), `social` (chat,
-//!   observers, listings), `pending` (queue, submit, confirm, preview),
-//!   `play` (challenge, move, show, games, timers), `settings` (vacations,
-//!   notifications, which challenges a player takes);
+//! - the commands: `admin` (what the server admin does: users, boards
+//!   deleted, adjudicated and shown, vacations, broadcasts; see also
+//!   `crate::admin`), `social` (chat, observers, listings), `pending`
+//!   (queue, submit, confirm, preview), `timers` (the timers' run:
+//!   reminders and forfeits), `challenge` (challenge, seek: boards
+//!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
+//!   notifications, which challenges a player takes, how boards look),
+//!   `account` (signup, passwords, addresses, signoff), `play` (move,
+//!   resign, draw and undo);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes),
-//!   `loaded` (a board loaded with its plies; a ply stored, a game finished
-//!   and rated), `compose` (board mails), `text` (capitals, comments with
-//!   passwords masked), `reply` (playing by reply: the reply tokens of
-//!   board mails, and a reply read as its player's command), `templates`.
+//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   (address confirmation), `loaded` (a board loaded with its plies; a
+//!   ply stored, a game finished and rated), `compose` (board mails),
+//!   `record` (the move list's records and the game record, PGN);
+//! - at the bottom: `reply` (playing by reply: the reply tokens of board
+//!   mails, and a reply read as its player's command), `templates`,
+//!   `guard` (throttles and charges), `text` (capitals, comments with
+//!   passwords masked), `credentials` (password checks within the mail's
+//!   budget), `password` (hashes), `addresses`.
 
 mod account;
 mod addresses;
 mod admin;
+mod challenge;
 mod compose;
 mod computer;
 mod confirm;
 pub mod credentials;
 mod guard;
+mod help;
 mod loaded;
+mod password;
 mod pending;
 mod play;
 mod queued;
+mod record;
 mod reply;
 mod settings;
+mod show;
 mod social;
 pub mod templates;
 mod text;
+mod timers;
 
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::clock::Clock;
-use crate::command::{self, BoardSize, Command, Credentials, GameCommand, Parsed};
+use crate::command::{self, Command, Credentials, GameCommand, Parsed};
 use crate::config::Config;
 use crate::mail::{Envelope, Outgoing};
 use crate::render::Drawing;
 use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
-pub use admin::{Ruling, ADJUDICATION};
+pub use admin::{AdminError, Ruling, ADJUDICATION};
+pub use pending::play_move_words;
 pub use reply::ReplyKey;
 
 /// What became of one inbound mail.
@@ -73,6 +89,23 @@ pub enum MailOutcome {
     ReplyTooLarge,
     /// Its commands ran: how many, and how many of them were refused.
     Answered { commands: usize, refused: usize },
+}
+
+/// What became of one inbound mail, with its Subject as its log line
+/// shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Processed {
+    pub outcome: MailOutcome,
+    /// The Subject made by [`log_subject`], with every password the server
+    /// found in the mail while handling it masked too (see `guard`).
+    pub log_subject: String,
+}
+
+/// The Subject of a mail as a log line (or the record of a failed mail)
+/// may show it: the one place that text is made. Passwords are not written
+/// to logs.
+pub fn log_subject(subject: &str) -> String {
+    command::log_line(subject)
 }
 
 /// A failure that is not the player's: nothing of the mail was applied.
@@ -142,6 +175,19 @@ impl From<Refusal> for Failure {
 impl<E: Into<ServerError>> From<E> for Failure {
     fn from(e: E) -> Self {
         Failure::Internal(e.into())
+    }
+}
+
+impl Failure {
+    /// The board attached to a refusal that names none (its drawing goes
+    /// under the sentence); an internal failure, or a refusal on a board
+    /// already, unchanged. The one way a command puts its board on a
+    /// refusal.
+    pub(crate) fn on_board(self, game: &str, board: Option<u32>) -> Failure {
+        match self {
+            Failure::Refused(r) if r.game.is_none() => Failure::Refused(r.on(game, board)),
+            other => other,
+        }
     }
 }
 
@@ -280,6 +326,70 @@ pub fn hide_secrets(text: &str) -> String {
     confirm::hide_codes(text)
 }
 
+/// A mail admitted to run its commands (see [`Server::admit`]).
+struct Letter<'m> {
+    mail: &'m Envelope,
+    /// Its sender's address (a mail without one is settled at admission).
+    sender: &'m str,
+    /// The receiving MTA authenticated its From (`[security] authserv_id`).
+    authenticated: bool,
+    /// It was read as a reply to a board mail.
+    by_reply: Option<reply::ByReply>,
+    /// Its commands, read once.
+    request: command::Request,
+    now: DateTime<Utc>,
+}
+
+/// What [`Server::admit`] made of a mail.
+enum Admitted<'m> {
+    /// Its outcome is final: none of its commands run.
+    Settled(MailOutcome),
+    /// Its commands are to run.
+    Read(Box<Letter<'m>>),
+}
+
+/// The answers the commands of a mail caused so far, and how many of them
+/// were refused (and of those, how many for the limits).
+#[derive(Default)]
+struct Tally {
+    replies: Vec<Reply>,
+    refused: usize,
+    dropped: usize,
+}
+
+impl Tally {
+    /// A command refused with this error mail.
+    fn refuse(&mut self, reply: Reply) {
+        self.refused += 1;
+        self.replies.push(reply);
+    }
+}
+
+/// Mails grouped per recipient: to, subject, body and reply key.
+type Grouped = Vec<(String, String, String, Option<ReplyKey>)>;
+
+/// The answers of a mail, ready to queue.
+enum Answered {
+    /// Every command was dropped for the limits: nothing ran.
+    Dropped(Vec<Reply>),
+    /// The mails to send; `refused` of the commands were.
+    Mails { mails: Grouped, refused: usize },
+}
+
+/// Why the `answers` savepoint of a mail is rolled back.
+enum Unanswered {
+    /// The answers are over `[limits] max_reply_bytes`: this sentence.
+    TooLarge(String),
+    /// A failure that is not the player's.
+    Failed(ServerError),
+}
+
+impl<E: Into<ServerError>> From<E> for Unanswered {
+    fn from(e: E) -> Self {
+        Unanswered::Failed(e.into())
+    }
+}
+
 /// The server: config, clock and templates; the database is passed per call.
 pub struct Server<'a> {
     pub config: &'a Config,
@@ -287,9 +397,6 @@ pub struct Server<'a> {
     pub templates: &'a Templates,
     /// Passwords verified in this process (see [`credentials`]).
     pub credentials: credentials::VerifiedCredentials,
-    /// The Subject of the mail handled last, as its log line may show it
-    /// (every password it showed masked), with its Message-ID.
-    logged_subject: std::sync::Mutex<Option<(String, String)>>,
     /// The computer's thinking in the mail (or timers pass) at hand.
     pub(crate) computer_budget: computer::Budget,
     /// Boards replayed to a ply for `preview` in the mail at hand.
@@ -303,32 +410,9 @@ impl<'a> Server<'a> {
             clock,
             templates,
             credentials: credentials::VerifiedCredentials::new(),
-            logged_subject: std::sync::Mutex::new(None),
             computer_budget: computer::Budget::default(),
             previews: pending::Previews::default(),
         }
-    }
-
-    /// The Subject of `mail` as a log line may show it: the password word
-    /// masked by the parser, and every password the server found in the
-    /// mail while handling it (see [`guard`]) masked too.
-    pub fn subject_for_log(&self, mail: &Envelope) -> String {
-        let mut slot = self
-            .logged_subject
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        match slot.take() {
-            Some((id, subject)) if id == mail.message_id => subject,
-            _ => command::mask_line(&mail.subject),
-        }
-    }
-
-    fn remember_log_subject(&self, mail: &Envelope, session: &guard::Session) {
-        let subject = session.mask_quote(&command::mask_line(&mail.subject));
-        *self
-            .logged_subject
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = Some((mail.message_id.clone(), subject));
     }
 
     /// The body of a plain text answer, from `message.txt`.
@@ -346,30 +430,115 @@ impl<'a> Server<'a> {
         raw_len: usize,
     ) -> Result<MailOutcome, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let outcome = self.handle_mail_within(&tx, mail, raw_len)?;
+        let processed = self.handle_mail_within(&tx, mail, raw_len)?;
         tx.commit()?;
-        Ok(outcome)
+        Ok(processed.outcome)
     }
 
     /// [`Server::handle_mail`] inside a transaction the caller opened and
     /// commits (several mails to one commit: `daemon` does so, each mail in
-    /// a savepoint of its own). On an error the mail's changes are partly
-    /// made: the caller rolls them back.
+    /// a savepoint of its own), with the Subject its log line shows. On an
+    /// error the mail's changes are partly made: the caller rolls them
+    /// back.
+    ///
+    /// The mail goes through three steps: [`Server::admit`] (settled there,
+    /// or read into its commands), [`Server::run_commands`] and
+    /// [`Server::finish_answers`] (together in the savepoint `answers`,
+    /// which answers too large roll back), then [`Server::settle`] queues
+    /// what it sends and records the outcome.
     pub fn handle_mail_within(
         &self,
         tx: &Connection,
         mail: &Envelope,
         raw_len: usize,
-    ) -> Result<MailOutcome, ServerError> {
+    ) -> Result<Processed, ServerError> {
+        let now = self.clock.now();
+        let letter = match self.admit(tx, mail, raw_len, now)? {
+            Admitted::Settled(outcome) => {
+                return Ok(Processed {
+                    outcome,
+                    log_subject: log_subject(&mail.subject),
+                })
+            }
+            Admitted::Read(letter) => letter,
+        };
+        let session = guard::Session::for_reply(letter.by_reply.is_some());
+        // A command read from the body's first line (empty Subject) has the
+        // rest of the body as its comment.
+        let body_comment = letter
+            .request
+            .body_after_command
+            .as_deref()
+            .map(crate::mail::extract_comment);
+        let ctx = Ctx {
+            conn: tx,
+            server: self,
+            now,
+            sender: Some(letter.sender),
+            // The body of a `multiple` mail is its commands (with their
+            // passwords), never a comment to relay.
+            comment: match (&letter.by_reply, &body_comment) {
+                (Some(r), _) => &r.comment,
+                (None, Some(comment)) => comment,
+                (None, None) if letter.request.multiple => "",
+                (None, None) => &mail.comment,
+            },
+            line: if letter.request.multiple || letter.by_reply.is_some() {
+                ""
+            } else {
+                // The part the parser read (its first 1 KB): words after
+                // it were never read, so they are no password to mask.
+                command::read_part(&mail.subject)
+            },
+            vouched: letter.by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
+            session: &session,
+        };
+        // Every answer is bounded (see `crate::limits`): the commands run
+        // in a savepoint that an answer too large rolls back (their
+        // charges stay: see `guard`).
+        let answered = session.savepoint(tx, "answers", || {
+            let tally = self.run_commands(&ctx, &letter)?;
+            self.finish_answers(&ctx, &letter, tally)
+        });
+        let outcome = self.settle(tx, &letter, &session, answered)?;
+        Ok(Processed {
+            outcome,
+            log_subject: session.mask_quote(&log_subject(&mail.subject)),
+        })
+    }
+
+    /// Record what became of `mail` (its Message-ID is seen from now on).
+    fn record(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        outcome: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), ServerError> {
+        store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)?;
+        Ok(())
+    }
+
+    /// Step 1, admit. Guarantees: a mail seen before changes nothing
+    /// (`Duplicate`); a mail never to be answered (or without a sender),
+    /// one over `[limits] max_message_bytes`, a reply by token whose From
+    /// is not authenticated and a mail without a command from an address
+    /// over its limit are recorded and settled here, charged as the limits
+    /// say, and none of their commands run. Any other mail is read once
+    /// (as a reply to a board mail, else its Subject and body) into the
+    /// commands to run.
+    fn admit<'m>(
+        &self,
+        tx: &Connection,
+        mail: &'m Envelope,
+        raw_len: usize,
+        now: DateTime<Utc>,
+    ) -> Result<Admitted<'m>, ServerError> {
         if store::mail_seen(tx, &mail.message_id)? {
-            return Ok(MailOutcome::Duplicate);
+            return Ok(Admitted::Settled(MailOutcome::Duplicate));
         }
         self.computer_budget.start();
         self.previews.forget();
-        let now = self.clock.now();
-        let record = |outcome: &str| {
-            store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)
-        };
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
             (reason, _) => {
@@ -381,201 +550,231 @@ impl<'a> Server<'a> {
                 if let Some(sender) = &mail.sender {
                     store::count_command(tx, store::CountScope::Address, sender, now)?;
                 }
-                record("ignored")?;
-                return Ok(MailOutcome::Ignored(reason));
+                self.record(tx, mail, "ignored", now)?;
+                return Ok(Admitted::Settled(MailOutcome::Ignored(reason)));
             }
         };
-
         if raw_len > self.config.limits.max_message_bytes {
-            if guard::over_address_limit(self, tx, sender, now)? {
-                record("rate-limited")?;
-                return Ok(MailOutcome::RateLimited);
-            }
-            record("too-large")?;
-            let text = format!(
-                "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
-                self.config.limits.max_message_bytes
-            );
-            let body = self.notice_body(&text)?;
-            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
-            return Ok(MailOutcome::TooLarge);
+            let outcome = self.refuse_too_large(tx, mail, sender, raw_len, now)?;
+            return Ok(Admitted::Settled(outcome));
         }
-
-        let by_reply = reply::read(tx, self, mail, sender)?;
+        let request = command::parse_mail(&mail.subject, &mail.body);
+        let by_reply = reply::read(tx, self, mail, sender, &request)?;
         if let Some(userid) = by_reply.as_ref().and_then(|r| r.unauthenticated.as_deref()) {
-            return self.unauthenticated_reply(tx, mail, userid, now);
+            let outcome = self.unauthenticated_reply(tx, mail, userid, now)?;
+            return Ok(Admitted::Settled(outcome));
         }
-        let authserv_id = self.config.security.authserv_id.as_deref();
-        let authenticated = mail.authenticated(authserv_id);
         let request = match &by_reply {
             Some(r) => r.request(),
-            None => command::parse_mail(&mail.subject, &mail.body),
+            None => request,
         };
-        let session = guard::Session::default();
-        // A command read from the body's first line (empty Subject) has the
-        // rest of the body as its comment.
-        let body_comment = request
-            .body_after_command
-            .as_deref()
-            .map(crate::mail::extract_comment);
-        let ctx = Ctx {
-            conn: tx,
-            server: self,
-            now,
-            sender: Some(sender),
-            // The body of a `multiple` mail is its commands (with their
-            // passwords), never a comment to relay.
-            comment: match (&by_reply, &body_comment) {
-                (Some(r), _) => &r.comment,
-                (None, Some(comment)) => comment,
-                (None, None) if request.multiple => "",
-                (None, None) => &mail.comment,
-            },
-            line: if request.multiple || by_reply.is_some() {
-                ""
-            } else {
-                // The part the parser read (its first 1 KB): words after
-                // it were never read, so they are no password to mask.
-                command::read_part(&mail.subject)
-            },
-            vouched: by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
-            session: &session,
-        };
-        let mut replies = Vec::new();
-        let mut refused = 0;
-        let mut dropped = 0;
-        // Every answer is bounded (see `crate::limits`): the commands run
-        // in a savepoint that an answer too large rolls back.
-        tx.execute_batch("SAVEPOINT answers")?;
-        // Charges are written again after a rollback (see `guard`).
-        let answers_mark = session.mark();
-        let limits = &self.config.limits;
-        let mut read_before: Vec<&Command> = Vec::new();
-        if request.commands.is_empty() {
-            if guard::over_address_limit(self, tx, sender, now)? {
-                record("rate-limited")?;
-                return Ok(MailOutcome::RateLimited);
-            }
-            refused += 1;
-            replies.push(self.refusal_reply(
-                &ctx,
-                &Refusal::new(
-                    "Your mail holds no command: write the command on the Subject line, or Subject \"multiple\" and one command per line of the body.",
-                ),
-                &mail.subject,
-            )?);
+        if request.commands.is_empty() && guard::over_address_limit(self, tx, sender, now)? {
+            self.record(tx, mail, "rate-limited", now)?;
+            return Ok(Admitted::Settled(MailOutcome::RateLimited));
         }
-        for parsed in &request.commands {
-            let so_far = replies
+        let authserv_id = self.config.security.authserv_id.as_deref();
+        Ok(Admitted::Read(Box::new(Letter {
+            mail,
+            sender,
+            authenticated: mail.authenticated(authserv_id),
+            by_reply,
+            request,
+            now,
+        })))
+    }
+
+    /// A mail over `[limits] max_message_bytes`: one error mail saying so
+    /// (none when its address is over its hourly limit), nothing read.
+    fn refuse_too_large(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        sender: &str,
+        raw_len: usize,
+        now: DateTime<Utc>,
+    ) -> Result<MailOutcome, ServerError> {
+        if guard::over_address_limit(self, tx, sender, now)? {
+            self.record(tx, mail, "rate-limited", now)?;
+            return Ok(MailOutcome::RateLimited);
+        }
+        self.record(tx, mail, "too-large", now)?;
+        let text = format!(
+            "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
+            self.config.limits.max_message_bytes
+        );
+        let body = self.notice_body(&text)?;
+        self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
+        Ok(MailOutcome::TooLarge)
+    }
+
+    /// Step 2, run the commands, in order. Guarantees: each is admitted by
+    /// the limits and throttles first ([`Server::admit_or_refuse`]); each
+    /// that runs does so in a savepoint of its own, so a refused command
+    /// changes nothing while the others still apply, and what it was
+    /// charged stays; the answers (replies, refusals, lockout notices) are
+    /// collected, with no password masked yet. No command runs once the
+    /// answers so far are over `[limits] max_reply_bytes`.
+    fn run_commands(&self, ctx: &Ctx<'_>, letter: &Letter<'_>) -> Result<Tally, ServerError> {
+        let mut tally = Tally::default();
+        if letter.request.commands.is_empty() {
+            let refusal = Refusal::new(
+                "Your mail holds no command: write the command on the Subject line, or Subject \"multiple\" and one command per line of the body.",
+            );
+            tally.refuse(self.refusal_reply(ctx, &refusal, &letter.mail.subject)?);
+        }
+        let mut read_before: Vec<&Command> = Vec::new();
+        for parsed in &letter.request.commands {
+            let so_far = tally
+                .replies
                 .iter()
                 .map(|r| (r.to.as_str(), r.subject.as_str(), r.body.as_str()));
-            if answers_size(so_far, sender) > limits.max_reply_bytes {
+            if answers_size(so_far, letter.sender) > self.config.limits.max_reply_bytes {
                 break;
             }
             match parsed {
-                Ok(parsed)
-                    if command::only_reads(&parsed.command)
-                        && read_before.contains(&&parsed.command) => {}
-                Ok(parsed) if !authenticated && needs_authenticated_from(&parsed.command) => {
-                    refused += 1;
-                    let refusal = Refusal::new(UNAUTHENTICATED);
-                    replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
-                }
                 Ok(parsed) => {
-                    let who = parsed.command.credentials();
-                    match guard::admit(&ctx, who)? {
-                        guard::Admission::Run => {}
-                        guard::Admission::Refuse(refusal) => {
-                            refused += 1;
-                            dropped += 1;
-                            replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
-                            continue;
-                        }
-                        guard::Admission::Drop => {
-                            refused += 1;
-                            dropped += 1;
-                            continue;
-                        }
-                    }
-                    session.begin(&parsed.masked);
-                    if command::only_reads(&parsed.command) {
-                        read_before.push(&parsed.command);
-                    }
-                    let parsed =
-                        match command::collapse(parsed.command.clone(), limits.max_list_items) {
-                            Ok(command) => Parsed {
-                                command,
-                                masked: parsed.masked.clone(),
-                            },
-                            Err(sentence) => {
-                                refused += 1;
-                                replies.push(self.refusal_reply(
-                                    &ctx,
-                                    &Refusal::new(sentence),
-                                    &parsed.masked,
-                                )?);
-                                guard::charge(&ctx, who)?;
-                                continue;
-                            }
-                        };
-                    let parsed = &parsed;
-                    if !command::only_reads(&parsed.command) {
-                        // A board may change: replays for previews are stale.
-                        self.previews.forget();
-                    }
-                    tx.execute_batch("SAVEPOINT command")?;
-                    let command_mark = session.mark();
-                    match self.execute(&ctx, parsed) {
-                        Ok(mut r) => {
-                            tx.execute_batch("RELEASE command")?;
-                            replies.append(&mut r);
-                        }
-                        Err(Failure::Refused(refusal)) => {
-                            tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
-                            session.replay_since(tx, command_mark)?;
-                            refused += 1;
-                            if !session.quiet() {
-                                replies.push(self.refusal_reply(&ctx, &refusal, &parsed.masked)?);
-                            }
-                        }
-                        Err(Failure::Internal(e)) => return Err(e),
-                    }
-                    guard::charge(&ctx, who)?;
-                    match guard::count_failures(&ctx) {
-                        Ok(mut notices) => replies.append(&mut notices),
-                        Err(Failure::Internal(e)) => return Err(e),
-                        Err(Failure::Refused(_)) => {}
-                    }
+                    self.run_command(ctx, letter, parsed, &mut read_before, &mut tally)?
                 }
-                Err(e) => {
-                    // A line that is no command costs the sender's address.
-                    match guard::admit(&ctx, None)? {
-                        guard::Admission::Run => guard::charge(&ctx, None)?,
-                        guard::Admission::Refuse(refusal) => {
-                            refused += 1;
-                            dropped += 1;
-                            replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
-                            continue;
-                        }
-                        guard::Admission::Drop => {
-                            refused += 1;
-                            dropped += 1;
-                            continue;
-                        }
-                    }
-                    refused += 1;
-                    let refusal = Refusal {
-                        sentence: e.message.clone(),
-                        game: e.game.clone(),
-                        board: e.board,
-                    };
-                    replies.push(self.refusal_reply(&ctx, &refusal, &e.masked)?);
-                }
+                Err(e) => self.refuse_unread(ctx, e, &mut tally)?,
             }
         }
+        Ok(tally)
+    }
+
+    /// One command of step 2: skipped when it only reads what a command
+    /// before it read; refused when it needs an authenticated From; then
+    /// admitted, collapsed (`[limits] max_list_items`), run in its savepoint
+    /// and charged, and the wrong passwords it was given counted.
+    fn run_command<'r>(
+        &self,
+        ctx: &Ctx<'_>,
+        letter: &Letter<'_>,
+        parsed: &'r Parsed,
+        read_before: &mut Vec<&'r Command>,
+        tally: &mut Tally,
+    ) -> Result<(), ServerError> {
+        let reads = command::only_reads(&parsed.command);
+        if reads && read_before.contains(&&parsed.command) {
+            return Ok(());
+        }
+        if !letter.authenticated && needs_authenticated_from(&parsed.command) {
+            let refusal = Refusal::new(UNAUTHENTICATED);
+            tally.refuse(self.refusal_reply(ctx, &refusal, &parsed.masked)?);
+            return Ok(());
+        }
+        let who = parsed.command.credentials();
+        if !self.admit_or_refuse(ctx, who, &parsed.masked, tally)? {
+            return Ok(());
+        }
+        ctx.session.begin(&parsed.masked);
+        if reads {
+            read_before.push(&parsed.command);
+        }
+        let run = match command::collapse(parsed.command.clone(), self.config.limits.max_list_items)
+        {
+            Ok(command) => Parsed {
+                command,
+                masked: parsed.masked.clone(),
+            },
+            Err(sentence) => {
+                tally.refuse(self.refusal_reply(ctx, &Refusal::new(sentence), &parsed.masked)?);
+                guard::charge(ctx, who)?;
+                return Ok(());
+            }
+        };
+        if !command::only_reads(&run.command) {
+            // A board may change: replays for previews are stale.
+            self.previews.forget();
+        }
+        match ctx
+            .session
+            .savepoint(ctx.conn, "command", || self.execute(ctx, &run))
+        {
+            Ok(mut replies) => tally.replies.append(&mut replies),
+            Err(Failure::Refused(refusal)) => {
+                tally.refused += 1;
+                if !ctx.session.quiet() {
+                    let reply = self.refusal_reply(ctx, &refusal, &run.masked)?;
+                    tally.replies.push(reply);
+                }
+            }
+            Err(Failure::Internal(e)) => return Err(e),
+        }
+        guard::charge(ctx, who)?;
+        match guard::count_failures(ctx) {
+            Ok(mut notices) => tally.replies.append(&mut notices),
+            Err(Failure::Internal(e)) => return Err(e),
+            Err(Failure::Refused(_)) => {}
+        }
+        Ok(())
+    }
+
+    /// A line of step 2 that is no command: it costs the sender's address
+    /// (admitted like a command without credentials) and is answered with
+    /// the parser's sentence.
+    fn refuse_unread(
+        &self,
+        ctx: &Ctx<'_>,
+        e: &command::ParseError,
+        tally: &mut Tally,
+    ) -> Result<(), ServerError> {
+        if !self.admit_or_refuse(ctx, None, &e.masked, tally)? {
+            return Ok(());
+        }
+        guard::charge(ctx, None)?;
+        // Its sender's password in a wrong place (issue #23 §3).
+        let (refusal, notices) = guard::parse_refusal(ctx, e)?;
+        tally.refuse(self.refusal_reply(ctx, &refusal, &e.masked)?);
+        tally.replies.extend(notices);
+        Ok(())
+    }
+
+    /// The limits' word on a command for `who` (`None`: no credentials):
+    /// true when it runs. One refused or dropped for the limits is counted
+    /// as refused and dropped, and a refusal is answered quoting `masked`.
+    fn admit_or_refuse(
+        &self,
+        ctx: &Ctx<'_>,
+        who: Option<&Credentials>,
+        masked: &str,
+        tally: &mut Tally,
+    ) -> Result<bool, ServerError> {
+        let refusal = match guard::admit(ctx, who)? {
+            guard::Admission::Run => return Ok(true),
+            guard::Admission::Refuse(refusal) => Some(refusal),
+            guard::Admission::Drop => None,
+        };
+        tally.refused += 1;
+        tally.dropped += 1;
+        if let Some(refusal) = refusal {
+            tally
+                .replies
+                .push(self.refusal_reply(ctx, &refusal, masked)?);
+        }
+        Ok(false)
+    }
+
+    /// Step 3, finish the answers, still inside the `answers` savepoint.
+    /// Guarantees: a refused reply of a board's player may be answered by
+    /// reply; no error answers an error of ours; every password the mail
+    /// showed is masked in every answer; the answers to the sender are
+    /// joined into one mail. `Err(TooLarge)` when the mails are over
+    /// `[limits] max_reply_bytes` (the savepoint is then rolled back).
+    fn finish_answers(
+        &self,
+        ctx: &Ctx<'_>,
+        letter: &Letter<'_>,
+        tally: Tally,
+    ) -> Result<Answered, Unanswered> {
+        let Tally {
+            mut replies,
+            refused,
+            dropped,
+        } = tally;
+        let (mail, sender) = (letter.mail, letter.sender);
         // A refused reply of the board's player: the error mail shows the
         // board now and may itself be answered by reply.
-        if let Some(key) = by_reply.as_ref().and_then(|r| r.answerable.as_ref()) {
+        if let Some(key) = letter.by_reply.as_ref().and_then(|r| r.answerable.as_ref()) {
             if refused > 0 {
                 for reply in replies.iter_mut().filter(|r| r.to == sender) {
                     reply.reply_key = Some(key.clone());
@@ -587,16 +786,12 @@ impl<'a> Server<'a> {
             // behind a forwarder that strips Auto-Submitted; issue #31).
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
         }
-        session.mask_replies(&mut replies);
-        self.remember_log_subject(mail, &session);
-        if dropped > 0 && dropped == request.commands.len() {
+        ctx.session.mask_replies(&mut replies);
+        if dropped > 0 && dropped == letter.request.commands.len() {
             // Nothing of the mail ran: dropped for the limits.
-            tx.execute_batch("RELEASE answers")?;
-            self.queue(tx, replies, Some(sender), Some(&mail.message_id), now)?;
-            record("rate-limited")?;
-            return Ok(MailOutcome::RateLimited);
+            return Ok(Answered::Dropped(replies));
         }
-        if request.body_after_command.is_some() {
+        if letter.request.body_after_command.is_some() {
             for reply in replies.iter_mut().filter(|r| r.to == sender) {
                 reply.body = format!("{}\n\n{EMPTY_SUBJECT_NOTE}\n", reply.body.trim_end());
             }
@@ -608,26 +803,51 @@ impl<'a> Server<'a> {
                 .map(|(t, s, b, _)| (t.as_str(), s.as_str(), b.as_str())),
             sender,
         );
-        if let Some(sentence) = crate::limits::reply_too_large(size, limits.max_reply_bytes) {
-            // Nothing of the mail is done, but what it was charged stays
-            // (and the lockout notices it caused are sent): no rollback
-            // makes guessing free. The refusal does not tell the size.
-            tx.execute_batch("ROLLBACK TO answers; RELEASE answers")?;
-            session.replay_since(tx, answers_mark)?;
-            self.queue(tx, session.notices(), None, Some(&mail.message_id), now)?;
-            let body = self.notice_body(&sentence)?;
-            self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
-            record("reply-too-large")?;
-            return Ok(MailOutcome::ReplyTooLarge);
+        match crate::limits::reply_too_large(size, self.config.limits.max_reply_bytes) {
+            Some(sentence) => Err(Unanswered::TooLarge(sentence)),
+            None => Ok(Answered::Mails { mails, refused }),
         }
-        tx.execute_batch("RELEASE answers")?;
-        let mails = self.charge_strangers(tx, mails, sender, now)?;
-        self.queue_grouped(tx, mails, Some(sender), Some(&mail.message_id), now)?;
-        record("answered")?;
-        Ok(MailOutcome::Answered {
-            commands: request.commands.len(),
-            refused,
-        })
+    }
+
+    /// After the `answers` savepoint: queue what the mail sends and record
+    /// its outcome. Answers too large were rolled back: nothing of the
+    /// mail is done, but what it was charged stays (and the lockout
+    /// notices it caused are sent): no rollback makes guessing free. The
+    /// refusal does not tell the size. Mails to strangers are charged last
+    /// ([`Server::charge_strangers`]).
+    fn settle(
+        &self,
+        tx: &Connection,
+        letter: &Letter<'_>,
+        session: &guard::Session,
+        answered: Result<Answered, Unanswered>,
+    ) -> Result<MailOutcome, ServerError> {
+        let (mail, sender, now) = (letter.mail, letter.sender, letter.now);
+        let cause = Some(mail.message_id.as_str());
+        match answered {
+            Ok(Answered::Dropped(replies)) => {
+                self.queue(tx, replies, Some(sender), cause, now)?;
+                self.record(tx, mail, "rate-limited", now)?;
+                Ok(MailOutcome::RateLimited)
+            }
+            Ok(Answered::Mails { mails, refused }) => {
+                let mails = self.charge_strangers(tx, mails, sender, now)?;
+                self.queue_grouped(tx, mails, Some(sender), cause, now)?;
+                self.record(tx, mail, "answered", now)?;
+                Ok(MailOutcome::Answered {
+                    commands: letter.request.commands.len(),
+                    refused,
+                })
+            }
+            Err(Unanswered::TooLarge(sentence)) => {
+                self.queue(tx, session.notices(), None, cause, now)?;
+                let body = self.notice_body(&sentence)?;
+                self.enqueue(tx, sender, "Error", body, cause, now)?;
+                self.record(tx, mail, "reply-too-large", now)?;
+                Ok(MailOutcome::ReplyTooLarge)
+            }
+            Err(Unanswered::Failed(e)) => Err(e),
+        }
     }
 
     /// A reply by token from the player's address whose From the MTA did
@@ -820,7 +1040,14 @@ impl<'a> Server<'a> {
                     .filter(|id| !id.starts_with("hash:"))
                     .map(String::from),
             });
+            // A board mail goes out with an HTML part too, unless its
+            // recipient asked for text only (issue #23; see `mail::html`).
+            let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
+                && !store::address_wants_plain(conn, &to)?;
             let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
+            if html {
+                store::set_outbox_html(conn, id)?;
+            }
             if let Some(out) = fixed_id {
                 let fixed = crate::mail::outgoing_message_id(&out, id, self.config.server.domain());
                 store::set_outbox_message_id(conn, id, &fixed)?;
@@ -896,7 +1123,7 @@ impl<'a> Server<'a> {
         masked: &str,
     ) -> Result<Reply, ServerError> {
         // Words that may be a password (see `guard`) are masked too.
-        let masked = &ctx.session.mask_quote(masked);
+        let masked = &guard::quote(ctx, masked)?;
         let title = refusal
             .game
             .as_deref()
@@ -908,7 +1135,7 @@ impl<'a> Server<'a> {
             _ => "Error".to_string(),
         };
         let board = match (&refusal.game, refusal.board) {
-            (Some(game), Some(number)) => match play::drawing_for_sender(ctx, game, number) {
+            (Some(game), Some(number)) => match show::drawing_for_sender(ctx, game, number) {
                 Ok(drawing) => drawing.map(|d| d.trim_end().to_string()),
                 Err(Failure::Internal(e)) => return Err(e),
                 Err(Failure::Refused(_)) => None,
@@ -920,11 +1147,7 @@ impl<'a> Server<'a> {
         // confirmed address (issue #31): to any other (forged, unknown)
         // sender the error quotes the command line alone, never the body,
         // so the server cannot be made to mail a stranger's text.
-        let confirmed = match ctx.sender {
-            Some(sender) => store::is_confirmed_address(ctx.conn, sender)?,
-            None => true,
-        };
-        let comment = if confirmed {
+        let comment = if ctx.session.sender_confirmed(ctx.conn, ctx.sender)? {
             text::masked_like(ctx.comment.trim(), ctx.line, masked)
         } else {
             String::new()
@@ -949,7 +1172,7 @@ impl<'a> Server<'a> {
     /// Run one parsed command.
     fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Handled<Vec<Reply>> {
         match &parsed.command {
-            Command::Help { topics } => account::help(ctx, topics),
+            Command::Help { topics } => help::help(ctx, topics),
             Command::Signup {
                 userid,
                 password,
@@ -984,12 +1207,12 @@ impl<'a> Server<'a> {
             .into());
         };
         match command {
-            GameCommand::Help => account::help(ctx, &[rules.name().to_string()]),
+            GameCommand::Help => help::help(ctx, &[rules.name().to_string()]),
             GameCommand::Challenge {
                 players,
                 options,
                 timers,
-            } => play::challenge(ctx, rules, players, options, timers),
+            } => challenge::challenge(ctx, rules, players, options, timers),
             GameCommand::Move {
                 board,
                 who,
@@ -1013,12 +1236,12 @@ impl<'a> Server<'a> {
             } => pending::submit(ctx, rules, *board, who, action, *ply),
             GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
             GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
-            GameCommand::Show { boards } => play::show(ctx, rules, boards),
+            GameCommand::Show { boards } => show::show(ctx, rules, boards),
             GameCommand::ShowUsers { users, filter } => {
-                play::show_users(ctx, rules, users, *filter)
+                show::show_users(ctx, rules, users, *filter)
             }
-            GameCommand::Games { users, filter } => play::games(ctx, rules, users, *filter),
-            GameCommand::Set { who, look } => account::set_look(ctx, rules, who, *look),
+            GameCommand::Games { users, filter } => show::games(ctx, rules, users, *filter),
+            GameCommand::Set { who, look } => settings::set_look(ctx, rules, who, *look),
             GameCommand::Chat { board, who } => social::chat(ctx, rules, *board, who),
             GameCommand::Subscribe { boards, all, who } => {
                 social::subscribe(ctx, rules, boards, *all, who)
@@ -1045,8 +1268,8 @@ impl<'a> Server<'a> {
             GameCommand::ShowLimit { who } => settings::limit_report(ctx, rules, who),
             GameCommand::History => social::history(ctx, rules),
             GameCommand::Players => social::players(ctx, rules),
-            GameCommand::Seek { who, note } => play::seek(ctx, rules, who, note),
-            GameCommand::Record { board } => play::record(ctx, rules, *board),
+            GameCommand::Seek { who, note } => challenge::seek(ctx, rules, who, note),
+            GameCommand::Record { board } => show::record(ctx, rules, *board),
         }
     }
 
@@ -1055,112 +1278,11 @@ impl<'a> Server<'a> {
     pub fn run_timers(&self, conn: &mut Connection) -> Result<usize, ServerError> {
         let replies = self
             .admin(conn, |ctx| {
-                let replies = play::run_timers(ctx)?;
+                let replies = timers::run_timers(ctx)?;
                 Ok(self.queue(ctx.conn, replies, None, None, ctx.now)?)
             })?
             .unwrap_or(0);
         Ok(replies)
-    }
-
-    /// Create a user from the admin CLI.
-    pub fn admin_add_user(
-        &self,
-        conn: &mut Connection,
-        userid: &str,
-        password: &str,
-        addresses: &[String],
-    ) -> Result<Result<(), Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            account::create_user(ctx, userid, &command::Password::new(password), addresses)
-                .map(|_| ())
-        })
-    }
-
-    /// Set a user's password from the admin CLI.
-    pub fn admin_set_password(
-        &self,
-        conn: &mut Connection,
-        userid: &str,
-        password: &str,
-    ) -> Result<Result<(), Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let userid = userid.to_lowercase();
-            if store::user(ctx.conn, &userid)?.is_none() {
-                return Err(Refusal::new(format!("there is no user called {userid}")).into());
-            }
-            if password.is_empty() {
-                return Err(Refusal::new("the password must not be empty").into());
-            }
-            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
-            // A new password from the admin ends a lockout too.
-            store::clear_password_failures(ctx.conn, &userid)?;
-            self.credentials.forget(&userid);
-            Ok(())
-        })
-    }
-
-    /// Start a board from the admin CLI; the players get their board mails.
-    pub fn admin_challenge(
-        &self,
-        conn: &mut Connection,
-        game: &str,
-        players: &[String],
-        options: &[String],
-        timers: &command::Timers,
-    ) -> Result<Result<u32, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
-                return Err(Refusal::new(format!("There is no game called {game}.")).into());
-            };
-            let (number, replies) = play::start_board(ctx, rules, players, options, timers, None)?;
-            self.queue(ctx.conn, replies, None, None, ctx.now)?;
-            Ok(number)
-        })
-    }
-
-    /// The board mail body of a board, as `show` would send it.
-    pub fn admin_show(
-        &self,
-        conn: &mut Connection,
-        game: &str,
-        board: u32,
-        size: BoardSize,
-    ) -> Result<Result<String, Refusal>, ServerError> {
-        self.admin(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
-                return Err(Refusal::new(format!("There is no game called {game}.")).into());
-            };
-            play::show_body(ctx, rules, board, None, Drawing::from(size))
-        })
-    }
-
-    fn admin<T>(
-        &self,
-        conn: &mut Connection,
-        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
-    ) -> Result<Result<T, Refusal>, ServerError> {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        self.computer_budget.start();
-        self.previews.forget();
-        let ctx = Ctx {
-            conn: &tx,
-            server: self,
-            now: self.clock.now(),
-            sender: None,
-            comment: "",
-            line: "",
-            vouched: None,
-            session: &guard::Session::default(),
-        };
-        let result = f(&ctx);
-        match result {
-            Ok(value) => {
-                tx.commit()?;
-                Ok(Ok(value))
-            }
-            Err(Failure::Refused(r)) => Ok(Err(r)),
-            Err(Failure::Internal(e)) => Err(e),
-        }
     }
 }
 

@@ -139,21 +139,6 @@ impl Previews {
 /// The word that withdraws a queued move: `queue 101 bob pw cancel`.
 const CANCEL: &str = "cancel";
 
-fn board_refusal(game: &'static dyn Game, number: u32, sentence: String) -> Failure {
-    Failure::Refused(Refusal::new(sentence).on(game.name(), Some(number)))
-}
-
-/// Attach the board to a refusal that has none (its drawing goes under the
-/// sentence).
-fn on_board(game: &'static dyn Game, number: u32) -> impl Fn(Failure) -> Failure {
-    move |f| match f {
-        Failure::Refused(r) if r.game.is_none() => {
-            Failure::Refused(r.on(game.name(), Some(number)))
-        }
-        other => other,
-    }
-}
-
 /// The board move of `action`, or the refusal of a special move given to
 /// `queue` or `submit` (`verb`).
 fn board_move<'a>(
@@ -187,7 +172,7 @@ fn board_move<'a>(
             game.name()
         )
     };
-    Err(board_refusal(game, number, sentence))
+    Err(Refusal::new(sentence).on(game.name(), Some(number)).into())
 }
 
 /// Load a board and check that `who` plays on it and that it is not over.
@@ -197,28 +182,26 @@ fn seated(
     number: u32,
     who: &Credentials,
 ) -> Handled<(Loaded, store::User, usize)> {
-    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
-    let user = ctx.authenticate(who).map_err(on_board(game, number))?;
+    let loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
+    let user = ctx
+        .authenticate(who)
+        .map_err(|f| f.on_board(game.name(), Some(number)))?;
     let Some(seat) = loaded.row.seat_of(&user.userid) else {
-        return Err(board_refusal(
-            game,
-            number,
-            format!(
-                "{} does not play on {} board {number}; check the board number.",
-                user.userid,
-                game.name()
-            ),
-        ));
+        return Err(Refusal::new(format!(
+            "{} does not play on {} board {number}; check the board number.",
+            user.userid,
+            game.name()
+        ))
+        .on(game.name(), Some(number))
+        .into());
     };
     if let BoardStatus::Finished { .. } = loaded.row.status {
-        return Err(board_refusal(
-            game,
-            number,
-            format!(
-                "{} board {number} is over; nothing more can be played on it.",
-                game.title()
-            ),
-        ));
+        return Err(Refusal::new(format!(
+            "{} board {number} is over; nothing more can be played on it.",
+            game.title()
+        ))
+        .on(game.name(), Some(number))
+        .into());
     }
     Ok((loaded, user, seat))
 }
@@ -226,6 +209,59 @@ fn seated(
 /// Whose turn it is on an active board, as a seat.
 fn to_act(loaded: &Loaded) -> usize {
     loaded.position.to_act().index()
+}
+
+/// `queue <board> <userid> <pw> cancel`: the player's queued move on the
+/// board withdrawn.
+fn cancel_queued(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    guard: Option<u32>,
+    loaded: &Loaded,
+    user: &store::User,
+    seat: usize,
+) -> Handled<Vec<Reply>> {
+    let number = loaded.row.board;
+    if guard.is_some() {
+        return Err(Refusal::new(format!(
+            "A cancel needs no ply number; send: {} queue {number} {} <password> cancel.",
+            game.name(),
+            user.userid
+        ))
+        .on(game.name(), Some(number))
+        .into());
+    }
+    let Some(old) = store::take_pending_move(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        seat,
+        PendingKind::Queued,
+    )?
+    else {
+        return Err(Refusal::new(format!(
+            "You have no queued move on {} board {number} to cancel.",
+            game.name()
+        ))
+        .on(game.name(), Some(number))
+        .into());
+    };
+    let line = format!(
+        "Your queued move {} on {} board {number} is withdrawn.",
+        old.notation,
+        game.name()
+    );
+    private_board_mail(ctx, game, loaded, user, line)
+}
+
+/// The comment of the mail, relayed with a pending move only from an
+/// account with a confirmed address (issue #31); else none.
+fn relayed_comment(ctx: &Ctx<'_>, user: &store::User, who: &Credentials) -> Handled<String> {
+    // Relayed only from an account with a confirmed address (issue #31).
+    let relayable = super::play::confirmed_author(ctx, &user.userid)?;
+    Ok(commented(ctx, None, Some(&who.password))
+        .filter(|_| relayable)
+        .map(|(_, c)| c)
+        .unwrap_or_default())
 }
 
 /// `<game> queue <board> <userid> <pw> <move>[#N]`: play now if it is the
@@ -241,7 +277,7 @@ pub(crate) fn queue(
 ) -> Handled<Vec<Reply>> {
     let text = board_move(game, number, "queue", action)?;
     let text = text.trim();
-    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    let loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
     // In turn it is `move` (which authenticates): only one password check.
     let in_turn = loaded.row.is_active()
         && loaded.row.seat_of(&who.userid) == Some(to_act(&loaded))
@@ -251,53 +287,17 @@ pub(crate) fn queue(
     }
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
     if text.eq_ignore_ascii_case(CANCEL) {
-        if guard.is_some() {
-            return Err(board_refusal(
-                game,
-                number,
-                format!(
-                    "A cancel needs no ply number; send: {} queue {number} {} <password> cancel.",
-                    game.name(),
-                    user.userid
-                ),
-            ));
-        }
-        let Some(old) = store::take_pending_move(
-            ctx.conn,
-            store::BoardId::new(game.name(), number),
-            seat,
-            PendingKind::Queued,
-        )?
-        else {
-            return Err(board_refusal(
-                game,
-                number,
-                format!(
-                    "You have no queued move on {} board {number} to cancel.",
-                    game.name()
-                ),
-            ));
-        };
-        let line = format!(
-            "Your queued move {} on {} board {number} is withdrawn.",
-            old.notation,
-            game.name()
-        );
-        return private_board_mail(ctx, game, &loaded, &user, line);
+        return cancel_queued(ctx, game, guard, &loaded, &user, seat);
     }
     let next_ply = loaded.played + 1;
     let opponent = &loaded.row.players[to_act(&loaded)];
     if let Some(n) = guard {
         if n <= next_ply {
-            return Err(board_refusal(
-                game,
-                number,
-                format!(
+            return Err(Refusal::new(format!(
                     "Your queued move is guarded as ply {n}, but ply {next_ply} is {opponent}'s to play, so your next ply is {} at the earliest; guard it as #{} or leave the guard off.",
                     next_ply + 1,
                     next_ply + 1
-                ),
-            ));
+                )).on(game.name(), Some(number)).into());
         }
     }
     let queuer = Color::from_index(seat).expect("a seat of two");
@@ -308,14 +308,9 @@ pub(crate) fn queue(
                 "{text} would not be legal after any move {opponent} can make now, so it cannot be queued; check the move, or wait for {opponent}'s move."
             ),
         };
-        return Err(board_refusal(game, number, sentence));
+        return Err(Refusal::new(sentence).on(game.name(), Some(number)).into());
     }
-    // Relayed only from an account with a confirmed address (issue #31).
-    let relayable = super::play::confirmed_author(ctx, &user.userid)?;
-    let comment = commented(ctx, None, Some(&who.password))
-        .filter(|_| relayable)
-        .map(|(_, c)| c)
-        .unwrap_or_default();
+    let comment = relayed_comment(ctx, &user, who)?;
     let old = store::set_pending_move(
         ctx.conn,
         &PendingMove {
@@ -331,22 +326,7 @@ pub(crate) fn queue(
             created_at: ctx.now,
         },
     )?;
-    let as_ply = guard.map(|n| format!(" as ply {n}")).unwrap_or_default();
-    let mut line = format!(
-        "Your move {text} is queued on {} board {number}: it is played automatically{as_ply} when your turn comes, if it is legal then.",
-        game.name()
-    );
-    if let Some(old) = old {
-        line.push_str(&format!(
-            " It replaces your earlier queued move {}.",
-            old.notation
-        ));
-    }
-    line.push_str(&format!(
-        " To withdraw it, send: {} queue {number} {} <password> cancel.",
-        game.name(),
-        user.userid
-    ));
+    let line = queued_line(game, number, text, guard, old, &user.userid);
     private_board_mail(ctx, game, &loaded, &user, line)
 }
 
@@ -387,6 +367,34 @@ fn private_board_mail(
     }])
 }
 
+/// What the player is told of the move `text` queued (replacing `old`).
+fn queued_line(
+    game: &'static dyn Game,
+    number: u32,
+    text: &str,
+    guard: Option<u32>,
+    old: Option<PendingMove>,
+    userid: &str,
+) -> String {
+    let as_ply = guard.map(|n| format!(" as ply {n}")).unwrap_or_default();
+    let mut line = format!(
+        "Your move {text} is queued on {} board {number}: it is played automatically{as_ply} when your turn comes, if it is legal then.",
+        game.name()
+    );
+    if let Some(old) = old {
+        line.push_str(&format!(
+            " It replaces your earlier queued move {}.",
+            old.notation
+        ));
+    }
+    line.push_str(&format!(
+        " To withdraw it, send: {} queue {number} {} <password> cancel.",
+        game.name(),
+        userid
+    ));
+    line
+}
+
 /// `<game> submit <board> <userid> <pw> <move>[#N]`: check the move and
 /// mail the player the position it leads to, without playing it.
 pub(crate) fn submit(
@@ -401,39 +409,26 @@ pub(crate) fn submit(
     let (loaded, user, seat) = seated(ctx, game, number, who)?;
     let next_ply = loaded.played + 1;
     if let Some(n) = guard.filter(|&n| n != next_ply) {
-        return Err(board_refusal(
-            game,
-            number,
-            format!(
+        return Err(Refusal::new(format!(
                 "Your command is guarded as ply {n}, but the next ply on {} board {number} is {next_ply}; look at the board and send it again with #{next_ply} if it still fits.",
                 game.name()
-            ),
-        ));
+            )).on(game.name(), Some(number)).into());
     }
     let on_turn = to_act(&loaded);
     if on_turn != seat {
-        return Err(board_refusal(
-            game,
-            number,
-            format!(
+        return Err(Refusal::new(format!(
                 "It is {}'s turn on {} board {number}, not yours; to have a move played when your turn comes, use: {} queue {number} {} <password> <move>.",
                 loaded.row.players[on_turn],
                 game.name(),
                 game.name(),
                 user.userid
-            ),
-        ));
+            )).on(game.name(), Some(number)).into());
     }
     let mut after = loaded.position.clone_box();
     let played = after
         .play(text)
-        .map_err(|e| board_refusal(game, number, move_refusal(&e)))?;
-    // Relayed only from an account with a confirmed address (issue #31).
-    let relayable = super::play::confirmed_author(ctx, &user.userid)?;
-    let comment = commented(ctx, None, Some(&who.password))
-        .filter(|_| relayable)
-        .map(|(_, c)| c)
-        .unwrap_or_default();
+        .map_err(|e| Refusal::new(move_refusal(&e)).on(game.name(), Some(number)))?;
+    let comment = relayed_comment(ctx, &user, who)?;
     let old = store::set_pending_move(
         ctx.conn,
         &PendingMove {
@@ -487,7 +482,7 @@ pub(crate) fn confirm(
     number: u32,
     who: &Credentials,
 ) -> Handled<Vec<Reply>> {
-    let loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    let loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
     let submitted = match loaded.row.seat_of(&who.userid) {
         Some(seat) => store::take_pending_move(
             ctx.conn,
@@ -544,7 +539,7 @@ pub(crate) fn confirm(
                     game.name()
                 ),
             };
-            Err(board_refusal(game, number, sentence))
+            Err(Refusal::new(sentence).on(game.name(), Some(number)).into())
         }
     }
 }
@@ -562,19 +557,17 @@ pub(crate) fn preview(
         PreviewFrom::Start { options } => return preview_new(ctx, game, options, moves),
     };
     let number = at.board;
-    let mut loaded = load(ctx, game, number).map_err(on_board(game, number))?;
+    let mut loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
     if let Some(n) = at.ply {
         if n > loaded.played {
-            return Err(board_refusal(
-                game,
-                number,
-                format!(
-                    "{} board {number} has {} plies so far; preview from #0 to #{} instead of #{n}.",
-                    game.title(),
-                    loaded.played,
-                    loaded.played
-                ),
-            ));
+            return Err(Refusal::new(format!(
+                "{} board {number} has {} plies so far; preview from #0 to #{} instead of #{n}.",
+                game.title(),
+                loaded.played,
+                loaded.played
+            ))
+            .on(game.name(), Some(number))
+            .into());
         }
         let previews = &ctx.server.previews;
         match previews.find(game.name(), number, n) {
@@ -596,7 +589,7 @@ pub(crate) fn preview(
     }
     let mut position = loaded.position.clone_box();
     let previewed = play_preview(position.as_mut(), loaded.played as usize, moves)
-        .map_err(|sentence| board_refusal(game, number, sentence))?;
+        .map_err(|sentence| Refusal::new(sentence).on(game.name(), Some(number)))?;
     let from = match at.ply {
         Some(n) => format!("the position after ply {n}"),
         None => "the position as it stands".to_string(),
@@ -658,27 +651,84 @@ fn preview_new(
 
 /// Play the moves of a preview on `position`, after `played` plies; a move
 /// that cannot be played is refused naming its place in the list, the ply
-/// it would be and the rules' reason.
+/// it would be and the rules' reason. The words are read as
+/// [`play_move_words`] reads them.
 fn play_preview(
     position: &mut dyn Position,
     played: usize,
     moves: &[String],
 ) -> Result<Vec<(u32, usize, Played)>, String> {
-    let mut previewed = Vec::new();
-    for (i, text) in moves.iter().enumerate() {
-        let ply = (played + i) as u32 + 1;
+    play_move_words(position, played, moves)
+}
+
+/// Play a list of moves as `preview` reads it (rulings, issue #23): a
+/// game record's move text may be given as it stands, so move numbers
+/// (`12.`, `12...`, or glued to a move that does not read with it,
+/// `12.Nf3`) and a last word that is a result (`1-0`, `0-1`, `1/2-1/2`,
+/// `*`) are skipped; a word that cannot be played alone is played together
+/// with the next one when the two are one move (`reveal c4`, split at
+/// the space). `played` plies come before the first; the plies played
+/// with their numbers and seats, or the sentence that refuses a move,
+/// naming its place among the moves, the ply it would be and the rules'
+/// reason.
+pub fn play_move_words(
+    position: &mut dyn Position,
+    played: usize,
+    moves: &[String],
+) -> Result<Vec<(u32, usize, Played)>, String> {
+    let mut previewed: Vec<(u32, usize, Played)> = Vec::new();
+    let mut i = 0;
+    while i < moves.len() {
+        let word = moves[i].trim();
+        i += 1;
+        let last = i == moves.len();
+        if is_move_number(word) || (last && is_result(word)) {
+            continue;
+        }
+        let ply = (played + previewed.len()) as u32 + 1;
         let seat = position.to_act().index();
-        match position.play(text) {
-            Ok(p) => previewed.push((ply, seat, p)),
-            Err(e) => {
-                return Err(format!(
-                "Move {} of your preview ({text}, which would be ply {ply}) cannot be played: {e}",
-                i + 1
-            ))
+        let refused = match position.play(word) {
+            Ok(p) => {
+                previewed.push((ply, seat, p));
+                continue;
+            }
+            Err(e) => e,
+        };
+        let unnumbered = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let unnumbered = match unnumbered.strip_prefix('.') {
+            Some(rest) if unnumbered.len() < word.len() => rest.trim_start_matches('.'),
+            _ => "",
+        };
+        if !unnumbered.is_empty() {
+            if let Ok(p) = position.play(unnumbered) {
+                previewed.push((ply, seat, p));
+                continue;
             }
         }
+        if let Some(next) = moves.get(i) {
+            if let Ok(p) = position.play(&format!("{word} {}", next.trim())) {
+                previewed.push((ply, seat, p));
+                i += 1;
+                continue;
+            }
+        }
+        return Err(format!(
+            "Move {} of your preview ({word}, which would be ply {ply}) cannot be played: {refused}",
+            previewed.len() + 1
+        ));
     }
     Ok(previewed)
+}
+
+/// A move number of a game record: digits then one or three dots.
+fn is_move_number(word: &str) -> bool {
+    let dots = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    dots.len() < word.len() && (dots == "." || dots == "...")
+}
+
+/// A game record's result.
+fn is_result(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 fn preview_subject(game: &'static dyn Game, number: u32) -> String {

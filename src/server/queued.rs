@@ -2,7 +2,7 @@
 //! applied (by `move`, or by another queued move), in the same
 //! transaction. The rulings are in `pending`, where moves are queued.
 
-use super::compose::BoardView;
+use super::compose::{BoardView, QUEUED_COMMENT};
 use super::loaded::{apply_move, Loaded};
 use super::{Ctx, Handled, Reply};
 use crate::rules::Game;
@@ -82,11 +82,6 @@ pub(crate) fn play_queued(
     }
     Ok(notices)
 }
-
-/// What joins a player's name and the comment of their queued move in the
-/// news of a board mail; such a line is player text, which addresses not
-/// yet confirmed do not get (see [`BoardView::without_comment`]).
-pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";
 
 /// Add each notice to its player's own copy of the board mail.
 pub(crate) fn tell_players(

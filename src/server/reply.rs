@@ -48,7 +48,9 @@
 //!    that is a whole command (with its password) is run as that command.
 //! 5. The implicit `#N` guard: a reply to a mail that showed another ply
 //!    than the board's is refused with the board now, unless the first
-//!    line carries its own `#N`. `show` needs no guard.
+//!    line carries its own `#N`. `show` needs no guard. The refusal
+//!    suggests `#N` only where it would work, else `queue` (see
+//!    [`Stale::sentence`]).
 //! 6. Once the sender is known to be the token's player, an error mail
 //!    about the reply (stale, not a move, refused by the rules) shows the
 //!    board as it is and carries a token itself: the player may answer the
@@ -232,14 +234,15 @@ fn subject_command(game: &str, board: u32) -> String {
     format!("{game} move {board} <userid> <password> <move>")
 }
 
-/// Read a mail as a reply to a board mail, if it is one (module doc).
+/// Read a mail as a reply to a board mail, if it is one (module doc);
+/// `as_subject` is the mail read as the Subject parser reads it.
 pub(crate) fn read(
     conn: &rusqlite::Connection,
     server: &Server<'_>,
     mail: &Envelope,
     sender: &str,
+    as_subject: &Request,
 ) -> Result<Option<ByReply>, ServerError> {
-    let as_subject = command::parse_mail(&mail.subject, &mail.body);
     if as_subject.multiple
         || !as_subject.commands.is_empty() && as_subject.commands.iter().all(Result::is_ok)
     {
@@ -281,45 +284,10 @@ pub(crate) fn read(
     let Some(game) = crate::rules::game(&key.game) else {
         return Ok(None);
     };
-    let title = game.title();
-    let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
-    let how = subject_command(game.name(), key.board);
-    let row = store::board(conn, store::BoardId::new(game.name(), key.board))?;
-    if row.as_ref().is_none_or(|r| !r.is_active()) {
-        return Ok(Some(ByReply::refused(
-            on_board(format!(
-                "{title} board {} is over, so its board mails take no more replies.",
-                key.board
-            )),
-            quote,
-            comment,
-        )));
-    }
-    if key.expired {
-        // Ended by its player: `set ... noreply`, a new password or
-        // address, or signoff (issue #31).
-        return Ok(Some(ByReply::refused(
-            on_board(format!(
-                "This board mail no longer takes replies: its player has since\n\
-                 switched replies off, or changed password or address.\n\
-                 Use the Subject command: {how}."
-            )),
-            quote,
-            comment,
-        )));
-    }
-    let addresses = store::user(conn, &key.userid)?
-        .map(|u| u.addresses)
-        .unwrap_or_default();
-    if !addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)) {
-        return Ok(Some(ByReply::refused(
-            on_board(format!(
-                "Your reply comes from {sender}, which is not an address of the player this board mail was sent to, so it is not read as a move; reply from that address, or use the Subject command: {how}."
-            )),
-            quote,
-            comment,
-        )));
-    }
+    let row = match refuse_token(conn, game, &key, sender)? {
+        Ok(row) => row,
+        Err(refusal) => return Ok(Some(ByReply::refused(refusal, quote, comment))),
+    };
     // A whole command on the first line is run as that command, with its
     // own password and board.
     if let Some(parsed) = text
@@ -334,6 +302,63 @@ pub(crate) fn read(
             unauthenticated: None,
         }));
     }
+    read_by_player(conn, server, mail, game, key, &row, text)
+}
+
+/// The board a token names, or the refusal of a reply with it: the board
+/// is over, its player ended the token, or the sender is not one of the
+/// player's addresses.
+fn refuse_token(
+    conn: &rusqlite::Connection,
+    game: &'static dyn crate::rules::Game,
+    key: &store::ReplyToken,
+    sender: &str,
+) -> Result<Result<store::BoardRow, Refusal>, ServerError> {
+    let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
+    let how = subject_command(game.name(), key.board);
+    let row = match store::board(conn, store::BoardId::new(game.name(), key.board))? {
+        Some(row) if row.is_active() => row,
+        _ => {
+            return Ok(Err(on_board(format!(
+                "{} board {} is over, so its board mails take no more replies.",
+                game.title(),
+                key.board
+            ))))
+        }
+    };
+    if key.expired {
+        // Ended by its player: `set ... noreply`, a new password or
+        // address, or signoff (issue #31).
+        return Ok(Err(on_board(format!(
+            "This board mail no longer takes replies: its player has since\n\
+             switched replies off, or changed password or address.\n\
+             Use the Subject command: {how}."
+        ))));
+    }
+    let addresses = store::user(conn, &key.userid)?
+        .map(|u| u.addresses)
+        .unwrap_or_default();
+    if !addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)) {
+        return Ok(Err(on_board(format!(
+            "Your reply comes from {sender}, which is not an address of the player this board mail was sent to, so it is not read as a move; reply from that address, or use the Subject command: {how}."
+        ))));
+    }
+    Ok(Ok(row))
+}
+
+/// A reply from an address of the token's player, its first line no whole
+/// command: with its From authenticated, the player's action, as
+/// [`ByReply::vouched`] for; stale unless it carries its own `#N`.
+fn read_by_player(
+    conn: &rusqlite::Connection,
+    server: &Server<'_>,
+    mail: &Envelope,
+    game: &'static dyn crate::rules::Game,
+    key: store::ReplyToken,
+    row: &store::BoardRow,
+    text: Option<crate::mail::ReplyText>,
+) -> Result<Option<ByReply>, ServerError> {
+    let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
     // From is forgeable: where the MTA is asked (`[security] authserv_id`),
     // a reply without a password needs its From authenticated. Nothing of
     // the mail is quoted back: the player's addresses are told, once a day.
@@ -346,19 +371,14 @@ pub(crate) fn read(
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
     let now = store::ply_count(conn, store::BoardId::new(game.name(), key.board))?;
-    let answerable = (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
-        game: game.name().to_string(),
-        board: key.board,
-        userid: key.userid.clone(),
-        ply: now,
-    });
+    let answerable = answerable_key(conn, game, &key, now)?;
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(
             on_board(
                 "Your reply has nothing above the quoted board mail; write your move (or resign, propose, accept, reject, undo, show, or queue and a move) on its first line.".to_string(),
             ),
-            quote,
-            comment,
+            "(nothing above the quoted mail)",
+            "",
         ).answerable(&answerable)));
     };
     let parsed = match command::parse_reply(game.name(), key.board, &key.userid, &text.action) {
@@ -381,16 +401,21 @@ pub(crate) fn read(
         }
     );
     if !is_show && !command::has_guard(&text.action) && now != key.ply {
-        return Ok(Some(ByReply::refused(
-            on_board(format!(
-                "This mail showed ply {}; {title} board {} is at ply {now} now, so your reply is not played: reply to the newest board mail (or put #{} after the move to play it anyway).",
-                key.ply,
-                key.board,
-                now + 1
-            )),
-            &text.action,
-            &text.comment,
-        ).answerable(&answerable)));
+        let stale = Stale {
+            game,
+            key: &key,
+            row,
+            now,
+            answerable: answerable.is_some(),
+        };
+        return Ok(Some(
+            ByReply::refused(
+                on_board(stale.sentence(&parsed.command)?),
+                &text.action,
+                &text.comment,
+            )
+            .answerable(&answerable),
+        ));
     }
     Ok(Some(ByReply {
         command: Ok(parsed),
@@ -399,6 +424,94 @@ pub(crate) fn read(
         answerable,
         unauthenticated: None,
     }))
+}
+
+/// The key an error mail to the token's player is sent with (it then
+/// takes a reply itself), at the board's `ply` now; none once the player
+/// set `noreply`.
+fn answerable_key(
+    conn: &rusqlite::Connection,
+    game: &'static dyn crate::rules::Game,
+    key: &store::ReplyToken,
+    ply: u32,
+) -> Result<Option<ReplyKey>, ServerError> {
+    Ok(
+        (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
+            game: game.name().to_string(),
+            board: key.board,
+            userid: key.userid.clone(),
+            ply,
+        }),
+    )
+}
+
+/// A reply to a mail that showed another ply than the board's (the
+/// implicit `#N` guard).
+struct Stale<'a> {
+    game: &'static dyn crate::rules::Game,
+    key: &'a store::ReplyToken,
+    row: &'a store::BoardRow,
+    /// The plies on the board now.
+    now: u32,
+    /// The error mail takes a reply itself.
+    answerable: bool,
+}
+
+impl Stale<'_> {
+    /// Why the reply is not played, and what to send instead.
+    ///
+    /// Ruling (issue #23 §5): `#N` is suggested only when it would work: a
+    /// move (or a queued move) when it is the player's turn, and the
+    /// actions that need no turn (resign, propose, undo, accept, reject).
+    /// A move when it is the opponent's turn would be refused again with
+    /// `#N` ("not your turn"), so `queue` is suggested instead, as the
+    /// exact reply to the error mail (which carries a token of the board
+    /// now), or the Subject command when it takes no reply.
+    fn sentence(&self, command: &Command) -> Result<String, ServerError> {
+        let (game, board, now) = (self.game, self.key.board, self.now);
+        let shown = format!(
+            "This mail showed ply {}; {} board {board} is at ply {now} now",
+            self.key.ply,
+            game.title()
+        );
+        let to_act = match super::loaded::seat_to_act(game, self.row) {
+            Ok(seat) => Some(seat),
+            Err(super::Failure::Internal(e)) => return Err(e),
+            Err(super::Failure::Refused(_)) => None,
+        };
+        let played = match command {
+            Command::Game {
+                command:
+                    GameCommand::Move {
+                        action: command::MoveAction::Play(text),
+                        ..
+                    }
+                    | GameCommand::Queue {
+                        action: command::MoveAction::Play(text),
+                        ..
+                    },
+                ..
+            } => Some(text.as_str()),
+            _ => None,
+        };
+        let opponent = to_act
+            .filter(|&seat| self.row.seat_of(&self.key.userid) != Some(seat))
+            .and_then(|seat| self.row.players.get(seat));
+        match (played, opponent) {
+            (Some(text), Some(opponent)) if self.answerable => Ok(format!(
+                "{shown} and it is {opponent}'s turn, so your reply is not played. To have {text} played when your turn comes, reply to this mail with: queue {text}"
+            )),
+            (Some(text), Some(opponent)) => Ok(format!(
+                "{shown} and it is {opponent}'s turn, so your reply is not played. To have {text} played when your turn comes, send: {} queue {board} {} <password> {text}",
+                game.name(),
+                self.key.userid
+            )),
+            _ => Ok(format!(
+                "{shown}, so your reply is not played: reply to the newest board mail (or put #{} after the move to play it anyway).",
+                now + 1
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
-//! A player's standing wishes: vacations, result notifications, and which
-//! challenges they take.
+//! A player's standing wishes: vacations, result notifications, which
+//! challenges they take, and how their boards look (`set`).
 
 use chrono::{Datelike, Duration, TimeZone, Utc};
 
 use super::loaded::require_board;
 use super::{Ctx, Handled, Refusal, Reply};
-use crate::command::Credentials;
+use crate::command::{BoardSize, Credentials, Look};
 use crate::rules::Game;
 use crate::store::{self, ChallengeSettings, Vacation};
 
@@ -293,4 +293,102 @@ pub(crate) fn check_challenge(
         }
     }
     Ok(())
+}
+
+/// `<game> set <userid> <pw> small|large`
+pub(crate) fn set_look(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    who: &Credentials,
+    look: Look,
+) -> Handled<Vec<Reply>> {
+    let user = ctx.authenticate(who)?;
+    let how = match look {
+        Look::Size(size) => {
+            store::set_board_size(ctx.conn, &user.userid, game.name(), size)?;
+            match size {
+                BoardSize::Small => "small",
+                BoardSize::Large => "large",
+            }
+        }
+        Look::FromBlack(flipped) => {
+            store::set_from_black(ctx.conn, &user.userid, game.name(), flipped)?;
+            if flipped {
+                "from Black's side (rank 1 on top)"
+            } else {
+                "from White's side (rank 1 at the bottom)"
+            }
+        }
+        Look::Html(html) => return set_mail_form(ctx, game, &user, html),
+        Look::Reply(on) => {
+            store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
+            if !on {
+                // Every token the player holds ends, on every board (#31).
+                store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
+            }
+            let text = if on {
+                format!(
+                    "From now on you may answer your {} board mails by reply (with your move on the first line), {}; the Subject command works as ever.",
+                    game.title(),
+                    user.userid
+                )
+            } else {
+                format!(
+                    "From now on your {} board mails cannot be answered by reply, {}; send your moves with the Subject command ({} move <board> {} <password> <move>).",
+                    game.title(),
+                    user.userid,
+                    game.name(),
+                    user.userid
+                )
+            };
+            return Ok(vec![ctx.notice(
+                ctx.answer_to(&user),
+                format!("{} settings", game.title()),
+                &text,
+            )?]);
+        }
+    };
+    let text = format!(
+        "From now on your {} boards are drawn {how}, {}.",
+        game.title(),
+        user.userid
+    );
+    Ok(vec![ctx.notice(
+        ctx.answer_to(&user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
+}
+
+/// `<game> set <userid> <pw> plain|html` (issue #23): board mails as
+/// text only, or with an HTML part too (the default). Ruling: the choice
+/// is the player's for every game (it is about their mail program), which
+/// the answer says.
+fn set_mail_form(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    user: &store::User,
+    html: bool,
+) -> Handled<Vec<Reply>> {
+    store::set_plain_mail(ctx.conn, &user.userid, !html)?;
+    let text = if html {
+        format!(
+            "From now on your board mails carry the board twice, {}: as text, and as HTML that a phone shows in a fixed-width font. This holds for every game; \"{} set {} <password> plain\" sends text only.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    } else {
+        format!(
+            "From now on your board mails are text only, {}, for every game. \"{} set {} <password> html\" adds the HTML part again, which a phone shows in a fixed-width font.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    };
+    Ok(vec![ctx.notice(
+        ctx.answer_to(user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
 }

@@ -4,7 +4,8 @@
 use minijinja::context;
 
 use super::loaded::{load, passes, require_board, seat_to_act};
-use super::play::show_mail;
+use super::show::show_mail;
+use super::text::{and_list, counted};
 use super::{confirm, Ctx, Handled, Refusal, Reply};
 use crate::command::Credentials;
 use crate::ratings;
@@ -102,8 +103,9 @@ pub(crate) fn subscribe(
         if observers.len() >= most {
             if !all {
                 return Err(Refusal::new(format!(
-                    "{} board {n} has {most} observers, the most this server allows a board; nobody else can observe it until one of them unsubscribes.",
-                    game.title()
+                    "{} board {n} has {}, the most this server allows a board; nobody else can observe it until one of them unsubscribes.",
+                    game.title(),
+                    counted(most as i64, "observer", "observers")
                 ))
                 .on(game.name(), Some(n))
                 .into());
@@ -136,7 +138,8 @@ pub(crate) fn subscribe(
     };
     if !full.is_empty() {
         text.push_str(&format!(
-            " Not observed, as they have {most} observers already, the most this server allows a board: {} board{} {}.",
+            " Not observed, as they have {} already, the most this server allows a board: {} board{} {}.",
+            counted(most as i64, "observer", "observers"),
             game.title(),
             if full.len() == 1 { "" } else { "s" },
             full.join(", ")
@@ -266,10 +269,13 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         } else {
             ""
         };
-        lines.push(format!(
-            "{:<20} {rating:>6} {games:>5} games{provisional}",
+        // "1 game", "2 games": the word padded so the columns stay put.
+        let word = if games == 1 { "game " } else { "games" };
+        let line = format!(
+            "{:<20} {rating:>6} {games:>5} {word}{provisional}",
             user.userid
-        ));
+        );
+        lines.push(line.trim_end().to_string());
     }
     let title = format!("{} Players", game.title());
     let body = ctx
@@ -288,7 +294,15 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
 /// started and ended.
 pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Reply>> {
     let mut lines = Vec::new();
-    for b in store::boards_of_game(ctx.conn, game.name())? {
+    let boards = store::boards_of_game(ctx.conn, game.name())?;
+    // The players column as wide as its widest entry (not a fixed 30), so
+    // that a line of usual userids fits a mail line (issue #23).
+    let pair = boards
+        .iter()
+        .map(|b| b.players.join(" - ").chars().count())
+        .max()
+        .unwrap_or(0);
+    for b in boards {
         let BoardStatus::Finished {
             winner_seat,
             ending,
@@ -302,7 +316,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         };
         let ended = b.finished_at.unwrap_or(b.last_action_at);
         lines.push(format!(
-            "{:<6} {} to {}  {:<30} {result}",
+            "{:<6} {} to {}  {:<pair$}  {result}",
             b.board,
             b.created_at.format("%Y-%m-%d"),
             ended.format("%Y-%m-%d"),
@@ -370,6 +384,15 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
 
 /// `message <userid> <pw> <to-userid>...`: the body goes to those players;
 /// their addresses stay hidden (each gets a mail of their own).
+///
+/// Ruling (issue #23 §5, within issue #31's double opt-in): a recipient
+/// with no confirmed address gets nothing, and the message is not kept.
+/// The sender's answer names who did not get it and why. The recipient is
+/// told that a message from the sender was held back (who, and how many;
+/// never the text) with the next mail its address receives anyway: a
+/// confirmation mail (`change address`), or the answer to `confirm
+/// address` (see [`held_back_note`]); if neither comes, never. No mail
+/// goes to an unconfirmed address for this alone.
 pub(crate) fn message_users(
     ctx: &Ctx<'_>,
     who: &Credentials,
@@ -385,6 +408,7 @@ pub(crate) fn message_users(
     }
     let mut replies = Vec::new();
     let mut names = Vec::new();
+    let mut held = Vec::new();
     for userid in to {
         let userid = userid.to_lowercase();
         let Some(reader) = store::user(ctx.conn, &userid)? else {
@@ -399,6 +423,14 @@ pub(crate) fn message_users(
             ))
             .into());
         }
+        if names.contains(&userid) || held.contains(&userid) {
+            continue;
+        }
+        if reader.confirmed_addresses().next().is_none() {
+            store::hold_back(ctx.conn, &userid, &user.userid, ctx.now)?;
+            held.push(userid);
+            continue;
+        }
         replies.extend(ctx.notice_to_user(
             &reader,
             format!("Message from {} **", user.userid),
@@ -409,12 +441,56 @@ pub(crate) fn message_users(
         )?);
         names.push(userid);
     }
-    replies.push(ctx.notice(
-        ctx.answer_to(&user),
-        "Message sent".to_string(),
-        format!("Your message went to {}.", names.join(", ")),
-    )?);
+    let mut answer = if names.is_empty() {
+        "Your message went to nobody.".to_string()
+    } else {
+        format!("Your message went to {}.", and_list(&names))
+    };
+    if !held.is_empty() {
+        let (who, has) = if held.len() == 1 {
+            (held[0].clone(), "has")
+        } else {
+            (and_list(&held), "have")
+        };
+        answer.push_str(&format!(
+            " It did not go to {who}: {who} {has} no confirmed mail address yet, and this server mails nothing a player wrote to an address that has not confirmed it wants the server's mail. The text is not kept; {who} will be told that a message from {} was held back, with the next mail the server sends them anyway. Send it again once they have confirmed their address.",
+            user.userid
+        ));
+    }
+    replies.push(ctx.notice(ctx.answer_to(&user), "Message sent".to_string(), answer)?);
     Ok(replies)
+}
+
+/// The sentence that tells `userid` about the messages held back from it
+/// while it had no confirmed address (see [`message_users`]), for the next
+/// mail its address gets anyway; `None` when there were none. Told once:
+/// the record is forgotten here, in the transaction of the mail that
+/// carries the sentence.
+pub(crate) fn held_back_note(ctx: &Ctx<'_>, userid: &str) -> Handled<Option<String>> {
+    let held = store::take_held_back(ctx.conn, userid)?;
+    if held.is_empty() {
+        return Ok(None);
+    }
+    let total: i64 = held.iter().map(|(_, n)| n).sum();
+    let authors: Vec<String> = held
+        .iter()
+        .map(|(a, n)| {
+            if *n == 1 {
+                a.clone()
+            } else {
+                format!("{a} ({n})")
+            }
+        })
+        .collect();
+    let (noun, verb) = if total == 1 {
+        ("message", "was")
+    } else {
+        ("messages", "were")
+    };
+    Ok(Some(format!(
+        "While {userid} had no confirmed address, {total} {noun} to {userid} from {} {verb} held back: the server mails nothing a player wrote to an address before it is confirmed, and it did not keep the text. Ask them to send it again once the address is confirmed.",
+        and_list(&authors)
+    )))
 }
 
 /// The boards of `userid` in `games` under `filter` (or just `numbers`),

@@ -95,6 +95,32 @@ fn wrap_filter(value: Value) -> Value {
     Value::from(super::text::wrap(&text, super::text::MAIL_WIDTH))
 }
 
+/// The `underline` filter: a line of `=` as long as the value's text (in
+/// characters), so a title whose length depends on the server's name is
+/// underlined to its last letter.
+fn underline_filter(value: Value) -> String {
+    let text = match value.as_str() {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    };
+    "=".repeat(text.chars().count())
+}
+
+/// The `clip` filter: each line of the text cut to `width` characters,
+/// the cut marked by `...` (what a quote of the player's own words, a
+/// command or a Subject, is cut to so that it fits a mail line: the quote
+/// reminds, it is not a record). Nothing stays nothing, as for `wrap`.
+fn clip_filter(value: Value, width: usize) -> Value {
+    if value.is_undefined() || value.is_none() {
+        return value;
+    }
+    let text = match value.as_str() {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    };
+    Value::from(super::text::clip(&text, width))
+}
+
 /// The loaded templates.
 pub struct Templates {
     env: Environment<'static>,
@@ -112,6 +138,8 @@ impl Templates {
                 .expect("a valid syntax config"),
         );
         env.add_filter("wrap", wrap_filter);
+        env.add_filter("underline", underline_filter);
+        env.add_filter("clip", clip_filter);
         for (name, source) in BUILT_IN {
             let source = match dir.map(|d| d.join(name)).filter(|p| p.is_file()) {
                 Some(path) => {

@@ -29,6 +29,109 @@ pub(crate) fn move_refusal(e: &MoveError) -> String {
     }
 }
 
+/// `n` with the word for one or for many (`1 game`, `2 games`, `0 games`).
+pub(crate) fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The refusal of a move sent when it is `to_act`'s turn, not the
+/// sender's: the `queue` command that would have it played when their turn
+/// comes, in full but for the password (never echoed). The move is quoted
+/// as sent: the password was checked before this refusal, so the move
+/// text is the player's move, not a misplaced secret.
+pub(crate) fn out_of_turn(
+    game: &dyn crate::rules::Game,
+    number: u32,
+    to_act: &str,
+    userid: &str,
+    text: &str,
+) -> String {
+    format!(
+        "It is {to_act}'s turn on {} board {number}, not yours. To have your move played when your turn comes (if it is legal then), queue it:\n  {} queue {number} {userid} <password> {}",
+        game.name(),
+        game.name(),
+        text.trim()
+    )
+}
+
+/// What a trailing check mark claims: `#` (or `++`) mate, `+` check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    Check,
+    Mate,
+}
+
+/// The check mark at the end of move text, before any `!`/`?`; in a move
+/// with a choice after a slash (Doppelganger's `b8=R+/g2`) the mark may
+/// also stand before the slash.
+fn mark_of(text: &str) -> Option<Mark> {
+    let text = text.trim().trim_end_matches(['!', '?', ' ']);
+    let ends = |t: &str| {
+        let t = t.trim_end_matches(['!', '?', ' ']);
+        if t.ends_with('#') || t.ends_with("++") {
+            Some(Mark::Mate)
+        } else if t.ends_with('+') {
+            Some(Mark::Check)
+        } else {
+            None
+        }
+    };
+    ends(text).or_else(|| text.split_once('/').and_then(|(before, _)| ends(before)))
+}
+
+/// Ruling (issue #23 §5): the check mark a player writes is not trusted.
+/// When `input` ends in `+` or `#` (`++` counts as `#`) and the move as
+/// played is stored as `stored` with another mark or none, the move is
+/// played and stored as the rules write it, and this one sentence (for
+/// the board mail) says so. A missing mark is no mistake: nothing is said.
+/// Only games whose notation marks check and mate are judged (see
+/// `Game::marks_checks`).
+pub(crate) fn check_mark_note(player: &str, input: &str, stored: &str) -> Option<String> {
+    let claimed = mark_of(input)?;
+    let real = mark_of(stored);
+    if real == Some(claimed) {
+        return None;
+    }
+    let what = match real {
+        Some(Mark::Mate) => "checkmate",
+        Some(Mark::Check) => "check, not checkmate",
+        None => "not check",
+    };
+    Some(format!(
+        "{player} wrote {}, but that move is {what}: it is recorded as {stored}.",
+        input.trim()
+    ))
+}
+
+/// The sentence a board mail to an address not yet confirmed carries in
+/// place of the comments it leaves out (`authors` wrote them; `None` when
+/// there are none): nothing a player wrote goes to such an address (issue
+/// #31), and the player is told so and how to confirm (issue #23 §5).
+pub(crate) fn held_back_comments(authors: &[String]) -> Option<String> {
+    let (comments, are) = match authors.len() {
+        0 => return None,
+        1 => ("A comment", "is"),
+        _ => ("Comments", "are"),
+    };
+    let mut names = authors.to_vec();
+    names.sort();
+    names.dedup();
+    Some(format!(
+        "{comments} from {} {are} held back from this mail: this address is not confirmed, and the server sends nothing a player wrote to an address before it is confirmed. To confirm it, reply to its confirmation mail keeping the Subject (for a new code: change address <userid> <password> <address>).",
+        and_list(&names)
+    ))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// The comment of this command with the name of who made it; a word equal
 /// to the commander's password (any case) is masked, so a password typed
 /// into the body is not relayed either.
@@ -67,20 +170,23 @@ pub(crate) fn word_key(word: &str) -> String {
 pub(crate) const MAIL_WIDTH: usize = 78;
 
 /// `text` wrapped at word boundaries so that no line is wider than `width`
-/// characters (counted as `char`s). Rulings:
+/// characters (counted as `char`s). Rulings (issue #23: no line of any
+/// mail passes 78 columns):
 /// - a line already within `width` is kept exactly as it is;
 /// - existing line breaks and blank lines are kept: each line is wrapped on
 ///   its own, never joined with the next;
-/// - a line that starts with white space (a quoted command, a board, an
-///   indented list or table) is left as it is, however wide: reflowing it
-///   would garble what its layout means;
-/// - a word wider than `width` (an address, a URL) stays whole on a line
-///   of its own;
-/// - a list item (`- `, `* `) continues under its first word's column;
-/// - inside a wrapped line, runs of white space become one space, and
-///   trailing white space is dropped.
+/// - a wider line keeps its indent, and its continuation lines stand two
+///   columns further in (a hanging indent), so that where one sentence,
+///   list item or event ends and the next begins stays plain; neither
+///   indent is more than half the width;
+/// - a word wider than the room on a line (an address, a URL, a quoted
+///   move of 120 characters) is broken into pieces that fill the lines;
+/// - inside a wrapped line, the spaces between words are kept as they
+///   were (a table's columns stay aligned on the part that fits), other
+///   white space (a tab) becomes one space; at a break they are dropped.
 pub(crate) fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / width.max(1));
+    let width = width.max(2);
+    let mut out = String::with_capacity(text.len() + text.len() / width);
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
@@ -89,37 +195,111 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
             Some(l) => (l, "\r"),
             None => (line, ""),
         };
-        if line.chars().count() <= width || line.starts_with(char::is_whitespace) {
+        if line.chars().count() <= width {
             out.push_str(line);
             out.push_str(cr);
             continue;
         }
-        let hang = if line.starts_with("- ") || line.starts_with("* ") {
-            "  "
-        } else {
-            ""
-        };
-        let mut col = 0;
-        for word in line.split_whitespace() {
-            let len = word.chars().count();
-            if col == 0 {
-                out.push_str(word);
-                col = len;
-            } else if col + 1 + len <= width {
-                out.push(' ');
-                out.push_str(word);
-                col += 1 + len;
-            } else {
-                out.push_str(cr);
-                out.push('\n');
-                out.push_str(hang);
-                out.push_str(word);
-                col = hang.len() + len;
-            }
-        }
+        let body = line.trim_start();
+        let indent = line[..line.len() - body.len()]
+            .chars()
+            .count()
+            .min(width / 2);
+        let hang = (indent + 2).min(width / 2);
+        let lines = fill(body, width, indent, hang);
+        out.push_str(&lines.join(&format!("{cr}\n")));
         out.push_str(cr);
     }
     out
+}
+
+/// The words of `text` set in lines of at most `width` characters, the
+/// first line `first` spaces in, the others `rest` spaces in (both below
+/// `width`); a word too wide for the room left is broken into pieces.
+fn fill(text: &str, width: usize, first: usize, rest: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = " ".repeat(first);
+    let mut col = first;
+    let mut empty = true;
+    for (gap, word) in spaced_words(text) {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let start = if empty { col } else { col + gap.len() };
+            if start + word.len() <= width {
+                if !empty {
+                    line.push_str(gap);
+                }
+                line.extend(word.iter());
+                col = start + word.len();
+                empty = false;
+                break;
+            }
+            if !empty && word.len() <= width - rest {
+                // The word goes to the next line, whole, as it fits there.
+                lines.push(std::mem::replace(&mut line, " ".repeat(rest)));
+                col = rest;
+                empty = true;
+                continue;
+            }
+            // Too wide for any line: as much as fits here, the rest after.
+            let room = if empty {
+                width - col
+            } else if col + 1 < width {
+                line.push(' ');
+                width - col - 1
+            } else {
+                0
+            };
+            line.extend(word[..room].iter());
+            word.drain(..room);
+            lines.push(std::mem::replace(&mut line, " ".repeat(rest)));
+            col = rest;
+            empty = true;
+        }
+    }
+    if !empty || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The words of `text` (which starts with one), each with the spaces
+/// before it: the run of spaces as it was, or one space for a run with
+/// other white space in it.
+fn spaced_words(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest.find(|c: char| !c.is_whitespace())?;
+        let gap = &rest[..start];
+        let gap = if gap.chars().all(|c| c == ' ') {
+            gap
+        } else {
+            " "
+        };
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        Some((gap, word))
+    })
+}
+
+/// Each line of `text` cut to `width` characters (counted as `char`s),
+/// the last three of a cut line being `...`; a line within `width` is kept
+/// as it is. For quotes of a player's words (a refused command, the
+/// Subject of a part of a `multiple` answer) too long for a mail line.
+pub(crate) fn clip(text: &str, width: usize) -> String {
+    text.split('\n')
+        .map(|line| {
+            if line.chars().count() <= width {
+                line.to_string()
+            } else {
+                let kept: String = line.chars().take(width.saturating_sub(3)).collect();
+                format!("{}...", kept.trim_end())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
@@ -229,7 +409,7 @@ pub(crate) fn mask_word(text: &str, secret: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{mask_word, wrap, Hidden, LOOKUPS};
+    use super::{clip, mask_word, wrap, Hidden, LOOKUPS};
 
     fn widest(text: &str) -> usize {
         text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
@@ -251,7 +431,7 @@ mod tests {
         // Each line is as full as it can be: the next word did not fit.
         let lines: Vec<&str> = out.lines().collect();
         for pair in lines.windows(2) {
-            let next = pair[1].split(' ').next().unwrap();
+            let next = pair[1].split_whitespace().next().unwrap();
             assert!(pair[0].chars().count() + 1 + next.chars().count() > 78);
         }
     }
@@ -265,18 +445,66 @@ mod tests {
     }
 
     #[test]
-    fn indented_lines_are_left_as_they_are_however_wide() {
-        let quoted = format!("  chess move 101 alice ***** {}", "e4 ".repeat(40));
-        let text = format!("Your command was:\n{quoted}\n\tx {}", "y ".repeat(60));
-        assert_eq!(wrap(&text, 78), text);
+    fn an_indented_line_keeps_its_indent_and_hangs_two_further_in() {
+        let event = format!("    {}", "White's rook vanishes. ".repeat(8).trim_end());
+        let out = wrap(&format!("Moves:\n{event}\n  short"), 78);
+        assert!(widest(&out) <= 78, "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "Moves:");
+        assert!(lines[1].starts_with("    White") && !lines[1].starts_with("     "));
+        for line in &lines[2..lines.len() - 1] {
+            assert!(
+                line.starts_with("      ") && !line.starts_with("       "),
+                "{out}"
+            );
+        }
+        assert_eq!(lines[lines.len() - 1], "  short");
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            format!("Moves: {event} short")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
-    fn a_word_wider_than_the_width_stays_whole_on_its_own_line() {
+    fn a_wrapped_table_line_keeps_its_columns_on_the_part_that_fits() {
+        let row = format!(
+            "101    2026-11-22  {:<40}  won by {}",
+            "alice - bob",
+            "x".repeat(30)
+        );
+        let out = wrap(&row, 78);
+        assert!(widest(&out) <= 78, "{out}");
+        assert!(
+            out.starts_with("101    2026-11-22  alice - bob     "),
+            "{out}"
+        );
+        assert!(out.lines().nth(1).unwrap().starts_with("  "), "{out}");
+    }
+
+    #[test]
+    fn a_wrapped_sentence_hangs_two_columns_in() {
+        let out = wrap(&"word ".repeat(40), 78);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() >= 2 && lines[0].starts_with("word"), "{out}");
+        for line in &lines[1..] {
+            assert!(line.starts_with("  w"), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_word_wider_than_the_width_is_broken_to_fill_the_lines() {
         let url = format!("https://example.test/{}", "x".repeat(100));
         let out = wrap(&format!("See {url} for more."), 78);
-        assert_eq!(out, format!("See\n{url}\nfor more."));
-        assert_eq!(wrap(&url, 78), url);
+        assert!(widest(&out) <= 78, "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0].chars().count(), 78, "{out}");
+        assert!(lines[0].starts_with("See https://"), "{out}");
+        assert_eq!(out.replace("\n  ", ""), format!("See {url} for more."));
+        let out = wrap(&url, 10);
+        assert!(widest(&out) <= 10, "{out}");
+        assert_eq!(out.replace("\n  ", ""), url);
     }
 
     #[test]
@@ -290,11 +518,22 @@ mod tests {
     }
 
     #[test]
+    fn a_clipped_line_is_cut_to_the_width_and_marked() {
+        let command = format!("chess move 101 alice ***** {}", "Qh9".repeat(40));
+        let out = clip(&command, 76);
+        assert_eq!(out.chars().count(), 76, "{out}");
+        assert!(out.ends_with("..."), "{out}");
+        assert!(command.starts_with(out.trim_end_matches("...")));
+        assert_eq!(clip("short\nlines", 76), "short\nlines");
+        assert_eq!(clip(&"é".repeat(80), 10), "é".repeat(7) + "...");
+    }
+
+    #[test]
     fn width_is_counted_in_characters_not_bytes() {
         let text = "é".repeat(70) + " ok";
         assert_eq!(wrap(&text, 78), text);
         let text = "é".repeat(70) + " too long now";
-        assert_eq!(wrap(&text, 78), "é".repeat(70) + " too\nlong now");
+        assert_eq!(wrap(&text, 78), "é".repeat(70) + " too\n  long now");
     }
 
     #[test]
@@ -308,6 +547,32 @@ mod tests {
             "my password is *****, and e4 wins"
         );
         assert_eq!(super::masked_like("no secrets", "", ""), "no secrets");
+    }
+
+    #[test]
+    fn a_check_mark_that_does_not_match_the_stored_move_is_named() {
+        use super::check_mark_note;
+        assert_eq!(
+            check_mark_note("alice", " Zxf7# ", "Zxf7+").as_deref(),
+            Some("alice wrote Zxf7#, but that move is check, not checkmate: it is recorded as Zxf7+.")
+        );
+        assert!(check_mark_note("bob", "e5+!?", "e5")
+            .unwrap()
+            .contains("is not check"));
+        assert!(check_mark_note("bob", "Qf7++", "Qf7+")
+            .unwrap()
+            .contains("check, not checkmate"));
+        assert!(check_mark_note("bob", "Qf7+", "Qf7#")
+            .unwrap()
+            .contains("that move is checkmate"));
+        // Before a Doppelganger choice, or after it.
+        assert!(check_mark_note("bob", "b8=R+/g2", "b8=R/g2").is_some());
+        assert!(check_mark_note("bob", "b8=R+/g2", "b8=R/g2+").is_none());
+        assert!(check_mark_note("bob", "b8=R/g2#", "b8=R/g2#").is_none());
+        // No mark, or the right one: nothing to say.
+        assert!(check_mark_note("bob", "Qf7", "Qf7#").is_none());
+        assert!(check_mark_note("bob", "Qf7#!", "Qf7#").is_none());
+        assert!(check_mark_note("bob", "exd5/c7", "exd5/c7").is_none());
     }
 
     #[test]

@@ -539,48 +539,70 @@ pub fn append_ply(
 }
 
 /// The move-list line of a ply about to be stored: its predecessor's, or
-/// the next when it opens a line (a seat-0 ply, or any ply not right after
-/// a seat-0 one). `None` when the predecessor is missing.
+/// the next when it opens a line (a seat-0 turn, or a turn whose last
+/// turn before is not seat 0's; a decision never opens one, see
+/// [`crate::render::is_decision`]). `None` when the predecessor is missing.
 fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u32>> {
     let (game, number) = (id.game, id.number);
     if ply.ply <= 1 {
         return Ok(Some(1));
     }
-    let before = |conn: &Connection| -> Result<Option<(i64, Option<u32>)>> {
+    let before = |conn: &Connection| -> Result<Option<Option<u32>>> {
         Ok(conn
-            .prepare_cached(
-                "SELECT seat, line FROM plies WHERE game = ?1 AND board = ?2 AND ply = ?3",
-            )?
-            .query_row(params![game, number, ply.ply - 1], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
+            .prepare_cached("SELECT line FROM plies WHERE game = ?1 AND board = ?2 AND ply = ?3")?
+            .query_row(params![game, number, ply.ply - 1], |r| r.get(0))
             .optional()?)
     };
-    let (seat, line) = match before(conn)? {
+    let line = match before(conn)? {
         None => return Ok(None),
-        Some((seat, Some(line))) => (seat, line),
-        Some(_) => {
+        Some(Some(line)) => line,
+        Some(None) => {
             count_lines(conn, id)?;
             match before(conn)? {
-                Some((seat, Some(line))) => (seat, line),
+                Some(Some(line)) => line,
                 _ => return Ok(None),
             }
         }
     };
-    let opens = ply.seat == 0 || seat != 0;
+    if crate::render::is_decision(&ply.notation) {
+        return Ok(Some(line));
+    }
+    let opens = ply.seat == 0 || last_turn_seat(conn, id, ply.ply)? != Some(0);
     Ok(Some(line + u32::from(opens)))
 }
 
+/// Whether a stored ply is a turn, not a decision, in SQL over `plies`
+/// (the same test as [`crate::render::is_decision`]).
+const IS_TURN: &str = "substr(notation, 1, 7) <> 'reveal '";
+
+/// The seat of the last turn (not decision) before ply `ply`, if any.
+fn last_turn_seat(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<Option<usize>> {
+    let (game, number) = (id.game, id.number);
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT seat FROM plies WHERE game = ?1 AND board = ?2 AND ply < ?3 AND {IS_TURN}
+             ORDER BY ply DESC LIMIT 1"
+        ))?
+        .query_row(params![game, number, ply], |r| r.get::<_, i64>(0))
+        .optional()?
+        .map(|s| s as usize))
+}
+
 /// Write the move-list line of every ply of a board (for plies stored
-/// before migration 0026).
+/// before migration 0026, or before decisions were told from turns).
 fn count_lines(conn: &Connection, id: BoardId<'_>) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
-        "UPDATE plies SET line = counted.line FROM (
-           SELECT ply, sum(opens) OVER (ORDER BY ply) AS line FROM (
-             SELECT ply, (seat = 0 OR lag(seat) OVER (ORDER BY ply) IS NOT 0) AS opens
-             FROM plies WHERE game = ?1 AND board = ?2)) AS counted
-         WHERE plies.game = ?1 AND plies.board = ?2 AND plies.ply = counted.ply",
+        &format!(
+            "UPDATE plies SET line = counted.line FROM (
+               SELECT ply, sum(opens) OVER (ORDER BY ply) AS line FROM (
+                 SELECT ply, CASE WHEN turn
+                   THEN (seat = 0 OR lag(seat) OVER (PARTITION BY turn ORDER BY ply) IS NOT 0)
+                   ELSE ply = 1 END AS opens
+                 FROM (SELECT ply, seat, {IS_TURN} AS turn
+                       FROM plies WHERE game = ?1 AND board = ?2))) AS counted
+             WHERE plies.game = ?1 AND plies.board = ?2 AND plies.ply = counted.ply"
+        ),
         params![game, number],
     )?;
     Ok(())
@@ -613,26 +635,28 @@ pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> 
 
 /// Where ply `ply` stands in a board's move list (pairs, as
 /// `render::move_list` writes them): how many lines the plies before it
-/// fill, and whether it closes the last of those (a seat-1 ply right after
-/// a seat-0 ply) rather than beginning a line of its own. Read from the
-/// line stored with the ply before it (migration 0026); counted by the
-/// database from the seats alone where that has none.
+/// fill, and whether the last of those holds a White turn still waiting
+/// for Black's (the last turn before it is seat 0's; decisions do not
+/// count, see [`crate::render::is_decision`]). Read from the line stored
+/// with the ply before it (migration 0026); counted by the database from
+/// the seats where that has none.
 pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
     let (game, number) = (id.game, id.number);
-    let stored: Option<(Option<u32>, bool, bool)> = conn
+    let stored: Option<(Option<u32>, bool)> = conn
         .prepare_cached(
-            "SELECT q.line, q.ply IS NOT NULL, coalesce(p.seat = 1 AND q.seat = 0, 0)
+            "SELECT q.line, q.ply IS NOT NULL
              FROM plies p LEFT JOIN plies q
                ON q.game = p.game AND q.board = p.board AND q.ply = p.ply - 1
              WHERE p.game = ?1 AND p.board = ?2 AND p.ply = ?3",
         )?
-        .query_row(params![game, number, ply], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
+        .query_row(params![game, number, ply], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     match stored {
-        Some((Some(line), true, closes)) => return Ok((line, closes)),
-        Some((_, false, _)) => return Ok((0, false)),
+        Some((Some(line), true)) => {
+            let open = last_turn_seat(conn, id, ply)? == Some(0);
+            return Ok((line, open));
+        }
+        Some((_, false)) => return Ok((0, false)),
         _ => {}
     }
     counted_move_line_of(conn, id, ply)
@@ -641,18 +665,16 @@ pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32
 /// [`move_line_of`] counted over every ply before `ply`.
 fn counted_move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
     let (game, number) = (id.game, id.number);
-    Ok(conn
-        .prepare_cached(
-            "SELECT
-               (SELECT count(*) FROM (
-                  SELECT seat, lag(seat) OVER (ORDER BY ply) AS before FROM plies
-                  WHERE game = ?1 AND board = ?2 AND ply < ?3)
-                WHERE seat = 0 OR before IS NOT 0),
-               coalesce((SELECT p.seat = 1 AND q.seat = 0 FROM plies p, plies q
-                         WHERE p.game = ?1 AND p.board = ?2 AND p.ply = ?3
-                           AND q.game = ?1 AND q.board = ?2 AND q.ply = ?3 - 1), 0)",
-        )?
-        .query_row(params![game, number, ply], |r| Ok((r.get(0)?, r.get(1)?)))?)
+    let lines: u32 = conn
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM (
+               SELECT seat, lag(seat) OVER (ORDER BY ply) AS before FROM plies
+               WHERE game = ?1 AND board = ?2 AND ply < ?3 AND {IS_TURN})
+             WHERE seat = 0 OR before IS NOT 0"
+        ))?
+        .query_row(params![game, number, ply], |r| r.get(0))?;
+    let open = last_turn_seat(conn, id, ply)? == Some(0);
+    Ok((lines, open))
 }
 
 /// How many plies a board has seen (plies are numbered from 1 without gaps).
@@ -1241,5 +1263,104 @@ mod tests {
             })
             .unwrap();
         assert_eq!(unlined, 0);
+    }
+
+    /// With decisions among the plies (a Shadow reveal, whoever makes it),
+    /// the stored lines still agree with the count, and a list of a
+    /// board's later plies from any ply on, numbered from `move_line_of`,
+    /// reads as the same lines of the whole game's list.
+    #[test]
+    fn stored_move_lines_number_decisions_inside_their_move() {
+        use crate::render::{move_list, move_list_after, MoveRecord};
+        let conn = setup();
+        let n = new_board(&conn, "shadowchess");
+        // (seat, decision): W, B, W, B decides, B, W decides, W, W decides,
+        // B, B decides, W decides, W, B, Black first again, ...
+        let plies: [(usize, bool); 18] = [
+            (0, false),
+            (1, false),
+            (0, false),
+            (1, true),
+            (1, false),
+            (0, true),
+            (0, false),
+            (0, true),
+            (1, false),
+            (1, true),
+            (0, true),
+            (0, false),
+            (1, false),
+            (1, false),
+            (0, false),
+            (1, true),
+            (0, true),
+            (1, false),
+        ];
+        let records: Vec<MoveRecord> = plies
+            .iter()
+            .enumerate()
+            .map(|(i, &(seat, decision))| MoveRecord {
+                seat,
+                ..MoveRecord::new(
+                    i as u32 + 1,
+                    if decision {
+                        format!("reveal a{}", i % 8 + 1)
+                    } else {
+                        format!("Nf{}", i % 8 + 1)
+                    },
+                )
+            })
+            .collect();
+        for r in &records {
+            let ply = Ply {
+                ply: r.ply,
+                seat: r.seat,
+                notation: r.notation.clone(),
+                events: vec![],
+                comment: String::new(),
+                played_at: Utc::now(),
+                auto: false,
+            };
+            append_ply(&conn, BoardId::new("shadowchess", n), &ply, None).unwrap();
+        }
+        let words = |text: &str| -> Vec<String> {
+            text.lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect()
+        };
+        let whole = words(&move_list(&records, None));
+        assert_eq!(
+            whole[..4],
+            [
+                "1. Nf1 Nf2",
+                "2. Nf3 reveal a4 Nf5 reveal a6",
+                "3. Nf7 reveal a8 Nf1 reveal a2 reveal a3",
+                "4. Nf4 Nf5",
+            ]
+        );
+        let stored = |p: u32| move_line_of(&conn, BoardId::new("shadowchess", n), p).unwrap();
+        for p in 2..=records.len() as u32 {
+            assert_eq!(
+                stored(p),
+                counted_move_line_of(&conn, BoardId::new("shadowchess", n), p).unwrap(),
+                "ply {p}"
+            );
+            let (lines_before, open) = stored(p);
+            let part = words(&move_list_after(
+                &records[p as usize - 1..],
+                None,
+                lines_before,
+                open,
+            ));
+            // Plies that only finish a line whose start is left out show
+            // nothing (from ply 16 on here).
+            assert_eq!(part.is_empty(), p >= 16, "ply {p}");
+            assert_eq!(part[..], whole[whole.len() - part.len()..], "ply {p}");
+        }
+        // Counted again from scratch (boards stored before), the same.
+        let before: Vec<(u32, bool)> = (2..=18).map(stored).collect();
+        conn.execute_batch("UPDATE plies SET line = NULL").unwrap();
+        count_lines(&conn, BoardId::new("shadowchess", n)).unwrap();
+        assert_eq!((2..=18).map(stored).collect::<Vec<_>>(), before);
     }
 }

@@ -55,6 +55,8 @@ pub struct OutboxMail {
     /// The Message-ID it is sent with when it has its own (a board mail's
     /// reply token); otherwise one made from `id`.
     pub message_id: Option<String>,
+    /// Whether it goes out with an HTML part (`set_outbox_html`).
+    pub html: bool,
 }
 
 /// Queue a mail; it is due at once.
@@ -91,7 +93,7 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
 /// with every mail it had sent (issue #14).
 const DUE_MAIL: &str =
-    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id
+    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
      FROM outbox INDEXED BY outbox_due
      WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
      LIMIT ?2";
@@ -119,6 +121,7 @@ pub fn due_mail_first(
             created_at: parse_time(&r.get::<_, String>(5)?)?,
             attempts: r.get(6)?,
             message_id: r.get(7)?,
+            html: r.get(8)?,
         });
     }
     Ok(out)

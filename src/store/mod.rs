@@ -6,10 +6,13 @@
 
 mod boards;
 mod computer;
+mod held;
+mod mail_form;
 mod mailbox;
 mod pending;
 mod quarantine;
 mod reply_tokens;
+mod savepoint;
 mod service;
 mod settings;
 mod stats;
@@ -18,10 +21,13 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use held::*;
+pub use mail_form::*;
 pub use mailbox::*;
 pub use pending::*;
 pub use quarantine::*;
 pub use reply_tokens::*;
+pub use savepoint::savepoint;
 pub use service::*;
 pub use settings::*;
 pub use stats::*;
@@ -78,6 +84,13 @@ impl Cached for Connection {
     }
 }
 
+/// The schema's migrations, applied by position: `rusqlite_migration`
+/// records in the database (`user_version`) how many of this list it has
+/// applied, not which files. So the list must never be reordered, nor an
+/// entry removed or inserted before the end: an existing database would
+/// skip a migration or run one twice. New migrations are only appended
+/// (whatever their file number; the numbers are names, not the order).
+/// `tests::migrations_keep_their_pinned_order` pins the order.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
@@ -116,6 +129,11 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0036_rules25_position_keys.sql"
         )),
+        M::up(include_str!("../../migrations/0037_html_mail_form.sql")),
+        M::up(include_str!(
+            "../../migrations/0038_records_shadow_lines.sql"
+        )),
+        M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
     ])
 }
 
@@ -201,6 +219,76 @@ pub(crate) fn parse_opt_time(text: Option<String>) -> Result<Option<DateTime<Utc
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The order `migrations()` applies them in, as databases in use have
+    /// recorded it (by count: see `migrations`). Append; never reorder.
+    const PINNED_MIGRATIONS: [&str; 24] = [
+        "0001_initial.sql",
+        "0002_observers.sql",
+        "0003_pending_moves.sql",
+        "0004_player_settings.sql",
+        "0005_board_counters.sql",
+        "0006_board_mail.sql",
+        "0007_seeks.sql",
+        "0010_computer.sql",
+        "0012_inbound_failures.sql",
+        "0014_board_resume_point.sql",
+        "0024_reply_tokens.sql",
+        "0025_reply_setting.sql",
+        "0020_retention.sql",
+        "0022_address_confirmation.sql",
+        "0023_throttles.sql",
+        "0026_ply_keys.sql",
+        "0027_reply_token_retention.sql",
+        "0030_deploy_service_state.sql",
+        "0031_delivery_claims.sql",
+        "0032_identity_secrets.sql",
+        "0033_strangers_confirmation_mails.sql",
+        "0034_charges_throttles.sql",
+        "0035_cpu_inbound_attempts.sql",
+        "0036_rules25_position_keys.sql",
+    ];
+
+    /// The file names `migrations()` lists, in its order, read from this
+    /// file's source (the `include_str!` paths).
+    fn listed_migrations() -> Vec<String> {
+        let source = include_str!("mod.rs");
+        let body = &source[source.find("fn migrations()").unwrap()..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        body.split("migrations/")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn migrations_keep_their_pinned_order() {
+        let listed = listed_migrations();
+        assert!(listed.len() >= PINNED_MIGRATIONS.len(), "{listed:?}");
+        assert_eq!(listed[..PINNED_MIGRATIONS.len()], PINNED_MIGRATIONS);
+        // Every listed migration runs: the count the database records is
+        // the count of this list.
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrations().to_latest(&mut conn).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(usize::try_from(version).unwrap(), listed.len());
+    }
+
+    #[test]
+    fn every_migration_file_is_listed_once() {
+        let mut listed = listed_migrations();
+        listed.sort();
+        let mut files: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".sql"))
+                .collect();
+        files.sort();
+        assert_eq!(listed, files);
+    }
 
     #[test]
     fn migrations_are_valid() {

@@ -19,7 +19,7 @@
 
 use super::{
     cap_line, exact, game_name, split_guard, tokenize, BoardRef, Command, Credentials, GameCommand,
-    ParseError, Parsed, Parser, Password, Scope, Usage,
+    ParseError, Parsed, Parser, Password, Usage, GAME_VERBS,
 };
 
 /// The command a reply's first line `line` stands for, on board `board`
@@ -54,7 +54,7 @@ pub fn parse_reply(game: &str, board: u32, userid: &str, line: &str) -> Result<P
         password: Password::new(""),
     };
     let first = p.peek().map(str::to_ascii_lowercase).unwrap_or_default();
-    let verb = exact(Scope::Game, &first).map(|v| v.name);
+    let verb = exact(GAME_VERBS, &first).map(|v| v.name);
     let command = match verb {
         Some("show") if p.toks.len() == 1 => GameCommand::Show {
             boards: vec![BoardRef { board, ply: None }],

@@ -72,6 +72,24 @@ pub trait Hooks: Sized + Send + Sync + 'static {
         &Kind::PROMOTIONS
     }
 
+    /// The rule a promotion to `asked` (a kind that is not among
+    /// [`Hooks::promotion_kinds`]) breaks, as the start of a refusal
+    /// (`a pawn promotes to a rook, knight or bishop, never to a queen`).
+    fn promotion_rule(&self, asked: Kind) -> String {
+        let names: Vec<String> = self
+            .promotion_kinds()
+            .iter()
+            .map(|&k| self.kind_name(k).to_string())
+            .collect();
+        let mut names = names;
+        names.dedup();
+        format!(
+            "a pawn promotes to a {}, never to a {}",
+            super::read::or_list(&names),
+            self.kind_name(asked)
+        )
+    }
+
     /// The kind that castles with the king.
     fn castling_partner(&self) -> Kind {
         Kind::Rook

@@ -154,7 +154,12 @@ impl<H: Hooks> State<H> {
                 _ => Ok(m),
             };
         }
-        let groups = Spec::read(self.variant, core).ok_or_else(unreadable)?;
+        let Some(groups) = Spec::read(self.variant, core) else {
+            return Err(match self.refuse_promotion_kind(core, choice, &legal) {
+                Some(reason) => illegal(reason),
+                None => unreadable(),
+            });
+        };
         if let Some(m) = self.find_in_groups(input, &groups, choice, &legal)? {
             return Ok(m);
         }
@@ -214,6 +219,55 @@ impl<H: Hooks> State<H> {
             }
         }
         Ok(None)
+    }
+
+    /// A promotion to a chess promotion piece this game does not promote
+    /// to (`hxg8=Q/b2` in Doppelganger Chess): the variant's rule and the
+    /// legal promotions the rest of the text fits (those with the choice
+    /// written, when there are any). `None` when `core` is no such
+    /// promotion (a pawn move ending in a letter that names a kind).
+    fn refuse_promotion_kind(
+        &self,
+        core: &str,
+        choice: Option<Square>,
+        legal: &[Move],
+    ) -> Option<String> {
+        let hooks = &self.variant.hooks;
+        let core = core.trim_end();
+        let letter = core.chars().last()?;
+        let asked = hooks.kind_of_letter(letter)?;
+        // A king (or pawn) is no promotion anywhere: that text stays
+        // unreadable, as before; a chess promotion piece this variant
+        // does not promote to gets the rule.
+        if hooks.promotion_kinds().contains(&asked) || !Kind::PROMOTIONS.contains(&asked) {
+            return None;
+        }
+        let rest = core[..core.len() - letter.len_utf8()].trim_end_matches(['=', ' ']);
+        if !rest.ends_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let groups = Spec::read(self.variant, rest)?;
+        let fitting: Vec<Move> = legal
+            .iter()
+            .filter(|m| matches!(m.special, Special::Promotion(_)))
+            .filter(|&&m| groups.iter().flatten().any(|spec| self.fits(m, spec)))
+            .copied()
+            .collect();
+        let chosen: Vec<Move> = fitting
+            .iter()
+            .filter(|m| choice.is_some() && m.choice == choice)
+            .copied()
+            .collect();
+        let shown = if chosen.is_empty() { fitting } else { chosen };
+        let mut sans: Vec<String> = shown.iter().map(|&m| self.san_with(m, legal)).collect();
+        sans.sort();
+        sans.dedup();
+        let rule = hooks.promotion_rule(asked);
+        Some(if sans.is_empty() {
+            format!("{rule}; and no pawn of yours can promote there now.")
+        } else {
+            format!("{rule}; the legal promotions there are {}.", or_list(&sans))
+        })
     }
 
     /// The move is there, but not with choice `c`: the refusal listing

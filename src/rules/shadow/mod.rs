@@ -60,6 +60,10 @@ impl EngineGame for ShadowChess {
     fn title(&self) -> &'static str {
         "Shadow Chess"
     }
+    /// Shadow Chess has no check.
+    fn marks_checks(&self) -> bool {
+        false
+    }
     fn start_position(&self, _options: &[String]) -> Result<State, SetupError> {
         State::from_text(START)
     }

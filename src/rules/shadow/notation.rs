@@ -11,6 +11,12 @@
 //!   exists.
 //! - `O-O`, `O-O-O`, `reveal c4`.
 //!
+//! A reveal decision is written `reveal c4` everywhere a player reads it
+//! (move list, board mails, echoes); a PGN record, whose moves are single
+//! tokens, writes the space as `_` (`reveal_c4`). Either is read, and so
+//! are `reveal-c4` and `revealc4`; where a command takes a list of moves
+//! split at spaces (`preview`), `reveal c4` as two words is one move.
+//!
 //! # Reading (rulings)
 //! - The main part is read as the canonical text, as coordinates
 //!   (`e2e4`, `e2-e4`, `e7e8q`, `d4f5(N)`), or as SAN, where a piece letter
@@ -228,11 +234,7 @@ impl State {
             .iter()
             .map(|sq| format!("reveal {sq}"))
             .collect();
-        let square = text
-            .get(..6)
-            .filter(|w| w.eq_ignore_ascii_case("reveal"))
-            .map(|_| text[6..].trim());
-        let chosen = square.and_then(Sq::parse);
+        let chosen = reveal_square(text).and_then(|sq| Sq::parse(&sq));
         if let Some(sq) = chosen {
             if legal.contains(&Action::Reveal(sq)) {
                 return Ok(Action::Reveal(sq));
@@ -540,6 +542,19 @@ impl MainSpec {
             && self.from_rank.is_none_or(|r| r == from.rank())
             && self.promotion.is_none_or(|p| Some(p) == promotion)
     }
+}
+
+/// The square a reveal decision names, as written: `reveal c4` (the
+/// canonical form), or in one word as a PGN record or a list of moves
+/// has it (`reveal_c4`, `reveal-c4`, `revealc4`); any case. `None` when
+/// `text` is no reveal.
+fn reveal_square(text: &str) -> Option<String> {
+    let rest = text
+        .get(..6)
+        .filter(|w| w.eq_ignore_ascii_case("reveal"))
+        .map(|_| &text[6..])?;
+    let square = rest.trim_start_matches([' ', '\t', '_', '-']).trim_end();
+    Some(square.to_ascii_lowercase())
 }
 
 /// `a`, `a or b`, `a, b or c`.

@@ -60,6 +60,10 @@ impl EngineGame for Temporal {
     fn title(&self) -> &'static str {
         "Temporal Chess"
     }
+    /// Temporal notation writes no check marks.
+    fn marks_checks(&self) -> bool {
+        false
+    }
     fn start_position(&self, _options: &[String]) -> Result<State, SetupError> {
         Ok(State::start())
     }

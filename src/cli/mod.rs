@@ -1,0 +1,202 @@
+//! The `pbmchess` binary's arguments (clap), and the subcommands they run:
+//! [`run`] the plain ones, [`admin`] the `admin …` ones. Part of the
+//! binary (declared in `main.rs`), not of the library: the work is in
+//! `pbmchess::app`, `pbmchess::admin` and below; here are the printing and
+//! the exit codes.
+
+mod admin;
+mod run;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use pbmchess::config::LogFormat;
+
+pub(crate) use run::run;
+
+/// A play-by-email turn server for chess variants.
+///
+/// Without --config (or PBMCHESS_CONFIG) it reads
+/// /etc/pbmchess/pbmchess.toml when that file exists, else runs on built-in
+/// defaults: database var/pbmchess.sqlite, inbox Maildir var/inbox, outbox
+/// Maildir var/outbox.
+#[derive(Parser)]
+#[command(name = "pbmchess", version, about)]
+pub(crate) struct Cli {
+    /// The config file (TOML); see config.example.toml.
+    #[arg(long, global = true, env = "PBMCHESS_CONFIG")]
+    pub(crate) config: Option<PathBuf>,
+    /// How log lines are written to standard error: text, or json (one
+    /// object per line); overrides [log] format.
+    #[arg(long, global = true, env = "PBMCHESS_LOG_FORMAT", value_enum)]
+    pub(crate) log_format: Option<LogFormat>,
+    #[command(subcommand)]
+    pub(crate) command: Cmd,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Cmd {
+    /// Create the database and the mail folders.
+    Init,
+    /// Run as a daemon: read mail, send mail, run timers; repeat until SIGINT/SIGTERM.
+    Serve,
+    /// One pass of the daemon's work, then exit (for cron).
+    Poll,
+    /// Process one RFC 5322 message from FILE or standard input (MTA pipe), then send the replies.
+    Process { file: Option<PathBuf> },
+    /// Send reminders and apply forfeits that are due.
+    Tick {
+        /// Pretend it is this time (RFC 3339), e.g. 2026-12-24T12:00:00Z.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Manage users and boards.
+    #[command(subcommand)]
+    Admin(AdminCmd),
+    /// Try the config, the database, the inbox and the outbox (IMAP/SMTP
+    /// login, sendmail -bv); one line each; exit 0 when all work, else 2.
+    Check,
+    /// Last pass, inbox and outbox waiting, quarantine, last errors,
+    /// stopped addresses (from the database; no server is contacted).
+    Status {
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the move sequences of DEPTH plies (a rules check; no config needed).
+    Perft {
+        game: String,
+        depth: u32,
+        /// The position text (FEN for the chess-like games); the start when absent.
+        #[arg(long)]
+        position: Option<String>,
+        /// Game options, without the dash (e.g. --option lenient).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// Print the count after each first action (one line each, `name: count`),
+        /// then the total: how to find where two move generators disagree.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum AdminCmd {
+    /// Manage users.
+    #[command(subcommand)]
+    User(UserCmd),
+    /// Start a board: GAME USER1 USER2 [-option ...] [--nagtime=N] [--forfeittime=N].
+    Challenge {
+        game: String,
+        #[arg(num_args = 2.., allow_hyphen_values = true, trailing_var_arg = true)]
+        words: Vec<String>,
+    },
+    /// Print the board mail of a board.
+    Show {
+        game: String,
+        board: u32,
+        #[arg(long, value_enum, default_value_t = Size::Large)]
+        size: Size,
+    },
+    /// List, delete or adjudicate boards.
+    #[command(subcommand)]
+    Board(BoardCmd),
+    /// Outgoing mail not yet sent: list it, send it again, or drop it.
+    #[command(subcommand)]
+    Outbox(OutboxCmd),
+    /// Inbound mail that failed inside the server: list it, replay it.
+    #[command(subcommand)]
+    Inbox(InboxCmd),
+    /// Mail a message to every user (the text from FILE or standard input).
+    Broadcast {
+        /// The subject (after the server's name).
+        #[arg(long)]
+        subject: String,
+        file: Option<PathBuf>,
+    },
+    /// Users, boards per game, mail per day, queue sizes.
+    Stats,
+    /// Copy the database to FILE (safe while the daemon runs).
+    Backup { file: PathBuf },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum BoardCmd {
+    /// The active boards (every board with --all), of GAME or of all games.
+    List {
+        game: Option<String>,
+        #[arg(long)]
+        all: bool,
+    },
+    /// Remove a board with its moves; its players are told.
+    Delete { game: String, board: u32 },
+    /// End an active board: RESULT is the winner's userid, or draw. Rated;
+    /// the final board is mailed.
+    Adjudicate {
+        game: String,
+        board: u32,
+        result: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum OutboxCmd {
+    /// Mail waiting to be sent and mail given up, with the last error.
+    List,
+    /// Make mail ID due now (also one given up); it is sent by the next pass.
+    Retry { id: i64 },
+    /// Remove mail ID from the outbox unsent.
+    Drop { id: i64 },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum InboxCmd {
+    /// Failing and quarantined mail, with the last error.
+    List,
+    /// Replay quarantined mail ID (after fixing the fault) and send its replies.
+    Retry { id: i64 },
+    /// Print quarantined mail ID as it was received.
+    Show { id: i64 },
+    /// Forget quarantined mail ID.
+    Drop { id: i64 },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum UserCmd {
+    /// Create a user: USERID [PASSWORD] EMAIL... The password is asked for
+    /// on the terminal when left out, or read from standard input with
+    /// --password-stdin; given as an argument, it is visible to other users.
+    Add {
+        userid: String,
+        /// [PASSWORD] EMAIL...: a first word without '@' is the password.
+        #[arg(required = true, value_name = "EMAIL")]
+        emails: Vec<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// List the users.
+    List,
+    /// Sign a user off (history is kept).
+    Remove { userid: String },
+    /// Set a user's password: asked for on the terminal when left out, or
+    /// read from standard input with --password-stdin.
+    Passwd {
+        userid: String,
+        /// Visible to other users (ps); better left out.
+        password: Option<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Put a user on vacation for DAYS (beyond the yearly allowance), or
+    /// end it with off.
+    Vacation { userid: String, days: String },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Size {
+    Small,
+    Large,
+}

@@ -1,0 +1,199 @@
+//! The subcommands but `admin …`: [`run`] loads the config and opens the
+//! database, then hands each subcommand to its function.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use rusqlite::Connection;
+
+use pbmchess::app::{self, App, AppError};
+use pbmchess::rules;
+use pbmchess::server::Refusal;
+
+use super::{Cli, Cmd};
+
+/// Run one subcommand. `perft` needs no config; `check` opens the
+/// database itself; every other subcommand runs on the config's database.
+pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
+    if let Cmd::Perft {
+        game,
+        depth,
+        position,
+        options,
+        divide,
+    } = &cli.command
+    {
+        crate::init_logging(cli.log_format.unwrap_or_default());
+        return perft(game, *depth, position.as_deref(), options, *divide);
+    }
+    let now = match &cli.command {
+        Cmd::Tick { now } => now.as_deref(),
+        _ => None,
+    };
+    let config_path = pbmchess::config::chosen_path(
+        cli.config.as_deref(),
+        Path::new(pbmchess::config::SYSTEM_CONFIG),
+    );
+    let app = App::load(config_path.as_deref(), now)?;
+    crate::init_logging(cli.log_format.unwrap_or(app.config.log.format));
+    if let Cmd::Check = cli.command {
+        return check(&app);
+    }
+    let conn = app.open_database()?;
+    match cli.command {
+        Cmd::Init => init(&app),
+        Cmd::Serve => serve(app, conn),
+        Cmd::Poll => poll(&app, conn),
+        Cmd::Process { file } => process(&app, conn, file.as_deref()),
+        Cmd::Tick { .. } => tick(&app, conn),
+        Cmd::Admin(command) => super::admin::run(&app, conn, command),
+        Cmd::Status { json } => status(&app, &conn, json),
+        Cmd::Check => unreachable!("check opens the database itself and returned above"),
+        Cmd::Perft { .. } => unreachable!("perft needs no config and returned above"),
+    }
+}
+
+/// `status`: text lines, or one JSON object.
+fn status(app: &App, conn: &Connection, json: bool) -> Result<ExitCode, AppError> {
+    let status = pbmchess::status::status(app, conn)?;
+    if json {
+        say(status.json())
+    } else {
+        lines(status.lines())
+    }
+}
+
+fn init(app: &App) -> Result<ExitCode, AppError> {
+    app.init(|line| println!("{line}"))?;
+    for warning in app.config_warnings() {
+        eprintln!("pbmchess: warning: {warning}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn say(line: String) -> Result<ExitCode, AppError> {
+    println!("{line}");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn lines(lines: Vec<String>) -> Result<ExitCode, AppError> {
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `check`: one line per item; exit 2 when one failed.
+fn check(app: &App) -> Result<ExitCode, AppError> {
+    let items = pbmchess::check::check(app);
+    for item in &items {
+        println!("{}", item.line());
+    }
+    Ok(if items.iter().all(|i| i.ok) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// `serve`: passes until SIGTERM/SIGINT. SIGHUP reads the config file
+/// again (and its templates) after the pass in hand and serves on with it;
+/// a config that no longer loads is logged (without its values) and the
+/// one in use is kept. Ruling: the log goes to standard error only (the
+/// journal, or a file the caller's shell opened), so SIGHUP has no log
+/// file to reopen; and the log format stays as it was at the start.
+fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
+    let signals = app::serve_signals()?;
+    let mut conn = conn;
+    loop {
+        tracing::info!(in_use = %app.in_use(), "starting");
+        let served = {
+            let mut daemon = app.daemon(conn)?;
+            let served = daemon.serve_until(&signals.stop, &signals.reload);
+            conn = daemon.conn;
+            served
+        };
+        if served == pbmchess::daemon::Served::Stopped {
+            return Ok(ExitCode::SUCCESS);
+        }
+        signals
+            .reload
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+        match App::load(app.config_path.as_deref(), None) {
+            Ok(new) => {
+                if new.config.database.path != app.config.database.path {
+                    conn = new.open_database()?;
+                }
+                app = new;
+                tracing::info!("config read again");
+            }
+            Err(e) => {
+                // The secrets of the config in use stay remembered.
+                pbmchess::config::remember_secrets(&app.config);
+                tracing::error!(error = %e, "the config was not read again; serving on with the one in use");
+            }
+        }
+    }
+}
+
+/// One pass. Exit 2 when the inbox could not be read or a mail not
+/// processed (replies that wait for the SMTP server are no failure).
+fn poll(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
+    tracing::info!(in_use = %app.in_use(), "starting");
+    let mut daemon = app.daemon(conn)?;
+    let report = daemon.pass(&AtomicBool::new(false))?;
+    report.log();
+    if report.failed() {
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn process(app: &App, mut conn: Connection, file: Option<&Path>) -> Result<ExitCode, AppError> {
+    let (raw, size) = app::read_inbound(file, app.config.limits.max_message_bytes)?;
+    app.process_sized(&mut conn, &raw, size)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tick(app: &App, mut conn: Connection) -> Result<ExitCode, AppError> {
+    let n = app.server().run_timers(&mut conn)?;
+    pbmchess::daemon::prune(&app.config, app.clock(), &conn)?;
+    println!("{n} timer mails queued");
+    app.send_now(&conn)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `perft`: count the move sequences of `depth` plies from the start or
+/// from `position`; needs no config.
+fn perft(
+    game: &str,
+    depth: u32,
+    position: Option<&str>,
+    options: &[String],
+    divide: bool,
+) -> Result<ExitCode, AppError> {
+    let Some(rules) = rules::game(game) else {
+        let names: Vec<_> = rules::registry().iter().map(|g| g.name()).collect();
+        return Err(Refusal::new(format!(
+            "there is no game called {game}; the games are {}",
+            names.join(", ")
+        ))
+        .into());
+    };
+    if divide && depth == 0 {
+        return Err(Refusal::new("--divide needs a depth of 1 or more").into());
+    }
+    let p =
+        rules::perft_position(rules, position, options).map_err(|e| Refusal::new(e.to_string()))?;
+    if divide {
+        let parts = p.divide(depth);
+        for (action, count) in &parts {
+            println!("{action}: {count}");
+        }
+        println!("total: {}", parts.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        println!("{}", p.perft(depth));
+    }
+    Ok(ExitCode::SUCCESS)
+}

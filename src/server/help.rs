@@ -1,0 +1,67 @@
+//! `help [topic...]` and `<game> help`: the help pages (templates
+//! `help/<topic>.txt`), with the verbs from the parser's own table.
+
+use minijinja::context;
+
+use super::{Ctx, Handled, Refusal, Reply};
+use crate::command;
+
+/// `help [topic...]`, `<game> help`.
+pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
+    let server = ctx.server;
+    let games: Vec<_> = crate::rules::registry()
+        .iter()
+        .map(|g| context! { name => g.name(), title => g.title() })
+        .collect();
+    // The verbs with their other words, from the parser's own table.
+    let verbs = |game: bool| -> Vec<_> {
+        command::verbs(game)
+            .into_iter()
+            .map(|(name, aliases)| context! { name => name, aliases => aliases.to_vec() })
+            .collect()
+    };
+    let vars = context! {
+        name => &server.config.server.name,
+        address => &server.config.server.address,
+        games => games,
+        vacation_days => server.config.timers.vacation_days_per_year,
+        observers => server.config.limits.observers_per_board,
+        game_verbs => verbs(true),
+        account_verbs => verbs(false),
+    };
+    let topics: Vec<String> = if topics.is_empty() {
+        vec!["general".to_string()]
+    } else {
+        topics.iter().map(|t| t.to_lowercase()).collect()
+    };
+    let mut replies = Vec::new();
+    for topic in &topics {
+        let template = format!("help/{topic}.txt");
+        if topic.contains(['/', '.']) || !server.templates.has(&template) {
+            let mut known: Vec<String> = vec!["commands".into(), "reply".into()];
+            known.extend(
+                crate::rules::registry()
+                    .iter()
+                    .map(|g| g.name().to_string())
+                    .filter(|g| server.templates.has(&format!("help/{g}.txt"))),
+            );
+            return Err(Refusal::new(format!(
+                "There is no help on \"{topic}\"; ask for help, or help on one of: {}.",
+                known.join(", ")
+            ))
+            .into());
+        }
+        let subject = match (topic.as_str(), crate::rules::game(topic)) {
+            ("general", _) => format!("Help for {}", server.config.server.name),
+            (_, Some(g)) => format!("Help for {}", g.title()),
+            (t, None) => format!("Help on {t}"),
+        };
+        replies.push(Reply {
+            to: ctx.sender.unwrap_or_default().to_string(),
+            subject,
+            body: server.templates.render(&template, vars.clone())?,
+            reply_key: None,
+        });
+    }
+    Ok(replies)
+}

@@ -1,0 +1,89 @@
+//! A board's record: its plies as the move list shows them, every ply of a
+//! board, and the game record in PGN's layout. Below `compose` (board
+//! mails show the record); imports only `store`, `render` and `rules`.
+
+use super::{Ctx, Handled};
+use crate::render::{MoveRecord, AUTO};
+use crate::rules::{self, Game};
+use crate::store::{self, BoardStatus, Ply};
+
+/// A stored ply as the move list shows it.
+pub(crate) fn record(p: &Ply) -> MoveRecord {
+    MoveRecord {
+        ply: p.ply,
+        seat: p.seat,
+        notation: p.notation.clone(),
+        mark: if p.auto { AUTO } else { "" },
+        events: p.events.clone(),
+    }
+}
+
+/// Every ply of a board, given the plies held for it (a loaded board
+/// holds only its recent ones, ending with the last): those when they
+/// begin at ply 1, else all of them read from the store.
+pub(crate) fn every_ply(
+    ctx: &Ctx<'_>,
+    game: &str,
+    board: u32,
+    held: &[Ply],
+) -> Handled<Option<Vec<Ply>>> {
+    match held.first() {
+        Some(first) if first.ply > 1 => Ok(Some(store::plies(
+            ctx.conn,
+            store::BoardId::new(game, board),
+        )?)),
+        _ => Ok(None),
+    }
+}
+
+/// The game record of a board in PGN's layout (see [`crate::render::record`]):
+/// PGN proper for chess; the same tags and layout with its own move text for
+/// every other game (a `Variant` tag names it). A board that did not start
+/// from the game's usual position carries `SetUp` and `FEN` tags with its
+/// start position text.
+pub(crate) fn game_record(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    row: &store::BoardRow,
+    plies: &[store::Ply],
+) -> Handled<String> {
+    let result = match &row.status {
+        BoardStatus::Active => "*",
+        BoardStatus::Finished {
+            winner_seat: Some(rules::Color::White),
+            ..
+        } => "1-0",
+        BoardStatus::Finished {
+            winner_seat: Some(_),
+            ..
+        } => "0-1",
+        BoardStatus::Finished {
+            winner_seat: None, ..
+        } => "1/2-1/2",
+    };
+    let mut extra = Vec::new();
+    if game.name() != "chess" {
+        extra.push(("Variant".to_string(), game.title().to_string()));
+    }
+    let usual = game.start(&row.options).map(|p| p.to_text()).ok();
+    if usual.as_deref() != Some(row.start_position.as_str()) {
+        extra.push(("SetUp".to_string(), "1".to_string()));
+        extra.push(("FEN".to_string(), row.start_position.clone()));
+    }
+    if let BoardStatus::Finished { ending, .. } = &row.status {
+        extra.push(("Termination".to_string(), ending.termination().to_string()));
+    }
+    let server = &ctx.server.config.server;
+    let tags = crate::render::RecordTags {
+        event: format!("{} Board {}", game.title(), row.board),
+        site: format!("{} <{}>", server.name, server.address),
+        date: row.created_at.format("%Y.%m.%d").to_string(),
+        round: "-".to_string(),
+        white: row.players.first().cloned().unwrap_or_default(),
+        black: row.players.get(1).cloned().unwrap_or_default(),
+        result: result.to_string(),
+        extra,
+    };
+    let records: Vec<_> = plies.iter().map(record).collect();
+    Ok(crate::render::record(&tags, &records))
+}
