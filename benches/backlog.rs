@@ -207,7 +207,11 @@ fn run(relay: Option<Relay>) {
     assert_eq!((left, done), (0, mails), "every mail filed as done");
     let conn = pbmchess::store::open(&root.join("var/db.sqlite")).expect("db");
     for b in 0..boards {
-        let n = pbmchess::store::ply_count(&conn, "chess", 101 + b as u32).expect("plies");
+        let n = pbmchess::store::ply_count(
+            &conn,
+            pbmchess::store::BoardId::new("chess", 101 + b as u32),
+        )
+        .expect("plies");
         assert_eq!(n as usize, plies, "board {}", 101 + b);
     }
     assert_eq!(pbmchess::store::pending_count(&conn).expect("outbox"), 0);

@@ -218,8 +218,7 @@ fn add_filler(b: &Bench<'_>, n: usize) {
         for (i, mv) in OPENING.iter().enumerate() {
             pbmchess::store::append_ply(
                 &b.conn,
-                "chess",
-                number,
+                pbmchess::store::BoardId::new("chess", number),
                 &pbmchess::store::Ply {
                     ply: i as u32 + 1,
                     seat: i % 2,

@@ -253,13 +253,31 @@ fn add_long_board(conn: &rusqlite::Connection, moves: &[String]) -> u32 {
             played_at: now,
             auto: false,
         };
-        store::append_ply(conn, "chess", number, &ply, Some(position.position_key())).expect("ply");
+        store::append_ply(
+            conn,
+            store::BoardId::new("chess", number),
+            &ply,
+            Some(position.position_key()),
+        )
+        .expect("ply");
         if position.history_plies() == 0 {
             resume = (ply.ply, Some(position.to_text()));
         }
     }
-    store::set_resume_point(conn, "chess", number, resume.0, resume.1.as_deref()).expect("resume");
-    store::update_position(conn, "chess", number, &position.to_text(), now).expect("position");
+    store::set_resume_point(
+        conn,
+        store::BoardId::new("chess", number),
+        resume.0,
+        resume.1.as_deref(),
+    )
+    .expect("resume");
+    store::update_position(
+        conn,
+        store::BoardId::new("chess", number),
+        &position.to_text(),
+        now,
+    )
+    .expect("position");
     moves.len() as u32
 }
 

@@ -250,13 +250,13 @@ pub fn board_list(
                 BoardStatus::Finished {
                     winner_seat: Some(seat),
                     ending,
-                } => format!("won by {} ({ending})", row.players[*seat]),
+                } => format!("won by {} ({ending})", row.players[seat.index()]),
                 BoardStatus::Finished {
                     winner_seat: None,
                     ending,
                 } => format!("tie ({ending})"),
             };
-            let plies = store::plies(conn, game, row.board)?.len();
+            let plies = store::plies(conn, store::BoardId::new(game, row.board))?.len();
             lines.push(format!(
                 "{game:<13} {:>5}  {:<24} ply {plies:<4} last {}  {state}",
                 row.board,

@@ -449,7 +449,8 @@ fn a_board_takes_at_most_observers_per_board_observers() {
         body.contains("Not observed, as they have 2 observers"),
         "{body}"
     );
-    let observers = pbmchess::store::observers(&w.conn, "chess", 101).unwrap();
+    let observers =
+        pbmchess::store::observers(&w.conn, pbmchess::store::BoardId::new("chess", 101)).unwrap();
     assert_eq!(observers.len(), 2);
 }
 
@@ -502,9 +503,11 @@ fn timer_options_outside_their_ranges_are_refused() {
             "{option}: {mails:#?}"
         );
     }
-    assert!(pbmchess::store::board(&w.conn, "chess", 101)
-        .unwrap()
-        .is_none());
+    assert!(
+        pbmchess::store::board(&w.conn, pbmchess::store::BoardId::new("chess", 101))
+            .unwrap()
+            .is_none()
+    );
     w.mail(
         ALICE,
         "chess challenge alice bob --nagtime=30 --forfeittime=60 --totaltime=365",

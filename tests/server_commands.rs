@@ -93,7 +93,12 @@ fn undo_takes_back_one_ply_when_accepted() {
         last.body
     );
     assert!(last.body.starts_with("It is bob's turn."), "{}", last.body);
-    assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
+    assert_eq!(
+        store::plies(&w.conn, store::BoardId::new("chess", 101))
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -107,7 +112,9 @@ fn early_resignation_is_unrated_and_deletes_the_board() {
         "{}",
         r.last().unwrap().body
     );
-    assert!(store::board(&w.conn, "chess", 101).unwrap().is_none());
+    assert!(store::board(&w.conn, store::BoardId::new("chess", 101))
+        .unwrap()
+        .is_none());
     assert!(store::rating(&w.conn, "chess", "alice").unwrap().is_none());
 }
 
@@ -142,7 +149,9 @@ fn out_of_turn_and_wrong_guard_are_refused_without_change() {
     let r = w.replies();
     assert!(single(&r).body.contains("next ply"), "{}", r[0].body);
     assert!(r[0].body.contains("#1"));
-    assert!(store::plies(&w.conn, "chess", 101).unwrap().is_empty());
+    assert!(store::plies(&w.conn, store::BoardId::new("chess", 101))
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -213,7 +222,12 @@ fn multiple_runs_each_line_and_answers_once_per_recipient() {
         "{}",
         to_a[0].body
     );
-    assert_eq!(store::plies(&w.conn, "chess", 101).unwrap().len(), 1);
+    assert_eq!(
+        store::plies(&w.conn, store::BoardId::new("chess", 101))
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -363,7 +377,7 @@ fn a_password_typed_into_a_comment_is_not_relayed() {
         "{}",
         to_b.body
     );
-    let plies = store::plies(&w.conn, "chess", 101).unwrap();
+    let plies = store::plies(&w.conn, store::BoardId::new("chess", 101)).unwrap();
     assert_eq!(plies[0].comment, "Oops, my password is *****!");
 }
 

@@ -19,7 +19,7 @@ fn to<'a>(replies: &'a [Outgoing], addr: &str) -> &'a Outgoing {
 }
 
 fn plies(w: &World) -> Vec<String> {
-    store::plies(&w.conn, "chess", 101)
+    store::plies(&w.conn, store::BoardId::new("chess", 101))
         .unwrap()
         .into_iter()
         .map(|p| p.notation)
@@ -27,9 +27,14 @@ fn plies(w: &World) -> Vec<String> {
 }
 
 fn queued(w: &World, seat: usize) -> Option<String> {
-    store::pending_move(&w.conn, "chess", 101, seat, PendingKind::Queued)
-        .unwrap()
-        .map(|p| p.notation)
+    store::pending_move(
+        &w.conn,
+        store::BoardId::new("chess", 101),
+        seat,
+        PendingKind::Queued,
+    )
+    .unwrap()
+    .map(|p| p.notation)
 }
 
 /// The chess board after `moves` from the start, as `render` draws it.
@@ -319,7 +324,9 @@ fn game_end_and_an_accepted_undo_clear_queued_moves() {
     let mut w = World::with_board();
     w.mail("b@x", "chess queue 101 bob pb e5", "");
     w.mail("a@x", "chess resign 101 alice pa", "");
-    assert!(store::board(&w.conn, "chess", 101).unwrap().is_none());
+    assert!(store::board(&w.conn, store::BoardId::new("chess", 101))
+        .unwrap()
+        .is_none());
     let left: i64 = w
         .conn
         .query_row("SELECT count(*) FROM pending_moves", [], |r| r.get(0))
@@ -396,11 +403,14 @@ fn a_stale_submission_is_refused_and_a_wrong_password_keeps_it() {
     w.mail("a@x", "chess confirm 101 alice nope", "");
     let r = w.replies();
     assert!(r[1].body.contains("password for alice is wrong"));
-    assert!(
-        store::pending_move(&w.conn, "chess", 101, 0, PendingKind::Submitted)
-            .unwrap()
-            .is_some()
-    );
+    assert!(store::pending_move(
+        &w.conn,
+        store::BoardId::new("chess", 101),
+        0,
+        PendingKind::Submitted
+    )
+    .unwrap()
+    .is_some());
 
     w.mail("a@x", "chess move 101 alice pa d4", "");
     w.mail("b@x", "chess move 101 bob pb d5", "");
@@ -430,11 +440,14 @@ fn submit_refuses_out_of_turn_illegal_and_special_moves() {
         .contains("Only board moves can be submitted"));
     w.mail("a@x", "chess submit 101 alice pa e4#2", "");
     assert!(single(&w.replies()).body.contains("next ply"));
-    assert!(
-        store::pending_move(&w.conn, "chess", 101, 0, PendingKind::Submitted)
-            .unwrap()
-            .is_none()
-    );
+    assert!(store::pending_move(
+        &w.conn,
+        store::BoardId::new("chess", 101),
+        0,
+        PendingKind::Submitted
+    )
+    .unwrap()
+    .is_none());
 }
 
 #[test]

@@ -102,7 +102,7 @@ impl Server<'_> {
             let winner = match ruling {
                 Ruling::Draw => None,
                 Ruling::Win(userid) => match loaded.row.seat_of(userid) {
-                    Some(seat) => Some(seat),
+                    Some(seat) => rules::Color::from_index(seat),
                     None => {
                         return Err(Refusal::new(format!(
                             "{userid} does not play {} board {number}; give one of {}, or draw",
@@ -117,7 +117,12 @@ impl Server<'_> {
                 "The server admin adjudicated {} board {number}.",
                 game.title()
             )];
-            news.extend(finish(ctx, &mut loaded, winner, ADJUDICATION)?);
+            news.extend(finish(
+                ctx,
+                &mut loaded,
+                winner,
+                store::BoardEnding::Adjudication,
+            )?);
             let mut view = loaded.view(game, news);
             view.recent_only = false;
             let replies = view.to_players(ctx)?;
@@ -136,13 +141,13 @@ impl Server<'_> {
     ) -> Result<Vec<String>, AdminError> {
         self.admin_command(conn, |ctx| {
             let game = game(game_name)?;
-            let Some(row) = store::board(ctx.conn, game.name(), number)? else {
+            let Some(row) = store::board(ctx.conn, store::BoardId::new(game.name(), number))? else {
                 return Err(
                     Refusal::new(format!("there is no {} board {number}", game.name())).into(),
                 );
             };
-            let mut readers = row.players.clone();
-            for observer in store::observers(ctx.conn, game.name(), number)? {
+            let mut readers = row.players.to_vec();
+            for observer in store::observers(ctx.conn, store::BoardId::new(game.name(), number))? {
                 if !readers.contains(&observer) {
                     readers.push(observer);
                 }
@@ -162,7 +167,7 @@ impl Server<'_> {
                     )?);
                 }
             }
-            store::delete_board(ctx.conn, game.name(), number)?;
+            store::delete_board(ctx.conn, store::BoardId::new(game.name(), number))?;
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(readers)
         })

@@ -25,14 +25,14 @@ pub(crate) fn start_board(
     commenter: Option<&str>,
 ) -> Handled<(u32, Vec<Reply>)> {
     let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
-    if players.len() != 2 {
+    let Ok(players) = <[String; 2]>::try_from(players) else {
         return Err(Refusal::new(format!(
             "{} is played by two players; name them both, the first plays White: {} challenge alice bob.",
             game.title(),
             game.name()
         ))
         .into());
-    }
+    };
     let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     let (options, level) = computer::take_level(ctx, &players, &options)?;
     check_players(ctx, &players)?;
@@ -61,7 +61,11 @@ pub(crate) fn start_board(
     super::guard::board_started(ctx, &players)?;
     let mut news = Vec::new();
     if let Some(level) = level {
-        store::set_computer_level(ctx.conn, game.name(), number, level.number())?;
+        store::set_computer_level(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            level.number(),
+        )?;
     }
     let mut loaded = load(ctx, game, number)?;
     computer::respond(ctx, game, &mut loaded, &mut news)?;

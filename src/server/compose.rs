@@ -70,7 +70,9 @@ pub(crate) fn numbered_move_list(
     recent: usize,
 ) -> Handled<String> {
     let (lines_before, white_open) = match plies.first() {
-        Some(first) if first.ply > 1 => store::move_line_of(ctx.conn, game, board, first.ply)?,
+        Some(first) if first.ply > 1 => {
+            store::move_line_of(ctx.conn, store::BoardId::new(game, board), first.ply)?
+        }
         _ => (0, false),
     };
     let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
@@ -224,7 +226,7 @@ impl<'a> BoardView<'a> {
             BoardStatus::Finished {
                 winner_seat: Some(seat),
                 ending,
-            } => format!("Game won by {} ({ending}).", self.row.players[*seat]),
+            } => format!("Game won by {} ({ending}).", self.row.players[seat.index()]),
             BoardStatus::Finished {
                 winner_seat: None,
                 ending,
@@ -370,11 +372,14 @@ impl<'a> BoardView<'a> {
             None => ("", ""),
         };
         // Only boards the computer plays have a level.
-        let computer =
-            store::computer_level(ctx.conn, self.game.name(), self.row.board)?.map(|level| {
-                let userid = &ctx.server.config.computer.userid;
-                format!("{userid} is the computer player, at level {level} of 5.")
-            });
+        let computer = store::computer_level(
+            ctx.conn,
+            store::BoardId::new(self.game.name(), self.row.board),
+        )?
+        .map(|level| {
+            let userid = &ctx.server.config.computer.userid;
+            format!("{userid} is the computer player, at level {level} of 5.")
+        });
         Ok(ctx.server.templates.render(
             "board.txt",
             context! {
@@ -384,7 +389,7 @@ impl<'a> BoardView<'a> {
                 header => self.header(ctx)?,
                 moves => self.moves(ctx)?.trim_end(),
                 board => board,
-                observers => store::observers(ctx.conn, self.game.name(), self.row.board)?,
+                observers => store::observers(ctx.conn, store::BoardId::new(self.game.name(), self.row.board))?,
                 commenter => commenter,
                 comment => comment,
                 clock => self.clock(ctx)?,
@@ -397,14 +402,16 @@ impl<'a> BoardView<'a> {
     /// the game is over, of each who asked for its result), drawn as each
     /// reader asked. Signed-off users get no more mail.
     pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
-        let mut readers = self.row.players.clone();
-        let mut others = store::observers(ctx.conn, self.game.name(), self.row.board)?;
+        let mut readers = self.row.players.to_vec();
+        let mut others = store::observers(
+            ctx.conn,
+            store::BoardId::new(self.game.name(), self.row.board),
+        )?;
         if !self.row.is_active() {
             // The end of a game also goes to those who asked for results.
             others.extend(store::result_watchers(
                 ctx.conn,
-                self.game.name(),
-                self.row.board,
+                store::BoardId::new(self.game.name(), self.row.board),
             )?);
         }
         for observer in others {
@@ -414,7 +421,11 @@ impl<'a> BoardView<'a> {
         }
         if !self.row.is_active() {
             // Replies to this board's mails play no more.
-            store::expire_reply_tokens(ctx.conn, self.game.name(), self.row.board, ctx.now)?;
+            store::expire_reply_tokens(
+                ctx.conn,
+                store::BoardId::new(self.game.name(), self.row.board),
+                ctx.now,
+            )?;
         }
         let mut replies = Vec::new();
         for userid in &readers {

@@ -209,11 +209,9 @@ impl Budget {
 
 /// The computer's level on a board.
 fn level_on(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Level> {
-    Ok(
-        store::computer_level(ctx.conn, &loaded.row.game, loaded.row.board)?
-            .and_then(Level::new)
-            .unwrap_or(Level::DEFAULT),
-    )
+    Ok(store::computer_level(ctx.conn, loaded.row.id())?
+        .and_then(Level::new)
+        .unwrap_or(Level::DEFAULT))
 }
 
 /// Answer a proposal made to the computer: a draw when its search says
@@ -245,7 +243,7 @@ pub(crate) fn answer_proposal(
         kind == Proposal::Draw && computer::accepts_draw(loaded.position.as_ref(), me, limits);
     budget.spend(start.elapsed());
     let (game, number) = (loaded.row.game.clone(), loaded.row.board);
-    store::set_proposal(ctx.conn, &game, number, None)?;
+    store::set_proposal(ctx.conn, store::BoardId::new(&game, number), None)?;
     loaded.row.proposal = None;
     let (computer, proposer) = (&loaded.row.players[seat], &loaded.row.players[by]);
     let what = match kind {
@@ -256,7 +254,7 @@ pub(crate) fn answer_proposal(
         news.push(format!(
             "{computer} accepts {proposer}'s proposal of {what}."
         ));
-        let mut changes = finish(ctx, loaded, None, "agreement")?;
+        let mut changes = finish(ctx, loaded, None, store::BoardEnding::Agreement)?;
         news.append(&mut changes);
     } else {
         let why = match kind {
@@ -266,7 +264,7 @@ pub(crate) fn answer_proposal(
         news.push(format!(
             "{computer} rejects {proposer}'s proposal of {what}: {why}."
         ));
-        store::touch(ctx.conn, &game, number, ctx.now)?;
+        store::touch(ctx.conn, store::BoardId::new(&game, number), ctx.now)?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use super::{Ctx, Handled, Refusal, Reply, ServerError};
 use crate::command::BoardFilter;
 use crate::ratings::{self, Score};
 use crate::rules::{self, Game, Position};
-use crate::store::{self, BoardStatus, Ply};
+use crate::store::{self, BoardEnding, BoardStatus, Ply};
 
 /// A board with its recent plies and the position they lead to.
 ///
@@ -104,7 +104,7 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
         board: loaded.row.board,
         reason: "no such game".into(),
     })?;
-    let plies = store::plies(ctx.conn, game.name(), loaded.row.board)?;
+    let plies = store::plies(ctx.conn, store::BoardId::new(game.name(), loaded.row.board))?;
     let mut position = game
         .position(&loaded.row.start_position, &loaded.row.options)
         .map_err(|e| ServerError::Replay {
@@ -127,8 +127,7 @@ pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
     }
     store::set_resume_point(
         ctx.conn,
-        game.name(),
-        loaded.row.board,
+        store::BoardId::new(game.name(), loaded.row.board),
         resume.0,
         resume.1.as_deref(),
     )?;
@@ -183,7 +182,7 @@ pub(crate) fn passes(
 
 /// Refuse a board number that does not exist.
 pub(crate) fn require_board(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handled<()> {
-    if store::board_exists(ctx.conn, game.name(), number)? {
+    if store::board_exists(ctx.conn, store::BoardId::new(game.name(), number))? {
         Ok(())
     } else {
         Err(no_such_board(game, number).into())
@@ -199,16 +198,17 @@ fn no_such_board(game: &'static dyn Game, number: u32) -> Refusal {
 }
 
 pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handled<Loaded> {
-    let Some(row) = store::board(ctx.conn, game.name(), number)? else {
+    let Some(row) = store::board(ctx.conn, store::BoardId::new(game.name(), number))? else {
         return Err(no_such_board(game, number).into());
     };
-    let played = store::ply_count(ctx.conn, game.name(), number)?;
-    let (resume_ply, from) = match store::resume_point(ctx.conn, game.name(), number)? {
-        (ply, Some(text)) if ply <= played => (ply, Some(text)),
-        _ => (0, None),
-    };
+    let played = store::ply_count(ctx.conn, store::BoardId::new(game.name(), number))?;
+    let (resume_ply, from) =
+        match store::resume_point(ctx.conn, store::BoardId::new(game.name(), number))? {
+            (ply, Some(text)) if ply <= played => (ply, Some(text)),
+            _ => (0, None),
+        };
     let first = played.saturating_sub(RECENT_PLIES as u32 + 1);
-    let plies = store::plies_after(ctx.conn, game.name(), number, first)?;
+    let plies = store::plies_after(ctx.conn, store::BoardId::new(game.name(), number), first)?;
     let position = match resumed(ctx, game, &row, resume_ply, played)? {
         Some(position) => position,
         None => {
@@ -216,7 +216,11 @@ pub(crate) fn load(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Handl
             let since_resume = if resume_ply >= first {
                 plies[((resume_ply - first) as usize).min(plies.len())..].to_vec()
             } else {
-                store::plies_after(ctx.conn, game.name(), number, resume_ply)?
+                store::plies_after(
+                    ctx.conn,
+                    store::BoardId::new(game.name(), number),
+                    resume_ply,
+                )?
             };
             replay_keyed(ctx, game, &row, from, resume_ply, &since_resume)?
         }
@@ -250,7 +254,11 @@ fn resumed(
             Err(_) => return Ok(None),
         }
     }
-    let stored = store::ply_keys(ctx.conn, game.name(), row.board, resume_ply.max(1))?;
+    let stored = store::ply_keys(
+        ctx.conn,
+        store::BoardId::new(game.name(), row.board),
+        resume_ply.max(1),
+    )?;
     if stored.len() != (played + 1 - resume_ply.max(1)) as usize {
         return Ok(None);
     }
@@ -284,7 +292,7 @@ fn replay_keyed(
         None if resume_ply > 0 => keys.push((resume_ply, position.position_key())),
         None => {}
     })?;
-    store::set_ply_keys(ctx.conn, game.name(), row.board, &keys)?;
+    store::set_ply_keys(ctx.conn, store::BoardId::new(game.name(), row.board), &keys)?;
     Ok(position)
 }
 
@@ -322,27 +330,42 @@ pub(crate) fn apply_move(
         auto: from_queue,
     };
     let key = loaded.position.position_key();
-    store::append_ply(ctx.conn, game.name(), number, &ply, Some(key))?;
+    store::append_ply(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        &ply,
+        Some(key),
+    )?;
     loaded.played = ply.ply;
     let text = loaded.position.to_text();
     if loaded.position.history_plies() == 0 {
         // Nothing before this ply matters to the rules any more.
-        store::set_resume_point(ctx.conn, game.name(), number, ply.ply, Some(&text))?;
+        store::set_resume_point(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            ply.ply,
+            Some(&text),
+        )?;
     }
     loaded.plies.push(ply);
-    store::update_position(ctx.conn, game.name(), number, &text, ctx.now)?;
+    store::update_position(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        &text,
+        ctx.now,
+    )?;
     loaded.row.last_action_at = ctx.now;
     if loaded.row.proposal.is_some() {
-        store::set_proposal(ctx.conn, game.name(), number, None)?;
+        store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
         loaded.row.proposal = None;
     }
     let mut news: Vec<String> = corrected.into_iter().collect();
     news.extend(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
         rules::Outcome::Won { winner, ending } => {
-            finish(ctx, loaded, Some(winner.index()), &ending.to_string())?
+            finish(ctx, loaded, Some(winner), BoardEnding::Board(ending))?
         }
-        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, &ending.to_string())?,
+        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
     });
     Ok(Ok(news))
 }
@@ -351,15 +374,12 @@ pub(crate) fn apply_move(
 pub(crate) fn finish(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
-    winner: Option<usize>,
-    ending: &str,
+    winner: Option<rules::Color>,
+    ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     finish_unrated(ctx, loaded, winner, ending)?;
     let game = loaded.row.game.clone();
-    let players = loaded.row.players.clone();
-    let [a, b] = players.as_slice() else {
-        return Ok(vec![]);
-    };
+    let [a, b] = &loaded.row.players.clone();
     let current = |userid: &str| -> Handled<store::Rating> {
         Ok(
             store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
@@ -370,8 +390,8 @@ pub(crate) fn finish(
     };
     let (ra, rb) = (current(a)?, current(b)?);
     let score = match winner {
-        Some(0) => Score::Win,
-        Some(_) => Score::Loss,
+        Some(rules::Color::White) => Score::Win,
+        Some(rules::Color::Black) => Score::Loss,
         None => Score::Draw,
     };
     let (na, nb) = ratings::update(ra.rating, rb.rating, score);
@@ -403,16 +423,22 @@ pub(crate) fn finish(
 pub(crate) fn finish_unrated(
     ctx: &Ctx<'_>,
     loaded: &mut Loaded,
-    winner: Option<usize>,
-    ending: &str,
+    winner: Option<rules::Color>,
+    ending: BoardEnding,
 ) -> Handled<Vec<String>> {
     let game = loaded.row.game.clone();
-    store::finish_board(ctx.conn, &game, loaded.row.board, winner, ending, ctx.now)?;
-    store::clear_pending_moves(ctx.conn, &game, loaded.row.board)?;
+    store::finish_board(
+        ctx.conn,
+        store::BoardId::new(&game, loaded.row.board),
+        winner,
+        &ending,
+        ctx.now,
+    )?;
+    store::clear_pending_moves(ctx.conn, store::BoardId::new(&game, loaded.row.board))?;
     loaded.row.finished_at = Some(ctx.now);
     loaded.row.status = BoardStatus::Finished {
         winner_seat: winner,
-        ending: ending.to_string(),
+        ending,
     };
     Ok(vec![])
 }
@@ -603,7 +629,7 @@ mod tests {
     }
 
     fn resume(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> u32 {
-        store::resume_point(ctx.conn, game.name(), number)
+        store::resume_point(ctx.conn, store::BoardId::new(game.name(), number))
             .unwrap()
             .0
     }
@@ -631,7 +657,9 @@ mod tests {
                         .unwrap();
                 }
                 ctx.conn.execute_batch(spoil).unwrap();
-                let row = store::board(ctx.conn, "chess", number).unwrap().unwrap();
+                let row = store::board(ctx.conn, store::BoardId::new("chess", number))
+                    .unwrap()
+                    .unwrap();
                 assert!(
                     resumed(ctx, chess, &row, 2, 9).unwrap().is_none(),
                     "{spoil}"

@@ -231,8 +231,12 @@ fn cancel_queued(
         .on(game.name(), Some(number))
         .into());
     }
-    let Some(old) =
-        store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
+    let Some(old) = store::take_pending_move(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        seat,
+        PendingKind::Queued,
+    )?
     else {
         return Err(Refusal::new(format!(
             "You have no queued move on {} board {number} to cancel.",
@@ -480,9 +484,12 @@ pub(crate) fn confirm(
 ) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
     let submitted = match loaded.row.seat_of(&who.userid) {
-        Some(seat) => {
-            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Submitted)?
-        }
+        Some(seat) => store::take_pending_move(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            seat,
+            PendingKind::Submitted,
+        )?,
         None => None,
     };
     let played_plies = loaded.played;

@@ -9,8 +9,8 @@ use super::queued;
 use super::text::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{Credentials, MoveAction};
-use crate::rules::Game;
-use crate::store::{self, BoardStatus, Proposal};
+use crate::rules::{self, Game};
+use crate::store::{self, BoardEnding, BoardStatus, Proposal};
 
 /// Whether `userid` may have text relayed to other players: an account
 /// with at least one confirmed address (issue #31). With `[accounts]
@@ -202,19 +202,24 @@ impl Board<'_, '_> {
     /// board is withdrawn instead. The news and the board mail's occasion.
     fn resign(&self, loaded: &mut Loaded) -> Handled<(Vec<String>, Occasion)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
-        let seats = store::seats_that_played(ctx.conn, game.name(), number)?;
+        let seats = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), number))?;
         if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
             // Resigned before both players had acted: withdrawn,
             // unrated and deleted (docs/commands.md §4); nobody won it.
-            store::delete_board(ctx.conn, game.name(), number)?;
+            store::delete_board(ctx.conn, store::BoardId::new(game.name(), number))?;
             loaded.row.status = BoardStatus::Finished {
                 winner_seat: None,
-                ending: "withdrawn".into(),
+                ending: BoardEnding::Withdrawn,
             };
             loaded.row.finished_at = Some(ctx.now);
             Ok((Vec::new(), Occasion::Withdrawn { seat }))
         } else {
-            let news = finish(ctx, loaded, Some(1 - seat), "resignation")?;
+            let news = finish(
+                ctx,
+                loaded,
+                rules::Color::from_index(seat).map(rules::Color::opponent),
+                BoardEnding::Resignation,
+            )?;
             Ok((news, Occasion::Turn))
         }
     }
@@ -234,9 +239,13 @@ impl Board<'_, '_> {
                 self.refuse("No ply has been played yet, so there is nothing to take back.")
             );
         }
-        store::set_proposal(ctx.conn, game.name(), number, Some((kind, seat)))?;
+        store::set_proposal(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            Some((kind, seat)),
+        )?;
         loaded.row.proposal = Some((kind, seat));
-        store::touch(ctx.conn, game.name(), number, ctx.now)?;
+        store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
         loaded.row.last_action_at = ctx.now;
         let mut news = Vec::new();
         computer::answer_proposal(ctx, loaded, &mut news)?;
@@ -258,7 +267,7 @@ impl Board<'_, '_> {
                 describe(kind)
             )));
         }
-        store::set_proposal(ctx.conn, game.name(), number, None)?;
+        store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
         loaded.row.proposal = None;
         let verb = if accepted { "accepts" } else { "rejects" };
         let mut news = vec![format!(
@@ -268,11 +277,11 @@ impl Board<'_, '_> {
         )];
         match (accepted, kind) {
             (false, _) => {
-                store::touch(ctx.conn, game.name(), number, ctx.now)?;
+                store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
                 loaded.row.last_action_at = ctx.now;
             }
             (true, Proposal::Draw) => {
-                let mut changes = finish(ctx, loaded, None, "agreement")?;
+                let mut changes = finish(ctx, loaded, None, BoardEnding::Agreement)?;
                 news.append(&mut changes);
             }
             (true, Proposal::Undo) => news.extend(self.take_back(loaded)?),
@@ -284,14 +293,13 @@ impl Board<'_, '_> {
     /// dropped), the position replayed and stored.
     fn take_back(&self, loaded: &mut Loaded) -> Handled<Option<String>> {
         let (ctx, game, number) = (self.ctx, self.game, self.number);
-        store::clear_pending_moves(ctx.conn, game.name(), number)?;
-        store::remove_last_ply(ctx.conn, game.name(), number)?;
+        store::clear_pending_moves(ctx.conn, store::BoardId::new(game.name(), number))?;
+        store::remove_last_ply(ctx.conn, store::BoardId::new(game.name(), number))?;
         let taken = loaded.plies.pop();
         replay_all(ctx, loaded)?;
         store::update_position(
             ctx.conn,
-            game.name(),
-            number,
+            store::BoardId::new(game.name(), number),
             &loaded.position.to_text(),
             ctx.now,
         )?;

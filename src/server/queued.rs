@@ -30,8 +30,12 @@ pub(crate) fn play_queued(
     // Shadow reveal): while one waits, queued moves wait too.
     while loaded.row.is_active() && !loaded.position.is_decision() {
         let seat = loaded.position.to_act().index();
-        let Some(queued) =
-            store::take_pending_move(ctx.conn, game.name(), number, seat, PendingKind::Queued)?
+        let Some(queued) = store::take_pending_move(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            seat,
+            PendingKind::Queued,
+        )?
         else {
             break;
         };

@@ -4,7 +4,7 @@
 
 use super::{Ctx, Handled};
 use crate::render::{MoveRecord, AUTO};
-use crate::rules::Game;
+use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Ply};
 
 /// A stored ply as the move list shows it.
@@ -28,7 +28,10 @@ pub(crate) fn every_ply(
     held: &[Ply],
 ) -> Handled<Option<Vec<Ply>>> {
     match held.first() {
-        Some(first) if first.ply > 1 => Ok(Some(store::plies(ctx.conn, game, board)?)),
+        Some(first) if first.ply > 1 => Ok(Some(store::plies(
+            ctx.conn,
+            store::BoardId::new(game, board),
+        )?)),
         _ => Ok(None),
     }
 }
@@ -47,7 +50,7 @@ pub(crate) fn game_record(
     let result = match &row.status {
         BoardStatus::Active => "*",
         BoardStatus::Finished {
-            winner_seat: Some(0),
+            winner_seat: Some(rules::Color::White),
             ..
         } => "1-0",
         BoardStatus::Finished {
@@ -68,12 +71,7 @@ pub(crate) fn game_record(
         extra.push(("FEN".to_string(), row.start_position.clone()));
     }
     if let BoardStatus::Finished { ending, .. } = &row.status {
-        let termination = if ending.starts_with("forfeit") {
-            "time forfeit"
-        } else {
-            "normal"
-        };
-        extra.push(("Termination".to_string(), termination.to_string()));
+        extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
     let server = &ctx.server.config.server;
     let tags = crate::render::RecordTags {

@@ -316,7 +316,7 @@ fn refuse_token(
 ) -> Result<Result<store::BoardRow, Refusal>, ServerError> {
     let on_board = |sentence: String| Refusal::new(sentence).on(game.name(), Some(key.board));
     let how = subject_command(game.name(), key.board);
-    let row = match store::board(conn, game.name(), key.board)? {
+    let row = match store::board(conn, store::BoardId::new(game.name(), key.board))? {
         Some(row) if row.is_active() => row,
         _ => {
             return Ok(Err(on_board(format!(
@@ -370,7 +370,7 @@ fn read_by_player(
     }
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
-    let now = store::ply_count(conn, game.name(), key.board)?;
+    let now = store::ply_count(conn, store::BoardId::new(game.name(), key.board))?;
     let answerable = answerable_key(conn, game, &key, now)?;
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(

@@ -18,7 +18,7 @@ pub(crate) fn drawing_for_sender(
     let Some(game) = rules::game(game) else {
         return Ok(None);
     };
-    if !store::board_exists(ctx.conn, game.name(), number)? {
+    if !store::board_exists(ctx.conn, store::BoardId::new(game.name(), number))? {
         return Ok(None);
     }
     let loaded = load(ctx, game, number)?;
@@ -187,12 +187,12 @@ pub(crate) fn games(
             BoardStatus::Active => format!(
                 "{} to act, ply {}",
                 b.players[seat_to_act(game, b)?],
-                store::ply_count(ctx.conn, game.name(), b.board)? + 1
+                store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
             ),
             BoardStatus::Finished {
                 winner_seat: Some(s),
                 ending,
-            } => format!("won by {} ({ending})", b.players[*s]),
+            } => format!("won by {} ({ending})", b.players[s.index()]),
             BoardStatus::Finished {
                 winner_seat: None,
                 ending,

@@ -23,7 +23,7 @@ pub(crate) fn chat(
 ) -> Handled<Vec<Reply>> {
     let loaded = load(ctx, game, number)?;
     let user = ctx.authenticate(who)?;
-    let observers = store::observers(ctx.conn, game.name(), number)?;
+    let observers = store::observers(ctx.conn, store::BoardId::new(game.name(), number))?;
     if loaded.row.seat_of(&user.userid).is_none() && !observers.contains(&user.userid) {
         return Err(Refusal::new(format!(
             "Only the players and observers of {} board {number} can chat there; subscribe to it first.",
@@ -41,7 +41,7 @@ pub(crate) fn chat(
         .on(game.name(), Some(number))
         .into());
     }
-    let mut readers = loaded.row.players.clone();
+    let mut readers = loaded.row.players.to_vec();
     readers.extend(
         observers
             .into_iter()
@@ -96,7 +96,7 @@ pub(crate) fn subscribe(
     let mut full = Vec::new();
     for n in numbers {
         require_board(ctx, game, n)?;
-        let observers = store::observers(ctx.conn, game.name(), n)?;
+        let observers = store::observers(ctx.conn, store::BoardId::new(game.name(), n))?;
         if observers.contains(&user.userid) {
             continue;
         }
@@ -113,7 +113,7 @@ pub(crate) fn subscribe(
             full.push(n.to_string());
             continue;
         }
-        if store::add_observer(ctx.conn, game.name(), n, &user.userid)? {
+        if store::add_observer(ctx.conn, store::BoardId::new(game.name(), n), &user.userid)? {
             added.push(n.to_string());
         }
     }
@@ -311,7 +311,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
             continue;
         };
         let result = match winner_seat {
-            Some(s) => format!("won by {} ({ending})", b.players[*s]),
+            Some(s) => format!("won by {} ({ending})", b.players[s.index()]),
             None => format!("tie ({ending})"),
         };
         let ended = b.finished_at.unwrap_or(b.last_action_at);

@@ -7,7 +7,7 @@ use super::computer;
 use super::loaded::{finish, finish_unrated, load, seat_to_act};
 use super::{Ctx, Handled, Reply};
 use crate::rules::{self, Game};
-use crate::store::{self, Proposal};
+use crate::store::{self, BoardEnding, ForfeitLimit, Proposal};
 
 /// Reminders and forfeits due now on every active board: one mail per
 /// board and reader (`Nag: ...` for a reminder).
@@ -78,7 +78,7 @@ fn player_timers(
     }
     let total = match row.total_days {
         Some(days) => {
-            let plies = store::plies(ctx.conn, game.name(), row.board)?;
+            let plies = store::plies(ctx.conn, store::BoardId::new(game.name(), row.board))?;
             Some((days, time_used(ctx, row, &plies, to_act, to_act)?))
         }
         None => None,
@@ -112,7 +112,11 @@ fn player_timers(
             let mut view = loaded.view(game, lines);
             view.occasion = Occasion::Nag;
             let replies = view.to_user(ctx, userid)?;
-            store::set_last_nag(ctx.conn, game.name(), row.board, ctx.now)?;
+            store::set_last_nag(
+                ctx.conn,
+                store::BoardId::new(game.name(), row.board),
+                ctx.now,
+            )?;
             Ok(replies)
         }
         TimerAction::Forfeit | TimerAction::TimeUp => {
@@ -137,16 +141,15 @@ fn forfeit(
     let mut loaded = load(ctx, game, board)?;
     let loser = loaded.position.to_act().index();
     let absent = loaded.row.players[loser].clone();
-    let ending = match total_days {
-        Some(days_total) => {
-            format!("forfeit: {absent} used up the {days_total} days of total time")
-        }
-        None => format!("forfeit: {absent} did not act for {idle} days"),
+    let limit = match total_days {
+        Some(days_total) => ForfeitLimit::TotalTime { days: days_total },
+        None => ForfeitLimit::Idle { days: idle },
     };
     // Ruling (issue #15): a board the absent player never made
     // a ply on is finished unrated, like a withdrawal, so that
     // boards started by a flood of challenges rate nobody.
-    let touched = store::seats_that_played(ctx.conn, game.name(), board)?.contains(&loser);
+    let touched = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), board))?
+        .contains(&loser);
     let close = if touched { finish } else { finish_unrated };
     let news = match loaded.row.proposal {
         // An unanswered draw proposal counts as accepted.
@@ -154,14 +157,17 @@ fn forfeit(
             ctx,
             &mut loaded,
             None,
-            &format!("agreement by silence: the draw proposal stood unanswered for {idle} days"),
+            BoardEnding::AgreementBySilence { days: idle },
         )?,
-        _ if touched => finish(ctx, &mut loaded, Some(1 - loser), &ending)?,
-        _ => finish_unrated(
+        _ => close(
             ctx,
             &mut loaded,
-            Some(1 - loser),
-            &format!("{ending}; unrated, as {absent} never moved on this board"),
+            rules::Color::from_index(loser).map(rules::Color::opponent),
+            BoardEnding::Forfeit {
+                absent,
+                limit,
+                rated: touched,
+            },
         )?,
     };
     loaded.view(game, news).to_players(ctx)

@@ -1,10 +1,32 @@
 //! Boards, their players and their plies.
 
 use super::Cached;
+use crate::rules;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
+use std::fmt;
 
 use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+
+/// Which board: its game's name and its number, as pbmserv writes them
+/// (`chess 101`). Every store function about one board takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardId<'a> {
+    pub game: &'a str,
+    pub number: u32,
+}
+
+impl<'a> BoardId<'a> {
+    pub fn new(game: &'a str, number: u32) -> BoardId<'a> {
+        BoardId { game, number }
+    }
+}
+
+impl fmt::Display for BoardId<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.game, self.number)
+    }
+}
 
 /// A pending proposal on a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,16 +48,200 @@ impl Proposal {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardStatus {
     Active,
-    /// `winner_seat` `None` is a tie; `ending` says why in words.
+    /// `winner_seat` `None` is a tie; `ending` says why.
     Finished {
-        winner_seat: Option<usize>,
-        ending: String,
+        winner_seat: Option<rules::Color>,
+        ending: BoardEnding,
     },
+}
+
+/// Why a board ended. Its `Display` is the prose the players read in the
+/// status line (`won by alice (checkmate)`); the `ending` column stores
+/// that prose, as it always did, and [`BoardEnding::read`] turns it back
+/// into the enum, so rows written before this type existed read the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardEnding {
+    /// Decided on the board by the rules (checkmate, stalemate, the
+    /// automatic draws, the games' own endings).
+    Board(rules::Ending),
+    Resignation,
+    /// A draw proposal accepted.
+    Agreement,
+    /// A draw proposal left unanswered until the timers would have
+    /// forfeited the player to act: it counts as accepted.
+    AgreementBySilence {
+        days: i64,
+    },
+    /// The timers ended the board against `absent`. `rated` is false for a
+    /// board `absent` never made a ply on (issue #15).
+    Forfeit {
+        absent: String,
+        limit: ForfeitLimit,
+        rated: bool,
+    },
+    /// Ended by the administrator (`admin board adjudicate`).
+    Adjudication,
+    /// Resigned before both players had acted: the board is deleted, so
+    /// this ending is only ever told, never stored.
+    Withdrawn,
+    /// Stored prose none of the above writes (a row edited by hand): kept
+    /// and shown as it is.
+    Other(String),
+}
+
+/// The time limit a forfeited player went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForfeitLimit {
+    /// `days` without acting (at least the board's forfeit days).
+    Idle { days: i64 },
+    /// The board's total time limit of `days` days.
+    TotalTime { days: u32 },
+}
+
+/// Every ending the rules report, for reading stored prose back.
+const RULES_ENDINGS: [rules::Ending; 7] = [
+    rules::Ending::Checkmate,
+    rules::Ending::Stalemate,
+    rules::Ending::Repetition,
+    rules::Ending::FiftyMoveRule,
+    rules::Ending::InsufficientMaterial,
+    rules::Ending::KingsCaptured,
+    rules::Ending::OriginalCaptured,
+];
+
+impl BoardEnding {
+    /// The ending whose prose is `text` (the `ending` column). Ruling:
+    /// text that reads as an ending but would not be written back letter
+    /// for letter (or reads as none) is [`BoardEnding::Other`], so what a
+    /// player is shown never changes.
+    pub fn read(text: &str) -> BoardEnding {
+        match Self::parse(text) {
+            Some(ending) if ending == text => ending,
+            _ => BoardEnding::Other(text.to_string()),
+        }
+    }
+
+    fn parse(text: &str) -> Option<BoardEnding> {
+        let fixed = match text {
+            "resignation" => Some(BoardEnding::Resignation),
+            "agreement" => Some(BoardEnding::Agreement),
+            "adjudication" => Some(BoardEnding::Adjudication),
+            "withdrawn" => Some(BoardEnding::Withdrawn),
+            _ => RULES_ENDINGS
+                .into_iter()
+                .find(|e| e.to_string() == text)
+                .map(BoardEnding::Board),
+        };
+        if fixed.is_some() {
+            return fixed;
+        }
+        if let Some(days) = text
+            .strip_prefix("agreement by silence: the draw proposal stood unanswered for ")
+            .and_then(|t| t.strip_suffix(" days"))
+        {
+            return Some(BoardEnding::AgreementBySilence {
+                days: days.parse().ok()?,
+            });
+        }
+        let forfeit = text.strip_prefix("forfeit: ")?;
+        let (forfeit, rated) = match forfeit
+            .strip_suffix(" never moved on this board")
+            .and_then(|t| t.rsplit_once("; unrated, as "))
+        {
+            Some((head, _)) => (head, false),
+            None => (forfeit, true),
+        };
+        let (absent, limit) = if let Some(head) = forfeit.strip_suffix(" days of total time") {
+            let (absent, days) = head.rsplit_once(" used up the ")?;
+            (
+                absent,
+                ForfeitLimit::TotalTime {
+                    days: days.parse().ok()?,
+                },
+            )
+        } else {
+            let head = forfeit.strip_suffix(" days")?;
+            let (absent, days) = head.rsplit_once(" did not act for ")?;
+            (
+                absent,
+                ForfeitLimit::Idle {
+                    days: days.parse().ok()?,
+                },
+            )
+        };
+        Some(BoardEnding::Forfeit {
+            absent: absent.to_string(),
+            limit,
+            rated,
+        })
+    }
+
+    /// The PGN `Termination` tag of a board that ended so.
+    pub fn termination(&self) -> &'static str {
+        match self {
+            BoardEnding::Forfeit { .. } => "time forfeit",
+            // Prose of unknown form: the rule used before this type.
+            BoardEnding::Other(text) if text.starts_with("forfeit") => "time forfeit",
+            BoardEnding::Board(_)
+            | BoardEnding::Resignation
+            | BoardEnding::Agreement
+            | BoardEnding::AgreementBySilence { .. }
+            | BoardEnding::Adjudication
+            | BoardEnding::Withdrawn
+            | BoardEnding::Other(_) => "normal",
+        }
+    }
+}
+
+impl fmt::Display for BoardEnding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardEnding::Board(ending) => write!(f, "{ending}"),
+            BoardEnding::Resignation => f.write_str("resignation"),
+            BoardEnding::Agreement => f.write_str("agreement"),
+            BoardEnding::AgreementBySilence { days } => write!(
+                f,
+                "agreement by silence: the draw proposal stood unanswered for {days} days"
+            ),
+            BoardEnding::Forfeit {
+                absent,
+                limit,
+                rated,
+            } => {
+                match limit {
+                    ForfeitLimit::TotalTime { days } => {
+                        write!(f, "forfeit: {absent} used up the {days} days of total time")?
+                    }
+                    ForfeitLimit::Idle { days } => {
+                        write!(f, "forfeit: {absent} did not act for {days} days")?
+                    }
+                }
+                if !rated {
+                    write!(f, "; unrated, as {absent} never moved on this board")?;
+                }
+                Ok(())
+            }
+            BoardEnding::Adjudication => f.write_str("adjudication"),
+            BoardEnding::Withdrawn => f.write_str("withdrawn"),
+            BoardEnding::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+/// An ending equals the prose it is shown as.
+impl PartialEq<&str> for BoardEnding {
+    fn eq(&self, text: &&str) -> bool {
+        self.to_string().as_str() == *text
+    }
 }
 
 /// One board row with its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardRow {
+    /// The game's name as stored. Ruling: kept as text (see [`BoardRow::id`]
+    /// for the pair), not a `&'static` name of the rules' registry, so a
+    /// row of a game this build does not know is still listed and skipped
+    /// as before rather than failing every listing it is in.
     pub game: String,
     pub board: u32,
     pub options: Vec<String>,
@@ -51,11 +257,17 @@ pub struct BoardRow {
     pub last_action_at: DateTime<Utc>,
     pub last_nag_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
-    /// Userids by seat (seat 0 moves first).
-    pub players: Vec<String>,
+    /// Userids by seat (seat 0 moves first). Every board has two players:
+    /// a row with another number of them is refused as corrupt.
+    pub players: [String; 2],
 }
 
 impl BoardRow {
+    /// Which board this is.
+    pub fn id(&self) -> BoardId<'_> {
+        BoardId::new(&self.game, self.board)
+    }
+
     pub fn is_active(&self) -> bool {
         self.status == BoardStatus::Active
     }
@@ -84,7 +296,7 @@ pub struct NewBoard<'a> {
     pub game: &'a str,
     pub options: &'a [String],
     pub start_position: &'a str,
-    pub players: &'a [String],
+    pub players: &'a [String; 2],
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
     pub total_days: Option<u32>,
@@ -138,8 +350,8 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
     let status = match status.as_str() {
         "active" => BoardStatus::Active,
         _ => BoardStatus::Finished {
-            winner_seat: r.get::<_, Option<i64>>(6)?.map(|s| s as usize),
-            ending: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+            winner_seat: r.get::<_, Option<i64>>(6)?.map(seat_color).transpose()?,
+            ending: BoardEnding::read(&r.get::<_, Option<String>>(7)?.unwrap_or_default()),
         },
     };
     let proposal = match (
@@ -155,7 +367,13 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
             "SELECT userid FROM board_players WHERE game = ?1 AND board = ?2 ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![game, board], |r| r.get::<_, String>(0))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()?
+        let players = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        <[String; 2]>::try_from(players).map_err(|players| {
+            StoreError::Corrupt(format!(
+                "board {game} {board} has {} players, not two",
+                players.len()
+            ))
+        })?
     };
     Ok(BoardRow {
         options: options.split_whitespace().map(String::from).collect(),
@@ -176,6 +394,14 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
     })
 }
 
+/// The colour of a stored seat number (0 White, 1 Black).
+fn seat_color(seat: i64) -> Result<rules::Color> {
+    usize::try_from(seat)
+        .ok()
+        .and_then(rules::Color::from_index)
+        .ok_or_else(|| StoreError::Corrupt(format!("seat {seat} on a board of two")))
+}
+
 /// Boards matching a WHERE clause, in (game, board) order.
 fn boards_where(
     conn: &Connection,
@@ -192,7 +418,8 @@ fn boards_where(
     Ok(out)
 }
 
-pub fn board(conn: &Connection, game: &str, number: u32) -> Result<Option<BoardRow>> {
+pub fn board(conn: &Connection, id: BoardId<'_>) -> Result<Option<BoardRow>> {
+    let (game, number) = (id.game, id.number);
     Ok(
         boards_where(conn, "game = ?1 AND board = ?2", params![game, number])?
             .into_iter()
@@ -246,12 +473,13 @@ pub fn boards_for_timers(
     )
 }
 
-pub fn plies(conn: &Connection, game: &str, number: u32) -> Result<Vec<Ply>> {
-    plies_after(conn, game, number, 0)
+pub fn plies(conn: &Connection, id: BoardId<'_>) -> Result<Vec<Ply>> {
+    plies_after(conn, id, 0)
 }
 
 /// The plies after ply `first` (all of them for 0), in order.
-pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Result<Vec<Ply>> {
+pub fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec<Ply>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT ply, seat, notation, events, comment, played_at, auto FROM plies
          WHERE game = ?1 AND board = ?2 AND ply > ?3 ORDER BY ply",
@@ -283,12 +511,12 @@ pub fn plies_after(conn: &Connection, game: &str, number: u32, first: u32) -> Re
 /// whose earlier plies have no lines gets them counted first).
 pub fn append_ply(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     ply: &Ply,
     position_key: Option<u64>,
 ) -> Result<()> {
-    let line = line_after(conn, game, number, ply)?;
+    let (game, number) = (id.game, id.number);
+    let line = line_after(conn, id, ply)?;
     conn.exec(
         "INSERT INTO plies (game, board, ply, seat, notation, events, comment, played_at, auto,
                             position_key, line)
@@ -314,7 +542,8 @@ pub fn append_ply(
 /// the next when it opens a line (a seat-0 turn, or a turn whose last
 /// turn before is not seat 0's; a decision never opens one, see
 /// [`crate::render::is_decision`]). `None` when the predecessor is missing.
-fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<Option<u32>> {
+fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u32>> {
+    let (game, number) = (id.game, id.number);
     if ply.ply <= 1 {
         return Ok(Some(1));
     }
@@ -328,7 +557,7 @@ fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<O
         None => return Ok(None),
         Some(Some(line)) => line,
         Some(None) => {
-            count_lines(conn, game, number)?;
+            count_lines(conn, id)?;
             match before(conn)? {
                 Some(Some(line)) => line,
                 _ => return Ok(None),
@@ -338,7 +567,7 @@ fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<O
     if crate::render::is_decision(&ply.notation) {
         return Ok(Some(line));
     }
-    let opens = ply.seat == 0 || last_turn_seat(conn, game, number, ply.ply)? != Some(0);
+    let opens = ply.seat == 0 || last_turn_seat(conn, id, ply.ply)? != Some(0);
     Ok(Some(line + u32::from(opens)))
 }
 
@@ -347,7 +576,8 @@ fn line_after(conn: &Connection, game: &str, number: u32, ply: &Ply) -> Result<O
 const IS_TURN: &str = "substr(notation, 1, 7) <> 'reveal '";
 
 /// The seat of the last turn (not decision) before ply `ply`, if any.
-fn last_turn_seat(conn: &Connection, game: &str, number: u32, ply: u32) -> Result<Option<usize>> {
+fn last_turn_seat(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<Option<usize>> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached(&format!(
             "SELECT seat FROM plies WHERE game = ?1 AND board = ?2 AND ply < ?3 AND {IS_TURN}
@@ -360,7 +590,8 @@ fn last_turn_seat(conn: &Connection, game: &str, number: u32, ply: u32) -> Resul
 
 /// Write the move-list line of every ply of a board (for plies stored
 /// before migration 0026, or before decisions were told from turns).
-fn count_lines(conn: &Connection, game: &str, number: u32) -> Result<()> {
+fn count_lines(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         &format!(
             "UPDATE plies SET line = counted.line FROM (
@@ -379,7 +610,8 @@ fn count_lines(conn: &Connection, game: &str, number: u32) -> Result<()> {
 
 /// The position keys stored with ply `from` and every ply after it, in
 /// order (`None` for a ply stored without one).
-pub fn ply_keys(conn: &Connection, game: &str, number: u32, from: u32) -> Result<Vec<Option<u64>>> {
+pub fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<Vec<Option<u64>>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT position_key FROM plies WHERE game = ?1 AND board = ?2 AND ply >= ?3 ORDER BY ply",
     )?;
@@ -390,7 +622,8 @@ pub fn ply_keys(conn: &Connection, game: &str, number: u32, from: u32) -> Result
 }
 
 /// Store the position keys of plies (by ply number) stored without them.
-pub fn set_ply_keys(conn: &Connection, game: &str, number: u32, keys: &[(u32, u64)]) -> Result<()> {
+pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     for &(ply, key) in keys {
         conn.exec(
             "UPDATE plies SET position_key = ?4 WHERE game = ?1 AND board = ?2 AND ply = ?3",
@@ -407,7 +640,8 @@ pub fn set_ply_keys(conn: &Connection, game: &str, number: u32, keys: &[(u32, u6
 /// count, see [`crate::render::is_decision`]). Read from the line stored
 /// with the ply before it (migration 0026); counted by the database from
 /// the seats where that has none.
-pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Result<(u32, bool)> {
+pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
+    let (game, number) = (id.game, id.number);
     let stored: Option<(Option<u32>, bool)> = conn
         .prepare_cached(
             "SELECT q.line, q.ply IS NOT NULL
@@ -419,22 +653,18 @@ pub fn move_line_of(conn: &Connection, game: &str, number: u32, ply: u32) -> Res
         .optional()?;
     match stored {
         Some((Some(line), true)) => {
-            let open = last_turn_seat(conn, game, number, ply)? == Some(0);
+            let open = last_turn_seat(conn, id, ply)? == Some(0);
             return Ok((line, open));
         }
         Some((_, false)) => return Ok((0, false)),
         _ => {}
     }
-    counted_move_line_of(conn, game, number, ply)
+    counted_move_line_of(conn, id, ply)
 }
 
 /// [`move_line_of`] counted over every ply before `ply`.
-fn counted_move_line_of(
-    conn: &Connection,
-    game: &str,
-    number: u32,
-    ply: u32,
-) -> Result<(u32, bool)> {
+fn counted_move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
+    let (game, number) = (id.game, id.number);
     let lines: u32 = conn
         .prepare_cached(&format!(
             "SELECT count(*) FROM (
@@ -443,12 +673,13 @@ fn counted_move_line_of(
              WHERE seat = 0 OR before IS NOT 0"
         ))?
         .query_row(params![game, number, ply], |r| r.get(0))?;
-    let open = last_turn_seat(conn, game, number, ply)? == Some(0);
+    let open = last_turn_seat(conn, id, ply)? == Some(0);
     Ok((lines, open))
 }
 
 /// How many plies a board has seen (plies are numbered from 1 without gaps).
-pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
+pub fn ply_count(conn: &Connection, id: BoardId<'_>) -> Result<u32> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached("SELECT coalesce(max(ply), 0) FROM plies WHERE game = ?1 AND board = ?2")?
         .query_row(params![game, number], |r| r.get(0))?)
@@ -456,7 +687,8 @@ pub fn ply_count(conn: &Connection, game: &str, number: u32) -> Result<u32> {
 
 /// The seats that have played at least one ply on a board (each seat's
 /// search stops at its first ply, so a long game costs no more).
-pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<Vec<usize>> {
+pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<usize>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT s.seat FROM board_players s
          WHERE s.game = ?1 AND s.board = ?2
@@ -472,7 +704,8 @@ pub fn seats_that_played(conn: &Connection, game: &str, number: u32) -> Result<V
 
 /// Take back the last ply (undo). A resume point after the plies left is
 /// dropped (loading then replays from the start until a new one is set).
-pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()> {
+pub fn remove_last_ply(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM plies WHERE game = ?1 AND board = ?2
            AND ply = (SELECT MAX(ply) FROM plies WHERE game = ?1 AND board = ?2)",
@@ -489,7 +722,8 @@ pub fn remove_last_ply(conn: &Connection, game: &str, number: u32) -> Result<()>
 
 /// Where loading a board starts: a ply and the position text after it
 /// (`None`: ply 0, the start position). See migration 0014.
-pub fn resume_point(conn: &Connection, game: &str, number: u32) -> Result<(u32, Option<String>)> {
+pub fn resume_point(conn: &Connection, id: BoardId<'_>) -> Result<(u32, Option<String>)> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached(
             "SELECT resume_ply, resume_position FROM boards WHERE game = ?1 AND board = ?2",
@@ -502,11 +736,11 @@ pub fn resume_point(conn: &Connection, game: &str, number: u32) -> Result<(u32, 
 /// Set where loading a board starts: the position text after ply `ply`.
 pub fn set_resume_point(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     ply: u32,
     position: Option<&str>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET resume_ply = ?3, resume_position = ?4 WHERE game = ?1 AND board = ?2",
         params![game, number, ply, position],
@@ -517,11 +751,11 @@ pub fn set_resume_point(
 /// Store the position reached and when the board last saw an action.
 pub fn update_position(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     position: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET position = ?3, last_action_at = ?4, last_nag_at = NULL
          WHERE game = ?1 AND board = ?2",
@@ -531,7 +765,8 @@ pub fn update_position(
 }
 
 /// Record that the board saw an action now (a proposal or its answer).
-pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+pub fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
@@ -541,10 +776,10 @@ pub fn touch(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> 
 
 pub fn set_proposal(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     proposal: Option<(Proposal, usize)>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET proposal = ?3, proposal_seat = ?4 WHERE game = ?1 AND board = ?2",
         params![
@@ -560,12 +795,12 @@ pub fn set_proposal(
 /// End a board.
 pub fn finish_board(
     conn: &Connection,
-    game: &str,
-    number: u32,
-    winner_seat: Option<usize>,
-    ending: &str,
+    id: BoardId<'_>,
+    winner_seat: Option<rules::Color>,
+    ending: &BoardEnding,
     now: DateTime<Utc>,
 ) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     let n = conn.exec(
         "UPDATE boards SET status = 'finished', winner_seat = ?3, ending = ?4, finished_at = ?5,
                 proposal = NULL, proposal_seat = NULL
@@ -573,8 +808,8 @@ pub fn finish_board(
         params![
             game,
             number,
-            winner_seat.map(|s| s as i64),
-            ending,
+            winner_seat.map(|s| s.index() as i64),
+            ending.to_string(),
             time_text(now)
         ],
     )?;
@@ -587,7 +822,8 @@ pub fn finish_board(
 }
 
 /// Remove a board entirely (a game resigned before both players moved).
-pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
+pub fn delete_board(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM boards WHERE game = ?1 AND board = ?2",
         params![game, number],
@@ -595,7 +831,8 @@ pub fn delete_board(conn: &Connection, game: &str, number: u32) -> Result<()> {
     Ok(())
 }
 
-pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Utc>) -> Result<()> {
+pub fn set_last_nag(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+    let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
         params![game, number, time_text(now)],
@@ -604,7 +841,8 @@ pub fn set_last_nag(conn: &Connection, game: &str, number: u32, now: DateTime<Ut
 }
 
 /// The observers of a board, by userid.
-pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<String>> {
+pub fn observers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT userid FROM observers WHERE game = ?1 AND board = ?2 ORDER BY userid",
     )?;
@@ -613,7 +851,8 @@ pub fn observers(conn: &Connection, game: &str, number: u32) -> Result<Vec<Strin
 }
 
 /// Start observing; false when `userid` observed the board already.
-pub fn add_observer(conn: &Connection, game: &str, number: u32, userid: &str) -> Result<bool> {
+pub fn add_observer(conn: &Connection, id: BoardId<'_>, userid: &str) -> Result<bool> {
+    let (game, number) = (id.game, id.number);
     let n = conn.exec(
         "INSERT OR IGNORE INTO observers (game, board, userid) VALUES (?1, ?2, ?3)",
         params![game, number, userid],
@@ -636,7 +875,8 @@ pub fn remove_observer(
 }
 
 /// Whether a board with this number exists (used before a board is loaded).
-pub fn board_exists(conn: &Connection, game: &str, number: u32) -> Result<bool> {
+pub fn board_exists(conn: &Connection, id: BoardId<'_>) -> Result<bool> {
+    let (game, number) = (id.game, id.number);
     Ok(conn
         .row(
             "SELECT 1 FROM boards WHERE game = ?1 AND board = ?2",
@@ -713,7 +953,14 @@ mod tests {
         for b in [due_by_default, due_by_own_nag, total_time, computer] {
             assert!(found.contains(&b), "{b} in {found:?}");
         }
-        finish_board(&conn, "chess", due_by_default, None, "agreement", now).unwrap();
+        finish_board(
+            &conn,
+            BoardId::new("chess", due_by_default),
+            None,
+            &BoardEnding::Agreement,
+            now,
+        )
+        .unwrap();
         let found = boards_for_timers(&conn, now, 7, 21, "computer").unwrap();
         assert!(found.iter().all(|b| b.board != due_by_default));
     }
@@ -724,8 +971,8 @@ mod tests {
         assert_eq!(new_board(&conn, "chess"), 101);
         assert_eq!(new_board(&conn, "chess"), 102);
         assert_eq!(new_board(&conn, "doublechess"), 101);
-        let b = board(&conn, "chess", 102).unwrap().unwrap();
-        assert_eq!(b.players, vec!["alice", "bob"]);
+        let b = board(&conn, BoardId::new("chess", 102)).unwrap().unwrap();
+        assert_eq!(b.players, ["alice", "bob"]);
         assert_eq!(b.forfeit_days, Some(10));
         assert!(b.is_active());
         assert_eq!(
@@ -734,7 +981,7 @@ mod tests {
         );
         assert_eq!(boards_of_user(&conn, None, "bob").unwrap().len(), 3);
         // A deleted board's number is not given again.
-        delete_board(&conn, "chess", 102).unwrap();
+        delete_board(&conn, BoardId::new("chess", 102)).unwrap();
         assert_eq!(new_board(&conn, "chess"), 103);
     }
 
@@ -745,8 +992,7 @@ mod tests {
         for (i, m) in ["e4", "e5"].iter().enumerate() {
             append_ply(
                 &conn,
-                "chess",
-                n,
+                BoardId::new("chess", n),
                 &Ply {
                     ply: i as u32 + 1,
                     seat: i,
@@ -760,29 +1006,216 @@ mod tests {
             )
             .unwrap();
         }
-        assert_eq!(plies(&conn, "chess", n).unwrap().len(), 2);
-        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0, 1]);
-        remove_last_ply(&conn, "chess", n).unwrap();
-        assert_eq!(seats_that_played(&conn, "chess", n).unwrap(), vec![0]);
-        let p = plies(&conn, "chess", n).unwrap();
+        assert_eq!(plies(&conn, BoardId::new("chess", n)).unwrap().len(), 2);
+        assert_eq!(
+            seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
+            vec![0, 1]
+        );
+        remove_last_ply(&conn, BoardId::new("chess", n)).unwrap();
+        assert_eq!(
+            seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
+            vec![0]
+        );
+        let p = plies(&conn, BoardId::new("chess", n)).unwrap();
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].events, vec!["x"]);
-        set_proposal(&conn, "chess", n, Some((Proposal::Draw, 1))).unwrap();
+        set_proposal(&conn, BoardId::new("chess", n), Some((Proposal::Draw, 1))).unwrap();
         assert_eq!(
-            board(&conn, "chess", n).unwrap().unwrap().proposal,
+            board(&conn, BoardId::new("chess", n))
+                .unwrap()
+                .unwrap()
+                .proposal,
             Some((Proposal::Draw, 1))
         );
-        finish_board(&conn, "chess", n, None, "agreement", Utc::now()).unwrap();
-        let b = board(&conn, "chess", n).unwrap().unwrap();
+        finish_board(
+            &conn,
+            BoardId::new("chess", n),
+            None,
+            &BoardEnding::Agreement,
+            Utc::now(),
+        )
+        .unwrap();
+        let b = board(&conn, BoardId::new("chess", n)).unwrap().unwrap();
         assert_eq!(
             b.status,
             BoardStatus::Finished {
                 winner_seat: None,
-                ending: "agreement".into()
+                ending: BoardEnding::Agreement
             }
         );
         assert_eq!(b.proposal, None);
-        assert!(finish_board(&conn, "chess", n, None, "again", Utc::now()).is_err());
+        assert!(finish_board(
+            &conn,
+            BoardId::new("chess", n),
+            None,
+            &BoardEnding::Resignation,
+            Utc::now()
+        )
+        .is_err());
+    }
+
+    /// A board is played by two: a row with one player (hand-edited) is
+    /// reported as a malformed value, not read with a seat missing.
+    #[test]
+    fn a_board_without_two_players_is_corrupt() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        conn.execute("DELETE FROM board_players WHERE seat = 1", [])
+            .unwrap();
+        match board(&conn, BoardId::new("chess", n)) {
+            Err(StoreError::Corrupt(why)) => assert!(why.contains("1 players"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The winner is a colour: a stored seat that is neither White's (0)
+    /// nor Black's (1) is reported as a malformed value.
+    #[test]
+    fn the_winner_is_read_as_a_colour() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        let id = BoardId::new("chess", n);
+        finish_board(
+            &conn,
+            id,
+            Some(rules::Color::Black),
+            &BoardEnding::Resignation,
+            Utc::now(),
+        )
+        .unwrap();
+        let winner = |conn: &Connection| match board(conn, id)?.map(|b| b.status) {
+            Some(BoardStatus::Finished { winner_seat, .. }) => Ok(winner_seat),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(winner(&conn).unwrap(), Some(rules::Color::Black));
+        conn.execute("UPDATE boards SET winner_seat = 2", [])
+            .unwrap();
+        assert!(matches!(winner(&conn), Err(StoreError::Corrupt(_))));
+    }
+
+    /// Every ending is stored as the prose it is shown as and read back as
+    /// the same ending: the prose written before the type existed included.
+    #[test]
+    fn endings_are_stored_as_their_prose_and_read_back() {
+        let mut endings: Vec<BoardEnding> =
+            RULES_ENDINGS.into_iter().map(BoardEnding::Board).collect();
+        endings.extend([
+            BoardEnding::Resignation,
+            BoardEnding::Agreement,
+            BoardEnding::AgreementBySilence { days: 9 },
+            BoardEnding::Adjudication,
+            BoardEnding::Withdrawn,
+        ]);
+        for limit in [
+            ForfeitLimit::Idle { days: 21 },
+            ForfeitLimit::TotalTime { days: 60 },
+        ] {
+            for rated in [true, false] {
+                endings.push(BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit,
+                    rated,
+                });
+            }
+        }
+        let conn = setup();
+        for ending in &endings {
+            let n = new_board(&conn, "chess");
+            finish_board(
+                &conn,
+                BoardId::new("chess", n),
+                Some(rules::Color::Black),
+                ending,
+                Utc::now(),
+            )
+            .unwrap();
+            let stored: String = conn
+                .query_row(
+                    "SELECT ending FROM boards WHERE game = 'chess' AND board = ?1",
+                    [n],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(stored, ending.to_string());
+            let BoardStatus::Finished { ending: read, .. } = board(&conn, BoardId::new("chess", n))
+                .unwrap()
+                .unwrap()
+                .status
+            else {
+                panic!("board {n} is not finished");
+            };
+            assert_eq!(&read, ending, "{stored}");
+            assert!(!matches!(read, BoardEnding::Other(_)), "{stored}");
+        }
+        // The prose the server wrote before, word for word.
+        for (old, ending) in [
+            ("threefold repetition", BoardEnding::Board(rules::Ending::Repetition)),
+            ("capture of every king", BoardEnding::Board(rules::Ending::KingsCaptured)),
+            (
+                "forfeit: bob did not act for 22 days",
+                BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit: ForfeitLimit::Idle { days: 22 },
+                    rated: true,
+                },
+            ),
+            (
+                "forfeit: bob used up the 30 days of total time; unrated, as bob never moved on this board",
+                BoardEnding::Forfeit {
+                    absent: "bob".into(),
+                    limit: ForfeitLimit::TotalTime { days: 30 },
+                    rated: false,
+                },
+            ),
+            (
+                "agreement by silence: the draw proposal stood unanswered for 7 days",
+                BoardEnding::AgreementBySilence { days: 7 },
+            ),
+        ] {
+            assert_eq!(BoardEnding::read(old), ending);
+        }
+    }
+
+    /// Prose that is no ending the server writes is kept as it is, and
+    /// decides the PGN termination as before (a forfeit by its first word).
+    #[test]
+    fn unknown_ending_prose_is_kept_and_shown_as_it_is() {
+        for text in [
+            "",
+            "time ran out",
+            "forfeit: bob did not act for many days",
+            "forfeit: bob did not act for 007 days",
+            "forfeit: bob did not act for 5 days; unrated, as carol never moved on this board",
+            "Resignation",
+        ] {
+            let read = BoardEnding::read(text);
+            assert_eq!(read, BoardEnding::Other(text.to_string()));
+            assert_eq!(read.to_string(), text);
+        }
+        assert_eq!(
+            BoardEnding::read("forfeit by hand").termination(),
+            "time forfeit"
+        );
+        assert_eq!(BoardEnding::read("time ran out").termination(), "normal");
+    }
+
+    #[test]
+    fn only_a_forfeit_terminates_on_time() {
+        let forfeit = BoardEnding::Forfeit {
+            absent: "alice".into(),
+            limit: ForfeitLimit::Idle { days: 3 },
+            rated: false,
+        };
+        assert_eq!(forfeit.termination(), "time forfeit");
+        for normal in [
+            BoardEnding::Board(rules::Ending::Checkmate),
+            BoardEnding::Resignation,
+            BoardEnding::Agreement,
+            BoardEnding::AgreementBySilence { days: 3 },
+            BoardEnding::Adjudication,
+        ] {
+            assert_eq!(normal.termination(), "normal", "{normal}");
+        }
     }
 
     /// The stored move-list lines number the plies as the count over the
@@ -803,13 +1236,13 @@ mod tests {
                 played_at: Utc::now(),
                 auto: false,
             };
-            append_ply(&conn, "chess", n, &ply, None).unwrap();
+            append_ply(&conn, BoardId::new("chess", n), &ply, None).unwrap();
         };
         let agree = |upto: usize| {
             for p in 1..=upto as u32 + 1 {
                 assert_eq!(
-                    move_line_of(&conn, "chess", n, p).unwrap(),
-                    counted_move_line_of(&conn, "chess", n, p).unwrap(),
+                    move_line_of(&conn, BoardId::new("chess", n), p).unwrap(),
+                    counted_move_line_of(&conn, BoardId::new("chess", n), p).unwrap(),
                     "ply {p}"
                 );
             }
@@ -888,7 +1321,7 @@ mod tests {
                 played_at: Utc::now(),
                 auto: false,
             };
-            append_ply(&conn, "shadowchess", n, &ply, None).unwrap();
+            append_ply(&conn, BoardId::new("shadowchess", n), &ply, None).unwrap();
         }
         let words = |text: &str| -> Vec<String> {
             text.lines()
@@ -905,11 +1338,11 @@ mod tests {
                 "4. Nf4 Nf5",
             ]
         );
-        let stored = |p: u32| move_line_of(&conn, "shadowchess", n, p).unwrap();
+        let stored = |p: u32| move_line_of(&conn, BoardId::new("shadowchess", n), p).unwrap();
         for p in 2..=records.len() as u32 {
             assert_eq!(
                 stored(p),
-                counted_move_line_of(&conn, "shadowchess", n, p).unwrap(),
+                counted_move_line_of(&conn, BoardId::new("shadowchess", n), p).unwrap(),
                 "ply {p}"
             );
             let (lines_before, open) = stored(p);
@@ -927,7 +1360,7 @@ mod tests {
         // Counted again from scratch (boards stored before), the same.
         let before: Vec<(u32, bool)> = (2..=18).map(stored).collect();
         conn.execute_batch("UPDATE plies SET line = NULL").unwrap();
-        count_lines(&conn, "shadowchess", n).unwrap();
+        count_lines(&conn, BoardId::new("shadowchess", n)).unwrap();
         assert_eq!((2..=18).map(stored).collect::<Vec<_>>(), before);
     }
 }

@@ -1,6 +1,6 @@
 //! The computer player: its account and its level on each board.
 
-use super::Cached;
+use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -19,7 +19,8 @@ pub fn ensure_computer_user(conn: &Connection, userid: &str, now: DateTime<Utc>)
     Ok(())
 }
 
-pub fn set_computer_level(conn: &Connection, game: &str, board: u32, level: u8) -> Result<()> {
+pub fn set_computer_level(conn: &Connection, id: BoardId<'_>, level: u8) -> Result<()> {
+    let (game, board) = (id.game, id.number);
     conn.exec(
         "INSERT OR REPLACE INTO computer_levels (game, board, level) VALUES (?1, ?2, ?3)",
         params![game, board, level],
@@ -28,7 +29,8 @@ pub fn set_computer_level(conn: &Connection, game: &str, board: u32, level: u8) 
 }
 
 /// The computer's level on a board, if it plays there.
-pub fn computer_level(conn: &Connection, game: &str, board: u32) -> Result<Option<u8>> {
+pub fn computer_level(conn: &Connection, id: BoardId<'_>) -> Result<Option<u8>> {
+    let (game, board) = (id.game, id.number);
     Ok(conn
         .prepare_cached("SELECT level FROM computer_levels WHERE game = ?1 AND board = ?2")?
         .query_row(params![game, board], |r| r.get(0))

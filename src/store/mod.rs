@@ -315,7 +315,7 @@ mod tests {
                 game: "chess",
                 options: &[],
                 start_position: "s",
-                players: &["a".to_string()],
+                players: &["a".to_string(), "a".to_string()],
                 nag_days: None,
                 forfeit_days: None,
                 total_days: None,

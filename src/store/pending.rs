@@ -1,7 +1,7 @@
 //! Pending moves: queued (played when the player's turn comes) and
 //! submitted (played by confirm).
 
-use super::Cached;
+use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -48,11 +48,11 @@ pub struct PendingMove {
 /// The pending move of `kind` of the player in `seat`, if any.
 pub fn pending_move(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     seat: usize,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
+    let (game, number) = (id.game, id.number);
     let row = conn
         .row(
             "SELECT notation, guard_ply, at_ply, position, comment, created_at
@@ -92,8 +92,7 @@ pub fn pending_move(
 pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Option<PendingMove>> {
     let old = take_pending_move(
         conn,
-        &pending.game,
-        pending.board,
+        BoardId::new(&pending.game, pending.board),
         pending.seat,
         pending.kind,
     )?;
@@ -126,12 +125,12 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
 /// Remove and return the pending move of `kind` of the player in `seat`.
 pub fn take_pending_move(
     conn: &Connection,
-    game: &str,
-    number: u32,
+    id: BoardId<'_>,
     seat: usize,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
-    let found = pending_move(conn, game, number, seat, kind)?;
+    let (game, number) = (id.game, id.number);
+    let found = pending_move(conn, id, seat, kind)?;
     if found.is_some() {
         conn.exec(
             "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
@@ -143,7 +142,8 @@ pub fn take_pending_move(
 
 /// Forget every pending move on a board (an accepted undo, the game's end);
 /// returns how many there were.
-pub fn clear_pending_moves(conn: &Connection, game: &str, number: u32) -> Result<usize> {
+pub fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
+    let (game, number) = (id.game, id.number);
     Ok(conn.exec(
         "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2",
         params![game, number],
@@ -197,16 +197,27 @@ mod tests {
         let old = set_pending_move(&conn, &pending(q, "c5")).unwrap();
         assert_eq!(old.map(|p| p.notation), Some("e5".to_string()));
         set_pending_move(&conn, &pending(PendingKind::Submitted, "d5")).unwrap();
-        let got = pending_move(&conn, "chess", 101, 1, q).unwrap().unwrap();
+        let got = pending_move(&conn, BoardId::new("chess", 101), 1, q)
+            .unwrap()
+            .unwrap();
         assert_eq!(got, pending(q, "c5"));
         assert_eq!(
-            take_pending_move(&conn, "chess", 101, 1, q)
+            take_pending_move(&conn, BoardId::new("chess", 101), 1, q)
                 .unwrap()
                 .map(|p| p.notation),
             Some("c5".to_string())
         );
-        assert_eq!(pending_move(&conn, "chess", 101, 1, q).unwrap(), None);
-        assert_eq!(clear_pending_moves(&conn, "chess", 101).unwrap(), 1);
-        assert_eq!(clear_pending_moves(&conn, "chess", 101).unwrap(), 0);
+        assert_eq!(
+            pending_move(&conn, BoardId::new("chess", 101), 1, q).unwrap(),
+            None
+        );
+        assert_eq!(
+            clear_pending_moves(&conn, BoardId::new("chess", 101)).unwrap(),
+            1
+        );
+        assert_eq!(
+            clear_pending_moves(&conn, BoardId::new("chess", 101)).unwrap(),
+            0
+        );
     }
 }

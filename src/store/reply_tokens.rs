@@ -2,7 +2,7 @@
 //! Message-ID stands for, the Message-ID an outbox mail is sent with, and
 //! the per-game `noreply` setting.
 
-use super::Cached;
+use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest;
@@ -64,12 +64,8 @@ pub fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyTo
 }
 
 /// The game on this board ended: none of its tokens plays any more.
-pub fn expire_reply_tokens(
-    conn: &Connection,
-    game: &str,
-    board: u32,
-    now: DateTime<Utc>,
-) -> Result<()> {
+pub fn expire_reply_tokens(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+    let (game, board) = (id.game, id.number);
     conn.exec(
         "UPDATE reply_tokens SET expired_at = ?3
          WHERE game = ?1 AND board = ?2 AND expired_at IS NULL",
@@ -253,9 +249,9 @@ mod tests {
         insert_reply_token(&conn, "h1", &token, now).unwrap();
         assert_eq!(reply_token(&conn, "h1").unwrap(), Some(token.clone()));
         assert_eq!(reply_token(&conn, "h2").unwrap(), None);
-        expire_reply_tokens(&conn, "chess", number, now).unwrap();
+        expire_reply_tokens(&conn, BoardId::new("chess", number), now).unwrap();
         assert!(reply_token(&conn, "h1").unwrap().unwrap().expired);
-        crate::store::delete_board(&conn, "chess", number).unwrap();
+        crate::store::delete_board(&conn, BoardId::new("chess", number)).unwrap();
         assert_eq!(reply_token(&conn, "h1").unwrap(), None);
     }
 
@@ -276,7 +272,7 @@ mod tests {
                 played_at: old,
                 auto: false,
             };
-            append_ply(&conn, "chess", number, &ply, None).unwrap();
+            append_ply(&conn, BoardId::new("chess", number), &ply, None).unwrap();
         }
         let token = |ply: u32| ReplyToken {
             game: "chess".into(),
@@ -303,7 +299,7 @@ mod tests {
         assert!(!kept("past-old"));
         assert!(kept("current-old") && kept("past-new"));
         // The game ends: its old current token goes too, the new one stays.
-        expire_reply_tokens(&conn, "chess", number, now).unwrap();
+        expire_reply_tokens(&conn, BoardId::new("chess", number), now).unwrap();
         assert_eq!(prune_now(), 1);
         assert!(!kept("current-old") && kept("past-new"));
     }

@@ -1,7 +1,7 @@
 //! Per-player settings: challenge acceptance and limits, result
 //! notifications, vacations.
 
-use super::Cached;
+use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -73,7 +73,8 @@ pub fn add_result_notification(
 }
 
 /// Who asked for the result of this board, by userid.
-pub fn result_watchers(conn: &Connection, game: &str, number: u32) -> Result<Vec<String>> {
+pub fn result_watchers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
+    let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT userid FROM result_notifications
          WHERE game = ?1 AND board IN (0, ?2) ORDER BY userid",
@@ -227,7 +228,12 @@ mod tests {
             .is_empty());
         add_result_notification(&conn, "chess", None, "a").unwrap();
         add_result_notification(&conn, "chess", Some(7), "a").unwrap();
-        assert_eq!(result_watchers(&conn, "chess", 9).unwrap(), vec!["a"]);
-        assert!(result_watchers(&conn, "doublechess", 9).unwrap().is_empty());
+        assert_eq!(
+            result_watchers(&conn, BoardId::new("chess", 9)).unwrap(),
+            vec!["a"]
+        );
+        assert!(result_watchers(&conn, BoardId::new("doublechess", 9))
+            .unwrap()
+            .is_empty());
     }
 }

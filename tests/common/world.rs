@@ -99,6 +99,8 @@ impl World {
     }
 
     pub fn board(&self) -> store::BoardRow {
-        store::board(&self.conn, "chess", 101).unwrap().unwrap()
+        store::board(&self.conn, store::BoardId::new("chess", 101))
+            .unwrap()
+            .unwrap()
     }
 }
