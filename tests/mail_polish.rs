@@ -351,16 +351,7 @@ fn every_help_page_title_is_underlined_to_its_length_whatever_the_server_name() 
             "help commands".into(),
             "help reply".into(),
         ];
-        for game in [
-            "chess",
-            "doublechess",
-            "doppelganger",
-            "shadowchess",
-            "mchess",
-            "zelig",
-            "zelig2",
-            "temporal",
-        ] {
+        for game in pbmchess::command::GAME_NAMES {
             pages.push(format!("help {game}"));
         }
         for page in &pages {

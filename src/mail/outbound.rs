@@ -410,6 +410,9 @@ impl MaildirOutbox {
 
     /// A file name unique to this message: `SECONDS.MMICROSPPIDQN.pbmchess`
     /// (the Maildir convention's parts; the sequence number is per process).
+    /// Microseconds and sequence are zero-padded, so that names written in
+    /// one second sort in the order they were written (a file system's
+    /// coarse modification times cannot tell them apart).
     fn unique_name() -> String {
         use std::sync::atomic::{AtomicU64, Ordering};
         static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -417,7 +420,7 @@ impl MaildirOutbox {
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         format!(
-            "{}.M{}P{}Q{}.pbmchess",
+            "{}.M{:06}P{}Q{:010}.pbmchess",
             now.as_secs(),
             now.subsec_micros(),
             std::process::id(),
