@@ -96,7 +96,7 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
         }
     }
     debug_abort(raw);
-    let envelope = envelope_of(server, raw);
+    let envelope = server.envelope_of(raw);
     let handled = (|| -> Result<MailOutcome, ServerError> {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let processed = handle_one(server, &tx, &envelope, raw, size)?;
@@ -143,11 +143,6 @@ fn debug_abort(_: &[u8]) {}
 
 /// The envelope of an inbound message: the server's own address is one
 /// that is never answered.
-fn envelope_of(server: &Server<'_>, raw: &[u8]) -> mail::Envelope {
-    let own = [server.config.server.address.to_lowercase()];
-    mail::parse_envelope(raw, &own)
-}
-
 /// One inbound mail in the transaction `tx`: its sender's bounces
 /// forgotten, the server's work, and a bounce it is noted. On an error the
 /// caller rolls back.
@@ -446,7 +441,7 @@ fn read_slice(
         debug_abort(&message.raw);
         // Of a mail over the size limit only the header was read: the
         // server refuses it by its size, answering from the header.
-        let envelope = envelope_of(server, &message.raw);
+        let envelope = server.envelope_of(&message.raw);
         let result = store::savepoint(&tx, "mail", || {
             handle_one(server, &tx, &envelope, &message.raw, message.size).map_err(InMail::Failed)
         });

@@ -32,7 +32,7 @@
 use rusqlite::Connection;
 use tracing::{error, warn};
 
-use crate::mail::{self, Envelope};
+use crate::mail::Envelope;
 use crate::server::{MailOutcome, Server, ServerError};
 use crate::store::{self, FailedMail, InboundFailure, StoreError};
 
@@ -141,8 +141,7 @@ pub fn check_attempts(
             Some(false) => Before::Suspect,
             Some(true) => {
                 // Its header only: the body may be what killed it.
-                let own = vec![server.config.server.address.to_lowercase()];
-                let envelope = mail::parse_envelope(crate::limits::header_of(raw), &own);
+                let envelope = server.envelope_of(crate::limits::header_of(raw));
                 let message_id = if envelope.message_id.starts_with("hash:") {
                     format!("hash:{key}")
                 } else {
@@ -249,8 +248,7 @@ pub fn replay(
     let Some(raw) = raw else {
         return Err(ReplayError::NoBytes(id));
     };
-    let own = vec![server.config.server.address.to_lowercase()];
-    let envelope = mail::parse_envelope(&raw, &own);
+    let envelope = server.envelope_of(&raw);
     match server.handle_mail(conn, &envelope, raw.len()) {
         Ok(outcome) => {
             tracing::info!(id, message_id = %crate::limits::log_field(&envelope.message_id), outcome = ?outcome, "quarantined mail replayed");

@@ -421,6 +421,14 @@ impl<'a> Server<'a> {
             .render("message.txt", context! { text => text })
     }
 
+    /// The envelope of a raw inbound mail, read with this server's own
+    /// address (mail from it is never answered): the one place the daemon
+    /// and the quarantine's replay read a mail.
+    pub fn envelope_of(&self, raw: &[u8]) -> crate::mail::Envelope {
+        let own = [self.config.server.address.to_lowercase()];
+        crate::mail::parse_envelope(raw, &own)
+    }
+
     /// Process one inbound mail completely: everything it changes and every
     /// reply it causes commit together, or nothing does.
     pub fn handle_mail(
