@@ -110,8 +110,8 @@ pub(crate) fn respond(
 ) -> Handled<Vec<Notice>> {
     let mut notices = Vec::new();
     while loaded.row.is_active() {
-        let seat = loaded.position.to_act().index();
-        let userid = loaded.row.players[seat].clone();
+        let seat = loaded.position.to_act();
+        let userid = loaded.row.players[seat.index()].clone();
         if !is_computer(ctx, &userid) {
             break;
         }
@@ -225,7 +225,7 @@ pub(crate) fn answer_proposal(
         return Ok(());
     };
     let Some(seat) = (0..loaded.row.players.len())
-        .find(|&s| s != by && is_computer(ctx, &loaded.row.players[s]))
+        .find(|&s| s != by.index() && is_computer(ctx, &loaded.row.players[s]))
     else {
         return Ok(());
     };
@@ -245,7 +245,7 @@ pub(crate) fn answer_proposal(
     let (game, number) = (loaded.row.game.clone(), loaded.row.board);
     store::set_proposal(ctx.conn, store::BoardId::new(&game, number), None)?;
     loaded.row.proposal = None;
-    let (computer, proposer) = (&loaded.row.players[seat], &loaded.row.players[by]);
+    let (computer, proposer) = (&loaded.row.players[seat], &loaded.row.players[by.index()]);
     let what = match kind {
         Proposal::Draw => "a draw",
         Proposal::Undo => "taking back the last ply",
