@@ -242,7 +242,7 @@ fn add_long_board(conn: &rusqlite::Connection, moves: &[String]) -> u32 {
     let mut position = chess.start(&[]).expect("start");
     let mut resume = (0, None);
     for (i, mv) in moves.iter().enumerate() {
-        let seat = position.to_act().index();
+        let seat = position.to_act();
         position.play(mv).expect("legal");
         let ply = Ply {
             ply: i as u32 + 1,

@@ -27,7 +27,7 @@ fn random_game(game: &'static dyn Game, choices: &[usize]) -> (Vec<MoveRecord>, 
         if actions.is_empty() {
             break;
         }
-        let seat = p.to_act().index();
+        let seat = p.to_act();
         let played = p
             .play(&actions[choice % actions.len()])
             .expect("a legal action plays");

@@ -30,7 +30,7 @@ fn queued(w: &World, seat: usize) -> Option<String> {
     store::pending_move(
         &w.conn,
         store::BoardId::new("chess", 101),
-        seat,
+        pbmchess::rules::Color::from_index(seat).expect("a seat of two"),
         PendingKind::Queued,
     )
     .unwrap()
@@ -406,7 +406,7 @@ fn a_stale_submission_is_refused_and_a_wrong_password_keeps_it() {
     assert!(store::pending_move(
         &w.conn,
         store::BoardId::new("chess", 101),
-        0,
+        pbmchess::rules::Color::White,
         PendingKind::Submitted
     )
     .unwrap()
@@ -443,7 +443,7 @@ fn submit_refuses_out_of_turn_illegal_and_special_moves() {
     assert!(store::pending_move(
         &w.conn,
         store::BoardId::new("chess", 101),
-        0,
+        pbmchess::rules::Color::White,
         PendingKind::Submitted
     )
     .unwrap()

@@ -1,16 +1,17 @@
 //! Move lists in move pairs, two columns.
 
+use crate::rules::Color;
 use std::fmt::Write;
 
 /// One ply of a game as stored: its number (from 1), the seat that played
-/// it (0 White, 1 Black), its canonical notation, a mark written after it
+/// it, its canonical notation, a mark written after it
 /// (`(Auto)` for a ply played from the player's queue, `(preview)` for a
 /// hypothetical one; empty for none), and the automatic consequences told
 /// to the players.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRecord {
     pub ply: u32,
-    pub seat: usize,
+    pub seat: Color,
     pub notation: String,
     pub mark: &'static str,
     pub events: Vec<String>,
@@ -25,7 +26,11 @@ impl MoveRecord {
     pub fn new(ply: u32, notation: impl Into<String>) -> MoveRecord {
         MoveRecord {
             ply,
-            seat: if ply % 2 == 1 { 0 } else { 1 },
+            seat: if ply % 2 == 1 {
+                Color::White
+            } else {
+                Color::Black
+            },
             notation: notation.into(),
             mark: "",
             events: Vec::new(),
@@ -92,7 +97,7 @@ pub(super) fn pairs(plies: &[MoveRecord], lines_before: u32, white_open: bool) -
             }
             continue;
         }
-        if p.seat == 0 {
+        if p.seat == Color::White {
             out.push(Pair {
                 number,
                 white: vec![p],

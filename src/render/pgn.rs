@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn a_decision_takes_no_number_and_is_one_token() {
         let by = |seat: usize, ply: u32, notation: &str| MoveRecord {
-            seat,
+            seat: crate::rules::Color::from_index(seat).expect("a seat of two"),
             ..MoveRecord::new(ply, notation)
         };
         let plies = vec![

@@ -348,7 +348,7 @@ fn with_events(mut record: MoveRecord, events: &[&str]) -> MoveRecord {
 /// A ply of `seat` (plies after a decision do not alternate by number).
 fn by(seat: usize, ply: u32, notation: &str) -> MoveRecord {
     MoveRecord {
-        seat,
+        seat: Color::from_index(seat).expect("a seat of two"),
         ..MoveRecord::new(ply, notation)
     }
 }

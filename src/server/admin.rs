@@ -102,7 +102,7 @@ impl Server<'_> {
             let winner = match ruling {
                 Ruling::Draw => None,
                 Ruling::Win(userid) => match loaded.row.seat_of(userid) {
-                    Some(seat) => rules::Color::from_index(seat),
+                    Some(seat) => Some(seat),
                     None => {
                         return Err(Refusal::new(format!(
                             "{userid} does not play {} board {number}; give one of {}, or draw",

@@ -9,7 +9,7 @@ use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
 use crate::ratings;
 use crate::render::{Drawing, MoveRecord};
-use crate::rules::{Game, Position};
+use crate::rules::{Color, Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
 
 /// Plies shown in a turn mail; show and final mails list them all.
@@ -30,7 +30,7 @@ pub(crate) enum Occasion {
     /// A board resigned by the player in `seat` before both players had
     /// moved: deleted, unrated, won by nobody (docs/commands.md §4):
     /// `Chess Board 101 withdrawn`.
-    Withdrawn { seat: usize },
+    Withdrawn { seat: Color },
 }
 
 /// A board in a state worth mailing.
@@ -86,8 +86,8 @@ pub(crate) fn numbered_move_list(
 }
 
 /// `White` or `Black` for a seat.
-pub(crate) fn colour(seat: usize) -> &'static str {
-    if seat == 0 {
+pub(crate) fn colour(seat: Color) -> &'static str {
+    if seat == Color::White {
         "White"
     } else {
         "Black"
@@ -191,7 +191,7 @@ impl<'a> BoardView<'a> {
                 "{} Board {} is withdrawn: {} resigned before both players had moved, so the game is not rated and the board is deleted.",
                 self.game.title(),
                 self.row.board,
-                self.row.players[seat]
+                self.row.players[seat.index()]
             );
         }
         match &self.row.status {
@@ -203,7 +203,7 @@ impl<'a> BoardView<'a> {
                     format!("It is {to_act}'s turn.")
                 };
                 if let Some((proposal, seat)) = self.row.proposal {
-                    let by = &self.row.players[seat];
+                    let by = &self.row.players[seat.index()];
                     let what = match proposal {
                         Proposal::Draw => "a draw",
                         Proposal::Undo => "to take back the last ply",
@@ -213,7 +213,7 @@ impl<'a> BoardView<'a> {
                         .players
                         .iter()
                         .enumerate()
-                        .filter(|(s, _)| *s != seat)
+                        .filter(|(s, _)| *s != seat.index())
                         .map(|(_, p)| p.as_str())
                         .collect();
                     line.push_str(&format!(
@@ -238,7 +238,10 @@ impl<'a> BoardView<'a> {
     /// and the game's options when it has any.
     fn header(&self, ctx: &Ctx<'_>) -> Handled<String> {
         let mut sides = Vec::new();
-        for (seat, userid) in self.row.players.iter().enumerate() {
+        for (seat, userid) in [Color::White, Color::Black]
+            .into_iter()
+            .zip(&self.row.players)
+        {
             let rating = store::rating(ctx.conn, self.game.name(), userid)?;
             let (points, games) =
                 rating.map_or((ratings::START_RATING, 0), |r| (r.rating, r.games));
@@ -320,17 +323,18 @@ impl<'a> BoardView<'a> {
         if let Some(total) = self.row.total_days {
             // Time used sums every turn of the game.
             let plies = self.every_ply(ctx)?;
-            let used: Vec<String> = (0..self.row.players.len())
+            let used: Vec<String> = [Color::White, Color::Black]
+                .into_iter()
                 .map(|seat| {
                     Ok(format!(
                         "{} {}",
-                        self.row.players[seat],
+                        self.row.players[seat.index()],
                         days(time_used(
                             ctx,
                             self.row,
                             plies,
                             seat,
-                            self.position.to_act().index()
+                            self.position.to_act()
                         )?)
                     ))
                 })
@@ -487,8 +491,8 @@ pub(crate) fn time_used(
     ctx: &Ctx<'_>,
     row: &store::BoardRow,
     plies: &[Ply],
-    seat: usize,
-    to_act: usize,
+    seat: Color,
+    to_act: Color,
 ) -> Handled<Duration> {
     let mut turns = Vec::new();
     let mut since = row.created_at;
@@ -502,7 +506,7 @@ pub(crate) fn time_used(
         // The turn still running, or the one the game ended in (a forfeit).
         turns.push((since, row.finished_at.unwrap_or(ctx.now)));
     }
-    let userid = &row.players[seat];
+    let userid = &row.players[seat.index()];
     let away: Vec<_> = store::vacations(ctx.conn, userid, row.created_at)?
         .into_iter()
         .map(|v| (v.starts_at, v.ends_at))

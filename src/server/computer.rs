@@ -110,8 +110,8 @@ pub(crate) fn respond(
 ) -> Handled<Vec<Notice>> {
     let mut notices = Vec::new();
     while loaded.row.is_active() {
-        let seat = loaded.position.to_act().index();
-        let userid = loaded.row.players[seat].clone();
+        let seat = loaded.position.to_act();
+        let userid = loaded.row.players[seat.index()].clone();
         if !is_computer(ctx, &userid) {
             break;
         }
@@ -224,12 +224,12 @@ pub(crate) fn answer_proposal(
     let Some((kind, by)) = loaded.row.proposal else {
         return Ok(());
     };
-    let Some(seat) = (0..loaded.row.players.len())
-        .find(|&s| s != by && is_computer(ctx, &loaded.row.players[s]))
+    let Some(me) = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&s| s != by && is_computer(ctx, &loaded.row.players[s.index()]))
     else {
         return Ok(());
     };
-    let me = Color::from_index(seat).unwrap_or(Color::White);
     let level = level_on(ctx, loaded)?;
     let config = &ctx.server.config.computer;
     let start = Instant::now();
@@ -245,7 +245,10 @@ pub(crate) fn answer_proposal(
     let (game, number) = (loaded.row.game.clone(), loaded.row.board);
     store::set_proposal(ctx.conn, store::BoardId::new(&game, number), None)?;
     loaded.row.proposal = None;
-    let (computer, proposer) = (&loaded.row.players[seat], &loaded.row.players[by]);
+    let (computer, proposer) = (
+        &loaded.row.players[me.index()],
+        &loaded.row.players[by.index()],
+    );
     let what = match kind {
         Proposal::Draw => "a draw",
         Proposal::Undo => "taking back the last ply",

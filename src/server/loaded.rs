@@ -148,7 +148,7 @@ pub(crate) fn all_plies(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<Ply>> {
 
 /// The seat to act on an active board, read from its stored position (no
 /// replay needed).
-pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::BoardRow) -> Handled<usize> {
+pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::BoardRow) -> Handled<rules::Color> {
     let position = game
         .position(&row.position, &row.options)
         .map_err(|e| ServerError::Replay {
@@ -156,7 +156,7 @@ pub(crate) fn seat_to_act(game: &'static dyn Game, row: &store::BoardRow) -> Han
             board: row.board,
             reason: e.to_string(),
         })?;
-    Ok(position.to_act().index())
+    Ok(position.to_act())
 }
 
 /// Whether a board passes a listing filter; for `next`, whether one of
@@ -173,7 +173,7 @@ pub(crate) fn passes(
         BoardFilter::Inactive => !b.is_active(),
         BoardFilter::Next => {
             b.is_active() && {
-                let to_act = &b.players[seat_to_act(game, b)?];
+                let to_act = &b.players[seat_to_act(game, b)?.index()];
                 users.is_empty() || users.iter().any(|u| *to_act == u.to_lowercase())
             }
         }
@@ -306,7 +306,7 @@ pub(crate) fn apply_move(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     loaded: &mut Loaded,
-    seat: usize,
+    seat: rules::Color,
     text: &str,
     comment: String,
     from_queue: bool,
@@ -318,7 +318,9 @@ pub(crate) fn apply_move(
     };
     let corrected = game
         .marks_checks()
-        .then(|| super::text::check_mark_note(&loaded.row.players[seat], text, &played.notation))
+        .then(|| {
+            super::text::check_mark_note(&loaded.row.players[seat.index()], text, &played.notation)
+        })
         .flatten();
     let ply = Ply {
         ply: loaded.played + 1,
@@ -600,7 +602,7 @@ mod tests {
                             break;
                         }
                         let action = pick(&mut rng, reference.as_ref(), &seen);
-                        let seat = reference.to_act().index();
+                        let seat = reference.to_act();
                         let played = reference.play(&action).unwrap();
                         if reference.history_plies() == 0 {
                             seen.clear();
@@ -652,7 +654,8 @@ mod tests {
                 for (i, m) in moves.iter().enumerate() {
                     let mut loaded = load(ctx, chess, number).unwrap();
                     reference.play(m).unwrap();
-                    apply_move(ctx, chess, &mut loaded, i % 2, m, String::new(), false)
+                    let seat = rules::Color::from_index(i % 2).unwrap();
+                    apply_move(ctx, chess, &mut loaded, seat, m, String::new(), false)
                         .unwrap()
                         .unwrap();
                 }
@@ -671,9 +674,17 @@ mod tests {
                     "{spoil}"
                 );
                 // The third occurrence of the position after e5 draws.
-                apply_move(ctx, chess, &mut loaded, 1, "Nb8", String::new(), false)
-                    .unwrap()
-                    .unwrap();
+                apply_move(
+                    ctx,
+                    chess,
+                    &mut loaded,
+                    rules::Color::Black,
+                    "Nb8",
+                    String::new(),
+                    false,
+                )
+                .unwrap()
+                .unwrap();
                 reference.play("Nb8").unwrap();
                 same(loaded.position.as_ref(), reference.as_ref(), spoil);
                 assert_eq!(

@@ -181,7 +181,7 @@ fn seated(
     game: &'static dyn Game,
     number: u32,
     who: &Credentials,
-) -> Handled<(Loaded, store::User, usize)> {
+) -> Handled<(Loaded, store::User, Color)> {
     let loaded = load(ctx, game, number).map_err(|f| f.on_board(game.name(), Some(number)))?;
     let user = ctx
         .authenticate(who)
@@ -207,8 +207,8 @@ fn seated(
 }
 
 /// Whose turn it is on an active board, as a seat.
-fn to_act(loaded: &Loaded) -> usize {
-    loaded.position.to_act().index()
+fn to_act(loaded: &Loaded) -> Color {
+    loaded.position.to_act()
 }
 
 /// `queue <board> <userid> <pw> cancel`: the player's queued move on the
@@ -219,7 +219,7 @@ fn cancel_queued(
     guard: Option<u32>,
     loaded: &Loaded,
     user: &store::User,
-    seat: usize,
+    seat: Color,
 ) -> Handled<Vec<Reply>> {
     let number = loaded.row.board;
     if guard.is_some() {
@@ -290,7 +290,7 @@ pub(crate) fn queue(
         return cancel_queued(ctx, game, guard, &loaded, &user, seat);
     }
     let next_ply = loaded.played + 1;
-    let opponent = &loaded.row.players[to_act(&loaded)];
+    let opponent = &loaded.row.players[to_act(&loaded).index()];
     if let Some(n) = guard {
         if n <= next_ply {
             return Err(Refusal::new(format!(
@@ -300,7 +300,7 @@ pub(crate) fn queue(
                 )).on(game.name(), Some(number)).into());
         }
     }
-    let queuer = Color::from_index(seat).expect("a seat of two");
+    let queuer = seat;
     if let Err(e) = check_queueable(loaded.position.as_ref(), queuer, text, guard, next_ply) {
         let sentence = match e {
             e @ MoveError::Unreadable { .. } => capitalise(&e.to_string()),
@@ -418,7 +418,7 @@ pub(crate) fn submit(
     if on_turn != seat {
         return Err(Refusal::new(format!(
                 "It is {}'s turn on {} board {number}, not yours; to have a move played when your turn comes, use: {} queue {number} {} <password> <move>.",
-                loaded.row.players[on_turn],
+                loaded.row.players[on_turn.index()],
                 game.name(),
                 game.name(),
                 user.userid
@@ -657,7 +657,7 @@ fn play_preview(
     position: &mut dyn Position,
     played: usize,
     moves: &[String],
-) -> Result<Vec<(u32, usize, Played)>, String> {
+) -> Result<Vec<(u32, Color, Played)>, String> {
     play_move_words(position, played, moves)
 }
 
@@ -675,8 +675,8 @@ pub fn play_move_words(
     position: &mut dyn Position,
     played: usize,
     moves: &[String],
-) -> Result<Vec<(u32, usize, Played)>, String> {
-    let mut previewed: Vec<(u32, usize, Played)> = Vec::new();
+) -> Result<Vec<(u32, Color, Played)>, String> {
+    let mut previewed: Vec<(u32, Color, Played)> = Vec::new();
     let mut i = 0;
     while i < moves.len() {
         let word = moves[i].trim();
@@ -686,7 +686,7 @@ pub fn play_move_words(
             continue;
         }
         let ply = (played + previewed.len()) as u32 + 1;
-        let seat = position.to_act().index();
+        let seat = position.to_act();
         let refused = match position.play(word) {
             Ok(p) => {
                 previewed.push((ply, seat, p));
@@ -740,7 +740,7 @@ fn preview_subject(game: &'static dyn Game, number: u32) -> String {
 fn hypothetical_body(
     ctx: &Ctx<'_>,
     board: Option<&Loaded>,
-    previewed: &[(u32, usize, Played)],
+    previewed: &[(u32, Color, Played)],
     position: &dyn Position,
     drawing: Drawing,
     intro: String,

@@ -125,7 +125,7 @@ fn seated(
     number: u32,
     who: &Credentials,
     guard: Option<u32>,
-) -> Handled<(Loaded, String, usize)> {
+) -> Handled<(Loaded, String, rules::Color)> {
     let loaded = load(ctx, game, number)?;
     let user = ctx.authenticate(who)?;
     let Some(seat) = loaded.row.seat_of(&user.userid) else {
@@ -161,7 +161,7 @@ struct Board<'c, 'a> {
     ctx: &'c Ctx<'a>,
     game: &'static dyn Game,
     number: u32,
-    seat: usize,
+    seat: rules::Color,
 }
 
 impl Board<'_, '_> {
@@ -181,13 +181,13 @@ impl Board<'_, '_> {
         comment: String,
     ) -> Handled<(Vec<String>, Vec<queued::Notice>)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
-        let to_act = loaded.position.to_act().index();
+        let to_act = loaded.position.to_act();
         if to_act != seat {
             return Err(self.refuse(super::text::out_of_turn(
                 game,
                 number,
-                &loaded.row.players[to_act],
-                &loaded.row.players[seat],
+                &loaded.row.players[to_act.index()],
+                &loaded.row.players[seat.index()],
                 text,
             )));
         }
@@ -203,7 +203,10 @@ impl Board<'_, '_> {
     fn resign(&self, loaded: &mut Loaded) -> Handled<(Vec<String>, Occasion)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let seats = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), number))?;
-        if !(0..loaded.row.players.len()).all(|s| seats.contains(&s)) {
+        if ![rules::Color::White, rules::Color::Black]
+            .iter()
+            .all(|s| seats.contains(s))
+        {
             // Resigned before both players had acted: withdrawn,
             // unrated and deleted (docs/commands.md §4); nobody won it.
             store::delete_board(ctx.conn, store::BoardId::new(game.name(), number))?;
@@ -214,12 +217,7 @@ impl Board<'_, '_> {
             loaded.row.finished_at = Some(ctx.now);
             Ok((Vec::new(), Occasion::Withdrawn { seat }))
         } else {
-            let news = finish(
-                ctx,
-                loaded,
-                rules::Color::from_index(seat).map(rules::Color::opponent),
-                BoardEnding::Resignation,
-            )?;
+            let news = finish(ctx, loaded, Some(seat.opponent()), BoardEnding::Resignation)?;
             Ok((news, Occasion::Turn))
         }
     }
@@ -231,7 +229,7 @@ impl Board<'_, '_> {
             let what = describe(pending);
             return Err(self.refuse(format!(
                 "{} already proposed {what} on this board; answer it with accept or reject first.",
-                loaded.row.players[by]
+                loaded.row.players[by.index()]
             )));
         }
         if kind == Proposal::Undo && loaded.played == 0 {
@@ -272,7 +270,7 @@ impl Board<'_, '_> {
         let verb = if accepted { "accepts" } else { "rejects" };
         let mut news = vec![format!(
             "{userid} {verb} {}'s proposal of {}.",
-            loaded.row.players[by],
+            loaded.row.players[by.index()],
             describe(kind)
         )];
         match (accepted, kind) {

@@ -29,7 +29,7 @@ pub(crate) fn play_queued(
     // A queued move is a turn, never a decision the rules ask for (a
     // Shadow reveal): while one waits, queued moves wait too.
     while loaded.row.is_active() && !loaded.position.is_decision() {
-        let seat = loaded.position.to_act().index();
+        let seat = loaded.position.to_act();
         let Some(queued) = store::take_pending_move(
             ctx.conn,
             store::BoardId::new(game.name(), number),
@@ -39,7 +39,7 @@ pub(crate) fn play_queued(
         else {
             break;
         };
-        let userid = loaded.row.players[seat].clone();
+        let userid = loaded.row.players[seat.index()].clone();
         let ply = loaded.played + 1;
         let dropped = |why: String| Notice {
             userid: userid.clone(),

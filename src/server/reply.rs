@@ -496,7 +496,7 @@ impl Stale<'_> {
         };
         let opponent = to_act
             .filter(|&seat| self.row.seat_of(&self.key.userid) != Some(seat))
-            .and_then(|seat| self.row.players.get(seat));
+            .and_then(|seat| self.row.players.get(seat.index()));
         match (played, opponent) {
             (Some(text), Some(opponent)) if self.answerable => Ok(format!(
                 "{shown} and it is {opponent}'s turn, so your reply is not played. To have {text} played when your turn comes, reply to this mail with: queue {text}"

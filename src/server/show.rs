@@ -186,7 +186,7 @@ pub(crate) fn games(
         let state = match &b.status {
             BoardStatus::Active => format!(
                 "{} to act, ply {}",
-                b.players[seat_to_act(game, b)?],
+                b.players[seat_to_act(game, b)?.index()],
                 store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
             ),
             BoardStatus::Finished {

@@ -366,7 +366,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
                 game.name(),
                 b.board,
                 b.players.join(" - "),
-                b.players[seat_to_act(game, &b)?]
+                b.players[seat_to_act(game, &b)?.index()]
             ));
         }
     }

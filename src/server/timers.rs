@@ -26,7 +26,7 @@ pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             continue;
         };
         let to_act = seat_to_act(game, &row)?;
-        let Some(userid) = row.players.get(to_act) else {
+        let Some(userid) = row.players.get(to_act.index()) else {
             continue;
         };
         // The computer is never reminded nor forfeited; a board that waited
@@ -62,11 +62,11 @@ fn player_timers(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     row: &store::BoardRow,
-    to_act: usize,
+    to_act: rules::Color,
 ) -> Handled<Vec<Reply>> {
     use crate::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
-    let userid = &row.players[to_act];
+    let userid = &row.players[to_act.index()];
     // A player on vacation is neither reminded nor forfeited, and the
     // time away does not count against them.
     let away: Vec<_> = store::vacations(ctx.conn, userid, row.last_action_at)?
@@ -139,8 +139,8 @@ fn forfeit(
     total_days: Option<u32>,
 ) -> Handled<Vec<Reply>> {
     let mut loaded = load(ctx, game, board)?;
-    let loser = loaded.position.to_act().index();
-    let absent = loaded.row.players[loser].clone();
+    let loser = loaded.position.to_act();
+    let absent = loaded.row.players[loser.index()].clone();
     let limit = match total_days {
         Some(days_total) => ForfeitLimit::TotalTime { days: days_total },
         None => ForfeitLimit::Idle { days: idle },
@@ -162,7 +162,7 @@ fn forfeit(
         _ => close(
             ctx,
             &mut loaded,
-            rules::Color::from_index(loser).map(rules::Color::opponent),
+            Some(loser.opponent()),
             BoardEnding::Forfeit {
                 absent,
                 limit,

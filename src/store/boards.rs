@@ -249,7 +249,7 @@ pub struct BoardRow {
     pub position: String,
     pub status: BoardStatus,
     /// The pending proposal and the seat that made it.
-    pub proposal: Option<(Proposal, usize)>,
+    pub proposal: Option<(Proposal, rules::Color)>,
     pub nag_days: Option<u32>,
     pub forfeit_days: Option<u32>,
     pub total_days: Option<u32>,
@@ -273,8 +273,11 @@ impl BoardRow {
     }
 
     /// The seat of `userid` on this board.
-    pub fn seat_of(&self, userid: &str) -> Option<usize> {
-        self.players.iter().position(|p| p == userid)
+    pub fn seat_of(&self, userid: &str) -> Option<rules::Color> {
+        self.players
+            .iter()
+            .position(|p| p == userid)
+            .and_then(rules::Color::from_index)
     }
 }
 
@@ -282,7 +285,7 @@ impl BoardRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
     pub ply: u32,
-    pub seat: usize,
+    pub seat: rules::Color,
     pub notation: String,
     pub events: Vec<String>,
     pub comment: String,
@@ -358,8 +361,8 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
         r.get::<_, Option<String>>(8)?.as_deref(),
         r.get::<_, Option<i64>>(9)?,
     ) {
-        (Some("draw"), Some(seat)) => Some((Proposal::Draw, seat as usize)),
-        (Some("undo"), Some(seat)) => Some((Proposal::Undo, seat as usize)),
+        (Some("draw"), Some(seat)) => Some((Proposal::Draw, seat_color(seat)?)),
+        (Some("undo"), Some(seat)) => Some((Proposal::Undo, seat_color(seat)?)),
         _ => None,
     };
     let players = {
@@ -490,7 +493,7 @@ pub fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec
         let events: String = r.get(3)?;
         out.push(Ply {
             ply: r.get(0)?,
-            seat: r.get::<_, i64>(1)? as usize,
+            seat: seat_color(r.get::<_, i64>(1)?)?,
             notation: r.get(2)?,
             events: events
                 .lines()
@@ -525,7 +528,7 @@ pub fn append_ply(
             game,
             number,
             ply.ply,
-            ply.seat as i64,
+            ply.seat.index() as i64,
             ply.notation,
             ply.events.join("\n"),
             ply.comment,
@@ -567,7 +570,7 @@ fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u3
     if crate::render::is_decision(&ply.notation) {
         return Ok(Some(line));
     }
-    let opens = ply.seat == 0 || last_turn_seat(conn, id, ply.ply)? != Some(0);
+    let opens = ply.seat == rules::Color::White || last_turn_seat(conn, id, ply.ply)? != Some(0);
     Ok(Some(line + u32::from(opens)))
 }
 
@@ -687,7 +690,7 @@ pub fn ply_count(conn: &Connection, id: BoardId<'_>) -> Result<u32> {
 
 /// The seats that have played at least one ply on a board (each seat's
 /// search stops at its first ply, so a long game costs no more).
-pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<usize>> {
+pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<rules::Color>> {
     let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT s.seat FROM board_players s
@@ -697,9 +700,7 @@ pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<usize
          ORDER BY s.seat",
     )?;
     let rows = stmt.query_map(params![game, number], |r| r.get::<_, i64>(0))?;
-    Ok(rows
-        .map(|r| r.map(|s| s as usize))
-        .collect::<rusqlite::Result<_>>()?)
+    rows.map(|r| seat_color(r?)).collect()
 }
 
 /// Take back the last ply (undo). A resume point after the plies left is
@@ -777,7 +778,7 @@ pub fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<(
 pub fn set_proposal(
     conn: &Connection,
     id: BoardId<'_>,
-    proposal: Option<(Proposal, usize)>,
+    proposal: Option<(Proposal, rules::Color)>,
 ) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
@@ -786,7 +787,7 @@ pub fn set_proposal(
             game,
             number,
             proposal.map(|(p, _)| p.text()),
-            proposal.map(|(_, s)| s as i64)
+            proposal.map(|(_, s)| s.index() as i64)
         ],
     )?;
     Ok(())
@@ -995,7 +996,7 @@ mod tests {
                 BoardId::new("chess", n),
                 &Ply {
                     ply: i as u32 + 1,
-                    seat: i,
+                    seat: rules::Color::from_index(i).unwrap(),
                     notation: m.to_string(),
                     events: vec!["x".into()],
                     comment: String::new(),
@@ -1009,23 +1010,28 @@ mod tests {
         assert_eq!(plies(&conn, BoardId::new("chess", n)).unwrap().len(), 2);
         assert_eq!(
             seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
-            vec![0, 1]
+            vec![rules::Color::White, rules::Color::Black]
         );
         remove_last_ply(&conn, BoardId::new("chess", n)).unwrap();
         assert_eq!(
             seats_that_played(&conn, BoardId::new("chess", n)).unwrap(),
-            vec![0]
+            vec![rules::Color::White]
         );
         let p = plies(&conn, BoardId::new("chess", n)).unwrap();
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].events, vec!["x"]);
-        set_proposal(&conn, BoardId::new("chess", n), Some((Proposal::Draw, 1))).unwrap();
+        set_proposal(
+            &conn,
+            BoardId::new("chess", n),
+            Some((Proposal::Draw, rules::Color::Black)),
+        )
+        .unwrap();
         assert_eq!(
             board(&conn, BoardId::new("chess", n))
                 .unwrap()
                 .unwrap()
                 .proposal,
-            Some((Proposal::Draw, 1))
+            Some((Proposal::Draw, rules::Color::Black))
         );
         finish_board(
             &conn,
@@ -1091,6 +1097,36 @@ mod tests {
         conn.execute("UPDATE boards SET winner_seat = 2", [])
             .unwrap();
         assert!(matches!(winner(&conn), Err(StoreError::Corrupt(_))));
+    }
+
+    /// A ply's seat, a proposal's seat and the seats that played are
+    /// colours: a stored seat other than 0 or 1 is reported as corrupt.
+    #[test]
+    fn stored_seats_are_read_as_colours() {
+        let conn = setup();
+        let n = new_board(&conn, "chess");
+        let id = BoardId::new("chess", n);
+        let ply = Ply {
+            ply: 1,
+            seat: rules::Color::White,
+            notation: "e4".into(),
+            events: vec![],
+            comment: String::new(),
+            played_at: Utc::now(),
+            auto: false,
+        };
+        append_ply(&conn, id, &ply, None).unwrap();
+        set_proposal(&conn, id, Some((Proposal::Undo, rules::Color::Black))).unwrap();
+        assert_eq!(plies(&conn, id).unwrap()[0].seat, rules::Color::White);
+        assert_eq!(
+            board(&conn, id).unwrap().unwrap().proposal,
+            Some((Proposal::Undo, rules::Color::Black))
+        );
+        conn.execute("UPDATE plies SET seat = 2", []).unwrap();
+        assert!(matches!(plies(&conn, id), Err(StoreError::Corrupt(_))));
+        conn.execute("UPDATE boards SET proposal_seat = -1", [])
+            .unwrap();
+        assert!(matches!(board(&conn, id), Err(StoreError::Corrupt(_))));
     }
 
     /// Every ending is stored as the prose it is shown as and read back as
@@ -1229,7 +1265,7 @@ mod tests {
         let append = |i: usize| {
             let ply = Ply {
                 ply: i as u32 + 1,
-                seat: seats[i],
+                seat: rules::Color::from_index(seats[i]).unwrap(),
                 notation: "x".into(),
                 events: vec![],
                 comment: String::new(),
@@ -1300,7 +1336,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &(seat, decision))| MoveRecord {
-                seat,
+                seat: rules::Color::from_index(seat).unwrap(),
                 ..MoveRecord::new(
                     i as u32 + 1,
                     if decision {

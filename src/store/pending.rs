@@ -30,7 +30,7 @@ impl PendingKind {
 pub struct PendingMove {
     pub game: String,
     pub board: u32,
-    pub seat: usize,
+    pub seat: crate::rules::Color,
     pub kind: PendingKind,
     /// The move text to play.
     pub notation: String,
@@ -49,7 +49,7 @@ pub struct PendingMove {
 pub fn pending_move(
     conn: &Connection,
     id: BoardId<'_>,
-    seat: usize,
+    seat: crate::rules::Color,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
     let (game, number) = (id.game, id.number);
@@ -57,7 +57,7 @@ pub fn pending_move(
         .row(
             "SELECT notation, guard_ply, at_ply, position, comment, created_at
              FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
-            params![game, number, seat as i64, kind.text()],
+            params![game, number, seat.index() as i64, kind.text()],
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
@@ -103,7 +103,7 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
         params![
             pending.game,
             pending.board,
-            pending.seat as i64,
+            pending.seat.index() as i64,
             pending.kind.text(),
             pending.notation,
             pending.guard,
@@ -126,7 +126,7 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
 pub fn take_pending_move(
     conn: &Connection,
     id: BoardId<'_>,
-    seat: usize,
+    seat: crate::rules::Color,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
     let (game, number) = (id.game, id.number);
@@ -134,7 +134,7 @@ pub fn take_pending_move(
     if found.is_some() {
         conn.exec(
             "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2 AND seat = ?3 AND kind = ?4",
-            params![game, number, seat as i64, kind.text()],
+            params![game, number, seat.index() as i64, kind.text()],
         )?;
     }
     Ok(found)
@@ -159,7 +159,7 @@ mod tests {
         PendingMove {
             game: "chess".into(),
             board: 101,
-            seat: 1,
+            seat: crate::rules::Color::Black,
             kind,
             notation: notation.into(),
             guard: Some(2),
@@ -197,18 +197,34 @@ mod tests {
         let old = set_pending_move(&conn, &pending(q, "c5")).unwrap();
         assert_eq!(old.map(|p| p.notation), Some("e5".to_string()));
         set_pending_move(&conn, &pending(PendingKind::Submitted, "d5")).unwrap();
-        let got = pending_move(&conn, BoardId::new("chess", 101), 1, q)
-            .unwrap()
-            .unwrap();
+        let got = pending_move(
+            &conn,
+            BoardId::new("chess", 101),
+            crate::rules::Color::Black,
+            q,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(got, pending(q, "c5"));
         assert_eq!(
-            take_pending_move(&conn, BoardId::new("chess", 101), 1, q)
-                .unwrap()
-                .map(|p| p.notation),
+            take_pending_move(
+                &conn,
+                BoardId::new("chess", 101),
+                crate::rules::Color::Black,
+                q
+            )
+            .unwrap()
+            .map(|p| p.notation),
             Some("c5".to_string())
         );
         assert_eq!(
-            pending_move(&conn, BoardId::new("chess", 101), 1, q).unwrap(),
+            pending_move(
+                &conn,
+                BoardId::new("chess", 101),
+                crate::rules::Color::Black,
+                q
+            )
+            .unwrap(),
             None
         );
         assert_eq!(
