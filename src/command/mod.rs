@@ -21,12 +21,6 @@ pub use parse::{
 
 use std::fmt;
 
-/// `line` as it may be logged: only its game, verb and board numbers
-/// (see [`log_line`]; issue #23 §3).
-pub fn mask_line(line: &str) -> String {
-    log_line(line)
-}
-
 /// Every game name the language knows, in the order help lists them.
 ///
 /// The parser knows these by heart (it must not call into `rules`, which may

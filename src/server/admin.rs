@@ -76,9 +76,6 @@ fn game(name: &str) -> Handled<&'static dyn rules::Game> {
     })
 }
 
-/// The ending written in the status line of an adjudicated board.
-pub const ADJUDICATION: &str = "adjudication";
-
 impl Server<'_> {
     /// `admin board adjudicate GAME N RESULT`: end an active board with
     /// this result, rated, and mail the final board.

@@ -69,7 +69,7 @@ use crate::render::Drawing;
 use crate::store::{self, StoreError};
 use templates::{TemplateError, Templates};
 
-pub use admin::{AdminError, Ruling, ADJUDICATION};
+pub use admin::{AdminError, Ruling};
 pub use pending::play_move_words;
 pub use reply::ReplyKey;
 
