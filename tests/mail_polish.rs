@@ -139,6 +139,33 @@ fn a_message_names_who_did_not_get_it_and_the_recipient_hears_of_it_on_confirmin
 }
 
 #[test]
+fn a_chat_names_who_did_not_get_it_and_keeps_nothing_for_them() {
+    let (mut s, code) = alice_bob_and_unconfirmed_carol();
+    round(&mut s, ALICE, "chess challenge alice carol", "");
+    round(&mut s, BOB, "chess subscribe 101 bob bpw", "");
+    let mails = round(&mut s, ALICE, "chess chat 101 alice apw", "Good luck!");
+    assert!(only_one(&mails, BOB).body.contains("Good luck!"));
+    assert!(to(&mails, CAROL).is_empty(), "{mails:#?}");
+    let own = common::joined(&only_one(&mails, ALICE).body);
+    assert!(own.contains("Good luck!"), "{own}");
+    assert!(
+        own.contains("It did not go to carol: carol has no confirmed mail address yet"),
+        "{own}"
+    );
+    // bob's copy says nothing of carol's address.
+    assert!(!only_one(&mails, BOB).body.contains("did not go"));
+    let mails = round(&mut s, CAROL, &format!("confirm address carol {code}"), "");
+    // Confirming brings the board too, in one mail with the answer.
+    let confirmed = only_one(&mails, CAROL);
+    let body = common::joined(&confirmed.body);
+    assert!(
+        body.contains("1 message to carol from alice was held back"),
+        "{body}"
+    );
+    assert!(mails.iter().all(|m| !m.body.contains("Good luck")));
+}
+
+#[test]
 fn a_new_confirmation_mail_carries_the_held_back_notice_once() {
     let (mut s, _) = alice_bob_and_unconfirmed_carol();
     round(&mut s, BOB, "message bob bpw carol", "Secret plans.");

@@ -52,20 +52,35 @@ pub(crate) fn chat(
         game.title(),
         user.userid
     );
+    let said = format!(
+        "{} says on {} board {number}:\n\n{text}",
+        user.userid,
+        game.name()
+    );
     let mut replies = Vec::new();
-    for userid in readers {
-        if let Some(reader) = store::user(ctx.conn, &userid)? {
-            replies.extend(ctx.notice_to_user(
-                &reader,
-                subject.clone(),
-                format!(
-                    "{} says on {} board {number}:\n\n{text}",
-                    user.userid,
-                    game.name()
-                ),
-            )?);
+    let mut held = Vec::new();
+    for userid in readers.iter().filter(|r| **r != user.userid) {
+        let Some(reader) = store::user(ctx.conn, userid)? else {
+            continue;
+        };
+        let unread = reader.signed_off_at.is_none()
+            && reader.confirmed_addresses().next().is_none()
+            && !super::computer::is_computer(ctx, userid);
+        if unread {
+            store::hold_back(ctx.conn, userid, &user.userid, ctx.now)?;
+            held.push(userid.clone());
+            continue;
         }
+        replies.extend(ctx.notice_to_user(&reader, subject.clone(), &said)?);
     }
+    // The sender's own copy, with who did not get it (issue #23 §5: as a
+    // `message`, a chat is never mailed to an unconfirmed address and the
+    // reader hears of it later; the sender hears now).
+    let mut own = said;
+    if let Some(sentence) = held_sentence(&held, &user.userid) {
+        own.push_str(&format!("\n\n{sentence}"));
+    }
+    replies.extend(ctx.notice_to_user(&user, subject, own)?);
     Ok(replies)
 }
 
@@ -446,19 +461,25 @@ pub(crate) fn message_users(
     } else {
         format!("Your message went to {}.", and_list(&names))
     };
-    if !held.is_empty() {
-        let (who, has) = if held.len() == 1 {
-            (held[0].clone(), "has")
-        } else {
-            (and_list(&held), "have")
-        };
-        answer.push_str(&format!(
-            " It did not go to {who}: {who} {has} no confirmed mail address yet, and this server mails nothing a player wrote to an address that has not confirmed it wants the server's mail. The text is not kept; {who} will be told that a message from {} was held back, with the next mail the server sends them anyway. Send it again once they have confirmed their address.",
-            user.userid
-        ));
+    if let Some(sentence) = held_sentence(&held, &user.userid) {
+        answer.push(' ');
+        answer.push_str(&sentence);
     }
     replies.push(ctx.notice(ctx.answer_to(&user), "Message sent".to_string(), answer)?);
     Ok(replies)
+}
+
+/// What the author of a message or chat is told about the readers it did
+/// not go to (no confirmed address); `None` when it went to everyone.
+fn held_sentence(held: &[String], author: &str) -> Option<String> {
+    let (who, has) = match held {
+        [] => return None,
+        [one] => (one.clone(), "has"),
+        _ => (and_list(held), "have"),
+    };
+    Some(format!(
+        "It did not go to {who}: {who} {has} no confirmed mail address yet, and this server mails nothing a player wrote to an address that has not confirmed it wants the server's mail. The text is not kept; {who} will be told that a message from {author} was held back, with the next mail the server sends them anyway. Send it again once they have confirmed their address."
+    ))
 }
 
 /// The sentence that tells `userid` about the messages held back from it
