@@ -32,21 +32,35 @@ pub struct RecordTags {
     pub extra: Vec<(String, String)>,
 }
 
-/// A tag value with `\` and `"` escaped, as the standard asks.
-fn quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '\\' | '"' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
+/// A tag pair line, `[Name "value"]`, with `\` and `"` escaped in the
+/// value as the standard asks.
+///
+/// Ruling (issue #23 §1): the line stays within the mail's 78 columns. A
+/// value too long for that (a long server name in `Site`) is cut, and
+/// `...` says so; PGN has no way to continue a tag on the next line.
+fn tag_line(name: &str, value: &str) -> String {
+    let room = WIDTH.saturating_sub(name.len() + 5);
+    let escaped: Vec<String> = value
+        .chars()
+        .map(|c| match c {
+            '\\' | '"' => format!("\\{c}"),
+            c if c.is_control() => " ".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    let width = |units: &[String]| units.iter().map(|u| u.chars().count()).sum::<usize>();
+    let mut units = &escaped[..];
+    let cut = width(units) > room;
+    if cut {
+        while !units.is_empty() && width(units) + 3 > room {
+            units = &units[..units.len() - 1];
         }
     }
-    out.push('"');
+    let mut out = format!("[{name} \"{}", units.concat());
+    if cut {
+        out.push_str("...");
+    }
+    out.push_str("\"]\n");
     out
 }
 
@@ -64,10 +78,10 @@ pub fn record(tags: &RecordTags, plies: &[MoveRecord]) -> String {
         ("Result", &tags.result),
     ];
     for (name, value) in roster {
-        out.push_str(&format!("[{name} {}]\n", quoted(value)));
+        out.push_str(&tag_line(name, value));
     }
     for (name, value) in &tags.extra {
-        out.push_str(&format!("[{name} {}]\n", quoted(value)));
+        out.push_str(&tag_line(name, value));
     }
     out.push('\n');
 
@@ -155,6 +169,35 @@ mod tests {
             text,
             "[Event \"Chess Board 101\"]\n[Site \"PBM \\\"Test\\\"\"]\n[Date \"2026.11.22\"]\n[Round \"-\"]\n[White \"alice\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"
         );
+    }
+
+    #[test]
+    fn a_tag_too_long_for_78_columns_is_cut_with_dots_never_inside_an_escape() {
+        for len in 60..=90 {
+            for fill in ["x", "\"", "\\", "é"] {
+                let mut t = tags();
+                t.site = fill.repeat(len);
+                let text = record(&t, &[]);
+                let site = text.lines().nth(1).unwrap();
+                assert!(site.chars().count() <= 78, "{site}");
+                assert!(
+                    site.starts_with("[Site \"") && site.ends_with("\"]"),
+                    "{site}"
+                );
+                let value = &site[7..site.len() - 2];
+                let value = value.strip_suffix("...").unwrap_or(value);
+                // Every escape whole: backslashes pair up.
+                let slashes = value.chars().rev().take_while(|&c| c == '\\').count();
+                assert_eq!(slashes % 2, 0, "{site}");
+                let escaped: usize = t
+                    .site
+                    .chars()
+                    .map(|c| 1 + usize::from(c == '"' || c == '\\'))
+                    .sum();
+                let whole = "[Site \"\"]".len() + escaped;
+                assert_eq!(site.ends_with("...\"]"), whole > 78, "{site}");
+            }
+        }
     }
 
     #[test]
