@@ -1,12 +1,46 @@
 //! What the IMAP inbox and the SMTP transport both need before they
 //! connect: the password (from `password` or `password_file`), the extra
 //! trusted certificates of `tls_ca_file`, and whether a host is the
-//! loopback interface (where a connection without TLS is to be expected).
+//! loopback interface (where a connection without TLS is to be expected);
+//! and the host's addresses, looked up within a bound.
 
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use super::config::Secret;
 use super::MailError;
+
+/// The addresses of `host`, looked up within `timeout`.
+///
+/// The system's resolver has no timeout of its own that a caller can set
+/// (a dead DNS server holds `getaddrinfo` for its configured retries), so
+/// the lookup runs on a thread of its own and is given up after
+/// `timeout`, as a connection would be. A lookup given up finishes on its
+/// thread later and is dropped; the resolver's own retries bound how long
+/// that thread lives.
+pub(crate) fn lookup(host: &str, port: u16, timeout: Duration) -> std::io::Result<Vec<SocketAddr>> {
+    let (tx, rx) = mpsc::channel();
+    let name = host.to_string();
+    std::thread::Builder::new()
+        .name("dns lookup".into())
+        .spawn(move || {
+            let found = (name.as_str(), port)
+                .to_socket_addrs()
+                .map(|a| a.collect::<Vec<_>>());
+            let _ = tx.send(found);
+        })?;
+    rx.recv_timeout(timeout).unwrap_or_else(|_| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!(
+                "no answer from the name service within {} s",
+                timeout.as_secs()
+            ),
+        ))
+    })
+}
 
 /// Reads a PEM certificate file named by `tls_ca_file`.
 pub(crate) fn read_ca_file(
@@ -71,6 +105,13 @@ mod tests {
         let err = resolve_password(None, Some(&tmp.path().join("missing")), "inbox").unwrap_err();
         assert!(err.to_string().contains("password_file"));
         assert!(resolve_password(None, None, "inbox").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_lookup_gives_addresses_and_an_unknown_name_fails() {
+        let found = lookup("127.0.0.1", 25, Duration::from_secs(5)).unwrap();
+        assert_eq!(found, vec![SocketAddr::from(([127, 0, 0, 1], 25))]);
+        assert!(lookup("no-such-host.invalid", 25, Duration::from_secs(5)).is_err());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! An inbox on an IMAP server (blocking `imap` crate).
 
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use imap::{Client, ImapConnection, Session};
@@ -158,10 +158,8 @@ impl ImapInbox {
     fn open_tcp(&self) -> Result<TcpStream, MailError> {
         let cfg = &self.config;
         let timeout = self.timeout();
-        let addrs: Vec<_> = (cfg.host.as_str(), cfg.port())
-            .to_socket_addrs()
-            .map_err(|e| self.err("cannot resolve", &e))?
-            .collect();
+        let addrs = super::connect::lookup(&cfg.host, cfg.port(), timeout)
+            .map_err(|e| self.err("cannot resolve", &e))?;
         let mut last_err: Option<std::io::Error> = None;
         let mut tcp = None;
         for addr in addrs {

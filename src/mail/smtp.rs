@@ -25,7 +25,7 @@
 //!   at most [`MAX_LINE`] bytes.
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -234,10 +234,8 @@ impl SmtpSession {
     /// Connects, reads the greeting, says EHLO, secures and logs in as
     /// configured.
     pub fn open(cfg: &SmtpClientConfig, stop: &AtomicBool) -> Result<SmtpSession, SmtpError> {
-        let addrs: Vec<_> = (cfg.host.as_str(), cfg.port)
-            .to_socket_addrs()
-            .map_err(|e| io_err("cannot resolve the host", e))?
-            .collect();
+        let addrs = super::connect::lookup(&cfg.host, cfg.port, cfg.timeout)
+            .map_err(|e| io_err("cannot resolve the host", e))?;
         let mut last = None;
         let mut tcp = None;
         for addr in addrs {
