@@ -14,12 +14,17 @@
 //!   p - (k - 1) (mod m).
 //!
 //! So each player's White count differs from their Black count by at most
-//! one. A double round robin appends the same rounds colours swapped.
+//! one, and no one has three games of one colour in a row (byes skipped).
+//! A double round robin appends the same rounds colours swapped, with the
+//! first cycle's last two rounds swapped as FIDE advises (C.05 Annex 1:
+//! otherwise some would have three of a colour in a row across the
+//! cycles).
 
 use super::{Entrant, Pairing, Round};
 
 /// Every round of a round robin at once (Berger tables; odd counts get a
-/// bye each round; `double` appends the same rounds colours swapped).
+/// bye each round; `double` appends the same rounds colours swapped, the
+/// first cycle's last two rounds swapped).
 /// Fewer than two entrants make no rounds.
 pub fn round_robin(entrants: usize, double: bool) -> Vec<Round> {
     if entrants < 2 {
@@ -29,6 +34,13 @@ pub fn round_robin(entrants: usize, double: bool) -> Vec<Round> {
     let single: Vec<Round> = (1..n).map(|r| berger_round(n, r, entrants)).collect();
     let mut rounds = single.clone();
     if double {
+        // FIDE's advice for a double round robin: the first cycle's last
+        // two rounds swapped, so that no one gets three of a colour in a
+        // row across the two cycles.
+        let last = rounds.len() - 1;
+        if last >= 1 {
+            rounds.swap(last - 1, last);
+        }
         rounds.extend(single.into_iter().map(|round| {
             Round {
                 pairings: round
@@ -200,7 +212,41 @@ mod tests {
             check_schedule(n, true);
         }
         let rounds = round_robin(4, true);
-        assert_eq!(table(&rounds[3..4]), ["4-1 3-2"]);
+        assert_eq!(
+            table(&rounds),
+            ["1-4 2-3", "2-4 3-1", "4-3 1-2", "4-1 3-2", "3-4 2-1", "4-2 1-3"]
+        );
+    }
+
+    /// The longest run of one colour any player has, byes skipped.
+    fn longest_colour_run(n: usize, rounds: &[Round]) -> usize {
+        (0..n)
+            .map(|e| {
+                let colours: Vec<bool> = rounds
+                    .iter()
+                    .flat_map(|r| r.pairings.iter())
+                    .filter(|p| p.white == e || p.black == e)
+                    .map(|p| p.white == e)
+                    .collect();
+                colours
+                    .chunk_by(|a, b| a == b)
+                    .map(|run| run.len())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn no_player_has_three_games_of_one_colour_in_a_row() {
+        for n in 3..=14 {
+            assert!(longest_colour_run(n, &round_robin(n, false)) <= 2, "{n}");
+            assert!(
+                longest_colour_run(n, &round_robin(n, true)) <= 2,
+                "{n} double"
+            );
+        }
     }
 
     #[test]

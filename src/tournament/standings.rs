@@ -43,7 +43,7 @@ pub fn standings(kind: &Kind, history: &History<'_>) -> Vec<Standing> {
                 Kind::RoundRobin { .. } => {
                     vec![("SB", sonneborn_berger_x4(history, &points, entrant))]
                 }
-                Kind::Swiss { rounds } => buchholz(history, &points, *rounds, entrant),
+                Kind::Swiss { rounds } => buchholz(history, *rounds, entrant),
             },
         })
         .collect();
@@ -141,12 +141,7 @@ fn rounds_of(history: &History<'_>, entrant: Entrant, last: u32) -> Vec<RoundOf>
 
 /// Buchholz and Median-Buchholz, half points, by the virtual opponent
 /// rule.
-fn buchholz(
-    history: &History<'_>,
-    points: &[u32],
-    rounds: u32,
-    entrant: Entrant,
-) -> Vec<(&'static str, u32)> {
+fn buchholz(history: &History<'_>, rounds: u32, entrant: Entrant) -> Vec<(&'static str, u32)> {
     let last = history
         .games
         .iter()
@@ -165,7 +160,6 @@ fn buchholz(
             })
             .sum()
     };
-    let _ = points;
     let mut before = 0;
     let mut terms = Vec::new();
     for (round, r) in (1..).zip(rounds_of(history, entrant, last)) {
@@ -186,4 +180,167 @@ fn buchholz(
         _ => 0,
     };
     vec![("Buch", sum), ("MBuch", median)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::Game;
+    use Score::*;
+
+    fn game(round: u32, white: usize, black: usize, score: Score) -> Game {
+        Game {
+            round,
+            white: white - 1,
+            black: black - 1,
+            score: Some(score),
+        }
+    }
+
+    fn history<'a>(
+        entrants: usize,
+        games: &'a [Game],
+        byes: &'a [(u32, Entrant)],
+        withdrawn: &'a [Entrant],
+    ) -> History<'a> {
+        History {
+            entrants,
+            ratings: &[1500; 8][..entrants],
+            games,
+            byes,
+            withdrawn,
+        }
+    }
+
+    /// (player number, points x2, tiebreaks, rank) for each standing.
+    fn rows(table: &[Standing]) -> Vec<(usize, u32, Vec<u32>, usize)> {
+        table
+            .iter()
+            .map(|s| {
+                (
+                    s.entrant + 1,
+                    s.points_x2,
+                    s.tiebreaks.iter().map(|t| t.1).collect(),
+                    s.rank,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sonneborn_berger_breaks_a_round_robin_tie() {
+        // 1 beats 2, draws 3, loses to 4; 2 beats 3 and 4; 3 draws 4.
+        // Scores: 2 on 2; 1 and 4 on 1.5; 3 on 1. SB: 1 = 2 (beat 2) +
+        // 0.5 (half of 3's 1) = 2.5; 4 = 1.5 (beat 1) + 0.5 = 2; 2 =
+        // 1 + 1.5 = 2.5; 3 = 0.75 + 0.75 = 1.5. In quarter points: 10,
+        // 8, 10, 6.
+        let games = [
+            game(1, 1, 4, BlackWins),
+            game(1, 2, 3, WhiteWins),
+            game(2, 4, 3, Draw),
+            game(2, 1, 2, WhiteWins),
+            game(3, 2, 4, WhiteWins),
+            game(3, 3, 1, Draw),
+        ];
+        let table = standings(
+            &Kind::RoundRobin { double: false },
+            &history(4, &games, &[], &[]),
+        );
+        assert_eq!(
+            rows(&table),
+            [
+                (2, 4, vec![10], 1),
+                (1, 3, vec![10], 2),
+                (4, 3, vec![8], 3),
+                (3, 2, vec![6], 4)
+            ]
+        );
+        assert_eq!(table[0].tiebreaks[0].0, "SB");
+    }
+
+    #[test]
+    fn exact_ties_share_a_rank_and_round_robin_byes_score_nothing() {
+        // Three players, every game drawn; each sat one round out.
+        let games = [
+            game(1, 2, 3, Draw),
+            game(2, 3, 1, Draw),
+            game(3, 1, 2, Draw),
+        ];
+        let byes = [(1, 0), (2, 1), (3, 2)];
+        let table = standings(
+            &Kind::RoundRobin { double: false },
+            &history(3, &games, &byes, &[]),
+        );
+        assert_eq!(
+            rows(&table),
+            [(1, 2, vec![4], 1), (2, 2, vec![4], 1), (3, 2, vec![4], 1)]
+        );
+    }
+
+    #[test]
+    fn buchholz_counts_unplayed_games_by_the_virtual_opponent_rule() {
+        // Five players, three rounds:
+        // R1 1-3 1-0, 4-2 draw, bye 5; R2 1-4 1-0, 3-5 lost by 3 by
+        // forfeit, bye 2; R3 5-1 draw, 2-3 1-0, bye 4.
+        // Half points: 1 = 5, 2 = 5, 3 = 0, 4 = 3, 5 = 5.
+        // As opponents (unplayed rounds drawn): 1 = 5, 2 = 1+1+2 = 4,
+        // 3 = 0+1+0 = 1, 4 = 1+0+1 = 2, 5 = 1+1+1 = 3.
+        // Virtual opponents (SPR + (2 - result) + (3 - round)):
+        // 2's bye in R2: 1+0+1 = 2; 3's forfeit in R2: 0+2+1 = 3;
+        // 4's bye in R3: 1+0+0 = 1; 5's bye in R1: 0+0+2 = 2, its
+        // forfeit win in R2: 2+0+1 = 3.
+        // Buchholz: 1 = 1+2+3 = 6; 2 = 2+2+1 = 5; 3 = 5+3+4 = 12;
+        // 4 = 4+5+1 = 10; 5 = 2+3+5 = 10. Median (less the highest and
+        // lowest): 1 = 2; 2 = 2; 3 = 4; 4 = 4; 5 = 3.
+        let games = [
+            game(1, 1, 3, WhiteWins),
+            game(1, 4, 2, Draw),
+            game(2, 1, 4, WhiteWins),
+            game(2, 3, 5, WhiteForfeits),
+            game(3, 5, 1, Draw),
+            game(3, 2, 3, WhiteWins),
+        ];
+        let byes = [(1, 4), (2, 1), (3, 3)];
+        let table = standings(&Kind::Swiss { rounds: 3 }, &history(5, &games, &byes, &[]));
+        assert_eq!(
+            rows(&table),
+            [
+                (5, 5, vec![10, 3], 1),
+                (1, 5, vec![6, 2], 2),
+                (2, 5, vec![5, 2], 3),
+                (4, 3, vec![10, 4], 4),
+                (3, 0, vec![12, 4], 5),
+            ]
+        );
+        let names: Vec<_> = table[0].tiebreaks.iter().map(|t| t.0).collect();
+        assert_eq!(names, ["Buch", "MBuch"]);
+    }
+
+    #[test]
+    fn annulled_results_count_for_no_one() {
+        // 4 withdrew early: its games (with 1 and 3) are annulled, and its
+        // round-3 bye with them. What counts: 3 beat 2, 1 drew 2.
+        let games = [
+            game(1, 1, 4, Annulled),
+            game(1, 2, 3, BlackWins),
+            game(2, 4, 3, Annulled),
+            game(2, 1, 2, Draw),
+        ];
+        let byes = [(3, 3)];
+        let table = standings(&Kind::Swiss { rounds: 3 }, &history(4, &games, &byes, &[3]));
+        let four = table.iter().find(|s| s.entrant == 3).unwrap();
+        assert_eq!(
+            (four.points_x2, four.tiebreaks.clone()),
+            (0, vec![("Buch", 0), ("MBuch", 0)])
+        );
+        assert_eq!(table.last().unwrap().entrant, 3);
+        let rr = standings(
+            &Kind::RoundRobin { double: false },
+            &history(4, &games, &[], &[3]),
+        );
+        // 3's SB: its win over 2 (2 half points) times 2's score (the
+        // draw, 1 half point) = 2 quarter points; nothing from 4.
+        let three = rr.iter().find(|s| s.entrant == 2).unwrap();
+        assert_eq!((three.points_x2, three.tiebreaks[0].1), (2, 2));
+    }
 }
