@@ -325,6 +325,10 @@ fn a_swiss_pairs_the_next_round_when_the_last_board_ends_and_finishes() {
     for i in 1..=4 {
         let body = answer_to(&r, &format!("p{i}@x"));
         assert!(body.contains("The final crosstable"), "{body}");
+        assert!(body.contains("Buch"), "{body}");
+        for j in 1..=4 {
+            assert!(body.contains(&format!(" p{j} ")), "{body}");
+        }
     }
     narrow(&r);
     // Nothing more is paired by later mail.
@@ -445,7 +449,11 @@ fn show_pgn_and_the_list_answer_the_sender() {
     assert!(body.contains("open (1 of 8 joined)"), "{body}");
     let r = as_player(&mut w, 2, "chess tournament show spring");
     let body = answer_to(&r, "p2@x");
-    assert!(body.contains("running, round 3 of 3"), "{body}");
+    assert!(
+        body.contains("\nRunning, its 3 rounds at once.\n"),
+        "{body}"
+    );
+    assert!(body.contains("Round 3  board "), "{body}");
     assert!(body.contains("Boards in play:"), "{body}");
     for i in 1..=4 {
         assert!(body.contains(&format!("p{i}")), "{body}");

@@ -851,13 +851,13 @@ pub(crate) fn show(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handle
 /// The text of `tournament show` (and the admin's).
 pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<String> {
     let table = Table::read(ctx, t)?;
-    let mut lines = vec![format!(
-        "{} tournament {}: {}, {}.",
-        game.title(),
-        t.name,
-        describe(t),
-        state_words(t, table.entrants.len())
-    )];
+    let mut lines = vec![
+        format!("{} tournament {}: {}.", game.title(), t.name, describe(t)),
+        format!(
+            "{}.",
+            super::text::capitalise(&state_words(t, table.entrants.len()))
+        ),
+    ];
     if !t.note.is_empty() {
         lines.push(t.note.clone());
     }
@@ -897,6 +897,9 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
 fn state_words(t: &Tournament, joined: usize) -> String {
     match t.state {
         TournamentState::Open => format!("open ({joined} of {} joined)", t.size),
+        TournamentState::Running if t.kind == TournamentKind::RoundRobin => {
+            format!("running, its {} rounds at once", t.rounds)
+        }
         TournamentState::Running => format!("running, round {} of {}", t.round, t.rounds),
         TournamentState::Finished => "finished".to_string(),
     }
