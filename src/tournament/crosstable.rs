@@ -169,7 +169,13 @@ fn swiss_cells(history: &History<'_>, table: &[Standing], row_of: &[usize], roun
 /// One game's cell for `me` in a Swiss: `W12+`.
 fn swiss_mark(game: &Game, me: Entrant, row_of: &[usize]) -> String {
     let white = game.white == me;
-    let opponent = row_of[game.opponent_of(me).unwrap()];
+    // An entrant beyond the list (a history the caller got wrong) shows
+    // as row 0 rather than panicking.
+    let opponent = game
+        .opponent_of(me)
+        .and_then(|o| row_of.get(o))
+        .copied()
+        .unwrap_or(0);
     let result = match game.score {
         None => '.',
         Some(Score::Draw) => '=',
@@ -648,5 +654,38 @@ mod tests {
                 " 4  3 dave   1500 . . . *  0.0  0.0",
             ]
         );
+    }
+
+    #[test]
+    fn a_history_naming_unknown_entrants_or_missing_names_does_not_panic() {
+        let games = [
+            Game {
+                round: 1,
+                white: 0,
+                black: 7,
+                score: Some(Score::WhiteWins),
+            },
+            Game {
+                round: 2,
+                white: 1,
+                black: 0,
+                score: Some(Score::Draw),
+            },
+        ];
+        let history = History {
+            entrants: 2,
+            ratings: &[],
+            games: &games,
+            byes: &[(1, 1)],
+            withdrawn: &[],
+        };
+        for kind in [
+            Kind::RoundRobin { double: false },
+            Kind::Swiss { rounds: 2 },
+        ] {
+            let lines = crosstable(&kind, &history, &["only-one-name"]);
+            assert!(lines.iter().any(|l| l.contains(" ? ")), "{lines:?}");
+            assert_fits(&lines, "unknown entrants");
+        }
     }
 }

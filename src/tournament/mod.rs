@@ -144,8 +144,10 @@ pub struct History<'a> {
 }
 
 impl History<'_> {
-    /// The entrant's points so far, in half points: games (finished; a
-    /// forfeit win counts as a win) and byes (a point each).
+    /// The entrant's points so far as a Swiss pairs them, in half points:
+    /// games (finished; a forfeit win counts as a win) and byes (a point
+    /// each). The standings' own count also knows a round robin (whose
+    /// byes score nothing) and annulled results: see [`standings`].
     pub fn points_x2(&self, entrant: Entrant) -> u32 {
         let games: u32 = self
             .games

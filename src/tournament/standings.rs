@@ -104,7 +104,7 @@ fn sonneborn_berger_x4(history: &History<'_>, points: &[u32], entrant: Entrant) 
         .filter(|g| g.score.is_some_and(|s| s != Score::Annulled))
         .filter_map(|g| {
             let opponent = g.opponent_of(entrant)?;
-            Some(g.points_x2_of(entrant)? * points[opponent])
+            Some(g.points_x2_of(entrant)? * points.get(opponent).copied().unwrap_or(0))
         })
         .sum()
 }

@@ -594,6 +594,20 @@ mod tests {
     }
 
     #[test]
+    fn two_players_who_must_both_have_white_do_not_meet() {
+        // Six players, all games drawn: one score group, halves {1, 2, 3}
+        // and {4, 5, 6}. 1, 3 and 4 had Black twice (they must have
+        // White), 2, 5 and 6 White twice. The natural 1-4 would give one
+        // of them a third Black; 1-5 is a repeat; so 1 meets 6, then 2
+        // meets 4 and 3 meets 5, every colour as wanted.
+        let mut sim = Sim::new(6);
+        sim.played(1, &[(2, 1, Draw), (5, 4, Draw), (6, 3, Draw)], None);
+        sim.played(2, &[(5, 1, Draw), (6, 4, Draw), (2, 3, Draw)], None);
+        let round = swiss_round(&sim.history(), 3).unwrap();
+        assert_eq!(boards_of(&round), ["1-6", "4-2", "3-5"]);
+    }
+
+    #[test]
     fn withdrawn_players_are_not_paired() {
         let mut sim = Sim::new(6);
         sim.played(
