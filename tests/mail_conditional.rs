@@ -931,3 +931,137 @@ fn help_if_explains_conditional_moves_with_their_bounds() {
     let mails = round(&mut s, ALICE, "help commands", "");
     assert!(one(&mails, ALICE).body.contains("<game> if <board>"));
 }
+
+/// A small seeded generator (xorshift), so the kills repeat.
+struct Seeded(u64);
+
+impl Seeded {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// As `tests/mail_crash.rs` does for moves: a backlog of the opponents'
+/// moves on six boards, each answered by a tree, worked by `serve` killed
+/// with SIGKILL at seeded random moments and restarted: every board ends
+/// with each answer played exactly once, and the database is whole.
+#[test]
+fn tree_answers_survive_sigkill_applied_exactly_once() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut rng = Seeded(0xc0d1_7105_a11e);
+    let mut s = Install::with_config(
+        "\n[poll]\ninterval_seconds = 1\n[limits]\ncommands_per_hour = 100000\nfailures_before_quarantine = 20\n[retry]\nlease_seconds = 1\n",
+    );
+    let users = ["ann", "ben", "cat", "dan"];
+    for u in users {
+        s.ok(&[
+            "admin",
+            "user",
+            "add",
+            u,
+            "pw",
+            &format!("{u}@players.test"),
+        ]);
+    }
+    let pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)];
+    let mut boards = Vec::new();
+    for (w, b) in pairs {
+        let out = s.ok(&["admin", "challenge", "chess", users[w], users[b]]);
+        let number: u32 = out
+            .split(|c: char| !c.is_ascii_digit())
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("a board number in {out:?}"));
+        let white = users[w];
+        s.send(
+            &format!("{white}@players.test"),
+            &format!("chess move {number} {white} pw e4"),
+            "",
+        );
+        s.send(
+            &format!("{white}@players.test"),
+            &format!("chess if {number} {white} pw {}", RUY_LOPEZ.join(" ")),
+            "",
+        );
+        boards.push((number, users[b]));
+    }
+    s.poll();
+    s.take_outbox();
+    // The backlog: Black's five moves on every board, interleaved, each
+    // board's in order, with a `show` now and then.
+    let mut next = vec![0usize; boards.len()];
+    let mut inbound = Vec::new();
+    while next.iter().any(|&n| n < 5) {
+        let i = rng.below(boards.len() as u64) as usize;
+        let (number, black) = boards[i];
+        if next[i] < 5 && rng.below(6) != 0 {
+            let mv = RUY_LOPEZ[2 * next[i]];
+            next[i] += 1;
+            inbound.push(s.send(
+                &format!("{black}@players.test"),
+                &format!("chess move {number} {black} pw {mv}"),
+                "",
+            ));
+        } else {
+            inbound.push(s.send("watcher@players.test", &format!("chess show {number}"), ""));
+        }
+    }
+    let serve = |s: &Install| {
+        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+            .arg("--config")
+            .arg(&s.config)
+            .arg("serve")
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    for _ in 0..6 {
+        let mut child = serve(&s);
+        std::thread::sleep(Duration::from_millis(100 + rng.below(600)));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+    }
+    let mut child = serve(&s);
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while std::fs::read_dir(s.path("var/inbox/new")).unwrap().count() > 0 {
+        assert!(Instant::now() < deadline, "the backlog was not worked off");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    for (number, _) in &boards {
+        let moves: Vec<String> = conn
+            .prepare("SELECT notation FROM plies WHERE game = 'chess' AND board = ?1 ORDER BY ply")
+            .unwrap()
+            .query_map([number], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut expected = vec!["e4".to_string()];
+        expected.extend(RUY_LOPEZ.iter().map(|m| m.to_string()));
+        assert_eq!(moves, expected, "board {number}");
+        let record = s.ok(&["admin", "show", "chess", &number.to_string()]);
+        assert_eq!(
+            record.matches("(Cond)").count(),
+            5,
+            "board {number}: {record}"
+        );
+    }
+    let processed: i64 = conn
+        .query_row("SELECT count(*) FROM processed_mail", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(processed as usize, inbound.len() + 2 * boards.len());
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok");
+}
