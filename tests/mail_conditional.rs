@@ -1065,3 +1065,63 @@ fn tree_answers_survive_sigkill_applied_exactly_once() {
         .unwrap();
     assert_eq!(integrity, "ok");
 }
+
+#[test]
+fn nobody_but_the_owner_reads_or_changes_a_tree() {
+    let mut s = with_tree();
+    // The observer is no player of the board: refused, nothing shown.
+    let mails = round(&mut s, CAROL, "chess if 101 carol cpw list", "");
+    let err = private_to(&mails, CAROL);
+    assert!(err.subject.contains("Error"), "{}", err.body);
+    assert_no_hint(&err, &["Nf3", "Bb5", "Nc3"], true);
+    // The opponent lists and cancels only his own (empty) tree.
+    for what in ["list", "cancel", "cancel e5", "cancel c5 Nc3"] {
+        let mails = cond(&mut s, "chess", "bob", what);
+        let answer = private_to(&mails, BOB);
+        assert_no_hint(&answer, &["Nf3", "Bb5", "Nc3", "d4"], true);
+    }
+    assert_eq!(held_lines(&s, "chess"), 3);
+    let mails = play(&mut s, "chess", "bob", "c5");
+    assert!(one(&mails, BOB).body.contains("Nc3 (Cond)"));
+}
+
+#[test]
+fn a_comment_sent_with_a_tree_is_not_relayed_to_anyone() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess if 101 alice apw e5 Nf3",
+        "My secret plan: the Ruy Lopez.",
+    );
+    private_to(&mails, ALICE);
+    let mails = play(&mut s, "chess", "bob", "d5");
+    for addr in [BOB, CAROL] {
+        let m = one(&mails, addr);
+        assert!(!m.body.contains("secret plan"), "{}", m.body);
+    }
+}
+
+#[test]
+fn an_empty_or_overlong_line_is_refused_in_one_sentence_and_nothing_is_kept() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    let long = ["Nf6 Nf3 Ng8 Ng1"; 100].join(" ");
+    for what in [
+        "",
+        "cancel e5 Nf3 Nc6 Bb5 extra words that are no moves",
+        &long,
+    ] {
+        let mails = round(&mut s, ALICE, &format!("chess if 101 alice apw {what}"), "");
+        let err = private_to(&mails, ALICE);
+        if what.starts_with("cancel") {
+            // Cancelling what is not held may be answered kindly.
+            continue;
+        }
+        assert!(err.subject.ends_with("Error"), "{what}: {}", err.body);
+        assert!(!message_of(&err).is_empty(), "{}", err.body);
+    }
+    assert_eq!(held_lines(&s, "chess"), 0);
+    assert_eq!(plies(&s, "chess"), 1);
+}
