@@ -413,6 +413,12 @@ fn a_line_of_21_plies_is_refused_and_one_of_20_is_held() {
     );
     assert!(!ok.subject.contains("Error"), "{}", ok.body);
     assert_eq!(held_lines(&s, "chess"), 1);
+    // The long line is drawn within 78 columns (`round` checks every
+    // line) in the list and under the move list of alice's board mail.
+    let list = private_to(&cond(&mut s, "chess", "alice", "list"), ALICE);
+    assert!(list.body.contains("Nbd7"), "{}", list.body);
+    let mails = play(&mut s, "chess", "bob", "e5");
+    assert!(one(&mails, ALICE).body.contains("Nbd7"));
 }
 
 #[test]
