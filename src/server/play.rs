@@ -44,6 +44,40 @@ fn bare_copy_to_unconfirmed_sender(
     Ok(())
 }
 
+/// The copy for a sender who is none of the board's readers: the board
+/// mail as everyone gets it, with nothing personal in it.
+fn general_copy_to_sender(
+    ctx: &Ctx<'_>,
+    view: &super::compose::BoardView<'_>,
+    replies: &mut [Reply],
+) -> Handled<()> {
+    let Some(sender) = ctx.sender else {
+        return Ok(());
+    };
+    let drawing = ctx.sender_drawing(view.game.name())?;
+    for reply in replies.iter_mut().filter(|r| r.to == sender) {
+        reply.body = view.body(ctx, drawing)?;
+    }
+    Ok(())
+}
+
+/// A draw offer: both players' conditional moves on the board are
+/// cleared (issue #26); each owner is told in their own mail.
+fn clear_trees_on_draw_offer(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<queued::Notice>> {
+    let id = store::BoardId::new(&loaded.row.game, loaded.row.board);
+    let mut notices = Vec::new();
+    for seat in [rules::Color::White, rules::Color::Black] {
+        if store::clear_conditional_tree(ctx.conn, id, seat)? {
+            notices.push(queued::Notice {
+                userid: loaded.row.players[seat.index()].clone(),
+                text: "Your conditional moves on this board were cleared by the draw offer."
+                    .to_string(),
+            });
+        }
+    }
+    Ok(notices)
+}
+
 /// A sender who is not among the recipients gets a copy of the first mail.
 pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
     if let Some(sender) = ctx.sender {
@@ -93,7 +127,12 @@ pub(crate) fn act(
             let (news, occasion) = board.resign(&mut loaded)?;
             (news, Vec::new(), occasion)
         }
-        MoveAction::Propose => turn(board.propose(&mut loaded, Proposal::Draw)?),
+        MoveAction::Propose => {
+            let news = board.propose(&mut loaded, Proposal::Draw)?;
+            // A draw offer clears both players' conditional moves (#26).
+            let cleared = clear_trees_on_draw_offer(ctx, &loaded)?;
+            (news, cleared, Occasion::Turn)
+        }
         MoveAction::Undo => turn(board.propose(&mut loaded, Proposal::Undo)?),
         MoveAction::Accept | MoveAction::Reject => {
             let accepted = matches!(action, MoveAction::Accept);
@@ -111,7 +150,16 @@ pub(crate) fn act(
     view.comment = commented(ctx, Some(&userid), Some(&who.password)).filter(|_| relayable);
     let mut replies = view.to_players(ctx)?;
     queued::tell_players(ctx, &view, &mut replies, &notices)?;
+    let reader = ctx
+        .sender
+        .is_some_and(|s| replies.iter().any(|r| r.to == s));
     copy_to_sender(ctx, &mut replies);
+    if !reader {
+        // The copy is of a player's own mail: make it the board alone,
+        // without anything only that player may read (their notices,
+        // their conditional moves).
+        general_copy_to_sender(ctx, &view, &mut replies)?;
+    }
     bare_copy_to_unconfirmed_sender(ctx, &view, &mut replies)?;
     Ok(replies)
 }

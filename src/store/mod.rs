@@ -6,6 +6,7 @@
 
 mod boards;
 mod computer;
+mod conditional;
 mod held;
 mod mail_form;
 mod mailbox;
@@ -21,6 +22,7 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use conditional::*;
 pub use held::*;
 pub use mail_form::*;
 pub use mailbox::*;
@@ -134,6 +136,9 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0038_records_shadow_lines.sql"
         )),
         M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
+        M::up(include_str!(
+            "../../migrations/0040_cond_conditional_lines.sql"
+        )),
     ])
 }
 
