@@ -1177,3 +1177,126 @@ fn an_empty_or_overlong_line_is_refused_in_one_sentence_and_nothing_is_kept() {
     assert_eq!(held_lines(&s, "chess"), 0);
     assert_eq!(plies(&s, "chess"), 1);
 }
+
+#[test]
+fn two_trees_answer_each_other_in_one_mail_until_both_are_played_out() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+    // Bob, on his turn: e5 now, then his answers to alice's.
+    let mails = cond(&mut s, "chess", "bob", "e5 Nf3 Nc6 Bb5 a6");
+    assert_eq!(plies(&s, "chess"), 6, "e4, then five plies in bob's mail");
+    for addr in [ALICE, BOB, CAROL] {
+        let m = one(&mails, addr);
+        assert_eq!(m.subject, "Chess Board 101 alice", "{}", m.body);
+        for marked in ["Nf3 (Cond)", "Nc6 (Cond)", "Bb5 (Cond)", "a6 (Cond)"] {
+            assert!(m.body.contains(marked), "{marked}:\n{}", m.body);
+        }
+    }
+    assert_eq!(held_lines(&s, "chess"), 0, "both lines are played out");
+}
+
+#[test]
+fn a_tree_answer_follows_the_opponents_queued_move_in_the_same_mail() {
+    let mut s = board("chess");
+    // Bob queues e5 while alice is to move; alice enters her line on her
+    // own turn: e4 now, bob's queued e5, her Nf3 from the tree.
+    private_to(&round(&mut s, BOB, "chess queue 101 bob bpw e5", ""), BOB);
+    let mails = cond(&mut s, "chess", "alice", "e4 e5 Nf3 Nc6 Bb5");
+    assert_eq!(plies(&s, "chess"), 3);
+    let bobs = one(&mails, BOB);
+    assert_eq!(bobs.subject, "Chess Board 101 bob", "{}", bobs.body);
+    assert!(bobs.body.contains("e5 (Auto)"), "{}", bobs.body);
+    assert!(bobs.body.contains("Nf3 (Cond)"), "{}", bobs.body);
+    assert_no_hint(&bobs, &["Bb5"], true);
+    let mails = play(&mut s, "chess", "bob", "Nc6");
+    assert!(one(&mails, BOB).body.contains("Bb5 (Cond)"));
+}
+
+#[test]
+fn a_tree_answers_only_on_its_own_board() {
+    let mut s = board("chess");
+    round(&mut s, ALICE, "chess challenge alice bob", "");
+    for number in [101, 102] {
+        round(
+            &mut s,
+            ALICE,
+            &format!("chess move {number} alice apw e4"),
+            "",
+        );
+    }
+    private_to(&cond(&mut s, "chess", "alice", "e5 Nf3"), ALICE);
+    let mails = round(&mut s, BOB, "chess move 102 bob bpw e5", "");
+    let bobs = one(&mails, BOB);
+    assert_eq!(bobs.subject, "Chess Board 102 alice", "{}", bobs.body);
+    assert!(!bobs.body.contains("(Cond)"), "{}", bobs.body);
+    // Nor does the other board's move disturb the tree of 101.
+    assert_eq!(held_lines(&s, "chess"), 1);
+    let mails = play(&mut s, "chess", "bob", "e5");
+    assert!(one(&mails, BOB).body.contains("Nf3 (Cond)"));
+}
+
+#[test]
+fn a_tree_is_mailed_only_to_its_owners_addresses_even_asked_from_elsewhere() {
+    let mut s = with_tree();
+    // Someone who has alice's password but writes from another address.
+    let mails = round(
+        &mut s,
+        "mallory@evil.test",
+        "chess if 101 alice apw list",
+        "",
+    );
+    for m in to(&mails, "mallory@evil.test") {
+        assert_no_hint(m, &["Nf3", "Bb5", "Nc3", "d4"], true);
+    }
+    for m in &mails {
+        if m.to != ALICE {
+            assert!(!m.body.contains("Bb5"), "to {}: {}", m.to, m.body);
+        }
+    }
+}
+
+#[test]
+fn a_finished_board_takes_no_tree() {
+    let mut s = board("chess");
+    for (who, mv) in [
+        ("alice", "f3"),
+        ("bob", "e5"),
+        ("alice", "g4"),
+        ("bob", "Qh4"),
+    ] {
+        play(&mut s, "chess", who, mv);
+    }
+    let err = private_to(&cond(&mut s, "chess", "alice", "list"), ALICE);
+    assert!(err.subject.ends_with("Error"), "{}", err.body);
+    let err = private_to(&cond(&mut s, "chess", "alice", "Kf2"), ALICE);
+    assert!(err.subject.ends_with("Error"), "{}", err.body);
+    assert_eq!(held_lines(&s, "chess"), 0);
+}
+
+/// The forfeit comes from the timers, so this one runs the server in
+/// process with a clock the test moves (`tests/common/world.rs`).
+#[test]
+fn a_forfeit_clears_the_tree() {
+    use chrono::Duration;
+    use common::world::World;
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.mail("b@x", "chess move 101 bob pb e5", "");
+    w.mail("a@x", "chess move 101 alice pa Nf3", "");
+    w.mail("a@x", "chess if 101 alice pa Nc6 Bb5", "");
+    let lines = |w: &World| -> i64 {
+        w.conn
+            .query_row("SELECT count(*) FROM conditional_lines", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(lines(&w), 1);
+    w.replies();
+    w.advance(Duration::days(30));
+    w.ticks();
+    assert!(!w.board().is_active());
+    assert_eq!(lines(&w), 0);
+    for m in w.replies() {
+        assert!(!m.body.contains("Bb5"), "to {}: {}", m.to, m.body);
+    }
+}
