@@ -1323,3 +1323,24 @@ fn a_forfeit_clears_the_tree() {
         assert!(!m.body.contains("Bb5"), "to {}: {}", m.to, m.body);
     }
 }
+
+#[test]
+fn fifty_lines_in_one_multiple_mail_are_all_taken() {
+    let mut s = board_with_config("chess", "\n[limits]\ncommands_per_hour = 1000\n");
+    play(&mut s, "chess", "alice", "e4");
+    let replies = [
+        "a6", "a5", "b6", "b5", "c6", "c5", "d6", "d5", "e6", "e5", "f6", "f5", "g6", "g5", "h6",
+        "h5", "Nc6", "Nf6", "Nh6", "Na6",
+    ];
+    let mut body = String::new();
+    for first in ["a6", "h6", "Nh6"] {
+        for r in replies.iter().filter(|r| **r != first) {
+            body.push_str(&format!("chess if 101 alice apw {first} d4 {r}\n"));
+        }
+    }
+    let body: String = body.lines().take(50).map(|l| format!("{l}\n")).collect();
+    let mails = round(&mut s, ALICE, "multiple", &body);
+    let answer = private_to(&mails, ALICE);
+    assert!(!answer.body.contains("Error"), "{}", answer.body);
+    assert_eq!(held_lines(&s, "chess"), 50, "{}", answer.body);
+}
