@@ -27,8 +27,12 @@
 //!   its trees with it.
 //! - The answers to `if` (added, listed, cancelled) go to the player
 //!   alone: to the sender when it is one of the player's confirmed
-//!   addresses, else to those addresses. The player's own board mails
-//!   show their tree under the move list; nobody else's mail does.
+//!   addresses, else to those addresses. A line added or cancelled is
+//!   answered with a short note (subject `<Game> Board <n> conditional
+//!   moves`) saying what changed and how many lines are held, so that a
+//!   `multiple` mail of fifty lines stays within the reply bound; `list`
+//!   answers with the board mail, the tree under the move list. The
+//!   player's own board mails show their tree there; nobody else's does.
 
 use super::compose::conditional_text;
 use super::loaded::{load, Loaded};
@@ -42,7 +46,7 @@ use crate::rules::{Color, Game, Position};
 use crate::store::{self, BoardStatus, PendingKind};
 
 /// `<game> if <board> <userid> <pw> <moves>|list|cancel [<moves>]`.
-pub(crate) fn conditional(
+pub(crate) fn run(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     number: u32,
@@ -205,7 +209,13 @@ fn add(
     if let Some(q) = queued {
         news.push_str(&format!(" This replaces your queued move {}.", q.notation));
     }
-    owner.mail(news)
+    news.push_str(&format!(
+        " You hold {} there; to see them, send: {} if {number} {} <password> list",
+        super::text::counted(tree.lines().len() as u32, "line", "lines"),
+        game.name(),
+        owner.user.userid
+    ));
+    owner.note(&news)
 }
 
 /// A player's tree on one board, and their mails about it.
@@ -278,7 +288,38 @@ impl Owner<'_, '_> {
                 game.name()
             )
         };
-        self.mail(news)
+        self.note(&news)
+    }
+
+    /// A short answer to the player alone (no board: a `multiple` mail of
+    /// fifty lines stays within the reply bound).
+    fn note(&self, text: &str) -> Handled<Vec<Reply>> {
+        let subject = format!(
+            "{} Board {} conditional moves",
+            self.game.title(),
+            self.loaded.row.board
+        );
+        let body = self.ctx.server.notice_body(text)?;
+        Ok(self.owner_mails(subject, body))
+    }
+
+    /// The mails to the player alone: to the sender when it is one of
+    /// their confirmed addresses, else to those addresses.
+    fn owner_mails(&self, subject: String, body: String) -> Vec<Reply> {
+        let user = self.user;
+        let own = self.ctx.sender.filter(|s| {
+            user.confirmed_addresses()
+                .any(|a| a.eq_ignore_ascii_case(s))
+        });
+        match own {
+            Some(sender) => vec![Reply {
+                to: sender.to_string(),
+                subject,
+                body,
+                reply_key: None,
+            }],
+            None => Reply::to_user(user, &subject, &body),
+        }
     }
 
     /// A board mail to the player alone with `news` under the status line
@@ -288,19 +329,6 @@ impl Owner<'_, '_> {
         let view = self.loaded.view(self.game, vec![news]);
         let drawing = ctx.drawing_of(&user.userid, self.game.name())?;
         let body = view.body_for(ctx, drawing, &user.userid)?;
-        let subject = view.subject();
-        let own = ctx.sender.filter(|s| {
-            user.confirmed_addresses()
-                .any(|a| a.eq_ignore_ascii_case(s))
-        });
-        Ok(match own {
-            Some(sender) => vec![Reply {
-                to: sender.to_string(),
-                subject,
-                body,
-                reply_key: None,
-            }],
-            None => Reply::to_user(user, &subject, &body),
-        })
+        Ok(self.owner_mails(view.subject(), body))
     }
 }

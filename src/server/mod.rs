@@ -1243,9 +1243,7 @@ impl<'a> Server<'a> {
                 action,
                 ply,
             } => pending::submit(ctx, rules, *board, who, action, *ply),
-            GameCommand::If { board, who, what } => {
-                conditional::conditional(ctx, rules, *board, who, what)
-            }
+            GameCommand::If { board, who, what } => conditional::run(ctx, rules, *board, who, what),
             GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
             GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
             GameCommand::Show { boards } => show::show(ctx, rules, boards),
