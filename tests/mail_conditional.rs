@@ -1334,7 +1334,13 @@ fn fifty_lines_in_one_multiple_mail_are_all_taken() {
     ];
     let mut body = String::new();
     for first in ["a6", "h6", "Nh6"] {
-        for r in replies.iter().filter(|r| **r != first) {
+        let chess = pbmchess::rules::game("chess").unwrap();
+        let mut position = chess.start(&[]).unwrap();
+        for mv in ["e4", first, "d4"] {
+            position.play(mv).unwrap();
+        }
+        let legal = |r: &&&str| position.clone_box().play(r).is_ok();
+        for r in replies.iter().filter(legal) {
             body.push_str(&format!("chess if 101 alice apw {first} d4 {r}\n"));
         }
     }
