@@ -1350,3 +1350,61 @@ fn fifty_lines_in_one_multiple_mail_are_all_taken() {
     assert!(!answer.body.contains("Error"), "{}", answer.body);
     assert_eq!(held_lines(&s, "chess"), 50, "{}", answer.body);
 }
+
+/// The computer answers within the mail that gave it the turn, so the
+/// test first learns its answer to 1. e4 on a board of its own (the
+/// search has no randomness), then holds a line expecting it. Should the
+/// answer differ the second time, the deviation must be told instead.
+#[test]
+fn a_tree_answers_the_computers_moves_as_it_answers_a_players() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, ALICE, "chess challenge alice computer -level=1", "");
+    round(&mut s, ALICE, "chess challenge alice computer -level=1", "");
+    round(&mut s, ALICE, "chess move 102 alice apw e4", "");
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let reply: String = conn
+        .query_row(
+            "SELECT notation FROM plies WHERE game = 'chess' AND board = 102 AND ply = 2",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    // Nf3 is legal after any first move of Black's.
+    let mails = cond(&mut s, "chess", "alice", &format!("e4 {reply} Nf3 a6"));
+    let record = shown(&s, "chess");
+    let answered: String = conn
+        .query_row(
+            "SELECT notation FROM plies WHERE game = 'chess' AND board = 101 AND ply = 2",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    if answered == reply {
+        assert!(record.contains("Nf3 (Cond)"), "{record}");
+        assert!(
+            plies(&s, "chess") >= 4,
+            "the computer answered Nf3: {record}"
+        );
+    } else {
+        let said = joined(&one(&mails, ALICE).body);
+        assert!(said.contains("did not expect"), "{said}");
+    }
+}
+
+#[test]
+fn a_stale_reply_enters_no_tree() {
+    let mut s = board("chess");
+    let mails = play(&mut s, "chess", "alice", "e4");
+    let old = one(&mails, ALICE);
+    play(&mut s, "chess", "bob", "e5");
+    play(&mut s, "chess", "alice", "Nf3");
+    // Replying to the mail of ply 1, where the board is at ply 3.
+    s.deliver_raw(&reply_to(&old, ALICE, "r9@players.test", "if Nc6 Bb5"));
+    s.poll();
+    let mails = s.take_outbox();
+    let err = one(&mails, ALICE);
+    assert!(err.subject.ends_with("Error"), "{}", err.body);
+    assert!(to(&mails, BOB).is_empty());
+    assert_eq!(held_lines(&s, "chess"), 0);
+}
