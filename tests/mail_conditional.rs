@@ -1408,3 +1408,57 @@ fn a_stale_reply_enters_no_tree() {
     assert!(to(&mails, BOB).is_empty());
     assert_eq!(held_lines(&s, "chess"), 0);
 }
+
+#[test]
+fn the_pgn_of_a_game_with_tree_answers_replays() {
+    let mut s = with_tree();
+    play(&mut s, "chess", "bob", "e5");
+    play(&mut s, "chess", "bob", "Nc6");
+    let mails = round(&mut s, BOB, "chess pgn 101", "");
+    let pgn = one(&mails, BOB).body;
+    assert_no_hint(&one(&mails, BOB), &["d4", "Nc3"], true);
+    let movetext = pgn
+        .split_once("\n\n")
+        .map(|(_, rest)| rest)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(movetext.contains("Bb5"), "{pgn}");
+    let mails = round(&mut s, BOB, &format!("chess preview new {movetext}"), "");
+    let preview = one(&mails, BOB);
+    assert!(
+        !preview.subject.ends_with("Error"),
+        "{movetext}\n{}",
+        preview.body
+    );
+}
+
+#[test]
+fn a_tree_and_the_move_it_answers_read_in_one_pass_play_in_order() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    s.send(ALICE, "chess if 101 alice apw e5 Nf3 Nc6 Bb5", "");
+    s.send(BOB, "chess move 101 bob bpw e5", "");
+    s.send(BOB, "chess move 101 bob bpw Nc6", "");
+    s.poll();
+    let mails = s.take_outbox();
+    for m in &mails {
+        assert_fits(m);
+    }
+    assert_eq!(plies(&s, "chess"), 5);
+    let record = shown(&s, "chess");
+    assert!(
+        record.contains("Nf3 (Cond)") && record.contains("Bb5 (Cond)"),
+        "{record}"
+    );
+    for m in to(&mails, CAROL) {
+        assert_no_hint(m, &[], true);
+        assert!(
+            !m.body.contains("Bb5") || m.body.contains("Bb5 (Cond)"),
+            "{}",
+            m.body
+        );
+    }
+}
