@@ -20,6 +20,12 @@
 //! - After a ply is played, only the lines that begin with it are kept,
 //!   without it; when no line began with it the tree is cleared. A line
 //!   played to its end is dropped (nothing more was promised).
+//! - A decision the rules ask for (a Shadow reveal) that a line leaves
+//!   out is an open step ([`Step::any_decision`]): whatever is decided
+//!   there follows the line, and the tree never decides it, whoever's it
+//!   is; its owner's next ply waits for it, as a queued move does. A
+//!   decision the line names is a ply like any other: the opponent's is
+//!   matched, the owner's is played.
 //! - Cancelling a beginning drops every whole line that begins with it
 //!   (their shared plies too, unless another line still holds them).
 
@@ -33,12 +39,29 @@ pub struct Step {
     pub mine: bool,
 }
 
+/// The notation of an open step: any decision.
+pub const ANY_DECISION: &str = "(decision)";
+
 impl Step {
     pub fn new(notation: impl Into<String>, mine: bool) -> Step {
         Step {
             notation: notation.into(),
             mine,
         }
+    }
+
+    /// A decision the line leaves open: whatever is decided follows it.
+    pub fn any_decision(mine: bool) -> Step {
+        Step::new(ANY_DECISION, mine)
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.notation == ANY_DECISION
+    }
+
+    /// Whether the ply `played` (a decision when `decision`) is this step.
+    fn matches(&self, played: &str, decision: bool) -> bool {
+        self.notation == played || (decision && self.is_open())
     }
 }
 
@@ -196,11 +219,12 @@ impl Tree {
         before - self.lines.len()
     }
 
-    /// The ply `played` was played: keep what follows it in the lines
-    /// that began with it, or clear the tree.
-    pub fn advance(&mut self, played: &str) -> Advance {
+    /// The ply `played` was played (a decision the rules asked for when
+    /// `decision`): keep what follows it in the lines that began with it
+    /// (or with an open decision), or clear the tree.
+    pub fn advance(&mut self, played: &str, decision: bool) -> Advance {
         let before = self.lines.len();
-        self.lines.retain(|l| l[0].notation == played);
+        self.lines.retain(|l| l[0].matches(played, decision));
         if self.lines.is_empty() && before > 0 {
             return Advance::Unexpected;
         }
@@ -217,7 +241,7 @@ impl Tree {
         self.lines
             .first()
             .map(|l| &l[0])
-            .filter(|s| s.mine)
+            .filter(|s| s.mine && !s.is_open())
             .map(|s| s.notation.as_str())
     }
 
@@ -399,16 +423,40 @@ mod tests {
     fn advance_keeps_the_branch_played_or_clears_the_tree() {
         let mut t = tree(&["e5 Nf3 Nc6 Bb5", "e5 Nf3 d6 d4", "c5 Nf3"]);
         assert_eq!(t.answer(), None, "the opponent is to play");
-        assert_eq!(t.advance("e5"), Advance::Expected);
+        assert_eq!(t.advance("e5", false), Advance::Expected);
         assert_eq!(t.answer(), Some("Nf3"));
-        assert_eq!(t.advance("Nf3"), Advance::Expected);
+        assert_eq!(t.advance("Nf3", false), Advance::Expected);
         assert_eq!(texts(&t), ["Nc6 Bb5", "d6 d4"]);
-        assert_eq!(t.advance("Nc6"), Advance::Expected);
-        assert_eq!(t.advance("Bb5"), Advance::Expected);
+        assert_eq!(t.advance("Nc6", false), Advance::Expected);
+        assert_eq!(t.advance("Bb5", false), Advance::Expected);
         assert!(t.is_empty(), "a line played to its end is dropped");
         let mut t = tree(&["e5 Nf3"]);
-        assert_eq!(t.advance("Nc6"), Advance::Unexpected);
+        assert_eq!(t.advance("Nc6", false), Advance::Unexpected);
         assert!(t.is_empty());
+    }
+
+    #[test]
+    fn an_open_decision_is_never_played_and_follows_any_decision() {
+        let mut t = Tree::default();
+        let line = vec![
+            Step::new("exd5", false),
+            Step::any_decision(true),
+            Step::new("Nf6", true),
+        ];
+        t.add(line, 20, 50).unwrap();
+        assert_eq!(t.advance("exd5", false), Advance::Expected);
+        assert_eq!(t.answer(), None, "the owner decides by mail");
+        assert_eq!(t.advance("reveal d6", true), Advance::Expected);
+        assert_eq!(t.answer(), Some("Nf6"));
+        // An open step is no answer to a turn.
+        let mut t = Tree::default();
+        t.add(
+            vec![Step::any_decision(false), Step::new("a6", true)],
+            20,
+            50,
+        )
+        .unwrap();
+        assert_eq!(t.advance("a3", false), Advance::Unexpected);
     }
 
     #[test]

@@ -404,3 +404,44 @@ fn a_tree_by_multiple_is_stored_like_one_by_subject() {
     w.replies();
     assert_eq!(tree(&w, "chess", Color::Black), ["e4 e5 Nf3 Nc6", "d4 d5"]);
 }
+
+/// Every game: bob's line of six plies, each the rules' own action where
+/// the line stands (read back as the line names them, the pieces between
+/// commas), is played out by the tree while alice mails hers.
+#[test]
+fn every_game_plays_a_tree_line_out() {
+    for game in pbmchess::command::GAME_NAMES {
+        let mut w = world(game);
+        let rules = pbmchess::rules::game(game).unwrap();
+        let mut position = rules.start(&[]).unwrap();
+        let mut line = Vec::new();
+        for k in 0..6 {
+            let actions = position.legal_actions();
+            assert!(!actions.is_empty(), "{game} at ply {k}");
+            let action = actions[(7 * k + 3) % actions.len()].clone();
+            line.push(position.play(&action).unwrap().notation);
+        }
+        w.mail(
+            "b@x",
+            &format!("{game} if 101 bob pb {}", line.join(", ")),
+            "",
+        );
+        let r = w.replies();
+        assert!(
+            r.iter().all(|m| !m.subject.ends_with("Error")),
+            "{game}: {r:#?}"
+        );
+        for k in [0, 2, 4] {
+            w.mail("a@x", &format!("{game} move 101 alice pa {}", line[k]), "");
+            assert_eq!(plies(&w, game).len(), k + 2, "{game}: {line:?}");
+        }
+        assert_eq!(plies(&w, game), line, "{game}");
+        let r = w.replies();
+        every_line_fits(&r);
+        assert!(
+            r.iter()
+                .any(|m| m.body.contains(&format!("{} (Cond)", line[5]))),
+            "{game}: {r:#?}"
+        );
+    }
+}

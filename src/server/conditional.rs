@@ -14,9 +14,12 @@
 //!   list writes them.
 //! - Whoever must act on each ply is the rules' answer: on the
 //!   opponent's turn the line starts with their ply; a pending Shadow
-//!   reveal is the ply of whoever must decide it, and a line names it
-//!   where it falls. A tree plays its owner's plies only (their own
-//!   reveals included, when the line names them), never the opponent's.
+//!   reveal is the ply of whoever must decide it. A line may name it where
+//!   it falls, or leave it out: the next ply is then read after the first
+//!   choice that allows it, and the tree waits there for the decision,
+//!   whatever it is (`crate::conditional`'s open step). A tree plays its
+//!   owner's plies only (their own reveals when the line names them),
+//!   never the opponent's and never an open decision.
 //! - On the player's own turn the line's first ply is played at once
 //!   through `move` (same checks, same mails); the rest is kept.
 //! - `queue` and a tree exclude each other: the later replaces the
@@ -123,19 +126,31 @@ fn read_line(
     let mut i = 0;
     while i < moves.len() {
         let word = moves[i].trim();
-        i += 1;
+        let next = moves.get(i + 1).map(|n| n.trim());
         let mine = position.to_act() == owner;
-        let refused = match position.play(word) {
-            Ok(p) => {
-                line.push(Step::new(p.notation, mine));
+        let refused = match play_words(position.as_mut(), word, next) {
+            Ok((notation, used)) => {
+                line.push(Step::new(notation, mine));
+                i += used;
                 continue;
             }
             Err(e) => e,
         };
-        if let Some(next) = moves.get(i) {
-            if let Ok(p) = position.play(&format!("{word} {}", next.trim())) {
-                line.push(Step::new(p.notation, mine));
-                i += 1;
+        // A decision the line leaves open: the next ply must be playable
+        // after one of its choices (the first that allows it is followed).
+        if position.is_decision() {
+            let open = position.legal_actions().into_iter().find_map(|choice| {
+                let mut after = position.clone_box();
+                after.play(&choice).ok()?;
+                let to_act = after.to_act();
+                let played = play_words(after.as_mut(), word, next).ok()?;
+                Some((after, to_act, played))
+            });
+            if let Some((after, to_act, (notation, used))) = open {
+                line.push(Step::any_decision(mine));
+                line.push(Step::new(notation, to_act == owner));
+                position = after;
+                i += used;
                 continue;
             }
         }
@@ -150,6 +165,25 @@ fn read_line(
         return Err(too_long(line.len()));
     }
     Ok(line)
+}
+
+/// Play `word` on `position`, or `word` and `next` as one move (`reveal
+/// c4`); the notation played and how many words it took.
+fn play_words(
+    position: &mut dyn Position,
+    word: &str,
+    next: Option<&str>,
+) -> Result<(String, usize), crate::rules::MoveError> {
+    let refused = match position.play(word) {
+        Ok(p) => return Ok((p.notation, 1)),
+        Err(e) => e,
+    };
+    if let Some(next) = next {
+        if let Ok(p) = position.play(&format!("{word} {next}")) {
+            return Ok((p.notation, 2));
+        }
+    }
+    Err(refused)
 }
 
 fn too_long(plies: usize) -> String {

@@ -497,7 +497,7 @@ pub(crate) fn boards_for_address(
         replies.push(Reply {
             to: address.to_string(),
             subject: view.subject(),
-            body: view.body(ctx, drawing)?,
+            body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
         });
     }

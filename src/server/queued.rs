@@ -115,7 +115,9 @@ fn follow_trees(
             continue;
         };
         let userid = loaded.row.players[seat.index()].clone();
-        let expected = from + 1 == last.ply && tree.advance(&last.notation) == Advance::Expected;
+        let decision = crate::render::is_decision(&last.notation);
+        let expected =
+            from + 1 == last.ply && tree.advance(&last.notation, decision) == Advance::Expected;
         if expected {
             store::set_conditional_tree(ctx.conn, id, seat, last.ply, &tree)?;
             continue;
