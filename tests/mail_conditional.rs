@@ -867,11 +867,8 @@ fn a_shadow_tree_that_names_its_owners_reveal_decides_it_and_moves_on() {
 
 /// Issue #26: "a tree's move that would need a decision first waits
 /// exactly as a queued move does" (as bob's queued knight waits in
-/// `tests/mail_shadow.rs`). Today such a line is refused when entered
-/// ("Ply 2 of your line, Nf6/g8f6 ... Black must first choose which shadow
-/// pawn is revealed"): only a line that names the reveal is taken.
+/// `tests/mail_shadow.rs`).
 #[test]
-#[ignore = "issue #26 gap in cond: a tree move needing its owner's reveal first is refused, not kept waiting"]
 fn a_shadow_tree_move_that_needs_its_owners_decision_first_waits_for_it() {
     let mut s = board("shadowchess");
     play(&mut s, "shadowchess", "alice", "e4/e2e3");
