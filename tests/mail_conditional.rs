@@ -970,7 +970,7 @@ fn help_if_explains_conditional_moves_with_their_bounds() {
         "never see your conditional moves",
         "if e5 Nf3 Nc6 Bb5",
         "a new queued move replaces your conditional moves",
-        "they never decide your opponent's reveal",
+        "never decide your opponent's reveal",
     ] {
         assert!(text.contains(said), "help if says {said:?}:\n{}", page.body);
     }
