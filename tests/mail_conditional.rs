@@ -1459,3 +1459,72 @@ fn a_tree_and_the_move_it_answers_read_in_one_pass_play_in_order() {
         );
     }
 }
+
+/// Bob's and carol's view of the board, asked by `show`: the body of the
+/// answer (its headers carry fresh tokens).
+fn views(w: &mut common::world::World) -> Vec<String> {
+    w.replies();
+    w.mail("b@x", "chess show 101", "");
+    w.mail("c@x", "chess show 101", "");
+    w.mail("b@x", "chess games bob", "");
+    w.replies().into_iter().map(|m| m.body).collect()
+}
+
+/// Entering, listing and cancelling a tree leaves no trace anyone else
+/// can see: not even the board's "last action" time moves (the test moves
+/// the clock between, in process with `tests/common/world.rs`).
+#[test]
+fn a_tree_entered_listed_and_cancelled_leaves_the_others_view_unchanged() {
+    use chrono::Duration;
+    use common::world::World;
+    let mut w = World::with_board();
+    w.mail("c@x", "signup carol pc", "");
+    w.mail("c@x", "chess subscribe 101 carol pc", "");
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.advance(Duration::hours(3));
+    let before = views(&mut w);
+    w.advance(Duration::hours(3));
+    for command in [
+        "chess if 101 alice pa e5 Nf3 Nc6 Bb5",
+        "chess if 101 alice pa c5 Nc3",
+        "chess if 101 alice pa list",
+        "chess if 101 alice pa cancel c5",
+    ] {
+        w.mail("a@x", command, "");
+        for m in w.replies() {
+            assert_eq!(m.to, "a@x", "{command}: {}", m.body);
+        }
+    }
+    w.advance(Duration::hours(3));
+    assert_eq!(views(&mut w), before);
+    let row = w.board();
+    w.mail("a@x", "chess if 101 alice pa cancel", "");
+    assert_eq!(format!("{:?}", w.board()), format!("{row:?}"));
+}
+
+/// "Vacations and timers count as today": a tree entered is no action
+/// on the board, so the reminder to the player to move comes when it
+/// would have come without it.
+#[test]
+fn a_tree_entered_does_not_move_the_opponents_reminder() {
+    use chrono::Duration;
+    use common::world::World;
+    let mut w = World::with_board();
+    w.mail("a@x", "chess move 101 alice pa e4", "");
+    w.replies();
+    w.advance(Duration::days(6));
+    w.mail("a@x", "chess if 101 alice pa e5 Nf3", "");
+    w.replies();
+    assert_eq!(w.ticks(), 0);
+    w.advance(Duration::days(1));
+    assert_eq!(w.ticks(), 1, "bob is reminded seven days after e4");
+    let r = w.replies();
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].to, "b@x");
+    assert!(!r[0].body.contains("Nf3"), "{}", r[0].body);
+    assert!(
+        !r[0].body.to_lowercase().contains("conditional"),
+        "{}",
+        r[0].body
+    );
+}
