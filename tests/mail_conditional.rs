@@ -275,8 +275,9 @@ fn a_tree_of_lines_is_listed_to_its_owner_alone_drawn_as_indented_lines() {
         .lines()
         .filter(|l| l.contains("Bb5") || l.contains("d4") || l.contains("Nf3"))
         .collect();
-    // Each drawing of the tree shows the shared Nf3 once, on a line of
-    // its own above the branches.
+    // The tree is drawn once, the shared Nf3 once, on a line of its own
+    // above the branches.
+    assert_eq!(list.body.matches("Nf3").count(), 1, "{}", list.body);
     assert!(
         list.body.lines().any(|l| l.trim() == "e5 Nf3"),
         "{}",

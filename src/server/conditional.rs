@@ -37,7 +37,6 @@
 //!   answers with the board mail, the tree under the move list. The
 //!   player's own board mails show their tree there; nobody else's does.
 
-use super::compose::conditional_text;
 use super::loaded::{load, Loaded};
 use super::play;
 use super::text::move_refusal;
@@ -273,7 +272,13 @@ impl Owner<'_, '_> {
                 self.game.name()
             )
         } else {
-            conditional_text(self.loaded.played, &tree)
+            // The board mail draws the tree under the move list: once.
+            let n = tree.lines().len();
+            let lines = if n == 1 { "line" } else { "lines" };
+            format!(
+                "You hold {n} conditional {lines} on {} board {number}, drawn under the move list.",
+                self.game.name()
+            )
         };
         self.mail(news)
     }
