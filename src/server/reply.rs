@@ -393,10 +393,16 @@ fn read_by_player(
             }))
         }
     };
+    // Showing a board, listing or cancelling conditional moves (#26) are
+    // right whatever ply the mail showed.
     let is_show = matches!(
         &parsed.command,
         Command::Game {
-            command: GameCommand::Show { .. },
+            command: GameCommand::Show { .. }
+                | GameCommand::If {
+                    what: command::Conditional::List | command::Conditional::Cancel(_),
+                    ..
+                },
             ..
         }
     );
