@@ -333,9 +333,23 @@ fn a_draw_offer_an_undo_and_a_resignation_clear_trees() {
     w.mail("a@x", "chess move 101 alice pa accept", "");
     assert_eq!(plies(&w, "chess"), ["e4"]);
     assert!(tree(&w, "chess", Color::Black).is_empty());
+    // An undo asked for clears the trees at once, and says so.
     w.mail("b@x", "chess move 101 bob pb e5", "");
-    w.mail("b@x", "chess if 101 bob pb Nf3 Nc6", "");
-    assert_eq!(tree(&w, "chess", Color::Black).len(), 1);
+    w.mail("a@x", "chess if 101 alice pa Nf3 Nc6 Bb5", "");
+    assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
+    w.replies();
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    let r = w.replies();
+    assert!(tree(&w, "chess", Color::White).is_empty());
+    assert!(to(&r, "a@x")
+        .iter()
+        .any(|m| common::joined(&m.body).contains("cleared by the request to take back a ply")));
+    assert!(to(&r, "b@x")
+        .iter()
+        .all(|m| !m.body.contains("conditional")));
+    w.mail("a@x", "chess move 101 alice pa reject", "");
+    w.mail("b@x", "chess if 101 bob pb Nc6 Bb5 a6", "");
+    assert_eq!(tree(&w, "chess", Color::Black), ["Bb5 a6"]);
     w.mail("b@x", "chess resign 101 bob pb", "");
     assert!(tree(&w, "chess", Color::Black).is_empty());
     w.replies();

@@ -25,7 +25,9 @@
 //! - `queue` and a tree exclude each other: the later replaces the
 //!   earlier, and its answer says so.
 //! - A draw offer (by either player) clears both players' trees on the
-//!   board, and so do an accepted undo and the end of the game (with the
+//!   board, and so does an undo asked for (the board may go back under the
+//!   lines), each owner told in their own mail; an accepted undo and the
+//!   end of the game clear them too (with the
 //!   pending moves, `store::clear_pending_moves`); a board deleted takes
 //!   its trees with it.
 //! - The answers to `if` (added, listed, cancelled) go to the player

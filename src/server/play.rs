@@ -61,17 +61,26 @@ fn general_copy_to_sender(
     Ok(())
 }
 
-/// A draw offer: both players' conditional moves on the board are
-/// cleared (issue #26); each owner is told in their own mail.
-fn clear_trees_on_draw_offer(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<queued::Notice>> {
+/// A draw offer or an undo asked for: both players' conditional moves on
+/// the board are cleared (issue #26: a draw offer by either player, and an
+/// undo, whose board may go back under the trees' lines); each owner is
+/// told in their own mail.
+fn clear_trees_on_proposal(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    kind: Proposal,
+) -> Handled<Vec<queued::Notice>> {
     let id = store::BoardId::new(&loaded.row.game, loaded.row.board);
+    let by = match kind {
+        Proposal::Draw => "the draw offer",
+        Proposal::Undo => "the request to take back a ply",
+    };
     let mut notices = Vec::new();
     for seat in [rules::Color::White, rules::Color::Black] {
         if store::clear_conditional_tree(ctx.conn, id, seat)? {
             notices.push(queued::Notice {
                 userid: loaded.row.players[seat.index()].clone(),
-                text: "Your conditional moves on this board were cleared by the draw offer."
-                    .to_string(),
+                text: format!("Your conditional moves on this board were cleared by {by}."),
             });
         }
     }
@@ -127,13 +136,16 @@ pub(crate) fn act(
             let (news, occasion) = board.resign(&mut loaded)?;
             (news, Vec::new(), occasion)
         }
-        MoveAction::Propose => {
-            let news = board.propose(&mut loaded, Proposal::Draw)?;
-            // A draw offer clears both players' conditional moves (#26).
-            let cleared = clear_trees_on_draw_offer(ctx, &loaded)?;
+        MoveAction::Propose | MoveAction::Undo => {
+            let kind = match action {
+                MoveAction::Undo => Proposal::Undo,
+                _ => Proposal::Draw,
+            };
+            let news = board.propose(&mut loaded, kind)?;
+            // A proposal clears both players' conditional moves (#26).
+            let cleared = clear_trees_on_proposal(ctx, &loaded, kind)?;
             (news, cleared, Occasion::Turn)
         }
-        MoveAction::Undo => turn(board.propose(&mut loaded, Proposal::Undo)?),
         MoveAction::Accept | MoveAction::Reject => {
             let accepted = matches!(action, MoveAction::Accept);
             turn(board.answer(&mut loaded, &userid, accepted)?)
