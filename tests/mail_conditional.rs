@@ -702,22 +702,23 @@ fn a_tree_replaces_a_queued_move_and_a_queued_move_replaces_a_tree_saying_so() {
 }
 
 #[test]
-fn a_draw_offer_by_either_player_clears_the_tree() {
-    for offerer in ["alice", "bob"] {
-        let mut s = board("chess");
-        play(&mut s, "chess", "alice", "e4");
-        private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
-        play(&mut s, "chess", offerer, "propose");
-        assert_eq!(held_lines(&s, "chess"), 0, "{offerer}'s offer clears it");
-        let other = if offerer == "alice" { "bob" } else { "alice" };
-        play(&mut s, "chess", other, "reject");
-        let mails = play(&mut s, "chess", "bob", "e5");
-        assert_eq!(
-            plies(&s, "chess"),
-            2,
-            "{offerer}: no answer after the offer"
-        );
-        assert_eq!(one(&mails, BOB).subject, "Chess Board 101 alice");
+fn a_draw_offer_or_an_undo_asked_for_by_either_player_clears_the_tree() {
+    for offer in ["propose", "undo"] {
+        for offerer in ["alice", "bob"] {
+            let mut s = board("chess");
+            play(&mut s, "chess", "alice", "e4");
+            private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+            let mails = play(&mut s, "chess", offerer, offer);
+            assert_eq!(held_lines(&s, "chess"), 0, "{offerer}'s {offer} clears it");
+            for addr in [BOB, CAROL] {
+                assert_no_hint(&one(&mails, addr), &["Nf3", "Bb5"], false);
+            }
+            let other = if offerer == "alice" { "bob" } else { "alice" };
+            play(&mut s, "chess", other, "reject");
+            let mails = play(&mut s, "chess", "bob", "e5");
+            assert_eq!(plies(&s, "chess"), 2, "{offerer}'s {offer}: no answer");
+            assert_eq!(one(&mails, BOB).subject, "Chess Board 101 alice");
+        }
     }
 }
 
