@@ -1530,3 +1530,17 @@ fn a_tree_entered_does_not_move_the_opponents_reminder() {
         r[0].body
     );
 }
+
+#[test]
+fn a_queued_move_no_line_expected_clears_the_tree_and_tells_only_its_owner() {
+    let mut s = board("chess");
+    private_to(&round(&mut s, BOB, "chess queue 101 bob bpw c5", ""), BOB);
+    let mails = cond(&mut s, "chess", "alice", "e4 e5 Nf3 Nc6 Bb5");
+    assert_eq!(plies(&s, "chess"), 2, "e4, then bob's queued c5");
+    let said = joined(&one(&mails, ALICE).body).to_lowercase();
+    assert!(said.contains("did not expect c5"), "{said}");
+    for addr in [BOB, CAROL] {
+        assert_no_hint(&one(&mails, addr), &["Nf3", "Bb5"], false);
+    }
+    assert_eq!(held_lines(&s, "chess"), 0);
+}
