@@ -459,3 +459,36 @@ fn every_game_plays_a_tree_line_out() {
         );
     }
 }
+
+/// Shadow Chess: while the owner's own reveal is pending, a line that
+/// leaves it out waits for it (never decides it), then answers.
+#[test]
+fn a_shadow_line_entered_during_its_owners_reveal_waits_for_it() {
+    let mut w = world("shadowchess");
+    w.mail("a@x", "shadowchess move 101 alice pa e4/e2e3", "");
+    w.mail("b@x", "shadowchess move 101 bob pb d5/d7d6", "");
+    w.mail("a@x", "shadowchess move 101 alice pa exd5/d2d3", "");
+    assert_eq!(plies(&w, "shadowchess").len(), 3);
+    w.replies();
+    w.mail("b@x", "shadowchess if 101 bob pb Nf6/g8f6", "");
+    let r = w.replies();
+    assert!(r.iter().all(|m| !m.subject.ends_with("Error")), "{r:#?}");
+    assert_eq!(
+        plies(&w, "shadowchess").len(),
+        3,
+        "the reveal is bob's to send"
+    );
+    assert_eq!(
+        tree(&w, "shadowchess", Color::Black),
+        ["(decision) Nf6/g8f6"]
+    );
+    w.mail("b@x", "shadowchess move 101 bob pb reveal d6", "");
+    let r = w.replies();
+    let played = plies(&w, "shadowchess");
+    assert_eq!(played.len(), 5, "{played:?}");
+    assert_eq!(played[4], "Nf6/g8f6");
+    assert!(
+        r.iter().any(|m| m.body.contains("Nf6/g8f6 (Cond)")),
+        "{r:#?}"
+    );
+}

@@ -220,7 +220,12 @@ fn add(
     let mut tree = current_tree(ctx, loaded, seat)?;
     let written: Vec<&str> = line.iter().map(|s| s.notation.as_str()).collect();
     let written = written.join(" ");
-    let first = line.first().filter(|s| s.mine).map(|s| s.notation.clone());
+    // An open decision of the player's own is theirs to send: the line
+    // then waits for it, as on the opponent's turn.
+    let first = line
+        .first()
+        .filter(|s| s.mine && !s.is_open())
+        .map(|s| s.notation.clone());
     let added = tree
         .add(line, MAX_CONDITIONAL_PLIES, MAX_CONDITIONAL_LINES)
         .map_err(|e| Refusal::new(e.to_string()).on(game.name(), Some(number)))?;
