@@ -226,6 +226,7 @@ fn add_filler(b: &Bench<'_>, n: usize) {
                     events: vec![],
                     comment: String::new(),
                     auto: false,
+                    conditional: false,
                     played_at: chrono::Utc::now(),
                 },
                 None,

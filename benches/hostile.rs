@@ -252,6 +252,7 @@ fn add_long_board(conn: &rusqlite::Connection, moves: &[String]) -> u32 {
             comment: String::new(),
             played_at: now,
             auto: false,
+            conditional: false,
         };
         store::append_ply(
             conn,

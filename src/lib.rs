@@ -11,6 +11,7 @@ pub mod check;
 pub mod clock;
 pub mod command;
 pub mod computer;
+pub mod conditional;
 pub mod config;
 pub mod daemon;
 pub mod limits;

@@ -20,6 +20,9 @@
 //!   `command::MAX_WORDS` (1,000) words of a `multiple` mail's commands;
 //!   HTML-to-text quotes at most `mail::text::MAX_QUOTE_DEPTH` (8) deep and
 //!   writes no more text than the HTML it reads (issue #32).
+//! - Conditional moves (`if`, issue #26): [`MAX_CONDITIONAL_PLIES`] (20)
+//!   plies a line, [`MAX_CONDITIONAL_LINES`] (50) lines per player and
+//!   board.
 //! - `[computer] seconds_per_mail` (5): the computer's thinking for one
 //!   mail or timers pass (see `server::computer`).
 //! - A mail that killed the process `failures_before_quarantine` times is
@@ -127,6 +130,14 @@ pub fn reply_too_large(size: usize, max: usize) -> Option<String> {
         )
     })
 }
+
+/// Conditional moves (issue #26): the most plies one line of a tree may
+/// have, as the player writes it (an own first ply played at once counts).
+pub const MAX_CONDITIONAL_PLIES: usize = 20;
+
+/// Conditional moves: the most lines one player's tree on one board may
+/// hold (lines that share a beginning count once per end).
+pub const MAX_CONDITIONAL_LINES: usize = 50;
 
 #[cfg(test)]
 mod tests {

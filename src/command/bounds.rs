@@ -44,6 +44,7 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
             | GameCommand::Queue { .. }
             | GameCommand::Resign { .. }
             | GameCommand::Submit { .. }
+            | GameCommand::If { .. }
             | GameCommand::Confirm { .. }
             | GameCommand::Preview { .. }
             | GameCommand::Chat { .. }
@@ -105,6 +106,7 @@ pub fn only_reads(command: &Command) -> bool {
             | GameCommand::Queue { .. }
             | GameCommand::Resign { .. }
             | GameCommand::Submit { .. }
+            | GameCommand::If { .. }
             | GameCommand::Confirm { .. }
             | GameCommand::ShowAs { .. }
             | GameCommand::Chat { .. }

@@ -189,6 +189,21 @@ pub enum MoveAction {
     Pass,
 }
 
+/// What an `if` command does with the player's conditional moves on a
+/// board (issue #26).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Conditional {
+    /// Add a line: the moves as written (a word each, or the pieces
+    /// between commas or semicolons when the line has any); the server
+    /// reads them on the board, joining two words that are one move
+    /// (`reveal c4`).
+    Add(Vec<String>),
+    /// Mail the tree to its owner.
+    List,
+    /// Drop the lines that begin with these moves (all lines: none).
+    Cancel(Vec<String>),
+}
+
 /// A command that names a game first (`chess move 101 ...`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameCommand {
@@ -225,6 +240,12 @@ pub enum GameCommand {
         who: Credentials,
         action: MoveAction,
         ply: Option<u32>,
+    },
+    /// `if`: conditional moves (issue #26).
+    If {
+        board: u32,
+        who: Credentials,
+        what: Conditional,
     },
     Confirm {
         board: u32,
@@ -444,6 +465,7 @@ impl Command {
                 | GameCommand::Queue { who, .. }
                 | GameCommand::Resign { who, .. }
                 | GameCommand::Submit { who, .. }
+                | GameCommand::If { who, .. }
                 | GameCommand::Confirm { who, .. }
                 | GameCommand::ShowAs { who, .. }
                 | GameCommand::Chat { who, .. }

@@ -67,9 +67,9 @@
 //!   budget of the word's, so a huge word costs one pass over it.
 
 use super::{
-    game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
-    GameCommand, Look, MoveAction, ParseError, Parsed, Password, PreviewFrom, Request, Timers,
-    TournamentAction, TournamentCommand, TournamentPlan, GAME_NAMES, RESERVED_USERIDS,
+    game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Conditional,
+    Credentials, GameCommand, Look, MoveAction, ParseError, Parsed, Password, PreviewFrom, Request,
+    Timers, TournamentAction, TournamentCommand, TournamentPlan, GAME_NAMES, RESERVED_USERIDS,
 };
 
 /// Most commands one `multiple` mail may hold.
@@ -226,6 +226,7 @@ fn game_command_board(command: &GameCommand) -> Option<u32> {
         | GameCommand::Queue { board, .. }
         | GameCommand::Resign { board, .. }
         | GameCommand::Submit { board, .. }
+        | GameCommand::If { board, .. }
         | GameCommand::Confirm { board, .. }
         | GameCommand::Chat { board, .. } => Some(*board),
         GameCommand::Preview { from, .. } => match from {

@@ -90,7 +90,7 @@ mod moves;
 mod pgn;
 
 pub use diagram::{board, Drawing};
-pub use moves::{is_decision, move_list, move_list_after, MoveRecord, AUTO, DECISION_PREFIX};
+pub use moves::{is_decision, move_list, move_list_after, MoveRecord, AUTO, COND, DECISION_PREFIX};
 pub use pgn::{record, RecordTags};
 
 #[cfg(test)]

@@ -5,7 +5,8 @@ use std::fmt::Write;
 
 /// One ply of a game as stored: its number (from 1), the seat that played
 /// it, its canonical notation, a mark written after it
-/// (`(Auto)` for a ply played from the player's queue, `(preview)` for a
+/// (`(Auto)` for a ply played from the player's queue, `(Cond)` from
+/// their conditional moves, `(preview)` for a
 /// hypothetical one; empty for none), and the automatic consequences told
 /// to the players.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,9 @@ pub struct MoveRecord {
 
 /// The mark of a ply played from the player's queue.
 pub const AUTO: &str = "(Auto)";
+
+/// The mark of a ply played from the player's conditional moves.
+pub const COND: &str = "(Cond)";
 
 impl MoveRecord {
     /// A ply of a game where the seats alternate from White: odd plies are

@@ -368,12 +368,48 @@ impl<'a> BoardView<'a> {
         if let Some((_, body)) = self.bodies.borrow().iter().find(|(d, _)| *d == drawing) {
             return Ok(body.clone());
         }
-        let body = self.render_body(ctx, drawing)?;
+        let body = self.render_body(ctx, drawing, None)?;
         self.bodies.borrow_mut().push((drawing, body.clone()));
         Ok(body)
     }
 
-    fn render_body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
+    /// The body for `userid` alone: [`BoardView::body`], with their
+    /// conditional moves on this board under the move list when they hold
+    /// some (issue #26: only the owner's own mails show a tree, never the
+    /// opponent's or an observer's, nor a copy to another address).
+    pub fn body_for(&self, ctx: &Ctx<'_>, drawing: Drawing, userid: &str) -> Handled<String> {
+        match self.conditional_of(ctx, userid)? {
+            Some(tree) => self.render_body(ctx, drawing, Some(tree)),
+            None => self.body(ctx, drawing),
+        }
+    }
+
+    /// The conditional moves `userid` holds on this active board, drawn
+    /// (see [`conditional_text`]); none on a historic view.
+    fn conditional_of(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Option<String>> {
+        let current = matches!(
+            self.occasion,
+            Occasion::Turn | Occasion::New | Occasion::Nag
+        );
+        let Some(seat) = self
+            .row
+            .seat_of(userid)
+            .filter(|_| current && self.row.is_active())
+        else {
+            return Ok(None);
+        };
+        let id = store::BoardId::new(self.game.name(), self.row.board);
+        Ok(store::conditional_tree(ctx.conn, id, seat)?
+            .filter(|(_, tree)| !tree.is_empty())
+            .map(|(from, tree)| conditional_text(from, &tree)))
+    }
+
+    fn render_body(
+        &self,
+        ctx: &Ctx<'_>,
+        drawing: Drawing,
+        conditional: Option<String>,
+    ) -> Handled<String> {
         let board = crate::render::board(&self.position.diagram(), drawing);
         let board = board.trim_end();
         let (commenter, comment) = match &self.comment {
@@ -397,6 +433,7 @@ impl<'a> BoardView<'a> {
                 rating_changes => &self.news,
                 header => self.header(ctx)?,
                 moves => self.moves(ctx)?.trim_end(),
+                conditional => conditional,
                 board => board,
                 observers => store::observers(ctx.conn, store::BoardId::new(self.game.name(), self.row.board))?,
                 commenter => commenter,
@@ -478,7 +515,7 @@ impl<'a> BoardView<'a> {
             return Ok(vec![]);
         }
         let drawing = ctx.drawing_of(userid, self.game.name())?;
-        let body = self.body(ctx, drawing)?;
+        let body = self.body_for(ctx, drawing, userid)?;
         let key = self.reply_key(ctx, userid)?;
         // Confirmed addresses only (see `Reply::to_user`).
         let mut replies = Reply::to_user(&user, &self.subject(), &body);
@@ -517,6 +554,22 @@ pub(crate) fn time_used(
         .map(|v| (v.starts_at, v.ends_at))
         .collect();
     Ok(crate::timers::time_used(&turns, &away))
+}
+
+/// A player's conditional moves as their board mails show them: a title
+/// line, then the tree drawn as indented lines within 78 columns (each
+/// line of moves from the next ply on; the branches under the moves they
+/// share).
+pub(crate) fn conditional_text(from: u32, tree: &crate::conditional::Tree) -> String {
+    let mut text = format!(
+        "Your conditional moves (only you see them), from ply {} on:",
+        from + 1
+    );
+    for line in tree.draw(2, 78) {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    text
 }
 
 /// What joins a player's name and the comment of their queued move in the

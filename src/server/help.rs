@@ -38,7 +38,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     for topic in &topics {
         let template = format!("help/{topic}.txt");
         if topic.contains(['/', '.']) || !server.templates.has(&template) {
-            let mut known: Vec<String> = vec!["commands".into(), "reply".into()];
+            let mut known: Vec<String> = vec!["commands".into(), "reply".into(), "if".into()];
             known.extend(
                 crate::rules::registry()
                     .iter()

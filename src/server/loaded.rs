@@ -311,6 +311,35 @@ pub(crate) fn apply_move(
     comment: String,
     from_queue: bool,
 ) -> Handled<Result<Vec<String>, rules::MoveError>> {
+    let origin = if from_queue {
+        Origin::Queue
+    } else {
+        Origin::Mail
+    };
+    apply_ply(ctx, game, loaded, seat, text, comment, origin)
+}
+
+/// Where a ply comes from, for its mark in the move list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A mail of its player.
+    Mail,
+    /// Their queued move (`(Auto)`).
+    Queue,
+    /// Their conditional moves (`(Cond)`, issue #26).
+    Tree,
+}
+
+/// [`apply_move`], the ply marked as from `origin`.
+pub(crate) fn apply_ply(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    seat: rules::Color,
+    text: &str,
+    comment: String,
+    origin: Origin,
+) -> Handled<Result<Vec<String>, rules::MoveError>> {
     let number = loaded.row.board;
     let played = match loaded.position.play(text) {
         Ok(played) => played,
@@ -329,7 +358,8 @@ pub(crate) fn apply_move(
         events: played.events,
         comment,
         played_at: ctx.now,
-        auto: from_queue,
+        auto: origin != Origin::Mail,
+        conditional: origin == Origin::Tree,
     };
     let key = loaded.position.position_key();
     store::append_ply(
@@ -467,7 +497,7 @@ pub(crate) fn boards_for_address(
         replies.push(Reply {
             to: address.to_string(),
             subject: view.subject(),
-            body: view.body(ctx, drawing)?,
+            body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
         });
     }

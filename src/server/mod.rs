@@ -20,9 +20,10 @@
 //!   reminders and forfeits), `challenge` (challenge, seek: boards
 //!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
 //!   notifications, which challenges a player takes, how boards look),
-//!   `account` (signup, passwords, addresses, signoff), `play` (move,
-//!   resign, draw and undo), `tournament` (tournaments: their commands,
-//!   rounds, withdrawals and crosstables);
+//!   `account` (signup, passwords, addresses, signoff), `conditional`
+//!   (`if`: conditional moves), `play` (move, resign, draw and undo),
+//!   `tournament` (tournaments: their commands, rounds, withdrawals and
+//!   crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
 //!   `queued` (a queued move played when its turn comes), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
@@ -40,6 +41,7 @@ mod admin;
 mod challenge;
 mod compose;
 mod computer;
+mod conditional;
 mod confirm;
 pub mod credentials;
 mod guard;
@@ -1251,6 +1253,7 @@ impl<'a> Server<'a> {
                 action,
                 ply,
             } => pending::submit(ctx, rules, *board, who, action, *ply),
+            GameCommand::If { board, who, what } => conditional::run(ctx, rules, *board, who, what),
             GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
             GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
             GameCommand::Show { boards } => show::show(ctx, rules, boards),

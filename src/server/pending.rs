@@ -29,7 +29,9 @@
 //!   (the others do not see it). The comment sent with `queue` is stored
 //!   with the ply and relayed in that mail.
 //! - An accepted undo and the end of a game clear every pending move of
-//!   the board (queued and submitted).
+//!   the board (queued and submitted, and the conditional moves).
+//! - A queued move replaces the player's conditional moves on the board
+//!   (issue #26), and the answer says so; `if` replaces a queued move.
 //! - `submit` checks everything `move` checks (turn, guard, legality) and
 //!   mails the player (only) a preview: the board as it would be after the
 //!   move, in the player's board size for the game. A newer `submit`
@@ -326,7 +328,11 @@ pub(crate) fn queue(
             created_at: ctx.now,
         },
     )?;
-    let line = queued_line(game, number, text, guard, old, &user.userid);
+    let mut line = queued_line(game, number, text, guard, old, &user.userid);
+    // A queued move and conditional moves exclude each other (issue #26).
+    if store::clear_conditional_tree(ctx.conn, store::BoardId::new(game.name(), number), seat)? {
+        line.push_str(" This replaces your conditional moves.");
+    }
     private_board_mail(ctx, game, &loaded, &user, line)
 }
 

@@ -44,6 +44,49 @@ fn bare_copy_to_unconfirmed_sender(
     Ok(())
 }
 
+/// The copy for a sender who is none of the board's readers: the board
+/// mail as everyone gets it, with nothing personal in it.
+fn general_copy_to_sender(
+    ctx: &Ctx<'_>,
+    view: &super::compose::BoardView<'_>,
+    replies: &mut [Reply],
+) -> Handled<()> {
+    let Some(sender) = ctx.sender else {
+        return Ok(());
+    };
+    let drawing = ctx.sender_drawing(view.game.name())?;
+    for reply in replies.iter_mut().filter(|r| r.to == sender) {
+        reply.body = view.body(ctx, drawing)?;
+    }
+    Ok(())
+}
+
+/// A draw offer or an undo asked for: both players' conditional moves on
+/// the board are cleared (issue #26: a draw offer by either player, and an
+/// undo, whose board may go back under the trees' lines); each owner is
+/// told in their own mail.
+fn clear_trees_on_proposal(
+    ctx: &Ctx<'_>,
+    loaded: &Loaded,
+    kind: Proposal,
+) -> Handled<Vec<queued::Notice>> {
+    let id = store::BoardId::new(&loaded.row.game, loaded.row.board);
+    let by = match kind {
+        Proposal::Draw => "the draw offer",
+        Proposal::Undo => "the request to take back a ply",
+    };
+    let mut notices = Vec::new();
+    for seat in [rules::Color::White, rules::Color::Black] {
+        if store::clear_conditional_tree(ctx.conn, id, seat)? {
+            notices.push(queued::Notice {
+                userid: loaded.row.players[seat.index()].clone(),
+                text: format!("Your conditional moves on this board were cleared by {by}."),
+            });
+        }
+    }
+    Ok(notices)
+}
+
 /// A sender who is not among the recipients gets a copy of the first mail.
 pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
     if let Some(sender) = ctx.sender {
@@ -93,8 +136,16 @@ pub(crate) fn act(
             let (news, occasion) = board.resign(&mut loaded)?;
             (news, Vec::new(), occasion)
         }
-        MoveAction::Propose => turn(board.propose(&mut loaded, Proposal::Draw)?),
-        MoveAction::Undo => turn(board.propose(&mut loaded, Proposal::Undo)?),
+        MoveAction::Propose | MoveAction::Undo => {
+            let kind = match action {
+                MoveAction::Undo => Proposal::Undo,
+                _ => Proposal::Draw,
+            };
+            let news = board.propose(&mut loaded, kind)?;
+            // A proposal clears both players' conditional moves (#26).
+            let cleared = clear_trees_on_proposal(ctx, &loaded, kind)?;
+            (news, cleared, Occasion::Turn)
+        }
         MoveAction::Accept | MoveAction::Reject => {
             let accepted = matches!(action, MoveAction::Accept);
             turn(board.answer(&mut loaded, &userid, accepted)?)
@@ -111,7 +162,16 @@ pub(crate) fn act(
     view.comment = commented(ctx, Some(&userid), Some(&who.password)).filter(|_| relayable);
     let mut replies = view.to_players(ctx)?;
     queued::tell_players(ctx, &view, &mut replies, &notices)?;
+    let reader = ctx
+        .sender
+        .is_some_and(|s| replies.iter().any(|r| r.to == s));
     copy_to_sender(ctx, &mut replies);
+    if !reader {
+        // The copy is of a player's own mail: make it the board alone,
+        // without anything only that player may read (their notices,
+        // their conditional moves).
+        general_copy_to_sender(ctx, &view, &mut replies)?;
+    }
     bare_copy_to_unconfirmed_sender(ctx, &view, &mut replies)?;
     Ok(replies)
 }

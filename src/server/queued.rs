@@ -1,11 +1,15 @@
 //! Queued moves played when their turn comes: right after a ply is
 //! applied (by `move`, or by another queued move), in the same
 //! transaction. The rulings are in `pending`, where moves are queued.
+//! Conditional moves (issue #26) are played here too, before a queued
+//! move (a player holds one or the other); their rulings are in
+//! `conditional` (the server's and the pure one).
 
 use super::compose::{BoardView, QUEUED_COMMENT};
-use super::loaded::{apply_move, Loaded};
+use super::loaded::{apply_move, apply_ply, Loaded, Origin};
 use super::{Ctx, Handled, Reply};
-use crate::rules::Game;
+use crate::conditional::Advance;
+use crate::rules::{Color, Game};
 use crate::store::{self, PendingKind};
 
 /// A sentence for one player only, added to their copy of a board mail.
@@ -26,9 +30,16 @@ pub(crate) fn play_queued(
 ) -> Handled<Vec<Notice>> {
     let number = loaded.row.board;
     let mut notices = Vec::new();
-    // A queued move is a turn, never a decision the rules ask for (a
-    // Shadow reveal): while one waits, queued moves wait too.
-    while loaded.row.is_active() && !loaded.position.is_decision() {
+    follow_trees(ctx, game, loaded, &mut notices)?;
+    while loaded.row.is_active() {
+        if play_tree_answer(ctx, game, loaded, news, &mut notices)? {
+            continue;
+        }
+        // A queued move is a turn, never a decision the rules ask for (a
+        // Shadow reveal): while one waits, queued moves wait too.
+        if loaded.position.is_decision() {
+            break;
+        }
         let seat = loaded.position.to_act();
         let Some(queued) = store::take_pending_move(
             ctx.conn,
@@ -73,6 +84,7 @@ pub(crate) fn play_queued(
                     news.push(format!("{userid}{QUEUED_COMMENT}{comment}"));
                 }
                 news.append(&mut ratings);
+                follow_trees(ctx, game, loaded, &mut notices)?;
             }
             Err(e) => notices.push(dropped(format!(
                 "{}; it is your turn, so send your move.",
@@ -81,6 +93,106 @@ pub(crate) fn play_queued(
         }
     }
     Ok(notices)
+}
+
+/// Right after a ply is applied: each player's conditional moves (issue
+/// #26) follow it. Lines that began with it keep what follows it; when
+/// none did, the tree is cleared and its owner alone is told so (a
+/// [`Notice`]). A tree whose lines start at another ply than this one
+/// (which no path should leave) is cleared too.
+fn follow_trees(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &Loaded,
+    notices: &mut Vec<Notice>,
+) -> Handled<()> {
+    let Some(last) = loaded.plies.last().filter(|p| p.ply == loaded.played) else {
+        return Ok(());
+    };
+    let id = store::BoardId::new(game.name(), loaded.row.board);
+    for seat in [Color::White, Color::Black] {
+        let Some((from, mut tree)) = store::conditional_tree(ctx.conn, id, seat)? else {
+            continue;
+        };
+        let userid = loaded.row.players[seat.index()].clone();
+        let decision = crate::render::is_decision(&last.notation);
+        let expected =
+            from + 1 == last.ply && tree.advance(&last.notation, decision) == Advance::Expected;
+        if expected {
+            store::set_conditional_tree(ctx.conn, id, seat, last.ply, &tree)?;
+            continue;
+        }
+        store::clear_conditional_tree(ctx.conn, id, seat)?;
+        let whose = if last.seat == seat {
+            "your own move "
+        } else {
+            ""
+        };
+        notices.push(Notice {
+            userid,
+            text: format!(
+                "Your conditional moves did not expect {whose}{}; they were cleared.",
+                last.notation
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// When the player to act holds conditional moves that answer the board
+/// as it stands, play the answer (marked `(Cond)`) and let the trees
+/// follow it; whether a ply was played. A tree plays its owner's plies
+/// only (their turns, and their own Shadow reveal decisions when their
+/// line names them), never the opponent's: while the opponent must decide,
+/// the tree waits.
+fn play_tree_answer(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    news: &mut Vec<String>,
+    notices: &mut Vec<Notice>,
+) -> Handled<bool> {
+    let seat = loaded.position.to_act();
+    let id = store::BoardId::new(game.name(), loaded.row.board);
+    let Some((from, tree)) = store::conditional_tree(ctx.conn, id, seat)? else {
+        return Ok(false);
+    };
+    let Some(answer) = tree.answer().filter(|_| from == loaded.played) else {
+        return Ok(false);
+    };
+    let answer = answer.to_string();
+    let userid = loaded.row.players[seat.index()].clone();
+    let ply = loaded.played + 1;
+    match apply_ply(
+        ctx,
+        game,
+        loaded,
+        seat,
+        &answer,
+        String::new(),
+        Origin::Tree,
+    )? {
+        Ok(mut ratings) => {
+            news.push(format!(
+                "{userid}'s conditional move {answer} was played automatically as ply {ply}."
+            ));
+            news.append(&mut ratings);
+            follow_trees(ctx, game, loaded, notices)?;
+            Ok(true)
+        }
+        Err(e) => {
+            // Checked when entered, so only a rules change gets here.
+            store::clear_conditional_tree(ctx.conn, id, seat)?;
+            notices.push(Notice {
+                userid,
+                text: format!(
+                    "Your conditional move {answer} could not be played ({}), so your conditional moves were cleared; it is your turn, so send your move.",
+                    e.to_string().trim_end_matches('.')
+                ),
+            });
+            Ok(false)
+        }
+    }
 }
 
 /// Add each notice to its player's own copy of the board mail.
@@ -116,7 +228,7 @@ pub(crate) fn tell_players(
             reply.body = if user.unconfirmed.contains(&reply.to) {
                 personal.without_comment().body(ctx, drawing)?
             } else {
-                personal.body(ctx, drawing)?
+                personal.body_for(ctx, drawing, &user.userid)?
             };
         }
     }

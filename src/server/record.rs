@@ -3,7 +3,7 @@
 //! mails show the record); imports only `store`, `render` and `rules`.
 
 use super::{Ctx, Handled};
-use crate::render::{MoveRecord, AUTO};
+use crate::render::{MoveRecord, AUTO, COND};
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Ply};
 
@@ -13,7 +13,13 @@ pub(crate) fn record(p: &Ply) -> MoveRecord {
         ply: p.ply,
         seat: p.seat,
         notation: p.notation.clone(),
-        mark: if p.auto { AUTO } else { "" },
+        mark: if p.conditional {
+            COND
+        } else if p.auto {
+            AUTO
+        } else {
+            ""
+        },
         events: p.events.clone(),
     }
 }

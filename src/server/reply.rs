@@ -393,13 +393,7 @@ fn read_by_player(
             }))
         }
     };
-    let is_show = matches!(
-        &parsed.command,
-        Command::Game {
-            command: GameCommand::Show { .. },
-            ..
-        }
-    );
+    let is_show = any_ply_will_do(&parsed.command);
     if !is_show && !command::has_guard(&text.action) && now != key.ply {
         let stale = Stale {
             game,
@@ -424,6 +418,22 @@ fn read_by_player(
         answerable,
         unauthenticated: None,
     }))
+}
+
+/// Whether a reply's command is right whatever ply its mail showed:
+/// showing the board, listing or cancelling conditional moves (#26).
+fn any_ply_will_do(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Game {
+            command: GameCommand::Show { .. }
+                | GameCommand::If {
+                    what: command::Conditional::List | command::Conditional::Cancel(_),
+                    ..
+                },
+            ..
+        }
+    )
 }
 
 /// The key an error mail to the token's player is sent with (it then

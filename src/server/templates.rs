@@ -25,6 +25,7 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/reply.txt",
         include_str!("../../templates/help/reply.txt"),
     ),
+    ("help/if.txt", include_str!("../../templates/help/if.txt")),
     (
         "help/drawing.txt",
         include_str!("../../templates/help/drawing.txt"),

@@ -305,8 +305,12 @@ pub struct Ply {
     pub events: Vec<String>,
     pub comment: String,
     pub played_at: DateTime<Utc>,
-    /// Played from the player's queue, not by a mail of theirs.
+    /// Played from the player's queue or conditional moves, not by a
+    /// mail of theirs.
     pub auto: bool,
+    /// Played from the player's conditional moves (issue #26); stored as
+    /// `auto` = 2.
+    pub conditional: bool,
 }
 
 /// What a new board starts with.
@@ -517,7 +521,8 @@ pub fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec
                 .collect(),
             comment: r.get(4)?,
             played_at: parse_time(&r.get::<_, String>(5)?)?,
-            auto: r.get(6)?,
+            auto: r.get::<_, i64>(6)? != 0,
+            conditional: r.get::<_, i64>(6)? == 2,
         });
     }
     Ok(out)
@@ -548,7 +553,11 @@ pub fn append_ply(
             ply.events.join("\n"),
             ply.comment,
             time_text(ply.played_at),
-            ply.auto,
+            if ply.conditional {
+                2
+            } else {
+                i64::from(ply.auto)
+            },
             position_key.map(|k| k as i64),
             line
         ],
@@ -1017,6 +1026,7 @@ mod tests {
                     comment: String::new(),
                     played_at: Utc::now(),
                     auto: i == 1,
+                    conditional: false,
                 },
                 Some(i as u64),
             )
@@ -1129,6 +1139,7 @@ mod tests {
             comment: String::new(),
             played_at: Utc::now(),
             auto: false,
+            conditional: false,
         };
         append_ply(&conn, id, &ply, None).unwrap();
         set_proposal(&conn, id, Some((Proposal::Undo, rules::Color::Black))).unwrap();
@@ -1286,6 +1297,7 @@ mod tests {
                 comment: String::new(),
                 played_at: Utc::now(),
                 auto: false,
+                conditional: false,
             };
             append_ply(&conn, BoardId::new("chess", n), &ply, None).unwrap();
         };
@@ -1371,6 +1383,7 @@ mod tests {
                 comment: String::new(),
                 played_at: Utc::now(),
                 auto: false,
+                conditional: false,
             };
             append_ply(&conn, BoardId::new("shadowchess", n), &ply, None).unwrap();
         }

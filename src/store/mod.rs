@@ -6,6 +6,7 @@
 
 mod boards;
 mod computer;
+mod conditional;
 mod held;
 mod mail_form;
 mod mailbox;
@@ -22,6 +23,7 @@ mod users;
 
 pub use boards::*;
 pub use computer::*;
+pub use conditional::*;
 pub use held::*;
 pub use mail_form::*;
 pub use mailbox::*;
@@ -136,6 +138,9 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0038_records_shadow_lines.sql"
         )),
         M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
+        M::up(include_str!(
+            "../../migrations/0040_cond_conditional_lines.sql"
+        )),
         M::up(include_str!(
             "../../migrations/0041_tourney_tournaments.sql"
         )),

@@ -140,9 +140,11 @@ pub fn take_pending_move(
     Ok(found)
 }
 
-/// Forget every pending move on a board (an accepted undo, the game's end);
-/// returns how many there were.
+/// Forget every pending move on a board (an accepted undo, the game's end),
+/// the players' conditional moves too (issue #26); returns how many
+/// queued or submitted moves there were.
 pub fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
+    super::clear_conditional_trees(conn, id)?;
     let (game, number) = (id.game, id.number);
     Ok(conn.exec(
         "DELETE FROM pending_moves WHERE game = ?1 AND board = ?2",

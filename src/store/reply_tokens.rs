@@ -271,6 +271,7 @@ mod tests {
                 comment: String::new(),
                 played_at: old,
                 auto: false,
+                conditional: false,
             };
             append_ply(&conn, BoardId::new("chess", number), &ply, None).unwrap();
         }

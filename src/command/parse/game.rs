@@ -167,6 +167,47 @@ impl<'a> Parser<'a> {
         Ok((action, ply))
     }
 
+    /// What `if` does, from the rest of the line: `list`, `cancel` with
+    /// the beginning of the lines to drop (or none: all), or a line to
+    /// add. Moves are split at commas or semicolons when the line has any,
+    /// else at spaces (as `preview` splits them).
+    pub(super) fn conditional_moves(&mut self) -> Res<Conditional> {
+        let words = self.rest();
+        let split = |words: &[&str]| -> Vec<String> {
+            let text = words.join(" ");
+            if text.contains([',', ';']) {
+                text.split([',', ';'])
+                    .map(str::trim)
+                    .filter(|m| !m.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                words.iter().map(|w| w.to_string()).collect()
+            }
+        };
+        let Some(first) = words.first() else {
+            return Err(self.missing());
+        };
+        if first.eq_ignore_ascii_case("list") {
+            if words.len() > 1 {
+                return Err(self.fail(format!(
+                    "{} list takes nothing after list; to add a line, leave list out, like: {}.",
+                    self.cmd,
+                    self.example()
+                )));
+            }
+            return Ok(Conditional::List);
+        }
+        if first.eq_ignore_ascii_case("cancel") {
+            return Ok(Conditional::Cancel(split(&words[1..])));
+        }
+        let moves = split(&words);
+        if moves.is_empty() {
+            return Err(self.missing());
+        }
+        Ok(Conditional::Add(moves))
+    }
+
     pub(super) fn challenge(&mut self) -> Res<GameCommand> {
         let mut players = Vec::new();
         let mut options = Vec::new();
@@ -362,6 +403,15 @@ pub(super) fn submit(p: &mut Parser<'_>) -> Res<GameCommand> {
         action,
         ply,
     })
+}
+
+/// `if <board> <userid> <password> <moves>|list|cancel [<moves>]`
+/// (issue #26).
+pub(super) fn conditional(p: &mut Parser<'_>) -> Res<GameCommand> {
+    let board = p.board_no()?;
+    let who = p.creds()?;
+    let what = p.conditional_moves()?;
+    Ok(GameCommand::If { board, who, what })
 }
 
 pub(super) fn resign(p: &mut Parser<'_>) -> Res<GameCommand> {

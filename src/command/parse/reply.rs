@@ -8,7 +8,10 @@
 //!   `resign`, `propose`, `accept`, `reject`, `undo`, `pass`: the command
 //!   `move` (a leading word `move` or `board` is allowed and dropped);
 //! - `queue <move>` (or one of the queue verb's aliases): `queue`;
-//! - `show`: `show` of that board.
+//! - `show`: `show` of that board;
+//! - `if <moves>`, `if list`, `if cancel [<moves>]`: `if`, the player's
+//!   conditional moves (issue #26). A bare `if` is read as a move (and
+//!   refused as one).
 //!
 //! A final `#N` is the ply guard, exactly as in a Subject command. The
 //! credentials carry the token's userid and an empty password: the server
@@ -59,6 +62,16 @@ pub fn parse_reply(game: &str, board: u32, userid: &str, line: &str) -> Result<P
         Some("show") if p.toks.len() == 1 => GameCommand::Show {
             boards: vec![BoardRef { board, ply: None }],
         },
+        Some("if") if p.toks.len() > 1 => {
+            p.i += 1;
+            p.usage = Usage {
+                needs: "a line of moves, list, or cancel after if",
+                example: "if e5 Nf3 Nc6 Bb5",
+            };
+            p.cmd = "if".to_string();
+            let what = p.conditional_moves()?;
+            GameCommand::If { board, who, what }
+        }
         Some("queue") => {
             p.i += 1;
             p.usage = Usage {
@@ -189,5 +202,34 @@ mod tests {
         let e = parse_reply("chess", 101, "alice", "e4#0").unwrap_err();
         assert!(e.message.contains("#0"), "{}", e.message);
         assert_eq!(e.masked, "e4#0");
+    }
+
+    #[test]
+    fn if_on_a_reply_is_the_conditional_command_on_the_tokens_board() {
+        use crate::command::Conditional;
+        assert_eq!(
+            read("if e5 Nf3 Nc6 Bb5"),
+            GameCommand::If {
+                board: 101,
+                who: alice(),
+                what: Conditional::Add(vec!["e5".into(), "Nf3".into(), "Nc6".into(), "Bb5".into()]),
+            }
+        );
+        assert_eq!(
+            read("If list"),
+            GameCommand::If {
+                board: 101,
+                who: alice(),
+                what: Conditional::List,
+            }
+        );
+        assert_eq!(
+            read("if cancel e5"),
+            GameCommand::If {
+                board: 101,
+                who: alice(),
+                what: Conditional::Cancel(vec!["e5".into()]),
+            }
+        );
     }
 }

@@ -125,6 +125,17 @@ pub(super) const GAME_VERBS: &[Verb<GameCommand>] = &[
         game::queue,
     ),
     verb(
+        "if",
+        &[],
+        Usage {
+            needs: "a board number, your userid, your password and a line of moves (or list, \
+                    or cancel)",
+            example: "{g} if 101 alice secret e5 Nf3 Nc6 Bb5",
+        },
+        Creds::AfterBoard(4),
+        game::conditional,
+    ),
+    verb(
         "resign",
         &[],
         BOARD_CREDS,
