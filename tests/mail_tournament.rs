@@ -91,6 +91,7 @@ fn show(s: &mut Install, name: &str) -> String {
 /// A board of a tournament as its first mail announced it.
 #[derive(Clone, Debug)]
 struct Board {
+    tournament: String,
     number: u32,
     round: u32,
     white: Player,
@@ -101,13 +102,23 @@ struct Board {
 /// mails whose header names the tournament and round), by number. Each
 /// board must be announced to both of its players and to no one else.
 fn new_boards(mails: &[SentMail], name: &str, all: &[Player]) -> BTreeMap<u32, Board> {
+    new_boards_of("Chess", mails, name, all)
+}
+
+/// [`new_boards`] of the game titled `title`.
+fn new_boards_of(
+    title: &str,
+    mails: &[SentMail],
+    name: &str,
+    all: &[Player],
+) -> BTreeMap<u32, Board> {
     let mut boards: BTreeMap<u32, Board> = BTreeMap::new();
     let mut told: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
-    for m in mails.iter().filter(|m| m.subject.starts_with("New Chess Board")) {
+    let new = format!("New {title} Board ");
+    for m in mails.iter().filter(|m| m.subject.starts_with(&new)) {
         let board = board_of(&m.body, name, all);
         assert!(
-            m.subject
-                .starts_with(&format!("New Chess Board {} ", board.number)),
+            m.subject.starts_with(&format!("{new}{} ", board.number)),
             "the subject keeps pbmserv's shape: {}",
             m.subject
         );
@@ -154,6 +165,7 @@ fn board_of(body: &str, name: &str, all: &[Player]) -> Board {
             .unwrap_or_else(|| panic!("{who} is a player"))
     };
     Board {
+        tournament: name.to_string(),
         number,
         round,
         white: player("White"),
@@ -182,6 +194,17 @@ fn finish(s: &mut Install, board: &Board, result: Ending) -> Vec<SentMail> {
         Ending::Draw => vec![mv(w, "propose"), mv(b, "accept")],
     };
     let sent = pass(s, &mails);
+    for m in sent
+        .iter()
+        .filter(|m| m.subject.starts_with(&format!("Chess Board {n} ")))
+    {
+        let named = format!(", tournament {}, round {}", board.tournament, board.round);
+        assert!(
+            joined(&m.body).contains(&named),
+            "every board mail names the tournament and round: {}",
+            m.body
+        );
+    }
     assert!(
         sent.iter()
             .any(|m| m.subject == format!("Chess Board {n} finished")),
@@ -213,7 +236,11 @@ fn assert_every_mail_within_78_columns(s: &Install) {
             }
         }
     }
-    assert!(wide.is_empty(), "lines over 78 columns:\n{}", wide.join("\n"));
+    assert!(
+        wide.is_empty(),
+        "lines over 78 columns:\n{}",
+        wide.join("\n")
+    );
 }
 
 /// The first paragraph of an error mail: the one sentence saying what is
@@ -268,4 +295,849 @@ fn help_tournament_explains_the_commands_and_rulings_within_78_columns() {
     let unknown = mail_to(&say(&mut s, FAY, "help tourney"), FAY);
     assert!(unknown.body.contains("tournament"), "{}", unknown.body);
     assert_every_mail_within_78_columns(&s);
+}
+
+/// A number of the crosstable in half points: "2", "1.5", "1½", "½".
+fn half_points(text: &str) -> Option<u32> {
+    let (whole, half) = match text.strip_suffix('½') {
+        Some(w) => (w, 1),
+        None => match text.split_once('.') {
+            Some((w, "5")) => (w, 1),
+            Some((w, "0")) => (w, 0),
+            Some(_) => return None,
+            None => (text, 0),
+        },
+    };
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    Some(2 * whole + half)
+}
+
+/// A round robin's expected table: each finished game's points (half
+/// points) of each player against each opponent.
+struct RoundRobinTable {
+    /// In seeding order.
+    seeds: Vec<Player>,
+    /// (player, opponent) -> the player's half points.
+    results: BTreeMap<(Player, Player), u32>,
+}
+
+impl RoundRobinTable {
+    fn record(&mut self, board: &Board, ending: Ending) {
+        let (w, b) = match ending {
+            Ending::Win(p) if p == board.white => (2, 0),
+            Ending::Win(_) => (0, 2),
+            Ending::Draw => (1, 1),
+        };
+        self.results.insert((board.white, board.black), w);
+        self.results.insert((board.black, board.white), b);
+    }
+
+    fn score_x2(&self, p: Player) -> u32 {
+        self.results
+            .iter()
+            .filter(|((q, _), _)| *q == p)
+            .map(|(_, pts)| pts)
+            .sum()
+    }
+
+    /// Sonneborn-Berger in quarter points: the opponents' scores times
+    /// the points taken from them.
+    fn sb_x4(&self, p: Player) -> u32 {
+        self.results
+            .iter()
+            .filter(|((q, _), _)| *q == p)
+            .map(|((_, o), pts)| self.score_x2(*o) * pts)
+            .sum()
+    }
+
+    /// The table mailed must show, for every player: each cell of a
+    /// finished game, a blank or dot for one in play, the score and SB.
+    fn check(&self, table: &str) {
+        for p in &self.seeds {
+            let words = row(table, *p);
+            let score = self.score_x2(*p);
+            let sb = self.sb_x4(*p);
+            let _ = (words, score, sb);
+            todo!("the crosstable's layout");
+        }
+    }
+}
+
+/// A 4-player round robin by mail from the first join to the final
+/// table, every crosstable checked against the results so far.
+///
+/// Results (seeds ann, ben, cat, dan: all rated alike, so by joining
+/// order): ann beats ben, draws cat, loses to dan; ben beats cat and dan;
+/// cat beats dan. Scores: ben 2, ann 1½, cat 1½, dan 1. Sonneborn-Berger:
+/// ann 2 (ben) + ¾ (half of cat's 1½) = 2¾; cat ¾ (half of ann's) + 1
+/// (dan) = 1¾; ben 1½ + 1 = 2½; dan 1½ (ann) = 1½. So ben first, ann
+/// second before cat on SB, dan last.
+#[test]
+fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let created = say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
+    let mut boards = BTreeMap::new();
+    for (i, p) in [ANN, BEN, CAT, DAN].into_iter().enumerate() {
+        let mails = tour(&mut s, "join", "spring", p);
+        let found = new_boards(&mails, "spring", &all);
+        if i < 3 {
+            assert!(found.is_empty(), "no board before the fourth joins");
+            assert_eq!(mails.len(), 1, "{mails:#?}");
+        } else {
+            boards = found;
+        }
+    }
+    // Full: it started, all six boards at once, three rounds of two.
+    assert_eq!(boards.len(), 6, "{boards:#?}");
+    let mut pairs = BTreeSet::new();
+    let mut whites: BTreeMap<Player, u32> = BTreeMap::new();
+    for round in 1..=3 {
+        let in_round: Vec<&Board> = boards.values().filter(|b| b.round == round).collect();
+        assert_eq!(in_round.len(), 2, "round {round}: {boards:#?}");
+        let seated: BTreeSet<Player> = in_round.iter().flat_map(|b| [b.white, b.black]).collect();
+        assert_eq!(seated.len(), 4, "each plays once in round {round}");
+    }
+    for b in boards.values() {
+        let pair = if b.white < b.black {
+            (b.white, b.black)
+        } else {
+            (b.black, b.white)
+        };
+        assert!(pairs.insert(pair), "{pair:?} meet once");
+        *whites.entry(b.white).or_default() += 1;
+    }
+    for p in [ANN, BEN, CAT, DAN] {
+        let w = whites.get(&p).copied().unwrap_or(0);
+        assert!((1..=2).contains(&w), "{p:?} has White {w} times of 3");
+    }
+
+    let mut expected = RoundRobinTable {
+        seeds: vec![ANN, BEN, CAT, DAN],
+        results: BTreeMap::new(),
+    };
+    expected.check(&show(&mut s, "spring"));
+    let plan = [
+        ((ANN, BEN), Ending::Win(ANN)),
+        ((ANN, CAT), Ending::Draw),
+        ((ANN, DAN), Ending::Win(DAN)),
+        ((BEN, CAT), Ending::Win(BEN)),
+        ((BEN, DAN), Ending::Win(BEN)),
+        ((CAT, DAN), Ending::Win(CAT)),
+    ];
+    let mut last = Vec::new();
+    for (i, ((x, y), ending)) in plan.into_iter().enumerate() {
+        let board = boards
+            .values()
+            .find(|b| [b.white, b.black] == [x, y] || [b.white, b.black] == [y, x])
+            .unwrap()
+            .clone();
+        last = finish(&mut s, &board, ending);
+        expected.record(&board, ending);
+        if i < plan.len() - 1 {
+            expected.check(&show(&mut s, "spring"));
+        }
+    }
+    // The last result: every entrant is mailed the final table.
+    for p in [ANN, BEN, CAT, DAN] {
+        let finals: Vec<&SentMail> = last
+            .iter()
+            .filter(|m| m.to == p.addr() && !m.subject.starts_with("Chess Board"))
+            .collect();
+        assert_eq!(finals.len(), 1, "{p:?} gets the final table: {last:#?}");
+        assert!(
+            finals[0].subject.contains("spring"),
+            "{}",
+            finals[0].subject
+        );
+        expected.check(&finals[0].body);
+    }
+    let table = show(&mut s, "spring");
+    expected.check(&table);
+    let rank = |p: Player| row(&table, p)[0].trim_end_matches('.').to_string();
+    assert_eq!(
+        [BEN, ANN, CAT, DAN].map(rank),
+        ["1", "2", "3", "4"].map(String::from),
+        "{table}"
+    );
+
+    // One PGN file of all six games.
+    let pgn = mail_to(&say(&mut s, FAY, "chess tournament pgn spring"), FAY).body;
+    assert_eq!(pgn.matches("[Event ").count(), 6, "{pgn}");
+    for b in boards.values() {
+        let white = format!("[White \"{}\"]", b.white.user());
+        let black = format!("[Black \"{}\"]", b.black.user());
+        assert!(
+            pgn.split("[Event ")
+                .any(|g| g.contains(&white) && g.contains(&black)),
+            "board {} in the PGN: {pgn}",
+            b.number
+        );
+    }
+    assert_eq!(pgn.matches("[Result \"1/2-1/2\"]").count(), 1, "{pgn}");
+    // The list shows it finished.
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    assert!(listed.contains("spring"), "{listed}");
+    assert!(listed.to_lowercase().contains("finished"), "{listed}");
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A Swiss as the test saw it: each round's boards, results and bye.
+#[derive(Default)]
+struct SwissRecord {
+    rounds: u32,
+    /// round -> its boards with their endings.
+    games: BTreeMap<u32, Vec<(Board, Ending)>>,
+    /// round -> who sat out.
+    byes: BTreeMap<u32, Player>,
+}
+
+impl SwissRecord {
+    /// The player's half points in `round`: Some for a game or a bye.
+    fn result_x2(&self, p: Player, round: u32) -> Option<u32> {
+        if self.byes.get(&round) == Some(&p) {
+            return Some(2);
+        }
+        self.games.get(&round)?.iter().find_map(|(b, e)| {
+            if b.white != p && b.black != p {
+                return None;
+            }
+            Some(match e {
+                Ending::Draw => 1,
+                Ending::Win(w) if *w == p => 2,
+                Ending::Win(_) => 0,
+            })
+        })
+    }
+
+    fn opponent(&self, p: Player, round: u32) -> Option<Player> {
+        self.games.get(&round)?.iter().find_map(|(b, _)| {
+            (b.white == p)
+                .then_some(b.black)
+                .or((b.black == p).then_some(b.white))
+        })
+    }
+
+    fn score_x2(&self, p: Player) -> u32 {
+        (1..=self.rounds).filter_map(|r| self.result_x2(p, r)).sum()
+    }
+
+    /// An opponent's score as Buchholz counts it (FIDE's rule for
+    /// unplayed games, as the server documents it): a round they did not
+    /// play over the board (their bye) counts as a draw.
+    fn score_for_buchholz_x2(&self, p: Player) -> u32 {
+        (1..=self.rounds)
+            .map(|r| match self.opponent(p, r) {
+                Some(_) => self.result_x2(p, r).unwrap(),
+                None => 1,
+            })
+            .sum()
+    }
+
+    /// Buchholz terms, one per round: the opponent's score, or for the
+    /// player's own bye a virtual opponent's: points before the round +
+    /// (1 - the bye's point) + ½ per round after it.
+    fn buchholz_terms_x2(&self, p: Player) -> Vec<u32> {
+        (1..=self.rounds)
+            .map(|r| match self.opponent(p, r) {
+                Some(o) => self.score_for_buchholz_x2(o),
+                None => {
+                    let before: u32 = (1..r).filter_map(|q| self.result_x2(p, q)).sum();
+                    before + (2 - self.result_x2(p, r).unwrap()) + (self.rounds - r)
+                }
+            })
+            .collect()
+    }
+}
+
+/// A 5-player Swiss of 3 rounds by mail to the end: a bye each round (a
+/// point, never twice to one player), no pair twice, each next round
+/// paired by the very mail that ends the round's last board (and not
+/// before), the final table mailed to everyone, scores, Buchholz and
+/// Median-Buchholz checked against the FIDE rules worked out here from
+/// the pairings the server made.
+#[test]
+fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
+    let entrants = [ANN, BEN, CAT, DAN, EVE];
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let created = say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create autumn ann {} swiss 5 rounds 3",
+            ANN.pw()
+        ),
+    );
+    assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
+    let mut boards = BTreeMap::new();
+    for p in entrants {
+        boards = new_boards(&tour(&mut s, "join", "autumn", p), "autumn", &all);
+    }
+    let mut record = SwissRecord {
+        rounds: 3,
+        ..SwissRecord::default()
+    };
+    let mut met = BTreeSet::new();
+    for round in 1..=3 {
+        // The round's boards: two, and the fifth player sits out.
+        assert_eq!(boards.len(), 2, "round {round}: {boards:#?}");
+        assert!(boards.values().all(|b| b.round == round), "{boards:#?}");
+        let seated: BTreeSet<Player> = boards.values().flat_map(|b| [b.white, b.black]).collect();
+        assert_eq!(seated.len(), 4, "{boards:#?}");
+        let bye = *entrants.iter().find(|p| !seated.contains(p)).unwrap();
+        assert!(
+            !record.byes.values().any(|p| *p == bye),
+            "{bye:?} has a second bye in round {round}"
+        );
+        record.byes.insert(round, bye);
+        for b in boards.values() {
+            let pair = (b.white.min(b.black), b.white.max(b.black));
+            assert!(met.insert(pair), "{pair:?} meet again in round {round}");
+        }
+        // The first board a win for White, the second a win for Black
+        // (fool's mate) or, in round 2, a draw.
+        let list: Vec<Board> = boards.values().cloned().collect();
+        let endings = [
+            Ending::Win(list[0].white),
+            if round == 2 {
+                Ending::Draw
+            } else {
+                Ending::Win(list[1].black)
+            },
+        ];
+        let first = finish(&mut s, &list[0], endings[0]);
+        assert!(
+            new_boards(&first, "autumn", &all).is_empty(),
+            "round {} is not paired before round {round} ends: {first:#?}",
+            round + 1
+        );
+        let last = finish(&mut s, &list[1], endings[1]);
+        record
+            .games
+            .insert(round, list.into_iter().zip(endings).collect());
+        boards = new_boards(&last, "autumn", &all);
+        if round == 3 {
+            assert!(boards.is_empty(), "no fourth round: {boards:#?}");
+            for p in entrants {
+                let finals: Vec<&SentMail> = last
+                    .iter()
+                    .filter(|m| m.to == p.addr() && !m.subject.starts_with("Chess Board"))
+                    .collect();
+                assert_eq!(finals.len(), 1, "{p:?} gets the final table: {last:#?}");
+                check_swiss_table(&finals[0].body, &record, &entrants);
+            }
+        } else {
+            check_swiss_table(&show(&mut s, "autumn"), &record, &entrants);
+        }
+    }
+    check_swiss_table(&show(&mut s, "autumn"), &record, &entrants);
+    let pgn = mail_to(&say(&mut s, FAY, "chess tournament pgn autumn"), FAY).body;
+    assert_eq!(pgn.matches("[Event ").count(), 6, "{pgn}");
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// The Swiss table shows each entrant's score, Buchholz and
+/// Median-Buchholz as `record` gives them.
+fn check_swiss_table(table: &str, record: &SwissRecord, entrants: &[Player]) {
+    for p in entrants {
+        let words = row(table, *p);
+        let terms = record.buchholz_terms_x2(*p);
+        let buch: u32 = terms.iter().sum();
+        let mbuch = buch - terms.iter().max().unwrap() - terms.iter().min().unwrap();
+        let _ = (words, buch, mbuch, record.score_x2(*p));
+        todo!("the crosstable's layout");
+    }
+}
+
+/// Open a 4-player round robin `name` of ann, ben, cat and dan by mail;
+/// its six boards.
+fn started_round_robin(s: &mut Install, name: &str, all: &[Player]) -> Vec<Board> {
+    let created = say(
+        s,
+        ANN,
+        &format!(
+            "chess tournament create {name} ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
+    let mut boards = BTreeMap::new();
+    for p in [ANN, BEN, CAT, DAN] {
+        boards = new_boards(&tour(s, "join", name, p), name, all);
+    }
+    assert_eq!(boards.len(), 6);
+    boards.into_values().collect()
+}
+
+/// The board of `x` against `y` among `boards`.
+fn between(boards: &[Board], x: Player, y: Player) -> Board {
+    boards
+        .iter()
+        .find(|b| (b.white, b.black) == (x, y) || (b.white, b.black) == (y, x))
+        .unwrap()
+        .clone()
+}
+
+/// A withdrawal before half of the player's games are finished annuls
+/// them all: the win over them counts for no one, their boards in play
+/// end, and nothing of theirs can be played any more.
+#[test]
+fn a_withdrawal_before_half_the_games_annuls_every_result() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "early", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    let before = show(&mut s, "early");
+    assert_eq!(
+        half_points(&row(&before, ANN)[score_column(&before)]),
+        Some(2),
+        "{before}"
+    );
+
+    let mails = tour(&mut s, "withdraw", "early", DAN);
+    // Dan's two boards in play end, told to both players of each.
+    for opp in [BEN, CAT] {
+        let b = between(&boards, opp, DAN);
+        let ended = format!("Chess Board {} finished", b.number);
+        for p in [opp, DAN] {
+            assert!(
+                mails.iter().any(|m| m.to == p.addr() && m.subject == ended),
+                "{p:?} is told board {} ended: {mails:#?}",
+                b.number
+            );
+        }
+        assert!(
+            !mails.iter().any(|m| m.body.contains("rating went")),
+            "an annulled game is not rated: {mails:#?}"
+        );
+        let refused = say(
+            &mut s,
+            opp,
+            &format!("chess move {} {} {} e4", b.number, opp.user(), opp.pw()),
+        );
+        assert!(
+            mail_to(&refused, opp).subject.ends_with("Error"),
+            "{refused:#?}"
+        );
+    }
+    let after = show(&mut s, "early");
+    let column = score_column(&after);
+    for p in [ANN, BEN, CAT, DAN] {
+        assert_eq!(
+            half_points(&row(&after, p)[column]),
+            Some(0),
+            "{p:?} has nothing from dan's annulled games: {after}"
+        );
+    }
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A withdrawal after half of the player's games keeps their finished
+/// results and loses the rest by forfeit, unrated.
+#[test]
+fn a_withdrawal_after_half_the_games_forfeits_the_rest_unrated() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "late", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    finish(&mut s, &between(&boards, BEN, DAN), Ending::Win(DAN));
+    let players_before = mail_to(&say(&mut s, FAY, "chess players"), FAY).body;
+
+    let mails = tour(&mut s, "withdraw", "late", DAN);
+    let forfeited = between(&boards, CAT, DAN);
+    let ended = format!("Chess Board {} finished", forfeited.number);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == CAT.addr() && m.subject == ended),
+        "{mails:#?}"
+    );
+    assert!(
+        !mails.iter().any(|m| m.body.contains("rating went")),
+        "a forfeit is not rated: {mails:#?}"
+    );
+    let players_after = mail_to(&say(&mut s, FAY, "chess players"), FAY).body;
+    assert_eq!(players_before, players_after, "no rating moved");
+    let table = show(&mut s, "late");
+    let column = score_column(&table);
+    for (p, points) in [(ANN, 2), (BEN, 0), (CAT, 2), (DAN, 2)] {
+        assert_eq!(
+            half_points(&row(&table, p)[column]),
+            Some(points),
+            "{p:?}: {table}"
+        );
+    }
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// The index of the score column in the crosstable's rows.
+fn score_column(table: &str) -> usize {
+    let _ = table;
+    todo!("the crosstable's layout")
+}
+
+/// Each refusal is one plain sentence to the sender alone, and nothing of
+/// it is stored: the listings and tables are as before.
+#[test]
+fn refused_tournament_commands_say_why_in_one_sentence_and_store_nothing() {
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let create =
+        |name: &str, rest: &str| format!("chess tournament create {name} ann {} {rest}", ANN.pw());
+    // A running one (three players, started when full), an open one.
+    assert_ne!(
+        mail_to(&say(&mut s, ANN, &create("full", "roundrobin 3")), ANN).subject,
+        "Error"
+    );
+    for p in [ANN, BEN, CAT] {
+        tour(&mut s, "join", "full", p);
+    }
+    assert_ne!(
+        mail_to(&say(&mut s, ANN, &create("open", "swiss 8 rounds 3")), ANN).subject,
+        "Error"
+    );
+    tour(&mut s, "join", "open", BEN);
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    let open_table = show(&mut s, "open");
+    let full_table = show(&mut s, "full");
+
+    let cases: Vec<(Player, String, &[&str])> = vec![
+        (
+            DAN,
+            format!("chess tournament join full dan {}", DAN.pw()),
+            &["started", "running", "full"],
+        ),
+        (
+            DAN,
+            format!("chess tournament join nosuch dan {}", DAN.pw()),
+            &["nosuch"],
+        ),
+        (
+            BEN,
+            format!("chess tournament join open ben {}", BEN.pw()),
+            &["already"],
+        ),
+        (
+            DAN,
+            "chess tournament join open dan wrong-pw".to_string(),
+            &["password"],
+        ),
+        (
+            BEN,
+            format!("chess tournament leave full ben {}", BEN.pw()),
+            &["started", "running", "withdraw"],
+        ),
+        (
+            BEN,
+            format!("chess tournament start open ben {}", BEN.pw()),
+            &["creator", "admin"],
+        ),
+        (
+            CAT,
+            format!("chess tournament leave open cat {}", CAT.pw()),
+            &["not"],
+        ),
+        (FAY, "chess tournament show nosuch".to_string(), &["nosuch"]),
+        (ANN, create("Spring!", "roundrobin 4"), &["name"]),
+        (
+            ANN,
+            create("a-name-of-seventeen", "roundrobin 4"),
+            &["name", "16"],
+        ),
+        (
+            ANN,
+            create("open", "roundrobin 4"),
+            &["open", "taken", "exists", "already"],
+        ),
+        (ANN, create("huge", "roundrobin 65"), &["64"]),
+        (ANN, create("long", "swiss 8 rounds 21"), &["20"]),
+        (ANN, create("tiny", "roundrobin 1"), &["players"]),
+        (ANN, create("odd", "knockout 8"), &["roundrobin", "swiss"]),
+    ];
+    for (who, subject, words) in cases {
+        let mails = say(&mut s, who, &subject);
+        let sentence = refusal(&mails, who);
+        assert!(
+            words.iter().any(|w| sentence.contains(w)),
+            "{subject}: one of {words:?} in {sentence:?}"
+        );
+    }
+    // Nothing stored: the list and both tables are as they were.
+    assert_eq!(
+        mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body,
+        listed
+    );
+    assert_eq!(show(&mut s, "open"), open_table);
+    assert_eq!(show(&mut s, "full"), full_table);
+    assert!(!open_table.contains("dan"), "{open_table}");
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A player may open only so many tournaments at once (three).
+#[test]
+fn a_player_opens_at_most_three_tournaments_at_once() {
+    let mut s = install_with(CONFIG, &[ANN, FAY]);
+    for name in ["one", "two", "three", "four"] {
+        let mails = say(
+            &mut s,
+            ANN,
+            &format!(
+                "chess tournament create {name} ann {} roundrobin 4",
+                ANN.pw()
+            ),
+        );
+        if name == "four" {
+            refusal(&mails, ANN);
+        } else {
+            assert_ne!(mail_to(&mails, ANN).subject, "Error", "{mails:#?}");
+        }
+    }
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    assert!(
+        listed.contains("three") && !listed.contains("four"),
+        "{listed}"
+    );
+}
+
+/// Without `players_may_create` (the default), a player cannot open a
+/// tournament; an admin can, by the CLI.
+#[test]
+fn players_may_not_create_tournaments_unless_the_server_allows_it() {
+    let mut s = install_with("", &[ANN, FAY]);
+    let mails = say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    refusal(&mails, ANN);
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    assert!(!listed.contains("spring"), "{listed}");
+}
+
+/// The text whose presence in a mail makes a debug build abort before
+/// the mail's transaction commits (the test hook of `daemon::take_mail`),
+/// as if the server were killed right after the mail before it did its
+/// work in the same transaction.
+const KILLER: &str = "KILLS-THE-SERVER";
+
+/// One `poll` with the abort hook armed: it must die.
+fn poll_killed(s: &Install) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&s.config)
+        .arg("poll")
+        .env("RUST_LOG", "error")
+        .env("PBMCHESS_TEST_ABORT_ON", KILLER)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the pass dies");
+}
+
+/// Boards in the database, by (white, black), counted.
+fn boards_in_database(s: &Install) -> BTreeMap<(String, String), i64> {
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT w.userid, b.userid, count(*) FROM board_players w \
+             JOIN board_players b ON b.game = w.game AND b.board = w.board \
+             WHERE w.seat = 0 AND b.seat = 1 GROUP BY w.userid, b.userid",
+        )
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))
+        .unwrap();
+    rows.map(|r| r.unwrap()).collect()
+}
+
+/// A kill after the join that fills a tournament did its work, before
+/// the commit: nothing of it stays, and the pass after the restart starts
+/// the tournament with every board once, each announced once.
+#[test]
+fn a_kill_during_the_join_that_fills_the_tournament_creates_every_board_once() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    for p in [ANN, BEN, CAT] {
+        tour(&mut s, "join", "spring", p);
+    }
+    s.send(
+        &DAN.addr(),
+        &format!("chess tournament join spring dan {}", DAN.pw()),
+        "",
+    );
+    s.send(&FAY.addr(), "help", KILLER);
+    poll_killed(&s);
+    assert!(s.take_outbox().is_empty(), "nothing was sent");
+    assert!(boards_in_database(&s).is_empty(), "no board was kept");
+    // The restart (unarmed) works both mails.
+    s.poll();
+    let mails = s.take_outbox();
+    let boards = new_boards(&mails, "spring", &all);
+    assert_eq!(boards.len(), 6, "{mails:#?}");
+    let stored = boards_in_database(&s);
+    assert_eq!(stored.len(), 6, "{stored:?}");
+    assert!(stored.values().all(|n| *n == 1), "{stored:?}");
+    // A pass more changes nothing.
+    s.poll();
+    assert!(new_boards(&s.take_outbox(), "spring", &all).is_empty());
+    assert_eq!(boards_in_database(&s), stored);
+}
+
+/// A kill after the mail that ends a Swiss round's last board did its
+/// work (pairing the next round), before the commit: after the restart
+/// the next round's boards exist once each, announced once.
+#[test]
+fn a_kill_during_the_mail_that_ends_a_round_pairs_the_next_round_once() {
+    let entrants = [ANN, BEN, CAT, DAN];
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create cup ann {} swiss 4 rounds 3",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for p in entrants {
+        boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    assert_eq!(round1.len(), 2);
+    finish(&mut s, &round1[0], Ending::Win(round1[0].white));
+    let last = &round1[1];
+    s.send(
+        &last.black.addr(),
+        &format!(
+            "chess resign {} {} {}",
+            last.number,
+            last.black.user(),
+            last.black.pw()
+        ),
+        "",
+    );
+    s.send(&FAY.addr(), "help", KILLER);
+    let before = boards_in_database(&s);
+    poll_killed(&s);
+    assert!(s.take_outbox().is_empty(), "nothing was sent");
+    assert_eq!(boards_in_database(&s), before, "no board was kept");
+    s.poll();
+    let round2 = new_boards(&s.take_outbox(), "cup", &all);
+    assert_eq!(round2.len(), 2, "{round2:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    let stored = boards_in_database(&s);
+    assert_eq!(stored.len(), 4, "{stored:?}");
+    assert!(stored.values().all(|n| *n == 1), "{stored:?}");
+    s.poll();
+    assert!(new_boards(&s.take_outbox(), "cup", &all).is_empty());
+    assert_eq!(boards_in_database(&s), stored);
+}
+
+/// The admin opens a tournament by the CLI (players may not), players
+/// join by mail, it starts when full; `admin tournament show` and `list`
+/// print it. In another game than chess: its boards are of that game.
+#[test]
+fn an_admin_opens_a_tournament_by_the_cli_and_players_join_by_mail() {
+    let all = [ANN, BEN, CAT, FAY];
+    let mut s = install_with("", &all);
+    let out = s.ok(&[
+        "admin",
+        "tournament",
+        "create",
+        "winter",
+        "shadowchess",
+        "--kind",
+        "roundrobin",
+        "--players",
+        "3",
+        "--double",
+        "--forfeittime=9",
+    ]);
+    assert!(out.contains("winter"), "{out}");
+    let listed = s.ok(&["admin", "tournament", "list"]);
+    assert!(listed.contains("winter"), "{listed}");
+    let mut boards = BTreeMap::new();
+    for p in [ANN, BEN, CAT] {
+        let mails = say(
+            &mut s,
+            p,
+            &format!("shadowchess tournament join winter {} {}", p.user(), p.pw()),
+        );
+        assert!(mails.iter().all(|m| m.subject != "Error"), "{mails:#?}");
+        boards = new_boards_of("Shadow Chess", &mails, "winter", &all);
+    }
+    // Double round robin of three: six boards, each pair once each way.
+    assert_eq!(boards.len(), 6, "{boards:#?}");
+    let pairs: BTreeSet<(Player, Player)> = boards.values().map(|b| (b.white, b.black)).collect();
+    assert_eq!(pairs.len(), 6, "{pairs:?}");
+    // The boards keep the tournament's timers.
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let forfeit: Vec<Option<i64>> = conn
+        .prepare("SELECT forfeit_days FROM boards WHERE game = 'shadowchess'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(forfeit, vec![Some(9); 6]);
+    let table = s.ok(&["admin", "tournament", "show", "winter"]);
+    for p in [ANN, BEN, CAT] {
+        row(&table, p);
+    }
+    // Chess has no tournament of that name.
+    let mails = say(&mut s, FAY, "chess tournament show winter");
+    refusal(&mails, FAY);
+}
+
+/// A player who signs off leaves the open tournaments they joined: the
+/// tournament does not start with a board for an account that is gone.
+#[test]
+fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    for p in [ANN, BEN, CAT] {
+        tour(&mut s, "join", "spring", p);
+    }
+    say(&mut s, BEN, &format!("signoff ben {}", BEN.pw()));
+    let mut boards = new_boards(&tour(&mut s, "join", "spring", DAN), "spring", &all);
+    if boards.is_empty() {
+        boards = new_boards(&tour(&mut s, "join", "spring", EVE), "spring", &all);
+    }
+    assert_eq!(boards.len(), 6, "{boards:#?}");
+    assert!(
+        boards.values().all(|b| b.white != BEN && b.black != BEN),
+        "{boards:#?}"
+    );
 }
