@@ -225,7 +225,7 @@ fn row(table: &str, p: Player) -> Vec<String> {
 }
 
 /// Every line of every mail the installation ever sent (Subject and
-/// body) is within 78 columns.
+/// body) is within 78 columns, and no mail holds a password.
 fn assert_every_mail_within_78_columns(s: &Install) {
     let mut wide = Vec::new();
     for raw in s.all_outbox_raw() {
@@ -241,6 +241,10 @@ fn assert_every_mail_within_78_columns(s: &Install) {
         "lines over 78 columns:\n{}",
         wide.join("\n")
     );
+    // And no password of the tests' players ("ann-pw", …) left the server.
+    for raw in s.all_outbox_raw() {
+        assert!(!raw.contains("-pw"), "a password in a mail: {raw}");
+    }
 }
 
 /// The first paragraph of an error mail: the one sentence saying what is
@@ -1140,4 +1144,129 @@ fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
         boards.values().all(|b| b.white != BEN && b.black != BEN),
         "{boards:#?}"
     );
+}
+
+/// A player who withdraws from a Swiss while their board is the round's
+/// last in play: that board is forfeited, and the same mail pairs the
+/// next round without them.
+#[test]
+fn a_withdrawal_that_ends_a_swiss_round_pairs_the_next_round_without_the_player() {
+    let entrants = [ANN, BEN, CAT, DAN, EVE];
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create cup ann {} swiss 5 rounds 3",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for p in entrants {
+        boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    assert_eq!(round1.len(), 2, "{round1:#?}");
+    finish(&mut s, &round1[0], Ending::Win(round1[0].white));
+    let quitter = round1[1].black;
+    let mails = tour(&mut s, "withdraw", "cup", quitter);
+    let ended = format!("Chess Board {} finished", round1[1].number);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == round1[1].white.addr() && m.subject == ended),
+        "{mails:#?}"
+    );
+    let round2 = new_boards(&mails, "cup", &all);
+    assert_eq!(round2.len(), 2, "four players left: two boards: {mails:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    assert!(
+        round2
+            .values()
+            .all(|b| b.white != quitter && b.black != quitter),
+        "{quitter:?} is not paired again: {round2:#?}"
+    );
+    let table = show(&mut s, "cup");
+    row(&table, quitter);
+}
+
+/// An admin who deletes a Swiss board of the round in play does not
+/// leave the tournament stuck: either the delete is refused, or the
+/// round still ends when its other board does.
+#[test]
+fn deleting_a_board_of_a_swiss_round_does_not_stall_the_tournament() {
+    let entrants = [ANN, BEN, CAT, DAN];
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create cup ann {} swiss 4 rounds 2",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for p in entrants {
+        boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    let out = s.run(&[
+        "admin",
+        "board",
+        "delete",
+        "chess",
+        &round1[1].number.to_string(),
+    ]);
+    s.poll();
+    s.take_outbox();
+    let deleted = out.status.success() && boards_in_database(&s).len() == 1;
+    let mails = finish(&mut s, &round1[0], Ending::Win(round1[0].white));
+    if deleted {
+        let round2 = new_boards(&mails, "cup", &all);
+        assert_eq!(round2.len(), 2, "round 2 is paired: {mails:#?}");
+    } else {
+        assert_eq!(boards_in_database(&s).len(), 2, "the delete was refused");
+    }
+}
+
+/// The crosstable of a 40-player Swiss stays within 78 columns and a
+/// bounded size.
+#[test]
+fn the_table_of_a_forty_player_swiss_fits_a_mail() {
+    const NAMES: [&str; 40] = [
+        "p00", "p01", "p02", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11", "p12",
+        "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25",
+        "p26", "p27", "p28", "p29", "p30", "p31", "p32", "p33", "p34", "p35", "p36", "p37", "p38",
+        "p39",
+    ];
+    let mut players: Vec<Player> = NAMES.iter().map(|n| Player(n)).collect();
+    players.push(FAY);
+    let mut s = install_with(CONFIG, &players);
+    say(
+        &mut s,
+        players[0],
+        &format!(
+            "chess tournament create big p00 {} swiss 40 rounds 9",
+            players[0].pw()
+        ),
+    );
+    let joins: Vec<(Player, String)> = players[..40]
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                format!("chess tournament join big {} {}", p.user(), p.pw()),
+            )
+        })
+        .collect();
+    let mails = pass(&mut s, &joins);
+    assert_eq!(new_boards(&mails, "big", &players).len(), 20);
+    let table = show(&mut s, "big");
+    for p in &players[..40] {
+        row(&table, *p);
+    }
+    assert!(table.len() < 32 * 1024, "{} bytes", table.len());
+    assert_every_mail_within_78_columns(&s);
 }
