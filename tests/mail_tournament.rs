@@ -394,11 +394,11 @@ fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
     );
     assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
     let mut boards = BTreeMap::new();
-    for (i, p) in [ANN, BEN, CAT, DAN].into_iter().enumerate() {
+    for (i, p) in [BEN, CAT, DAN].into_iter().enumerate() {
         let mails = tour(&mut s, "join", "spring", p);
         let found = new_boards(&mails, "spring", &all);
-        if i < 3 {
-            assert!(found.is_empty(), "no board before the fourth joins");
+        if i < 2 {
+            assert!(found.is_empty(), "no board before the third player joins");
             assert_eq!(mails.len(), 1, "{mails:#?}");
         } else {
             boards = found;
@@ -587,7 +587,7 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
     );
     assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
     let mut boards = BTreeMap::new();
-    for p in entrants {
+    for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "autumn", p), "autumn", &all);
     }
     let mut record = SwissRecord {
@@ -679,7 +679,7 @@ fn started_round_robin(s: &mut Install, name: &str, all: &[Player]) -> Vec<Board
     );
     assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
     let mut boards = BTreeMap::new();
-    for p in [ANN, BEN, CAT, DAN] {
+    for p in [BEN, CAT, DAN] {
         boards = new_boards(&tour(s, "join", name, p), name, all);
     }
     assert_eq!(boards.len(), 6);
@@ -806,7 +806,7 @@ fn refused_tournament_commands_say_why_in_one_sentence_and_store_nothing() {
         mail_to(&say(&mut s, ANN, &create("full", "roundrobin 3")), ANN).subject,
         "Error"
     );
-    for p in [ANN, BEN, CAT] {
+    for p in [BEN, CAT] {
         tour(&mut s, "join", "full", p);
     }
     assert_ne!(
@@ -866,8 +866,14 @@ fn refused_tournament_commands_say_why_in_one_sentence_and_store_nothing() {
             create("open", "roundrobin 4"),
             &["open", "taken", "exists", "already"],
         ),
-        (ANN, create("huge", "roundrobin 65"), &["64"]),
-        (ANN, create("long", "swiss 8 rounds 21"), &["20"]),
+        (ANN, create("huge", "swiss 65 rounds 5"), &["64"]),
+        (ANN, create("wide", "roundrobin 13"), &["12"]),
+        (ANN, create("long", "swiss 64 rounds 21"), &["20"]),
+        (
+            ANN,
+            create("again", "swiss 4 rounds 4"),
+            &["3", "meet", "twice"],
+        ),
         (ANN, create("tiny", "roundrobin 1"), &["players"]),
         (ANN, create("odd", "knockout 8"), &["roundrobin", "swiss"]),
     ];
@@ -984,7 +990,7 @@ fn a_kill_during_the_join_that_fills_the_tournament_creates_every_board_once() {
             ANN.pw()
         ),
     );
-    for p in [ANN, BEN, CAT] {
+    for p in [BEN, CAT] {
         tour(&mut s, "join", "spring", p);
     }
     s.send(
@@ -1027,7 +1033,7 @@ fn a_kill_during_the_mail_that_ends_a_round_pairs_the_next_round_once() {
         ),
     );
     let mut boards = BTreeMap::new();
-    for p in entrants {
+    for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
     }
     let round1: Vec<Board> = boards.into_values().collect();
@@ -1131,7 +1137,7 @@ fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
             ANN.pw()
         ),
     );
-    for p in [ANN, BEN, CAT] {
+    for p in [BEN, CAT] {
         tour(&mut s, "join", "spring", p);
     }
     say(&mut s, BEN, &format!("signoff ben {}", BEN.pw()));
@@ -1163,7 +1169,7 @@ fn a_withdrawal_that_ends_a_swiss_round_pairs_the_next_round_without_the_player(
         ),
     );
     let mut boards = BTreeMap::new();
-    for p in entrants {
+    for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
     }
     let round1: Vec<Board> = boards.into_values().collect();
@@ -1208,7 +1214,7 @@ fn deleting_a_board_of_a_swiss_round_does_not_stall_the_tournament() {
         ),
     );
     let mut boards = BTreeMap::new();
-    for p in entrants {
+    for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
     }
     let round1: Vec<Board> = boards.into_values().collect();
@@ -1252,7 +1258,7 @@ fn the_table_of_a_forty_player_swiss_fits_a_mail() {
             players[0].pw()
         ),
     );
-    let joins: Vec<(Player, String)> = players[..40]
+    let joins: Vec<(Player, String)> = players[1..40]
         .iter()
         .map(|p| {
             (
