@@ -20,7 +20,9 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 
 use crate::app::{App, AppError};
-use crate::command::{self, Command, GameCommand, Timers};
+use crate::command::{
+    self, Command, GameCommand, Timers, TournamentAction, TournamentCommand, TournamentPlan,
+};
 use crate::quarantine::{self, ReplayError};
 pub use crate::server::AdminError;
 use crate::server::{MailOutcome, Refusal};
@@ -111,6 +113,53 @@ fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers
                 ..
             } => Ok((players, options, timers)),
             _ => Err(Refusal::new("give the players, then any -options")),
+        },
+        Err(e) => Err(Refusal::new(e.message)),
+    }
+}
+
+/// The plan of `admin tournament create`, its options and timers read as
+/// `tournament create` by mail reads them.
+pub fn tournament_plan(
+    swiss: bool,
+    players: u32,
+    double: bool,
+    rounds: Option<u32>,
+    timers: Timers,
+    options: &[String],
+) -> Result<TournamentPlan, Refusal> {
+    let mut words = vec![
+        if swiss { "swiss" } else { "roundrobin" }.to_string(),
+        players.to_string(),
+    ];
+    if double {
+        words.push("double".to_string());
+    }
+    if let Some(rounds) = rounds {
+        words.push(format!("rounds {rounds}"));
+    }
+    for (name, days) in [
+        ("nagtime", timers.nag_days),
+        ("forfeittime", timers.forfeit_days),
+        ("totaltime", timers.total_days),
+    ] {
+        if let Some(days) = days {
+            words.push(format!("--{name}={days}"));
+        }
+    }
+    words.extend(options.iter().cloned());
+    let line = format!("chess tournament create t admin pw {}", words.join(" "));
+    match command::parse_line(&line) {
+        Ok(parsed) => match parsed.command {
+            Command::Game {
+                command:
+                    GameCommand::Tournament(TournamentCommand::Act {
+                        action: TournamentAction::Create(plan),
+                        ..
+                    }),
+                ..
+            } => plan.map_err(Refusal::new),
+            _ => Err(Refusal::new("give --kind, --players and any -options")),
         },
         Err(e) => Err(Refusal::new(e.message)),
     }

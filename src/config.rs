@@ -30,6 +30,17 @@ pub struct Config {
     pub computer: ComputerSection,
     pub accounts: AccountsSection,
     pub security: SecuritySection,
+    pub tournaments: TournamentsSection,
+}
+
+/// Who may open tournaments by mail (issue #27).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentsSection {
+    /// Players may open tournaments by mail (`<game> tournament create`);
+    /// false (the default): only the userids in `[server] admins` may, and
+    /// the admin CLI always may.
+    pub players_may_create: bool,
 }
 
 /// Who may act without a password (issue #31).
@@ -219,6 +230,9 @@ pub struct LimitsSection {
     pub unconfirmed_mails_per_hour: u32,
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
+    /// Tournaments not yet finished (open or running) the server holds at
+    /// once; `tournament create` is refused beyond it (issue #27).
+    pub open_tournaments: u32,
 }
 
 impl Default for LimitsSection {
@@ -234,6 +248,7 @@ impl Default for LimitsSection {
             max_list_items: 20,
             unconfirmed_mails_per_hour: 100,
             observers_per_board: 50,
+            open_tournaments: 20,
         }
     }
 }

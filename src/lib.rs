@@ -23,3 +23,4 @@ pub mod server;
 pub mod status;
 pub mod store;
 pub mod timers;
+pub mod tournament;

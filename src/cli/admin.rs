@@ -9,11 +9,11 @@ use rusqlite::Connection;
 
 use pbmchess::admin;
 use pbmchess::app::{self, App, AppError};
-use pbmchess::command::BoardSize;
-use pbmchess::server::{Refusal, Ruling};
+use pbmchess::command::{BoardSize, Timers};
+use pbmchess::server::{AdminTournamentAct, Refusal, Ruling};
 
 use super::run::{lines, say};
-use super::{AdminCmd, BoardCmd, InboxCmd, OutboxCmd, Size, UserCmd};
+use super::{AdminCmd, BoardCmd, InboxCmd, OutboxCmd, Size, TournamentCmd, UserCmd};
 
 /// Run one `admin …` subcommand.
 pub(super) fn run(
@@ -40,7 +40,69 @@ pub(super) fn run(
             admin::backup(&conn, &file)?;
             say(format!("database copied to {}", file.display()))
         }
+        AdminCmd::Tournament(command) => tournament(app, conn, command),
     }
+}
+
+/// `admin tournament …`.
+fn tournament(
+    app: &App,
+    mut conn: Connection,
+    command: TournamentCmd,
+) -> Result<ExitCode, AppError> {
+    let server = app.server();
+    let (game, name, act) = match command {
+        TournamentCmd::Create {
+            name,
+            game,
+            kind,
+            players,
+            double,
+            rounds,
+            nagtime,
+            forfeittime,
+            totaltime,
+            options,
+        } => {
+            let plan = admin::tournament_plan(
+                matches!(kind, super::TournamentKind::Swiss),
+                players,
+                double,
+                rounds,
+                Timers {
+                    nag_days: nagtime,
+                    forfeit_days: forfeittime,
+                    total_days: totaltime,
+                },
+                &options,
+            )?;
+            return say(server.admin_tournament_create(&mut conn, &game, &name, &plan)?);
+        }
+        TournamentCmd::List { game } => {
+            return lines(server.admin_tournament_list(&mut conn, game.as_deref())?)
+        }
+        TournamentCmd::Show { name, game } => {
+            let text = server.admin_tournament(
+                &mut conn,
+                game.as_deref(),
+                &name,
+                AdminTournamentAct::Show,
+            )?;
+            crate::out(&text);
+            return Ok(ExitCode::SUCCESS);
+        }
+        TournamentCmd::Start { name, game } => (game, name, None),
+        TournamentCmd::Join { name, userid, game } => (game, name, Some((true, userid))),
+        TournamentCmd::Withdraw { name, userid, game } => (game, name, Some((false, userid))),
+    };
+    let act = match &act {
+        None => AdminTournamentAct::Start,
+        Some((true, userid)) => AdminTournamentAct::Join(userid),
+        Some((false, userid)) => AdminTournamentAct::Withdraw(userid),
+    };
+    let said = server.admin_tournament(&mut conn, game.as_deref(), &name, act)?;
+    app.send_now(&conn)?;
+    say(said)
 }
 
 /// `admin user …`.

@@ -119,6 +119,78 @@ pub(crate) enum AdminCmd {
     Stats,
     /// Copy the database to FILE (safe while the daemon runs).
     Backup { file: PathBuf },
+    /// Tournaments: open, list, show, start, join, withdraw.
+    #[command(subcommand)]
+    Tournament(TournamentCmd),
+}
+
+#[derive(Subcommand)]
+pub(crate) enum TournamentCmd {
+    /// Open a tournament NAME of GAME (no one entered; players join by
+    /// mail): --kind roundrobin|swiss --players N [--double] [--rounds N]
+    /// [--nagtime=D --forfeittime=D --totaltime=D] [-option ...].
+    Create {
+        name: String,
+        game: String,
+        #[arg(long, value_enum)]
+        kind: TournamentKind,
+        #[arg(long)]
+        players: u32,
+        /// Round robin: every pair twice, colours swapped.
+        #[arg(long)]
+        double: bool,
+        /// Swiss: the number of rounds.
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// Days between reminders on its boards.
+        #[arg(long)]
+        nagtime: Option<u32>,
+        /// Days without acting before a forfeit on its boards.
+        #[arg(long)]
+        forfeittime: Option<u32>,
+        /// Days of total time per player on its boards.
+        #[arg(long)]
+        totaltime: Option<u32>,
+        /// Game options as a challenge takes them (-lenient, -level=3).
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
+        options: Vec<String>,
+    },
+    /// Every tournament (of GAME): open, running, finished.
+    List { game: Option<String> },
+    /// Print the crosstable and boards in play of NAME.
+    Show {
+        name: String,
+        /// The game, when several have a tournament called NAME.
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Start NAME before it is full.
+    Start {
+        name: String,
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Enter USERID into open NAME (the computer player, say).
+    Join {
+        name: String,
+        userid: String,
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Withdraw USERID from running NAME: their games in play are lost by
+    /// forfeit, unrated.
+    Withdraw {
+        name: String,
+        userid: String,
+        #[arg(long)]
+        game: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum TournamentKind {
+    Roundrobin,
+    Swiss,
 }
 
 #[derive(Subcommand)]

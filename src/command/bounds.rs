@@ -7,7 +7,7 @@
 //! longer than the server's `[limits] max_list_items` is refused with one
 //! sentence, so that no command costs more than that many boards or mails.
 
-use super::{Command, GameCommand};
+use super::{Command, GameCommand, TournamentCommand};
 
 /// `command` with every repeated list item dropped, or the sentence that
 /// refuses it when a list is still longer than `max_items`.
@@ -56,7 +56,8 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
             | GameCommand::History
             | GameCommand::Players
             | GameCommand::Seek { .. }
-            | GameCommand::Record { .. } => {}
+            | GameCommand::Record { .. }
+            | GameCommand::Tournament(_) => {}
         },
         Command::ChangePassword { .. }
         | Command::Signoff { .. }
@@ -98,6 +99,7 @@ pub fn only_reads(command: &Command) -> bool {
             | GameCommand::History
             | GameCommand::Players
             | GameCommand::Record { .. } => true,
+            GameCommand::Tournament(t) => !matches!(t, TournamentCommand::Act { .. }),
             GameCommand::Challenge { .. }
             | GameCommand::Move { .. }
             | GameCommand::Queue { .. }

@@ -18,6 +18,7 @@ pub use parse::{
     has_guard, is_language_word, is_quotable, log_line, parse_line, parse_mail, parse_reply,
     read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
 };
+pub use parse::{is_tournament_name, MAX_TOURNAMENT_NAME};
 
 use std::fmt;
 
@@ -306,6 +307,57 @@ pub enum GameCommand {
     Record {
         board: u32,
     },
+    /// `tournament ...` and `tournaments` (issue #27).
+    Tournament(TournamentCommand),
+}
+
+/// The tournament commands of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCommand {
+    /// `tournament create|join|leave|start|withdraw <name> <userid> <pw> ...`
+    Act {
+        name: String,
+        who: Credentials,
+        action: TournamentAction,
+    },
+    /// `tournament show <name>`: the crosstable and the boards in play.
+    Show { name: String },
+    /// `tournament pgn <name>`: every game of the tournament in one PGN file.
+    Pgn { name: String },
+    /// `tournaments`: the open, running and finished tournaments of the game.
+    List,
+}
+
+/// What a `tournament` command with credentials does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentAction {
+    /// The plan, or the sentence saying what is wrong with its words: the
+    /// server refuses it once the password is checked (so that a line whose
+    /// credentials stand right is not answered "out of order").
+    Create(Result<TournamentPlan, String>),
+    Join,
+    /// Before the start.
+    Leave,
+    /// Before it is full: the creator (or an admin) starts it.
+    Start,
+    /// While it runs: the player's remaining games are lost by forfeit.
+    Withdraw,
+}
+
+/// A tournament as `tournament create` asks for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentPlan {
+    /// Swiss; else round robin.
+    pub swiss: bool,
+    /// The players wanted: it starts when this many joined.
+    pub players: u32,
+    /// Round robin: every pair twice, colours swapped.
+    pub double: bool,
+    /// Swiss: the rounds (`rounds R`).
+    pub rounds: Option<u32>,
+    /// Game options, lower-case, without the dash (as a challenge's).
+    pub options: Vec<String>,
+    pub timers: Timers,
 }
 
 /// One command of the language.
@@ -403,7 +455,8 @@ impl Command {
                 | GameCommand::Limit { who, .. }
                 | GameCommand::ShowLimit { who }
                 | GameCommand::Set { who, .. }
-                | GameCommand::Seek { who, .. } => Some(who),
+                | GameCommand::Seek { who, .. }
+                | GameCommand::Tournament(TournamentCommand::Act { who, .. }) => Some(who),
                 GameCommand::Help
                 | GameCommand::Challenge { .. }
                 | GameCommand::Preview { .. }
@@ -413,7 +466,12 @@ impl Command {
                 | GameCommand::Standings
                 | GameCommand::History
                 | GameCommand::Players
-                | GameCommand::Record { .. } => None,
+                | GameCommand::Record { .. }
+                | GameCommand::Tournament(
+                    TournamentCommand::Show { .. }
+                    | TournamentCommand::Pgn { .. }
+                    | TournamentCommand::List,
+                ) => None,
             },
         }
     }

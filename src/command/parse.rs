@@ -69,7 +69,7 @@
 use super::{
     game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Credentials,
     GameCommand, Look, MoveAction, ParseError, Parsed, Password, PreviewFrom, Request, Timers,
-    GAME_NAMES, RESERVED_USERIDS,
+    TournamentAction, TournamentCommand, TournamentPlan, GAME_NAMES, RESERVED_USERIDS,
 };
 
 /// Most commands one `multiple` mail may hold.
@@ -250,7 +250,8 @@ fn game_command_board(command: &GameCommand) -> Option<u32> {
         | GameCommand::History
         | GameCommand::Players
         | GameCommand::Seek { .. }
-        | GameCommand::Record { .. } => None,
+        | GameCommand::Record { .. }
+        | GameCommand::Tournament(_) => None,
     }
 }
 
@@ -260,6 +261,7 @@ mod parser;
 mod quote;
 mod suggest;
 mod table;
+mod tournament;
 mod words;
 
 use parser::*;
@@ -268,6 +270,7 @@ use quote::{ordinal, password_problem};
 use suggest::*;
 pub use table::verbs;
 use table::*;
+pub use tournament::{is_tournament_name, MAX_TOURNAMENT_NAME};
 use words::*;
 
 mod reply;

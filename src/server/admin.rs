@@ -336,7 +336,12 @@ impl Server<'_> {
             vouched: None,
             session: &guard::Session::default(),
         };
-        let result = f(&ctx);
+        // A board the command (or the timers) ended may move a tournament
+        // on (issue #27), in the same transaction.
+        let result = f(&ctx).and_then(|value| {
+            super::tournament::advance(&ctx)?;
+            Ok(value)
+        });
         match result {
             Ok(value) => {
                 tx.commit()?;

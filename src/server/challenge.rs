@@ -88,6 +88,79 @@ pub(crate) fn start_board(
     Ok((number, replies))
 }
 
+/// Start a board of a tournament (issue #27): the players joined it, so
+/// neither's challenge settings nor the boards-per-day bound apply, and
+/// the board counts for neither. A `-level` option is kept only for a
+/// board the computer plays. `link` ties the new board's number to its
+/// tournament before its mails are composed (they name the tournament).
+/// Returns its board mails.
+pub(crate) fn start_tournament_board(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    players: &[String; 2],
+    options: &[String],
+    timers: &Timers,
+    link: impl FnOnce(u32) -> Handled<()>,
+) -> Handled<Vec<Reply>> {
+    let computer = &ctx.server.config.computer.userid;
+    let with_computer = players.iter().any(|p| p.eq_ignore_ascii_case(computer));
+    let options: Vec<String> = options
+        .iter()
+        .filter(|o| with_computer || !o.starts_with("level"))
+        .cloned()
+        .collect();
+    let (options, level) = computer::take_level(ctx, players, &options)?;
+    check_players(ctx, players)?;
+    check_timers(timers)?;
+    rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
+    let position = game
+        .start(&options)
+        .map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
+    let defaults = &ctx.server.config.timers;
+    let number = store::insert_board(
+        ctx.conn,
+        &store::NewBoard {
+            game: game.name(),
+            options: &options,
+            start_position: &position.to_text(),
+            players,
+            nag_days: Some(timers.nag_days.unwrap_or(defaults.nag_days)),
+            forfeit_days: Some(timers.forfeit_days.unwrap_or(defaults.forfeit_days)),
+            total_days: timers.total_days,
+            now: ctx.now,
+        },
+    )?;
+    if let Some(level) = level {
+        let id = store::BoardId::new(game.name(), number);
+        store::set_computer_level(ctx.conn, id, level.number())?;
+    }
+    link(number)?;
+    let mut news = Vec::new();
+    let mut loaded = load(ctx, game, number)?;
+    computer::respond(ctx, game, &mut loaded, &mut news)?;
+    let mut view = loaded.view(game, news);
+    view.occasion = Occasion::New;
+    view.to_players(ctx)
+}
+
+/// Check a tournament's game options and board timers when it is opened,
+/// as its boards will be checked (`-level` aside, which needs the
+/// computer among a board's players).
+pub(crate) fn check_tournament_options(
+    game: &'static dyn Game,
+    options: &[String],
+    timers: &Timers,
+) -> Handled<()> {
+    check_timers(timers)?;
+    let options: Vec<String> = options
+        .iter()
+        .filter(|o| !o.starts_with("level"))
+        .cloned()
+        .collect();
+    rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
+    Ok(())
+}
+
 /// The two players of a new board: two different users, signed up and
 /// not signed off.
 fn check_players(ctx: &Ctx<'_>, players: &[String]) -> Handled<()> {

@@ -235,7 +235,8 @@ impl<'a> BoardView<'a> {
     }
 
     /// `Chess Board 101: alice (White, 1616) against bob (Black, 1584, provisional)`,
-    /// and the game's options when it has any.
+    /// and the game's options when it has any; a tournament's board says
+    /// `Chess Board 101, tournament spring, round 2: ...`.
     fn header(&self, ctx: &Ctx<'_>) -> Handled<String> {
         let mut sides = Vec::new();
         for (seat, userid) in [Color::White, Color::Black]
@@ -255,8 +256,12 @@ impl<'a> BoardView<'a> {
                 colour(seat)
             ));
         }
+        // A tournament board names its tournament and round (issue #27).
+        let event = store::tournament_of_board(ctx.conn, self.game.name(), self.row.board)?
+            .map(|(name, round)| format!(", tournament {name}, round {round}"))
+            .unwrap_or_default();
         let mut header = format!(
-            "{} Board {}: {}",
+            "{} Board {}{event}: {}",
             self.game.title(),
             self.row.board,
             sides.join(" against ")

@@ -21,7 +21,8 @@
 //!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
 //!   notifications, which challenges a player takes, how boards look),
 //!   `account` (signup, passwords, addresses, signoff), `play` (move,
-//!   resign, draw and undo);
+//!   resign, draw and undo), `tournament` (tournaments: their commands,
+//!   rounds, withdrawals and crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
 //!   `queued` (a queued move played when its turn comes), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
@@ -56,6 +57,7 @@ mod social;
 pub mod templates;
 mod text;
 mod timers;
+mod tournament;
 
 use chrono::{DateTime, Utc};
 use minijinja::context;
@@ -72,6 +74,7 @@ use templates::{TemplateError, Templates};
 pub use admin::{AdminError, Ruling};
 pub use pending::play_move_words;
 pub use reply::ReplyKey;
+pub use tournament::AdminTournamentAct;
 
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -694,10 +697,16 @@ impl<'a> Server<'a> {
             // A board may change: replays for previews are stale.
             self.previews.forget();
         }
-        match ctx
-            .session
-            .savepoint(ctx.conn, "command", || self.execute(ctx, &run))
-        {
+        let changes = !command::only_reads(&run.command);
+        match ctx.session.savepoint(ctx.conn, "command", || {
+            let replies = self.execute(ctx, &run)?;
+            // A board may have ended: a tournament's next round, in this
+            // transaction (issue #27).
+            if changes {
+                tournament::advance(ctx)?;
+            }
+            Ok(replies)
+        }) {
             Ok(mut replies) => tally.replies.append(&mut replies),
             Err(Failure::Refused(refusal)) => {
                 tally.refused += 1;
@@ -1278,6 +1287,7 @@ impl<'a> Server<'a> {
             GameCommand::Players => social::players(ctx, rules),
             GameCommand::Seek { who, note } => challenge::seek(ctx, rules, who, note),
             GameCommand::Record { board } => show::record(ctx, rules, *board),
+            GameCommand::Tournament(command) => tournament::execute(ctx, rules, command),
         }
     }
 

@@ -203,9 +203,13 @@ impl Board<'_, '_> {
     fn resign(&self, loaded: &mut Loaded) -> Handled<(Vec<String>, Occasion)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let seats = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), number))?;
-        if ![rules::Color::White, rules::Color::Black]
-            .iter()
-            .all(|s| seats.contains(s))
+        // Ruling (issue #27): a tournament's board is never withdrawn; a
+        // resignation there is one at any ply, rated, and the board stays.
+        let in_tournament = store::tournament_of_board(ctx.conn, game.name(), number)?.is_some();
+        if !in_tournament
+            && ![rules::Color::White, rules::Color::Black]
+                .iter()
+                .all(|s| seats.contains(s))
         {
             // Resigned before both players had acted: withdrawn,
             // unrated and deleted (docs/commands.md §4); nobody won it.

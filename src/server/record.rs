@@ -74,11 +74,22 @@ pub(crate) fn game_record(
         extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
     let server = &ctx.server.config.server;
+    // A tournament's board names it and its round (issue #27).
+    let (event, round) = match store::tournament_of_board(ctx.conn, game.name(), row.board)? {
+        Some((name, round)) => (
+            format!("{} tournament {name}, Board {}", game.title(), row.board),
+            round.to_string(),
+        ),
+        None => (
+            format!("{} Board {}", game.title(), row.board),
+            "-".to_string(),
+        ),
+    };
     let tags = crate::render::RecordTags {
-        event: format!("{} Board {}", game.title(), row.board),
+        event,
         site: format!("{} <{}>", server.name, server.address),
         date: row.created_at.format("%Y.%m.%d").to_string(),
-        round: "-".to_string(),
+        round,
         white: row.players.first().cloned().unwrap_or_default(),
         black: row.players.get(1).cloned().unwrap_or_default(),
         result: result.to_string(),

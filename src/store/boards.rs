@@ -81,6 +81,12 @@ pub enum BoardEnding {
     },
     /// Ended by the administrator (`admin board adjudicate`).
     Adjudication,
+    /// A tournament board `absent` lost by forfeit, unrated, as they
+    /// withdrew from the tournament or were forfeited for silence on
+    /// another of its boards (issue #27).
+    LeftTournament {
+        absent: String,
+    },
     /// Resigned before both players had acted: the board is deleted, so
     /// this ending is only ever told, never stored.
     Withdrawn,
@@ -144,6 +150,11 @@ impl BoardEnding {
             });
         }
         let forfeit = text.strip_prefix("forfeit: ")?;
+        if let Some(absent) = forfeit.strip_suffix(" left the tournament; unrated") {
+            return Some(BoardEnding::LeftTournament {
+                absent: absent.to_string(),
+            });
+        }
         let (forfeit, rated) = match forfeit
             .strip_suffix(" never moved on this board")
             .and_then(|t| t.rsplit_once("; unrated, as "))
@@ -180,6 +191,7 @@ impl BoardEnding {
     pub fn termination(&self) -> &'static str {
         match self {
             BoardEnding::Forfeit { .. } => "time forfeit",
+            BoardEnding::LeftTournament { .. } => "abandoned",
             // Prose of unknown form: the rule used before this type.
             BoardEnding::Other(text) if text.starts_with("forfeit") => "time forfeit",
             BoardEnding::Board(_)
@@ -222,6 +234,9 @@ impl fmt::Display for BoardEnding {
                 Ok(())
             }
             BoardEnding::Adjudication => f.write_str("adjudication"),
+            BoardEnding::LeftTournament { absent } => {
+                write!(f, "forfeit: {absent} left the tournament; unrated")
+            }
             BoardEnding::Withdrawn => f.write_str("withdrawn"),
             BoardEnding::Other(text) => f.write_str(text),
         }

@@ -17,6 +17,7 @@ mod service;
 mod settings;
 mod stats;
 mod throttles;
+mod tournaments;
 mod users;
 
 pub use boards::*;
@@ -32,6 +33,7 @@ pub use service::*;
 pub use settings::*;
 pub use stats::*;
 pub use throttles::*;
+pub use tournaments::*;
 pub use users::*;
 
 use std::path::Path;
@@ -134,6 +136,9 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0038_records_shadow_lines.sql"
         )),
         M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
+        M::up(include_str!(
+            "../../migrations/0041_tourney_tournaments.sql"
+        )),
     ])
 }
 

@@ -32,6 +32,8 @@ pub(super) enum Creds {
     AfterBoards,
     /// `change password|address <userid> <password> [<new>]`
     Change,
+    /// `<verb> <action> <name> <userid> <password> ...` (`tournament`).
+    AfterName,
 }
 
 /// Reads the words after a verb (the parser stands at the first of
@@ -269,6 +271,24 @@ pub(super) const GAME_VERBS: &[Verb<GameCommand>] = &[
         Creds::First,
         game::seek,
     ),
+    verb(
+        "tournament",
+        &[],
+        Usage {
+            needs: "create, join, leave, start, withdraw, show or pgn, the tournament's name \
+                    and (but for show and pgn) your userid and your password",
+            example: "{g} tournament join spring alice secret",
+        },
+        Creds::AfterName,
+        tournament::tournament,
+    ),
+    verb(
+        "tournaments",
+        &[],
+        NOTHING,
+        Creds::None,
+        tournament::tournaments,
+    ),
 ];
 
 /// The verbs that stand first, in the order messages list them.
@@ -470,6 +490,7 @@ pub(super) fn guess_passwords(toks: &[Tok<'_>], v: usize, creds: Creds) -> Vec<u
     match creds {
         Creds::None => Vec::new(),
         Creds::First => vec![a + 1],
+        Creds::AfterName => vec![a + 3],
         Creds::AfterBoard(min) => {
             if !num(a) && n < a + min {
                 vec![a + 1, a + 2]
