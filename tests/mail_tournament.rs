@@ -216,7 +216,8 @@ fn finish(s: &mut Install, board: &Board, result: Ending) -> Vec<SentMail> {
 /// The crosstable's row of a player: its words (the line that holds the
 /// userid as a word).
 fn row(table: &str, p: Player) -> Vec<String> {
-    let rows: Vec<&str> = table
+    let crosstable = table.split("Boards in play").next().unwrap();
+    let rows: Vec<&str> = crosstable
         .lines()
         .filter(|l| l.split_whitespace().any(|w| w == p.user()))
         .collect();
@@ -1141,11 +1142,14 @@ fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
         tour(&mut s, "join", "spring", p);
     }
     say(&mut s, BEN, &format!("signoff ben {}", BEN.pw()));
-    let mut boards = new_boards(&tour(&mut s, "join", "spring", DAN), "spring", &all);
+    let dan = tour(&mut s, "join", "spring", DAN);
+    let mut boards = new_boards(&dan, "spring", &all);
+    let mut eve = Vec::new();
     if boards.is_empty() {
-        boards = new_boards(&tour(&mut s, "join", "spring", EVE), "spring", &all);
+        eve = tour(&mut s, "join", "spring", EVE);
+        boards = new_boards(&eve, "spring", &all);
     }
-    assert_eq!(boards.len(), 6, "{boards:#?}");
+    assert_eq!(boards.len(), 6, "{dan:#?}\n{eve:#?}");
     assert!(
         boards.values().all(|b| b.white != BEN && b.black != BEN),
         "{boards:#?}"
@@ -1275,4 +1279,91 @@ fn the_table_of_a_forty_player_swiss_fits_a_mail() {
     }
     assert!(table.len() < 32 * 1024, "{} bytes", table.len());
     assert_every_mail_within_78_columns(&s);
+}
+
+/// Board mails announced in the in-process server's replies: (number,
+/// round, white, black) by number.
+fn world_new_boards(replies: &[pbmchess::mail::Outgoing], name: &str) -> BTreeMap<u32, Board> {
+    let all = [ANN, BEN, CAT, DAN, EVE];
+    replies
+        .iter()
+        .filter(|m| m.subject.starts_with("New Chess Board"))
+        .map(|m| {
+            let b = board_of(&m.body, name, &all);
+            (b.number, b)
+        })
+        .collect()
+}
+
+/// A Swiss round whose last board ends by the timers' forfeit for
+/// silence: the timers' run pairs the next round, and the silent player,
+/// who has left the tournament as by a withdrawal, is not in it.
+#[test]
+fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
+    let mut w = common::world::World::new();
+    w.config.tournaments.players_may_create = true;
+    let entrants = [ANN, BEN, CAT, DAN, EVE];
+    for p in entrants {
+        w.mail(&p.addr(), &format!("signup {} {}", p.user(), p.pw()), "");
+    }
+    w.mail(
+        &ANN.addr(),
+        &format!(
+            "chess tournament create cup ann {} swiss 5 rounds 3",
+            ANN.pw()
+        ),
+        "",
+    );
+    for p in entrants {
+        w.mail(
+            &p.addr(),
+            &format!("chess tournament join cup {} {}", p.user(), p.pw()),
+            "",
+        );
+    }
+    let round1: Vec<Board> = world_new_boards(&w.replies(), "cup")
+        .into_values()
+        .collect();
+    assert_eq!(round1.len(), 2, "{round1:#?}");
+    let (x, y) = (&round1[0], &round1[1]);
+    w.mail(
+        &x.black.addr(),
+        &format!(
+            "chess resign {} {} {}",
+            x.number,
+            x.black.user(),
+            x.black.pw()
+        ),
+        "",
+    );
+    w.mail(
+        &y.white.addr(),
+        &format!(
+            "chess move {} {} {} e4",
+            y.number,
+            y.white.user(),
+            y.white.pw()
+        ),
+        "",
+    );
+    w.replies();
+    // Black of the last board stays silent past the forfeit time.
+    w.advance(chrono::Duration::days(22));
+    w.ticks();
+    let replies = w.replies();
+    assert!(
+        replies
+            .iter()
+            .any(|m| m.subject == format!("Chess Board {} finished", y.number)),
+        "{replies:#?}"
+    );
+    let round2 = world_new_boards(&replies, "cup");
+    assert_eq!(round2.len(), 2, "four players left: {replies:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    assert!(
+        round2
+            .values()
+            .all(|b| b.white != y.black && b.black != y.black),
+        "the silent player is not paired again: {round2:#?}"
+    );
 }
