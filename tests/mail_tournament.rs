@@ -214,12 +214,18 @@ fn finish(s: &mut Install, board: &Board, result: Ending) -> Vec<SentMail> {
 }
 
 /// The crosstable's row of a player: its words (the line that holds the
-/// userid as a word).
+/// userid as a word, or cut to fit, ending in `~`). The crosstable's rows
+/// are `No Rk Player Rtng <cells> Pts <tiebreaks>`.
 fn row(table: &str, p: Player) -> Vec<String> {
     let crosstable = table.split("Boards in play").next().unwrap();
+    let names = |w: &str| {
+        w == p.user()
+            || w.strip_suffix('~')
+                .is_some_and(|cut| cut.len() >= 3 && p.user().starts_with(cut))
+    };
     let rows: Vec<&str> = crosstable
         .lines()
-        .filter(|l| l.split_whitespace().any(|w| w == p.user()))
+        .filter(|l| l.split_whitespace().nth(2).is_some_and(names))
         .collect();
     assert_eq!(rows.len(), 1, "one row of {} in:\n{table}", p.user());
     rows[0].split_whitespace().map(str::to_string).collect()
@@ -321,6 +327,19 @@ fn half_points(text: &str) -> Option<u32> {
     Some(2 * whole + half)
 }
 
+/// A number of the crosstable in quarter points: "2.75", "1.5", "3.0".
+fn quarter_points(text: &str) -> Option<u32> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, "0"));
+    let quarters = match fraction {
+        "0" | "00" => 0,
+        "25" => 1,
+        "5" | "50" => 2,
+        "75" => 3,
+        _ => return None,
+    };
+    Some(4 * whole.parse::<u32>().ok()? + quarters)
+}
+
 /// A round robin's expected table: each finished game's points (half
 /// points) of each player against each opponent.
 struct RoundRobinTable {
@@ -362,12 +381,33 @@ impl RoundRobinTable {
     /// The table mailed must show, for every player: each cell of a
     /// finished game, a blank or dot for one in play, the score and SB.
     fn check(&self, table: &str) {
+        let n = self.seeds.len();
+        // The row number of each player: its cell column among the others.
+        let number = |p: Player| -> usize { row(table, p)[0].parse().unwrap() };
         for p in &self.seeds {
             let words = row(table, *p);
-            let score = self.score_x2(*p);
-            let sb = self.sb_x4(*p);
-            let _ = (words, score, sb);
-            todo!("the crosstable's layout");
+            assert_eq!(words.len(), 4 + n + 2, "{words:?} in\n{table}");
+            for o in &self.seeds {
+                let cell = &words[4 + number(*o) - 1];
+                let expected = match self.results.get(&(*p, *o)) {
+                    _ if o == p => "*",
+                    None => ".",
+                    Some(2) => "1",
+                    Some(1) => "=",
+                    Some(_) => "0",
+                };
+                assert_eq!(cell, expected, "{p:?} against {o:?} in\n{table}");
+            }
+            assert_eq!(
+                half_points(&words[4 + n]),
+                Some(self.score_x2(*p)),
+                "{p:?}'s points in\n{table}"
+            );
+            assert_eq!(
+                quarter_points(&words[5 + n]),
+                Some(self.sb_x4(*p)),
+                "{p:?}'s Sonneborn-Berger in\n{table}"
+            );
         }
     }
 }
@@ -507,6 +547,8 @@ struct SwissRecord {
     games: BTreeMap<u32, Vec<(Board, Ending)>>,
     /// round -> who sat out.
     byes: BTreeMap<u32, Player>,
+    /// The boards of the round in play.
+    pending: Vec<Board>,
 }
 
 impl SwissRecord {
@@ -533,6 +575,13 @@ impl SwissRecord {
                 .then_some(b.black)
                 .or((b.black == p).then_some(b.white))
         })
+    }
+
+    /// The last round paired.
+    fn last_round(&self) -> u32 {
+        let pending = self.pending.iter().map(|b| b.round);
+        let done = self.games.keys().chain(self.byes.keys()).copied();
+        pending.chain(done).max().unwrap_or(0)
     }
 
     fn score_x2(&self, p: Player) -> u32 {
@@ -612,6 +661,8 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
             let pair = (b.white.min(b.black), b.white.max(b.black));
             assert!(met.insert(pair), "{pair:?} meet again in round {round}");
         }
+        record.pending = boards.values().cloned().collect();
+        check_swiss_table(&show(&mut s, "autumn"), &record, &entrants);
         // The first board a win for White, the second a win for Black
         // (fool's mate) or, in round 2, a draw.
         let list: Vec<Board> = boards.values().cloned().collect();
@@ -630,6 +681,7 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
             round + 1
         );
         let last = finish(&mut s, &list[1], endings[1]);
+        record.pending.clear();
         record
             .games
             .insert(round, list.into_iter().zip(endings).collect());
@@ -644,8 +696,6 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
                 assert_eq!(finals.len(), 1, "{p:?} gets the final table: {last:#?}");
                 check_swiss_table(&finals[0].body, &record, &entrants);
             }
-        } else {
-            check_swiss_table(&show(&mut s, "autumn"), &record, &entrants);
         }
     }
     check_swiss_table(&show(&mut s, "autumn"), &record, &entrants);
@@ -654,16 +704,69 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
     assert_every_mail_within_78_columns(&s);
 }
 
-/// The Swiss table shows each entrant's score, Buchholz and
-/// Median-Buchholz as `record` gives them.
+/// The Swiss table shows each entrant's cells (`W3+`, `B1=`, `bye`; a
+/// board in play `W3.`), points and, once every round is over, Buchholz
+/// and Median-Buchholz, as `record` gives them.
 fn check_swiss_table(table: &str, record: &SwissRecord, entrants: &[Player]) {
+    let last = record.last_round();
     for p in entrants {
         let words = row(table, *p);
-        let terms = record.buchholz_terms_x2(*p);
-        let buch: u32 = terms.iter().sum();
-        let mbuch = buch - terms.iter().max().unwrap() - terms.iter().min().unwrap();
-        let _ = (words, buch, mbuch, record.score_x2(*p));
-        todo!("the crosstable's layout");
+        // No Rk Player Rtng, a cell per round so far (the rounds to come
+        // are blank), Pts Buch MBuch.
+        assert_eq!(words.len(), 4 + last as usize + 3, "{words:?} in\n{table}");
+        for r in 1..=last {
+            let in_play = record
+                .pending
+                .iter()
+                .find(|b| b.white == *p || b.black == *p);
+            let expected = match (record.opponent(*p, r), in_play) {
+                (_, Some(b)) if b.round == r => {
+                    let (colour, o) = if b.white == *p {
+                        ('W', b.black)
+                    } else {
+                        ('B', b.white)
+                    };
+                    format!("{colour}{}.", row(table, o)[0])
+                }
+                (None, _) => "bye".to_string(),
+                (Some(o), _) => {
+                    let white = record.games[&r].iter().any(|(b, _)| b.white == *p);
+                    let mark = match record.result_x2(*p, r) {
+                        Some(2) => '+',
+                        Some(1) => '=',
+                        _ => '-',
+                    };
+                    let colour = if white { 'W' } else { 'B' };
+                    format!("{colour}{}{mark}", row(table, o)[0])
+                }
+            };
+            assert_eq!(
+                words[3 + r as usize],
+                expected,
+                "{p:?} in round {r} in\n{table}"
+            );
+        }
+        let n = words.len();
+        assert_eq!(
+            half_points(&words[n - 3]),
+            Some(record.score_x2(*p)),
+            "{p:?}'s points in\n{table}"
+        );
+        if record.pending.is_empty() && last == record.rounds {
+            let terms = record.buchholz_terms_x2(*p);
+            let sum: u32 = terms.iter().sum();
+            let median = sum - terms.iter().max().unwrap() - terms.iter().min().unwrap();
+            assert_eq!(
+                half_points(&words[n - 2]),
+                Some(sum),
+                "{p:?}'s Buchholz {terms:?} in\n{table}"
+            );
+            assert_eq!(
+                half_points(&words[n - 1]),
+                Some(median),
+                "{p:?}'s Median-Buchholz {terms:?} in\n{table}"
+            );
+        }
     }
 }
 
@@ -790,8 +893,14 @@ fn a_withdrawal_after_half_the_games_forfeits_the_rest_unrated() {
 
 /// The index of the score column in the crosstable's rows.
 fn score_column(table: &str) -> usize {
-    let _ = table;
-    todo!("the crosstable's layout")
+    let header = table
+        .lines()
+        .find(|l| l.starts_with("No "))
+        .unwrap_or_else(|| panic!("a header line in\n{table}"));
+    header
+        .split_whitespace()
+        .position(|w| w == "Pts")
+        .unwrap_or_else(|| panic!("Pts in {header}"))
 }
 
 /// Each refusal is one plain sentence to the sender alone, and nothing of
@@ -1366,4 +1475,109 @@ fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
             .all(|b| b.white != y.black && b.black != y.black),
         "the silent player is not paired again: {round2:#?}"
     );
+}
+
+/// The server's bound on tournaments not yet finished holds against
+/// many creators (rotating accounts), not only per creator.
+#[test]
+fn the_server_holds_at_most_its_limit_of_unfinished_tournaments() {
+    let all = [ANN, BEN, CAT, FAY];
+    let mut s = install_with(&format!("{CONFIG}open_tournaments = 2\n"), &all);
+    for (p, name) in [(ANN, "one"), (BEN, "two"), (CAT, "three")] {
+        let mails = say(
+            &mut s,
+            p,
+            &format!(
+                "chess tournament create {name} {} {} roundrobin 4",
+                p.user(),
+                p.pw()
+            ),
+        );
+        if name == "three" {
+            let sentence = refusal(&mails, p);
+            assert!(sentence.contains('2'), "{sentence}");
+        } else {
+            assert_ne!(mail_to(&mails, p).subject, "Error", "{mails:#?}");
+        }
+    }
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    assert!(
+        listed.contains("two") && !listed.contains("three"),
+        "{listed}"
+    );
+}
+
+/// The creator starts a round robin before it is full: it is played by
+/// those who joined (three: each sits out one round), and no one joins
+/// after.
+#[test]
+fn the_creator_starts_a_tournament_before_it_is_full() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 6",
+            ANN.pw()
+        ),
+    );
+    tour(&mut s, "join", "spring", BEN);
+    let early = tour(&mut s, "start", "spring", ANN);
+    assert!(
+        refusal(&early, ANN).contains('3'),
+        "needs three: {early:#?}"
+    );
+    tour(&mut s, "join", "spring", CAT);
+    let mails = tour(&mut s, "start", "spring", ANN);
+    let boards = new_boards(&mails, "spring", &all);
+    assert_eq!(boards.len(), 3, "{mails:#?}");
+    let rounds: BTreeSet<u32> = boards.values().map(|b| b.round).collect();
+    assert_eq!(rounds, [1, 2, 3].into(), "one board a round: {boards:#?}");
+    let late = tour(&mut s, "join", "spring", DAN);
+    refusal(&late, DAN);
+}
+
+/// A twelve-player round robin (the most) of the longest userids: its
+/// crosstable, board mails and every other mail fit 78 columns.
+#[test]
+fn a_round_robin_of_twelve_long_userids_fits_78_columns() {
+    let mut players: Vec<Player> = (0..12)
+        .map(|i| {
+            let name = format!("player_with_a_long_userid_{i:02}x");
+            assert_eq!(name.len(), 29);
+            Player(Box::leak(format!("{name}abc").into_boxed_str()))
+        })
+        .collect();
+    players.push(FAY);
+    let mut s = install_with(CONFIG, &players);
+    let first = players[0];
+    say(
+        &mut s,
+        first,
+        &format!(
+            "chess tournament create dozen {} {} roundrobin 12",
+            first.user(),
+            first.pw()
+        ),
+    );
+    let joins: Vec<(Player, String)> = players[1..12]
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                format!("chess tournament join dozen {} {}", p.user(), p.pw()),
+            )
+        })
+        .collect();
+    let mails = pass(&mut s, &joins);
+    let boards = new_boards(&mails, "dozen", &players);
+    assert_eq!(boards.len(), 66);
+    let board = boards.values().next().unwrap().clone();
+    finish(&mut s, &board, Ending::Win(board.black));
+    let table = show(&mut s, "dozen");
+    for p in &players[..12] {
+        row(&table, *p);
+    }
+    assert_every_mail_within_78_columns(&s);
 }
