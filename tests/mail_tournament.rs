@@ -1581,3 +1581,47 @@ fn a_round_robin_of_twelve_long_userids_fits_78_columns() {
     }
     assert_every_mail_within_78_columns(&s);
 }
+
+/// The admin's adjudication of a Swiss round's last board pairs the next
+/// round, as any other ending does.
+#[test]
+fn an_adjudication_ending_a_swiss_round_pairs_the_next_round() {
+    let entrants = [ANN, BEN, CAT, DAN];
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create cup ann {} swiss 4 rounds 2",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for &p in &entrants[1..] {
+        boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    finish(&mut s, &round1[0], Ending::Draw);
+    let last = &round1[1];
+    s.ok(&[
+        "admin",
+        "board",
+        "adjudicate",
+        "chess",
+        &last.number.to_string(),
+        last.white.user(),
+    ]);
+    s.poll();
+    let mails = s.take_outbox();
+    let round2 = new_boards(&mails, "cup", &all);
+    assert_eq!(round2.len(), 2, "{mails:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    let met: BTreeSet<(Player, Player)> = round1
+        .iter()
+        .map(|b| (b.white.min(b.black), b.white.max(b.black)))
+        .collect();
+    for b in round2.values() {
+        assert!(!met.contains(&(b.white.min(b.black), b.white.max(b.black))));
+    }
+}
