@@ -412,6 +412,30 @@ impl RoundRobinTable {
     }
 }
 
+/// Six boards of a round robin of ann, ben, cat and dan: three rounds of
+/// two, each pair once, each player once a round, and White once or twice
+/// each (Berger's balance).
+fn assert_round_robin_of_four(boards: &BTreeMap<u32, Board>) {
+    assert_eq!(boards.len(), 6, "{boards:#?}");
+    for round in 1..=3 {
+        let in_round: Vec<&Board> = boards.values().filter(|b| b.round == round).collect();
+        assert_eq!(in_round.len(), 2, "round {round}: {boards:#?}");
+        let seated: BTreeSet<Player> = in_round.iter().flat_map(|b| [b.white, b.black]).collect();
+        assert_eq!(seated.len(), 4, "each plays once in round {round}");
+    }
+    let mut pairs = BTreeSet::new();
+    let mut whites: BTreeMap<Player, u32> = BTreeMap::new();
+    for b in boards.values() {
+        let pair = (b.white.min(b.black), b.white.max(b.black));
+        assert!(pairs.insert(pair), "{pair:?} meet once");
+        *whites.entry(b.white).or_default() += 1;
+    }
+    for p in [ANN, BEN, CAT, DAN] {
+        let w = whites.get(&p).copied().unwrap_or(0);
+        assert!((1..=2).contains(&w), "{p:?} has White {w} times of 3");
+    }
+}
+
 /// A 4-player round robin by mail from the first join to the final
 /// table, every crosstable checked against the results so far.
 ///
@@ -446,28 +470,7 @@ fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
         }
     }
     // Full: it started, all six boards at once, three rounds of two.
-    assert_eq!(boards.len(), 6, "{boards:#?}");
-    let mut pairs = BTreeSet::new();
-    let mut whites: BTreeMap<Player, u32> = BTreeMap::new();
-    for round in 1..=3 {
-        let in_round: Vec<&Board> = boards.values().filter(|b| b.round == round).collect();
-        assert_eq!(in_round.len(), 2, "round {round}: {boards:#?}");
-        let seated: BTreeSet<Player> = in_round.iter().flat_map(|b| [b.white, b.black]).collect();
-        assert_eq!(seated.len(), 4, "each plays once in round {round}");
-    }
-    for b in boards.values() {
-        let pair = if b.white < b.black {
-            (b.white, b.black)
-        } else {
-            (b.black, b.white)
-        };
-        assert!(pairs.insert(pair), "{pair:?} meet once");
-        *whites.entry(b.white).or_default() += 1;
-    }
-    for p in [ANN, BEN, CAT, DAN] {
-        let w = whites.get(&p).copied().unwrap_or(0);
-        assert!((1..=2).contains(&w), "{p:?} has White {w} times of 3");
-    }
+    assert_round_robin_of_four(&boards);
 
     let mut expected = RoundRobinTable {
         seeds: vec![ANN, BEN, CAT, DAN],
@@ -518,25 +521,37 @@ fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
         "{table}"
     );
 
-    // One PGN file of all six games.
+    // One PGN file of all six games, each with its players and result.
     let pgn = mail_to(&say(&mut s, FAY, "chess tournament pgn spring"), FAY).body;
-    assert_eq!(pgn.matches("[Event ").count(), 6, "{pgn}");
-    for b in boards.values() {
-        let white = format!("[White \"{}\"]", b.white.user());
-        let black = format!("[Black \"{}\"]", b.black.user());
-        assert!(
-            pgn.split("[Event ")
-                .any(|g| g.contains(&white) && g.contains(&black)),
-            "board {} in the PGN: {pgn}",
-            b.number
-        );
-    }
-    assert_eq!(pgn.matches("[Result \"1/2-1/2\"]").count(), 1, "{pgn}");
+    assert_pgn_holds(&pgn, &boards, &expected);
     // The list shows it finished.
     let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
     assert!(listed.contains("spring"), "{listed}");
     assert!(listed.to_lowercase().contains("finished"), "{listed}");
     assert_every_mail_within_78_columns(&s);
+}
+
+/// The tournament's PGN holds one game per board, with its players and
+/// the result `table` recorded.
+fn assert_pgn_holds(pgn: &str, boards: &BTreeMap<u32, Board>, table: &RoundRobinTable) {
+    assert_eq!(pgn.matches("[Event ").count(), boards.len(), "{pgn}");
+    for b in boards.values() {
+        let white = format!("[White \"{}\"]", b.white.user());
+        let black = format!("[Black \"{}\"]", b.black.user());
+        let result = match table.results.get(&(b.white, b.black)) {
+            Some(2) => "1-0",
+            Some(1) => "1/2-1/2",
+            Some(_) => "0-1",
+            None => "*",
+        };
+        let result = format!("[Result \"{result}\"]");
+        assert!(
+            pgn.split("[Event ")
+                .any(|g| g.contains(&white) && g.contains(&black) && g.contains(&result)),
+            "board {} ({white} {black} {result}) in the PGN: {pgn}",
+            b.number
+        );
+    }
 }
 
 /// A Swiss as the test saw it: each round's boards, results and bye.
@@ -786,7 +801,7 @@ fn started_round_robin(s: &mut Install, name: &str, all: &[Player]) -> Vec<Board
     for p in [BEN, CAT, DAN] {
         boards = new_boards(&tour(s, "join", name, p), name, all);
     }
-    assert_eq!(boards.len(), 6);
+    assert_round_robin_of_four(&boards);
     boards.into_values().collect()
 }
 
@@ -928,7 +943,32 @@ fn refused_tournament_commands_say_why_in_one_sentence_and_store_nothing() {
     let open_table = show(&mut s, "open");
     let full_table = show(&mut s, "full");
 
-    let cases: Vec<(Player, String, &[&str])> = vec![
+    for (who, subject, words) in refusal_cases() {
+        let mails = say(&mut s, who, &subject);
+        let sentence = refusal(&mails, who);
+        assert!(
+            words.iter().any(|w| sentence.contains(w)),
+            "{subject}: one of {words:?} in {sentence:?}"
+        );
+    }
+    // Nothing stored: the list and both tables are as they were.
+    assert_eq!(
+        mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body,
+        listed
+    );
+    assert_eq!(show(&mut s, "open"), open_table);
+    assert_eq!(show(&mut s, "full"), full_table);
+    assert!(!open_table.contains("dan"), "{open_table}");
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// The refused commands of [`refused_tournament_commands_say_why_in_one_sentence_and_store_nothing`]
+/// ("full" has started, "open" holds ann and ben): who sends what, and
+/// words of which the refusal holds one.
+fn refusal_cases() -> Vec<(Player, String, &'static [&'static str])> {
+    let create =
+        |name: &str, rest: &str| format!("chess tournament create {name} ann {} {rest}", ANN.pw());
+    vec![
         (
             DAN,
             format!("chess tournament join full dan {}", DAN.pw()),
@@ -986,24 +1026,7 @@ fn refused_tournament_commands_say_why_in_one_sentence_and_store_nothing() {
         ),
         (ANN, create("tiny", "roundrobin 1"), &["players"]),
         (ANN, create("odd", "knockout 8"), &["roundrobin", "swiss"]),
-    ];
-    for (who, subject, words) in cases {
-        let mails = say(&mut s, who, &subject);
-        let sentence = refusal(&mails, who);
-        assert!(
-            words.iter().any(|w| sentence.contains(w)),
-            "{subject}: one of {words:?} in {sentence:?}"
-        );
-    }
-    // Nothing stored: the list and both tables are as they were.
-    assert_eq!(
-        mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body,
-        listed
-    );
-    assert_eq!(show(&mut s, "open"), open_table);
-    assert_eq!(show(&mut s, "full"), full_table);
-    assert!(!open_table.contains("dan"), "{open_table}");
-    assert_every_mail_within_78_columns(&s);
+    ]
 }
 
 /// A player may open only so many tournaments at once (three).
