@@ -65,7 +65,7 @@ fn admin_opens_fills_shows_and_withdraws_from_a_round_robin() {
     }
 
     let shown = install.ok(&["admin", "tournament", "show", "spring"]);
-    assert!(shown.contains("running, round 3 of 3"), "{shown}");
+    assert!(shown.contains("Running, its 3 rounds at once."), "{shown}");
     assert!(shown.contains("Boards in play:"), "{shown}");
 
     let said = install.ok(&["admin", "tournament", "withdraw", "spring", "carol"]);

@@ -325,6 +325,10 @@ fn a_swiss_pairs_the_next_round_when_the_last_board_ends_and_finishes() {
     for i in 1..=4 {
         let body = answer_to(&r, &format!("p{i}@x"));
         assert!(body.contains("The final crosstable"), "{body}");
+        assert!(body.contains("Buch"), "{body}");
+        for j in 1..=4 {
+            assert!(body.contains(&format!(" p{j} ")), "{body}");
+        }
     }
     narrow(&r);
     // Nothing more is paired by later mail.
@@ -445,7 +449,11 @@ fn show_pgn_and_the_list_answer_the_sender() {
     assert!(body.contains("open (1 of 8 joined)"), "{body}");
     let r = as_player(&mut w, 2, "chess tournament show spring");
     let body = answer_to(&r, "p2@x");
-    assert!(body.contains("running, round 3 of 3"), "{body}");
+    assert!(
+        body.contains("\nRunning, its 3 rounds at once.\n"),
+        "{body}"
+    );
+    assert!(body.contains("Round 3  board "), "{body}");
     assert!(body.contains("Boards in play:"), "{body}");
     for i in 1..=4 {
         assert!(body.contains(&format!("p{i}")), "{body}");
@@ -479,4 +487,77 @@ fn a_pgn_too_large_for_one_mail_says_what_it_left_out() {
         "{body}"
     );
     assert!(body.len() <= 1000, "{}", body.len());
+}
+
+#[test]
+fn a_player_who_signed_off_is_paired_no_more() {
+    let mut w = world(5);
+    full(&mut w, "swiss 5 rounds 2", 5);
+    let t = tournament(&w, "spring");
+    let byes = store::byes(&w.conn, t.id).unwrap();
+    assert_eq!(byes.len(), 1);
+    // A player with a board signs off; their opponent resigns it, and
+    // the other board of round 1 ends too.
+    let first = active(&w);
+    let leaver = first[0].players[1].clone();
+    let i: usize = leaver[1..].parse().unwrap();
+    as_player(&mut w, i, "signoff CREDS");
+    white_resigns_all(&mut w);
+    let t = tournament(&w, "spring");
+    assert_eq!(t.round, 2, "{t:?}");
+    for b in active(&w) {
+        assert!(!b.players.contains(&leaver), "{b:?}");
+    }
+    // Four players left: two boards, no bye in round 2.
+    assert_eq!(active(&w).len(), 2);
+    assert_eq!(store::byes(&w.conn, t.id).unwrap().len(), 1);
+}
+
+#[test]
+fn the_admin_enters_the_computer_and_a_round_that_cannot_be_made_ends_it() {
+    let mut w = world(3);
+    as_player(
+        &mut w,
+        1,
+        "chess tournament create spring CREDS swiss 4 rounds 2",
+    );
+    for i in 2..=3 {
+        as_player(&mut w, i, "chess tournament join spring CREDS");
+    }
+    {
+        let server = pbmchess::server::Server::new(&w.config, &w.clock, &w.templates);
+        let said = server
+            .admin_tournament(
+                &mut w.conn,
+                Some("chess"),
+                "spring",
+                pbmchess::server::AdminTournamentAct::Join("computer"),
+            )
+            .unwrap();
+        assert!(said.contains("It is full and has started"), "{said}");
+    }
+    w.replies();
+    let first = active(&w);
+    assert_eq!(first.len(), 2);
+    let (with_computer, without): (Vec<_>, Vec<_>) = first
+        .into_iter()
+        .partition(|b| b.players.contains(&"computer".to_string()));
+    // The human resigns against the computer; then the computer is
+    // switched off, and the last board of round 1 ends.
+    let b = &with_computer[0];
+    let human = b.players.iter().find(|p| *p != "computer").unwrap();
+    let i: usize = human[1..].parse().unwrap();
+    as_player(&mut w, i, &format!("chess resign {} CREDS", b.board));
+    w.config.computer.enabled = false;
+    let b = &without[0];
+    let i: usize = b.players[0][1..].parse().unwrap();
+    let r = as_player(&mut w, i, &format!("chess resign {} CREDS", b.board));
+    let t = tournament(&w, "spring");
+    assert_eq!(t.state, TournamentState::Finished, "{t:?}");
+    assert!(t.note.contains("It ended early"), "{}", t.note);
+    assert!(active(&w).is_empty());
+    assert!(
+        r.iter().any(|m| m.body.contains("The final crosstable")),
+        "{r:#?}"
+    );
 }

@@ -44,7 +44,7 @@
 
 use super::challenge::{check_tournament_options, start_tournament_board};
 use super::loaded::{all_plies, finish_unrated, load};
-use super::{Ctx, Handled, Refusal, Reply};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{Credentials, Timers, TournamentAction, TournamentCommand, TournamentPlan};
 use crate::rules::{self, Color, Game};
 use crate::store::{
@@ -309,6 +309,12 @@ pub(crate) fn join(
 /// Enter `userid` into open tournament `t`; when that fills it, start it.
 /// The words to add to the answer.
 fn enter(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament, userid: &str) -> Handled<String> {
+    // The computer player (entered by the admin) has an account once it
+    // plays; it is made here if need be.
+    let computer = &ctx.server.config.computer;
+    if computer.enabled && userid.eq_ignore_ascii_case(&computer.userid) {
+        store::ensure_computer_user(ctx.conn, &computer.userid.to_lowercase(), ctx.now)?;
+    }
     match store::user(ctx.conn, userid)? {
         Some(u) if u.signed_off_at.is_none() => {}
         _ => {
@@ -391,6 +397,11 @@ fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<()> 
     let mut entrants = store::entrants(ctx.conn, t.id)?;
     let mut rated = Vec::new();
     for e in entrants.drain(..) {
+        // An entrant who signed off since joining is not seeded.
+        if store::user(ctx.conn, &e.userid)?.is_none_or(|u| u.signed_off_at.is_some()) {
+            store::remove_entrant(ctx.conn, t.id, &e.userid)?;
+            continue;
+        }
         let rating = store::rating(ctx.conn, game.name(), &e.userid)?
             .map_or(crate::ratings::START_RATING, |r| r.rating);
         rated.push((rating, e));
@@ -400,6 +411,17 @@ fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<()> 
         store::set_seed(ctx.conn, t.id, &e.userid, seed, *rating)?;
     }
     let n = rated.len();
+    let min = match t.kind {
+        TournamentKind::RoundRobin => MIN_ROUND_ROBIN,
+        TournamentKind::Swiss => MIN_SWISS.max(t.rounds + 1),
+    };
+    if (n as u32) < min {
+        return Err(Refusal::new(format!(
+            "Tournament {} has {n} players who have not signed off, and needs {min} to start.",
+            t.name
+        ))
+        .into());
+    }
     match t.kind {
         TournamentKind::RoundRobin => {
             let rounds = pure::round_robin(n, t.double);
@@ -722,14 +744,30 @@ pub(crate) fn advance(ctx: &Ctx<'_>) -> Handled<()> {
         let Some(game) = rules::game(&t.game) else {
             continue;
         };
-        advance_one(ctx, game, t)?;
+        // A round that cannot be made (a board refused) ends the
+        // tournament, saying why, rather than fail every later mail.
+        match store::savepoint(ctx.conn, "tournament", || advance_one(ctx, game, t.clone())) {
+            Ok(()) => {}
+            Err(Failure::Refused(r)) => {
+                finish(ctx, game, &t, &format!("It ended early: {}", r.sentence))?
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(())
 }
 
 fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled<()> {
-    // Forfeits for silence end the player's tournament.
+    // Forfeits for silence (and signing off) end the player's tournament.
     let table = Table::read(ctx, &t)?;
+    let mut gone = Vec::new();
+    for e in &table.entrants {
+        let signed_off =
+            store::user(ctx.conn, &e.userid)?.is_none_or(|u| u.signed_off_at.is_some());
+        if signed_off && e.withdrawn_after.is_none() {
+            gone.extend(e.seed);
+        }
+    }
     let silent: Vec<usize> = table
         .boards
         .iter()
@@ -742,6 +780,7 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
             _ => None,
         })
         .filter(|s| !table.withdrawn.contains(s))
+        .chain(gone)
         .collect();
     for seed in silent {
         let table = Table::read(ctx, &t)?;
@@ -812,13 +851,13 @@ pub(crate) fn show(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handle
 /// The text of `tournament show` (and the admin's).
 pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<String> {
     let table = Table::read(ctx, t)?;
-    let mut lines = vec![format!(
-        "{} tournament {}: {}, {}.",
-        game.title(),
-        t.name,
-        describe(t),
-        state_words(t, table.entrants.len())
-    )];
+    let mut lines = vec![
+        format!("{} tournament {}: {}.", game.title(), t.name, describe(t)),
+        format!(
+            "{}.",
+            super::text::capitalise(&state_words(t, table.entrants.len()))
+        ),
+    ];
     if !t.note.is_empty() {
         lines.push(t.note.clone());
     }
@@ -858,6 +897,9 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
 fn state_words(t: &Tournament, joined: usize) -> String {
     match t.state {
         TournamentState::Open => format!("open ({joined} of {} joined)", t.size),
+        TournamentState::Running if t.kind == TournamentKind::RoundRobin => {
+            format!("running, its {} rounds at once", t.rounds)
+        }
         TournamentState::Running => format!("running, round {} of {}", t.round, t.rounds),
         TournamentState::Finished => "finished".to_string(),
     }

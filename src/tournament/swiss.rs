@@ -104,7 +104,7 @@ impl Player {
         let last = *self.colours.last()?;
         let last_two_alike =
             self.colours.len() >= 2 && self.colours[self.colours.len() - 2] == last;
-        if difference > 1 || difference < -1 || last_two_alike {
+        if !(-1..=1).contains(&difference) || last_two_alike {
             let colour = match difference {
                 d if d > 1 => Colour::Black,
                 d if d < -1 => Colour::White,
@@ -160,7 +160,7 @@ pub fn swiss_round(history: &History<'_>, round: u32) -> Result<Round, PairingEr
         return Err(PairingError::TooFewPlayers);
     }
     let met = meetings(history);
-    let byes: Vec<Option<usize>> = if players.len() % 2 == 0 {
+    let byes: Vec<Option<usize>> = if players.len().is_multiple_of(2) {
         vec![None]
     } else {
         // Lowest-ranked first: players are ranked best first.
@@ -630,7 +630,7 @@ mod tests {
                 !met.contains(&(first, b)) && pair_all(&others, met)
             })
         }
-        if players.len() % 2 == 0 {
+        if players.len().is_multiple_of(2) {
             return pair_all(&players, &met);
         }
         players.iter().any(|&bye| {
