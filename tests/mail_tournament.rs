@@ -34,6 +34,8 @@ const CAT: Player = Player("cat");
 const DAN: Player = Player("dan");
 const EVE: Player = Player("eve");
 const FAY: Player = Player("fay");
+/// The computer player: it gets no mail, and moves at once.
+const COMPUTER: Player = Player("computer");
 
 /// Players may open tournaments; the hourly command limit is out of the
 /// way of a whole tournament's mail.
@@ -131,7 +133,11 @@ fn new_boards_of(
         boards.insert(board.number, board);
     }
     for (number, b) in &boards {
-        let expected: BTreeSet<String> = [b.white.addr(), b.black.addr()].into();
+        let expected: BTreeSet<String> = [b.white, b.black]
+            .into_iter()
+            .filter(|p| *p != COMPUTER)
+            .map(Player::addr)
+            .collect();
         assert_eq!(told[number], expected, "who was told of board {number}");
     }
     boards
@@ -188,9 +194,13 @@ fn finish(s: &mut Install, board: &Board, result: Ending) -> Vec<SentMail> {
     let n = board.number;
     let (w, b) = (board.white, board.black);
     let mv = |p: Player, m: &str| (p, format!("chess move {n} {} {} {m}", p.user(), p.pw()));
+    let resign = |p: Player| (p, format!("chess resign {n} {} {}", p.user(), p.pw()));
     let mails = match result {
-        Ending::Win(p) if p == b => vec![mv(w, "f3"), mv(b, "e5"), mv(w, "g4"), mv(b, "Qh4#")],
-        Ending::Win(_) => vec![(b, format!("chess resign {n} {} {}", b.user(), b.pw()))],
+        Ending::Win(p) if p == b && ![w, b].contains(&COMPUTER) => {
+            vec![mv(w, "f3"), mv(b, "e5"), mv(w, "g4"), mv(b, "Qh4#")]
+        }
+        Ending::Win(p) if p == w => vec![resign(b)],
+        Ending::Win(_) => vec![resign(w)],
         Ending::Draw => vec![mv(w, "propose"), mv(b, "accept")],
     };
     let sent = pass(s, &mails);
@@ -1647,4 +1657,68 @@ fn an_adjudication_ending_a_swiss_round_pairs_the_next_round() {
     for b in round2.values() {
         assert!(!met.contains(&(b.white.min(b.black), b.white.max(b.black))));
     }
+}
+
+/// The computer player entered by the admin plays its tournament boards
+/// (it moves in the very mail that starts a board where it has White),
+/// never gets mail, and scores in the crosstable like anyone.
+#[test]
+fn the_computer_entered_by_the_admin_plays_its_tournament_boards() {
+    let all = [ANN, BEN, FAY, COMPUTER];
+    let mut s = install_with("\n[computer]\nmove_seconds = 5.0\n", &all[..3]);
+    s.ok(&[
+        "admin",
+        "tournament",
+        "create",
+        "robots",
+        "chess",
+        "--kind",
+        "roundrobin",
+        "--players",
+        "3",
+    ]);
+    s.ok(&["admin", "tournament", "join", "robots", "computer"]);
+    tour(&mut s, "join", "robots", ANN);
+    let mails = tour(&mut s, "join", "robots", BEN);
+    let boards = new_boards(&mails, "robots", &all);
+    assert_eq!(boards.len(), 3, "{mails:#?}");
+    for b in boards.values().filter(|b| b.white == COMPUTER) {
+        let first = mails
+            .iter()
+            .find(|m| {
+                m.subject
+                    .starts_with(&format!("New Chess Board {} ", b.number))
+            })
+            .unwrap();
+        assert!(
+            first.body.contains("computer plays"),
+            "the computer moved at once: {}",
+            first.body
+        );
+    }
+    let mut expected = RoundRobinTable {
+        seeds: vec![COMPUTER, ANN, BEN],
+        results: BTreeMap::new(),
+    };
+    for (x, y, ending) in [
+        (ANN, COMPUTER, Ending::Win(COMPUTER)),
+        (BEN, COMPUTER, Ending::Win(COMPUTER)),
+        (ANN, BEN, Ending::Draw),
+    ] {
+        let board = boards
+            .values()
+            .find(|b| (b.white, b.black) == (x, y) || (b.white, b.black) == (y, x))
+            .unwrap()
+            .clone();
+        finish(&mut s, &board, ending);
+        expected.record(&board, ending);
+    }
+    expected.check(&show(&mut s, "robots"));
+    assert!(
+        !s.all_outbox_raw()
+            .iter()
+            .any(|raw| parse_sent(raw).to == COMPUTER.addr()),
+        "the computer gets no mail"
+    );
+    assert_every_mail_within_78_columns(&s);
 }
