@@ -331,9 +331,15 @@ fn a_swiss_pairs_the_next_round_when_the_last_board_ends_and_finishes() {
         }
     }
     narrow(&r);
-    // Nothing more is paired by later mail.
-    as_player(&mut w, 1, "chess tournaments");
+    // Nothing more is paired by later mail that changes something.
+    as_player(&mut w, 1, "chess limit CREDS 5");
+    w.ticks();
     assert_eq!(boards(&w).len(), 4);
+    assert_eq!(
+        store::tournament_games(&w.conn, t.id).unwrap().len(),
+        4,
+        "each pairing once"
+    );
 }
 
 #[test]
@@ -560,4 +566,122 @@ fn the_admin_enters_the_computer_and_a_round_that_cannot_be_made_ends_it() {
         r.iter().any(|m| m.body.contains("The final crosstable")),
         "{r:#?}"
     );
+}
+
+#[test]
+fn joining_is_refused_twice_when_started_or_unknown_and_changes_nothing() {
+    let mut w = world(5);
+    as_player(
+        &mut w,
+        1,
+        "chess tournament create spring CREDS roundrobin 3",
+    );
+    let r = as_player(&mut w, 1, "chess tournament join spring CREDS");
+    assert!(answer_to(&r, "p1@x").contains("p1 is in tournament spring already"));
+    let r = as_player(&mut w, 2, "chess tournament join autumn CREDS");
+    assert!(answer_to(&r, "p2@x").contains("There is no Chess tournament called autumn"));
+    let r = as_player(&mut w, 2, "chess tournament join spring p2 wrong");
+    assert!(!answer_to(&r, "p2@x").contains("has joined"));
+    for i in 2..=3 {
+        as_player(&mut w, i, "chess tournament join spring CREDS");
+    }
+    let r = as_player(&mut w, 4, "chess tournament join spring CREDS");
+    assert!(answer_to(&r, "p4@x").contains("has started already"));
+    let t = tournament(&w, "spring");
+    assert_eq!(store::entrants(&w.conn, t.id).unwrap().len(), 3);
+    // Start again, or withdraw someone who is not in it: refused.
+    let r = as_player(&mut w, 1, "chess tournament start spring CREDS");
+    assert!(answer_to(&r, "p1@x").contains("has started already"));
+    let r = as_player(&mut w, 5, "chess tournament withdraw spring CREDS");
+    assert!(answer_to(&r, "p5@x").contains("p5 is not in tournament spring"));
+    assert_eq!(boards(&w).len(), 3);
+}
+
+#[test]
+fn a_double_round_robin_plays_every_pair_twice_with_colours_swapped() {
+    let mut w = world(3);
+    full(&mut w, "roundrobin 3 double", 3);
+    let all = boards(&w);
+    assert_eq!(all.len(), 6);
+    for a in 1..=3 {
+        for b in 1..=3 {
+            if a != b {
+                let (pa, pb) = (format!("p{a}"), format!("p{b}"));
+                let n = all
+                    .iter()
+                    .filter(|r| r.players[0] == pa && r.players[1] == pb)
+                    .count();
+                assert_eq!(n, 1, "{pa} White against {pb}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_withdrawal_before_half_the_games_annuls_every_result_of_the_player() {
+    // 4 players: 3 games each; withdrawn after 1 finished: all annulled.
+    let mut w = world(4);
+    full(&mut w, "roundrobin 4", 4);
+    let t = tournament(&w, "spring");
+    let games = |w: &World| store::tournament_games(&w.conn, t.id).unwrap();
+    // The board of round 1 with seed 0 ends: its White resigns.
+    let b = store::board(
+        &w.conn,
+        store::BoardId::new("chess", games(&w)[0].board.unwrap()),
+    )
+    .unwrap()
+    .unwrap();
+    let early = b.players[0].clone();
+    let i: usize = early[1..].parse().unwrap();
+    as_player(&mut w, i, &format!("chess resign {} CREDS", b.board));
+    as_player(&mut w, i, "chess tournament withdraw spring CREDS");
+    let entrants = store::entrants(&w.conn, t.id).unwrap();
+    let seed = entrants.iter().position(|e| e.userid == early).unwrap();
+    for g in games(&w) {
+        if g.white == seed || g.black == seed {
+            assert_eq!(g.ruled.as_deref(), Some("annulled"), "{g:?}");
+        } else {
+            assert_eq!(g.ruled, None, "{g:?}");
+        }
+    }
+    let r = as_player(&mut w, 2, "chess tournament show spring");
+    let body = answer_to(&r, "p2@x");
+    assert!(body.contains('x'), "annulled games are marked: {body}");
+}
+
+#[test]
+fn a_withdrawal_after_half_the_games_keeps_the_results_and_forfeits_the_rest() {
+    let mut w = world(4);
+    full(&mut w, "roundrobin 4", 4);
+    let t = tournament(&w, "spring");
+    // Two of p1's three games end (p1 resigns them), then p1 withdraws.
+    let mine: Vec<_> = active(&w)
+        .into_iter()
+        .filter(|b| b.players.contains(&"p1".to_string()))
+        .collect();
+    assert_eq!(mine.len(), 3);
+    for b in &mine[..2] {
+        as_player(&mut w, 1, &format!("chess resign {} CREDS", b.board));
+    }
+    as_player(&mut w, 1, "chess tournament withdraw spring CREDS");
+    let last = store::board(&w.conn, store::BoardId::new("chess", mine[2].board))
+        .unwrap()
+        .unwrap();
+    assert!(!last.is_active());
+    for g in store::tournament_games(&w.conn, t.id).unwrap() {
+        let expected = if g.board == Some(mine[2].board) {
+            let seat = last.seat_of("p1").unwrap();
+            Some(if seat == pbmchess::rules::Color::White {
+                "white-forfeits"
+            } else {
+                "black-forfeits"
+            })
+        } else {
+            None
+        };
+        assert_eq!(g.ruled.as_deref(), expected, "{g:?}");
+    }
+    // The two resignations were rated; the forfeit was not.
+    let p1 = store::rating(&w.conn, "chess", "p1").unwrap().unwrap();
+    assert_eq!(p1.games, 2);
 }

@@ -21,6 +21,9 @@
 //!   finished that they opened, the server `[limits] open_tournaments`.
 //! - Seeding: rating in the game descending (the start rating for the
 //!   unrated), then join order. Entrant `n` of the crosstable is seed `n`.
+//! - Signing off leaves an open tournament (it fills only with players who
+//!   can play); in a running one it withdraws the player before the next
+//!   round is paired (their boards are forfeited by the timers).
 //! - The start and every round: the pairing, its boards and their mails
 //!   are made in the transaction of the mail (or timers' pass, or admin
 //!   command) that causes them; each pairing is a row keyed by
@@ -324,7 +327,7 @@ fn enter(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament, userid: &str) -
             .into())
         }
     }
-    let joined = store::entrants(ctx.conn, t.id)?;
+    let joined = entrants_still_here(ctx, t)?;
     if joined.iter().any(|e| e.userid == userid) {
         return Err(Refusal::new(format!("{userid} is in tournament {} already.", t.name)).into());
     }
@@ -338,6 +341,21 @@ fn enter(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament, userid: &str) -
     }
     start(ctx, game, t)?;
     Ok(" It is full and has started: every player is mailed their boards.".to_string())
+}
+
+/// The entrants of open tournament `t`, once those who signed off since
+/// they joined have left it (ruling: signing off leaves an open
+/// tournament, so it fills only with players who can play).
+fn entrants_still_here(ctx: &Ctx<'_>, t: &Tournament) -> Handled<Vec<EntrantRow>> {
+    let mut here = Vec::new();
+    for e in store::entrants(ctx.conn, t.id)? {
+        if store::user(ctx.conn, &e.userid)?.is_none_or(|u| u.signed_off_at.is_some()) {
+            store::remove_entrant(ctx.conn, t.id, &e.userid)?;
+        } else {
+            here.push(e);
+        }
+    }
+    Ok(here)
 }
 
 /// `leave`, before the start.
@@ -362,7 +380,7 @@ pub(crate) fn start_now(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
     if t.state != TournamentState::Open {
         return Err(Refusal::new(format!("Tournament {} has started already.", t.name)).into());
     }
-    let count = store::entrants(ctx.conn, t.id)?.len() as u32;
+    let count = entrants_still_here(ctx, t)?.len() as u32;
     let min = match t.kind {
         TournamentKind::RoundRobin => MIN_ROUND_ROBIN,
         TournamentKind::Swiss => MIN_SWISS.max(t.rounds + 1),
