@@ -165,19 +165,10 @@ pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<
 }
 
 /// Mark a user as gone (history is kept). Returns false when there is no such user.
-/// The user leaves every tournament not yet started that they joined (issue
-/// #27): an entrant whose account is gone would refuse every join that
-/// fills it, and a tournament never starts with a board for such an
-/// account. (Their boards of a running one end by the timers' forfeit.)
 pub fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
     let n = conn.exec(
         "UPDATE users SET signed_off_at = ?2 WHERE userid = ?1 AND signed_off_at IS NULL",
         params![userid, time_text(now)],
-    )?;
-    conn.exec(
-        "DELETE FROM tournament_entrants WHERE userid = ?1
-         AND tournament IN (SELECT id FROM tournaments WHERE state = 'open')",
-        params![userid],
     )?;
     Ok(n == 1)
 }
