@@ -67,6 +67,8 @@ fn every_notice_and_error_of_a_session_stays_within_78_columns() {
         "help zelig",
         "help zelig2",
         "help temporal",
+        "help tournament",
+        "help if",
         "help nothing",
     ] {
         round(&mut s, MALLORY, topic, "");

@@ -32,13 +32,25 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     let topics: Vec<String> = if topics.is_empty() {
         vec!["general".to_string()]
     } else {
-        topics.iter().map(|t| t.to_lowercase()).collect()
+        // "help tournaments" is the page of the `tournaments` command too.
+        topics
+            .iter()
+            .map(|t| match t.to_lowercase().as_str() {
+                "tournaments" => "tournament".to_string(),
+                t => t.to_string(),
+            })
+            .collect()
     };
     let mut replies = Vec::new();
     for topic in &topics {
         let template = format!("help/{topic}.txt");
         if topic.contains(['/', '.']) || !server.templates.has(&template) {
-            let mut known: Vec<String> = vec!["commands".into(), "reply".into(), "if".into()];
+            let mut known: Vec<String> = vec![
+                "commands".into(),
+                "reply".into(),
+                "if".into(),
+                "tournament".into(),
+            ];
             known.extend(
                 crate::rules::registry()
                     .iter()

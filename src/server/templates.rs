@@ -62,6 +62,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "help/temporal.txt",
         include_str!("../../templates/help/temporal.txt"),
     ),
+    (
+        "help/tournament.txt",
+        include_str!("../../templates/help/tournament.txt"),
+    ),
 ];
 
 /// A template could not be loaded or rendered: an admin's problem, never a
