@@ -39,38 +39,9 @@ pub(crate) fn start_board(
     check_timers(timers)?;
     check_challenge(ctx, game, &players)?;
     check_boards_per_day(ctx, &players)?;
-    rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
-    let position = game
-        .start(&options)
-        .map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
-    let defaults = &ctx.server.config.timers;
-    let number = store::insert_board(
-        ctx.conn,
-        &store::NewBoard {
-            game: game.name(),
-            options: &options,
-            start_position: &position.to_text(),
-            players: &players,
-            nag_days: Some(timers.nag_days.unwrap_or(defaults.nag_days)),
-            forfeit_days: Some(timers.forfeit_days.unwrap_or(defaults.forfeit_days)),
-            total_days: timers.total_days,
-            now: ctx.now,
-        },
-    )?;
+    let number = insert_board(ctx, game, &players, &options, level, timers)?;
     // Counted so that no rollback undoes it (see `guard`).
     super::guard::board_started(ctx, &players)?;
-    let mut news = Vec::new();
-    if let Some(level) = level {
-        store::set_computer_level(
-            ctx.conn,
-            store::BoardId::new(game.name(), number),
-            level.number(),
-        )?;
-    }
-    let mut loaded = load(ctx, game, number)?;
-    computer::respond(ctx, game, &mut loaded, &mut news)?;
-    let mut view = loaded.view(game, news);
-    view.occasion = Occasion::New;
     // The challenger is named by userid, never by address. No password is
     // needed to challenge, so the comment is relayed only when the
     // sender's address is a confirmed one of a player of the board: a
@@ -80,12 +51,11 @@ pub(crate) fn start_board(
         Some(userid) => confirmed_author(ctx, userid)?.then(|| userid.to_string()),
         None => confirmed_player_sending(ctx, &players)?,
     };
-    view.comment = match challenger {
+    let comment = match challenger {
         Some(userid) => commented(ctx, Some(&userid), None),
         None => None,
     };
-    let replies = view.to_players(ctx)?;
-    Ok((number, replies))
+    Ok((number, new_board_mails(ctx, game, number, comment)?))
 }
 
 /// Start a board of a tournament (issue #27): the players joined it, so
@@ -112,16 +82,32 @@ pub(crate) fn start_tournament_board(
     let (options, level) = computer::take_level(ctx, players, &options)?;
     check_players(ctx, players)?;
     check_timers(timers)?;
-    rules::check_options(game, &options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
+    let number = insert_board(ctx, game, players, &options, level, timers)?;
+    link(number)?;
+    new_board_mails(ctx, game, number, None)
+}
+
+/// Store a new board of `game` at its start position under `options`
+/// (checked here), with its timers (the server's defaults where `timers`
+/// names none) and the computer's level; its number.
+fn insert_board(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    players: &[String; 2],
+    options: &[String],
+    level: Option<crate::computer::Level>,
+    timers: &Timers,
+) -> Handled<u32> {
+    rules::check_options(game, options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let position = game
-        .start(&options)
+        .start(options)
         .map_err(|e| Refusal::new(capitalise(&e.to_string())))?;
     let defaults = &ctx.server.config.timers;
     let number = store::insert_board(
         ctx.conn,
         &store::NewBoard {
             game: game.name(),
-            options: &options,
+            options,
             start_position: &position.to_text(),
             players,
             nag_days: Some(timers.nag_days.unwrap_or(defaults.nag_days)),
@@ -134,12 +120,23 @@ pub(crate) fn start_tournament_board(
         let id = store::BoardId::new(game.name(), number);
         store::set_computer_level(ctx.conn, id, level.number())?;
     }
-    link(number)?;
+    Ok(number)
+}
+
+/// The first mails of a new board, to its players: the computer's first
+/// move made if it plays White, `comment` (author, text) shown with it.
+fn new_board_mails(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    number: u32,
+    comment: Option<(String, String)>,
+) -> Handled<Vec<Reply>> {
     let mut news = Vec::new();
     let mut loaded = load(ctx, game, number)?;
     computer::respond(ctx, game, &mut loaded, &mut news)?;
     let mut view = loaded.view(game, news);
     view.occasion = Occasion::New;
+    view.comment = comment;
     view.to_players(ctx)
 }
 

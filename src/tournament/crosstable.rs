@@ -95,41 +95,42 @@ fn round_robin_cells(history: &History<'_>, table: &[Standing], double: bool) ->
     }
 }
 
-/// One game's mark for `me` in a round robin cell.
-fn round_robin_mark(game: &Game, me: Entrant) -> char {
+/// What one game was for one of its players, as a cell shows it.
+enum ForMe {
+    InPlay,
+    Draw,
+    Annulled,
+    Won,
+    Lost,
+    WonByForfeit,
+    LostByForfeit,
+}
+
+fn for_me(game: &Game, me: Entrant) -> ForMe {
     let white = game.white == me;
     match game.score {
-        None => '.',
-        Some(Score::Draw) => '=',
-        Some(Score::Annulled) => 'x',
-        Some(Score::WhiteWins) => {
-            if white {
-                '1'
-            } else {
-                '0'
-            }
-        }
-        Some(Score::BlackWins) => {
-            if white {
-                '0'
-            } else {
-                '1'
-            }
-        }
-        Some(Score::BlackForfeits) => {
-            if white {
-                '+'
-            } else {
-                '-'
-            }
-        }
-        Some(Score::WhiteForfeits) => {
-            if white {
-                '-'
-            } else {
-                '+'
-            }
-        }
+        None => ForMe::InPlay,
+        Some(Score::Draw) => ForMe::Draw,
+        Some(Score::Annulled) => ForMe::Annulled,
+        Some(Score::WhiteWins) if white => ForMe::Won,
+        Some(Score::BlackWins) if !white => ForMe::Won,
+        Some(Score::WhiteWins | Score::BlackWins) => ForMe::Lost,
+        Some(Score::BlackForfeits) if white => ForMe::WonByForfeit,
+        Some(Score::WhiteForfeits) if !white => ForMe::WonByForfeit,
+        Some(Score::WhiteForfeits | Score::BlackForfeits) => ForMe::LostByForfeit,
+    }
+}
+
+/// One game's mark for `me` in a round robin cell.
+fn round_robin_mark(game: &Game, me: Entrant) -> char {
+    match for_me(game, me) {
+        ForMe::InPlay => '.',
+        ForMe::Draw => '=',
+        ForMe::Annulled => 'x',
+        ForMe::Won => '1',
+        ForMe::Lost => '0',
+        ForMe::WonByForfeit => '+',
+        ForMe::LostByForfeit => '-',
     }
 }
 
@@ -176,38 +177,14 @@ fn swiss_mark(game: &Game, me: Entrant, row_of: &[usize]) -> String {
         .and_then(|o| row_of.get(o))
         .copied()
         .unwrap_or(0);
-    let result = match game.score {
-        None => '.',
-        Some(Score::Draw) => '=',
-        Some(Score::Annulled) => 'x',
-        Some(Score::WhiteWins) => {
-            if white {
-                '+'
-            } else {
-                '-'
-            }
-        }
-        Some(Score::BlackWins) => {
-            if white {
-                '-'
-            } else {
-                '+'
-            }
-        }
-        Some(Score::BlackForfeits) => {
-            if white {
-                '>'
-            } else {
-                '<'
-            }
-        }
-        Some(Score::WhiteForfeits) => {
-            if white {
-                '<'
-            } else {
-                '>'
-            }
-        }
+    let result = match for_me(game, me) {
+        ForMe::InPlay => '.',
+        ForMe::Draw => '=',
+        ForMe::Annulled => 'x',
+        ForMe::Won => '+',
+        ForMe::Lost => '-',
+        ForMe::WonByForfeit => '>',
+        ForMe::LostByForfeit => '<',
     };
     format!("{}{opponent}{result}", if white { 'W' } else { 'B' })
 }
