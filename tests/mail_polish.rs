@@ -373,6 +373,7 @@ fn every_help_page_title_is_underlined_to_its_length_whatever_the_server_name() 
         "Test PBM",
         "The Rather Longer Chess Server Name",
         "The Correspondence Chess Club of Greater Little Snoring Server",
+        "The Correspondence Chess Club of Greater Little Snoring and District Server",
     ] {
         let mut s = Install::with_whole_config(&format!(
             "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"{name}\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
@@ -381,6 +382,8 @@ fn every_help_page_title_is_underlined_to_its_length_whatever_the_server_name() 
             "help".to_string(),
             "help commands".into(),
             "help reply".into(),
+            "help if".into(),
+            "help tournament".into(),
         ];
         for game in pbmchess::command::GAME_NAMES {
             pages.push(format!("help {game}"));
@@ -390,7 +393,8 @@ fn every_help_page_title_is_underlined_to_its_length_whatever_the_server_name() 
             let mails = round(&mut s, ALICE, page, "");
             let body = &only_one(&mails, ALICE).body;
             if page == "help" {
-                assert!(body.starts_with(name), "{body}");
+                let shown = name.get(..75).unwrap_or(name);
+                assert!(body.starts_with(shown), "{body}");
             }
             assert_underlines_fit(page, body);
         }
