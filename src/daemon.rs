@@ -39,6 +39,12 @@ pub struct PassReport {
     /// Why the inbox could not be read, when it could not (`status` shows
     /// the last one).
     pub inbox_error: Option<String>,
+    /// The pass ended its reading or sending at its time slice with work
+    /// left: `serve` begins the next pass at once.
+    pub more_waiting: bool,
+    /// A send failed only after [`HUNG_SEND`] or more: the relay hangs, and
+    /// the pass tried no more mail to it.
+    pub relay_hung: bool,
 }
 
 impl PassReport {
@@ -101,6 +107,7 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let processed = handle_one(server, &tx, &envelope, raw, size)?;
         store::end_attempt(&tx, &key)?;
+        store::record_mail_handled(&tx, server.clock.now())?;
         tx.commit()?;
         log_mail(&envelope, &processed);
         Ok(processed.outcome)
@@ -245,6 +252,19 @@ fn log_mail(envelope: &mail::Envelope, processed: &Processed) {
     );
 }
 
+/// The log line of a mail whose group could not be committed: nothing
+/// of it was kept, and it stays in the inbox.
+fn log_rolled_back(envelope: &mail::Envelope) {
+    use crate::limits::log_field;
+    warn!(
+        message_id = %log_field(&envelope.message_id),
+        sender = %log_field(envelope.sender.as_deref().unwrap_or("-")),
+        subject = %log_field(&crate::server::log_subject(&envelope.subject)),
+        outcome = "rolled_back",
+        "mail not processed"
+    );
+}
+
 /// The name of an outcome for the log: its variant's name in snake case
 /// (`Answered` → `answered`, `TooLarge` → `too_large`).
 pub fn outcome_name(outcome: &MailOutcome) -> String {
@@ -263,25 +283,98 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
     out
 }
 
-/// Read every waiting inbound mail, in batches of [`FETCH_BATCH`]; after
+/// When a pass cuts its reading and sending short: at `stop` (SIGTERM,
+/// SIGINT), at `reload` (SIGHUP), and at its time slices. `poll` has no
+/// slices: it reads what was waiting when it began and exits.
+#[derive(Clone, Copy)]
+pub struct Pace<'a> {
+    pub stop: &'a AtomicBool,
+    pub reload: Option<&'a AtomicBool>,
+    /// No mail is begun after this instant (`serve`: [`READ_SLICE`] after
+    /// the pass began).
+    pub read_until: Option<Instant>,
+    /// Each drain of the outbox begins no send after this long
+    /// (`serve`: [`SEND_SLICE`]).
+    pub send_slice: Option<Duration>,
+}
+
+impl<'a> Pace<'a> {
+    /// No slices, no reload: `process`, `tick`, and the tests.
+    pub fn unhurried(stop: &'a AtomicBool) -> Pace<'a> {
+        Pace {
+            stop,
+            reload: None,
+            read_until: None,
+            send_slice: None,
+        }
+    }
+
+    /// The pace of `poll`: it reads all that was waiting when it began,
+    /// and each drain sends for [`SEND_SLICE`] at most (a slow relay does
+    /// not keep a cron job running; what is left waits in the outbox for
+    /// the next pass).
+    pub fn polling(stop: &'a AtomicBool) -> Pace<'a> {
+        Pace {
+            send_slice: Some(SEND_SLICE),
+            ..Pace::unhurried(stop)
+        }
+    }
+
+    /// The pace of a `serve` pass that begins now.
+    pub fn serving(stop: &'a AtomicBool, reload: &'a AtomicBool) -> Pace<'a> {
+        Pace {
+            stop,
+            reload: Some(reload),
+            read_until: Some(Instant::now() + READ_SLICE),
+            send_slice: Some(SEND_SLICE),
+        }
+    }
+
+    /// A stop or a reload was asked for: the pass ends after the mail in
+    /// hand.
+    pub fn interrupted(&self) -> bool {
+        self.stop.load(Ordering::SeqCst) || self.reload.is_some_and(|r| r.load(Ordering::SeqCst))
+    }
+
+    /// The pass begins no more inbound mail.
+    fn reading_over(&self) -> bool {
+        self.interrupted() || self.read_until.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// The instant a drain that begins now begins no more sends after.
+    fn send_until(&self) -> Option<Instant> {
+        self.send_slice.map(|d| Instant::now() + d)
+    }
+}
+
+/// Read the waiting inbound mail, in batches of [`FETCH_BATCH`]; after
 /// each batch the replies it caused are sent, so a long backlog neither
-/// waits for its answers nor piles them up. Stops when the inbox holds
-/// nothing new, when `stop` is set, when the inbox cannot be read, or after
-/// a batch in which a mail failed (it stays in the inbox for the next pass,
-/// which then starts with it).
+/// waits for its answers nor piles them up. Only mail that was waiting
+/// at the first fetch is read ([`Inbox::hold_to_waiting`]): the pass never
+/// chases mail that arrives while it reads. Stops when nothing of that is
+/// left, when `pace` says so (a stop, a reload, the read slice: then
+/// [`PassReport::more_waiting`]), when the inbox cannot be read, or after a
+/// batch in which a mail failed (it stays in the inbox for the next pass,
+/// which then starts with it). No more is sent once the relay hangs
+/// ([`PassReport::relay_hung`]).
 pub fn read_inbox(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
     sender: Option<&mut dyn Sender>,
-    stop: &AtomicBool,
+    pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
     let mut sender = sender;
     // Every message handled in this pass: one fetched again (its filing
     // away failed) is no progress, and a batch of those only ends the pass.
     let mut seen = HashSet::new();
-    while !stop.load(Ordering::SeqCst) {
+    inbox.hold_to_waiting();
+    while !pace.interrupted() {
+        if pace.reading_over() {
+            report.more_waiting = true;
+            break;
+        }
         let messages = match inbox.fetch(FETCH_BATCH) {
             Ok(m) => m,
             Err(e) => {
@@ -298,13 +391,13 @@ pub fn read_inbox(
             .collect();
         let progress = !fresh.is_empty();
         for group in fresh.chunks(GROUP_COMMIT) {
-            if stop.load(Ordering::SeqCst) {
+            if pace.reading_over() {
                 break;
             }
-            read_group(server, conn, inbox, group, report)?;
+            read_group(server, conn, inbox, group, pace, report)?;
         }
-        if let Some(sender) = sender.as_deref_mut() {
-            drain_outbox(server.config, server.clock, conn, sender, stop, report)?;
+        if let Some(sender) = sender.as_deref_mut().filter(|_| !report.relay_hung) {
+            drain_outbox_paced(server.config, server.clock, conn, sender, pace, report)?;
         }
         if !progress || report.mails_failed > failed_before {
             break;
@@ -332,6 +425,7 @@ fn read_group(
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
     group: &[mail::InboundMessage],
+    pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
     let mut readable = Vec::with_capacity(group.len());
@@ -378,6 +472,10 @@ fn read_group(
     let one_by_one = alone && run.len() > 1;
     let mut rest = &run[..];
     while !rest.is_empty() {
+        if pace.reading_over() {
+            // Left in the inbox, for the next pass.
+            break;
+        }
         let slice = if one_by_one {
             if let Err(e) =
                 store::begin_attempts(conn, &[rest[0].1.as_str()], true, server.clock.now())
@@ -390,7 +488,7 @@ fn read_group(
         } else {
             rest
         };
-        let taken = read_slice(server, conn, inbox, slice, report)?;
+        let taken = read_slice(server, conn, inbox, slice, pace, report)?;
         rest = &rest[taken.max(1)..];
     }
     quarantine_unreadable(server, conn, inbox, unreadable, report);
@@ -423,13 +521,17 @@ fn quarantine_unreadable(
 }
 
 /// Run mails of a group (with their attempt keys) in one transaction, up
-/// to and with the first that made the computer think; commit, then file
-/// them away and count the failures. Returns how many mails it took.
+/// to and with the first that made the computer think (or the last before
+/// `pace` ends the reading); commit, then log them, file them away and
+/// count the failures. Returns how many mails it took. The log line of
+/// each mail is written only once its group committed; of a group whose
+/// commit failed each mail is logged as rolled back.
 fn read_slice(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
     slice: &[(&mail::InboundMessage, String)],
+    pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<usize, ServerError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -447,12 +549,11 @@ fn read_slice(
         });
         match result {
             Ok(processed) => {
-                log_mail(&envelope, &processed);
                 let done = match processed.outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,
                 };
-                handled.push((*message, done));
+                handled.push((*message, envelope, processed, done));
             }
             Err(InMail::Failed(error)) => {
                 report.mails_failed += 1;
@@ -463,13 +564,19 @@ fn read_slice(
         // Its failure (if any) is counted after the commit, in the
         // inbound_failures row: the attempt is over either way.
         store::end_attempt(&tx, key)?;
-        if server.computer_budget.used() {
+        if server.computer_budget.used() || pace.reading_over() {
             break;
         }
+    }
+    if !handled.is_empty() {
+        store::record_mail_handled(&tx, server.clock.now())?;
     }
     if let Err(e) = tx.commit() {
         report.mails_failed += handled.len();
         error!(error = %e, mails = handled.len(), "a group of mails could not be committed; they stay in the inbox");
+        for (_, envelope, _, _) in &handled {
+            log_rolled_back(envelope);
+        }
         // The process did not die: these attempts count for nothing.
         for (_, key) in &slice[..taken] {
             let _ = store::end_attempt(conn, key);
@@ -477,7 +584,8 @@ fn read_slice(
         return Ok(taken);
     }
     note_failures(server, conn, inbox, failed, report);
-    for (message, done) in handled {
+    for (message, envelope, processed, done) in handled {
+        log_mail(&envelope, &processed);
         report.mails_read += 1;
         if let Err(e) = inbox.mark_done(message, done) {
             // Committed already: reading it again is harmless.
@@ -563,6 +671,25 @@ pub fn drain_outbox(
     stop: &AtomicBool,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
+    drain_outbox_paced(config, clock, conn, sender, &Pace::unhurried(stop), report)
+}
+
+/// [`drain_outbox`] within `pace`: it begins no send after its send slice
+/// (what is left is [`PassReport::more_waiting`]) or once a reload is
+/// asked for, and none after a send that failed only after [`HUNG_SEND`]
+/// or more ([`PassReport::relay_hung`]): a relay that hangs costs a pass
+/// one timeout, not one per due mail.
+pub fn drain_outbox_paced(
+    config: &Config,
+    clock: &dyn Clock,
+    conn: &Connection,
+    sender: &mut dyn Sender,
+    pace: &Pace<'_>,
+    report: &mut PassReport,
+) -> Result<(), ServerError> {
+    let stop = pace.stop;
+    let until = pace.send_until();
+    let out_of_time = || pace.interrupted() || until.is_some_and(|t| Instant::now() >= t);
     // The holder's last look and its letting go are two steps: rows
     // committed between them by a process that found the lock taken are
     // found by looking again after letting go (a few rounds at most).
@@ -594,12 +721,12 @@ pub fn drain_outbox(
         } else {
             None
         };
-        let drained = send_batches(config, clock, conn, sender, stop, report);
+        let drained = send_batches(config, clock, conn, sender, stop, &out_of_time, report);
         sender.end_pass();
         drop(relaxed);
         let locked = lock.is_some();
         drop(lock);
-        if !drained? || !locked || stop.load(Ordering::SeqCst) {
+        if !drained? || !locked || stop.load(Ordering::SeqCst) || report.relay_hung {
             return Ok(());
         }
         if !store::any_due(conn, clock.now())? {
@@ -658,6 +785,7 @@ fn send_batches(
     conn: &Connection,
     sender: &mut dyn Sender,
     stop: &AtomicBool,
+    out_of_time: &dyn Fn() -> bool,
     report: &mut PassReport,
 ) -> Result<bool, ServerError> {
     // No send starts that could outlive the claim (see [`SEND_LEASE`]).
@@ -676,9 +804,14 @@ fn send_batches(
             .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR),
         temporary_in_a_row: 0,
         down: false,
+        hung: false,
     };
     let each = sender.durable_at_send();
     while !stop.load(Ordering::SeqCst) {
+        if out_of_time() {
+            report.more_waiting = store::any_due(conn, clock.now())?;
+            return Ok(false);
+        }
         let now = clock.now();
         // Another pass (an overlapping cron run) may be sending some already.
         let lease = now + lease_length;
@@ -692,8 +825,8 @@ fn send_batches(
         let mut tried = 0;
         let mut lease_out = false;
         for row in &batch {
-            if stop.load(Ordering::SeqCst) || sending.down {
-                // Claimed but not tried: due again once the claim runs out.
+            if stop.load(Ordering::SeqCst) || sending.down || out_of_time() {
+                // Claimed but not tried: due again at once (close_batch).
                 break;
             }
             if clock.now() + longest_send > lease {
@@ -707,7 +840,7 @@ fn send_batches(
             };
             tried += 1;
             if each {
-                let tx = conn.unchecked_transaction()?;
+                let tx = immediate(conn)?;
                 record(&tx, row.id, &result, clock.now())?;
                 tx.commit()?;
             } else {
@@ -725,11 +858,28 @@ fn send_batches(
             }
         }
         close_batch(conn, &batch[tried..], &results, now, clock)?;
-        if sending.down || (tried < batch.len() && !lease_out) {
+        if sending.down {
+            report.relay_hung |= sending.hung;
+            return Ok(false);
+        }
+        if tried < batch.len() && !lease_out {
+            report.more_waiting |= out_of_time();
             return Ok(false);
         }
     }
     Ok(false)
+}
+
+/// An immediate transaction on a shared connection: the outbox steps read
+/// before they write, and a deferred transaction that another process's
+/// write overtook between its read and its write fails at once with
+/// "database is locked" (the busy timeout cannot help it); an immediate
+/// one waits for the write lock up front, as the inbox's groups do.
+fn immediate(conn: &Connection) -> Result<rusqlite::Transaction<'_>, ServerError> {
+    Ok(rusqlite::Transaction::new_unchecked(
+        conn,
+        rusqlite::TransactionBehavior::Immediate,
+    )?)
 }
 
 /// Claim a batch of due outbox mails until `lease`, in one transaction.
@@ -738,7 +888,7 @@ fn claim_batch(
     now: chrono::DateTime<chrono::Utc>,
     lease: chrono::DateTime<chrono::Utc>,
 ) -> Result<Vec<store::OutboxMail>, ServerError> {
-    let tx = conn.unchecked_transaction()?;
+    let tx = immediate(conn)?;
     let mut claimed = Vec::new();
     for row in store::due_mail_first(&tx, now, SEND_BATCH)? {
         if store::claim(&tx, row.id, now, lease)? {
@@ -759,7 +909,7 @@ fn close_batch(
     now: chrono::DateTime<chrono::Utc>,
     clock: &dyn Clock,
 ) -> Result<(), ServerError> {
-    let tx = conn.unchecked_transaction()?;
+    let tx = immediate(conn)?;
     let done_at = clock.now();
     for row in untried {
         store::unclaim(&tx, row.id, now)?;
@@ -781,9 +931,11 @@ struct Sending<'a> {
     too_large: usize,
     /// Temporary failures in a row (reset by a mail accepted).
     temporary_in_a_row: u32,
-    /// [`DOWN_AFTER_FAILURES`] in a row: the transport is down, and the
-    /// rest is left for a later pass.
+    /// [`DOWN_AFTER_FAILURES`] in a row, or one that hung: the transport
+    /// is down, and the rest is left for a later pass.
     down: bool,
+    /// A send failed only after [`HUNG_SEND`] or more.
+    hung: bool,
 }
 
 impl Sending<'_> {
@@ -826,7 +978,20 @@ impl Sending<'_> {
                 return Some(SendResult::GivenUp(e.to_string()));
             }
         };
-        match sender.send_or_stop(&message, self.stop) {
+        let began = Instant::now();
+        let sent = sender.send_or_stop(&message, self.stop);
+        if sent.as_ref().is_err_and(|e| !e.is_permanent()) && began.elapsed() >= HUNG_SEND {
+            // A refusal or a 4xx comes back at once; this was a timeout,
+            // or a relay too slow to wait for: no more mail to it now.
+            warn!(
+                id = row.id,
+                waited_ms = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX),
+                "the relay hangs; no more mail is sent to it in this pass"
+            );
+            self.hung = true;
+            self.down = true;
+        }
+        match sent {
             Ok(()) => {
                 self.temporary_in_a_row = 0;
                 report.sent += 1;
@@ -872,7 +1037,7 @@ impl Sending<'_> {
                 // several failures in a row mean the transport is down:
                 // leave the rest for a later pass.
                 self.temporary_in_a_row += 1;
-                self.down = self.temporary_in_a_row >= DOWN_AFTER_FAILURES;
+                self.down |= self.temporary_in_a_row >= DOWN_AFTER_FAILURES;
                 SendResult::Retry(next, e.to_string())
             }
         }
@@ -955,6 +1120,27 @@ const GROUP_COMMIT: usize = 50;
 /// Outbox mails claimed and sent at a time.
 const SEND_BATCH: u32 = 100;
 
+/// How long a `serve` pass begins inbound mail: then it runs the timers,
+/// records itself for `status`, and the next pass begins at once when
+/// more is waiting. Under steady mail a pass so ends within seconds (plus
+/// the mail in hand), so the timers, a SIGHUP and `status` keep their time.
+const READ_SLICE: Duration = Duration::from_secs(2);
+
+/// How long one drain of the outbox in a `serve` pass begins sends: a
+/// slow relay holds the reading at most this long per drain (plus the
+/// send in hand).
+const SEND_SLICE: Duration = Duration::from_secs(2);
+
+/// A send that fails only after this long hangs (a timeout, or a relay
+/// too slow to wait for): the pass sends no more (a refusal or a 4xx
+/// comes back within milliseconds).
+pub const HUNG_SEND: Duration = Duration::from_secs(1);
+
+/// How long `serve` sends nothing after a pass found the relay hanging;
+/// doubled each time it hangs again, up to [`RELAY_PAUSE_MAX`].
+const RELAY_PAUSE: Duration = Duration::from_secs(60);
+const RELAY_PAUSE_MAX: Duration = Duration::from_secs(16 * 60);
+
 /// How long one wait for mail lasts at most, so a stop signal is noticed soon.
 const WAIT_SLICE: Duration = Duration::from_secs(5);
 
@@ -971,6 +1157,11 @@ pub struct Daemon<'a> {
     pub conn: Connection,
     pub inbox: Box<dyn Inbox>,
     pub sender: Box<dyn Sender>,
+    /// No mail is sent before this (the relay hung; see
+    /// [`Daemon::pass_paced`]).
+    relay_paused_until: Option<Instant>,
+    /// The last such pause.
+    relay_pause: Option<Duration>,
 }
 
 impl<'a> Daemon<'a> {
@@ -985,19 +1176,47 @@ impl<'a> Daemon<'a> {
             conn,
             inbox,
             sender,
+            relay_paused_until: None,
+            relay_pause: None,
         })
     }
 
-    /// One pass: inbox, outbox, timers.
+    /// One pass of `poll`: what was waiting in the inbox when it began,
+    /// however long that takes ([`Pace::polling`]); see
+    /// [`Daemon::pass_paced`].
     pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
+        self.pass_paced(&Pace::polling(stop))
+    }
+
+    /// One pass: the outbox first (what an earlier pass committed goes out
+    /// before anything new is read, even when each start dies in its
+    /// reading), then the inbox (its replies sent after each batch), the
+    /// timers, pruning, and the outbox again. `pace` cuts the reading and
+    /// each sending short (`serve`: so that a pass under steady mail ends
+    /// within seconds and the timers, a reload and `status` keep their
+    /// time); after a stop or a reload only the timers run. While the relay
+    /// hangs ([`PassReport::relay_hung`]) nothing is sent for a pause that
+    /// doubles with each pass that finds it hanging still
+    /// ([`RELAY_PAUSE`] up to [`RELAY_PAUSE_MAX`]), so that the inbox is
+    /// read on: one timeout per pause, not one per pass.
+    pub fn pass_paced(&mut self, pace: &Pace<'_>) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
         let checks_before = self.server.credentials.stats();
+        let sending = self.relay_paused_until.is_none_or(|t| Instant::now() >= t);
+        if sending && !pace.interrupted() {
+            self.drain(pace, &mut report)?;
+        }
+        let sender: Option<&mut dyn Sender> = if sending && !report.relay_hung {
+            Some(&mut *self.sender)
+        } else {
+            None
+        };
         let read = read_inbox(
             &self.server,
             &mut self.conn,
             self.inbox.as_mut(),
-            Some(self.sender.as_mut()),
-            stop,
+            sender,
+            pace,
             &mut report,
         );
         // Password checks are over until the next pass's mail.
@@ -1005,14 +1224,12 @@ impl<'a> Daemon<'a> {
         read?;
         report.timer_mails = self.server.run_timers(&mut self.conn)?;
         prune(self.server.config, self.server.clock, &self.conn)?;
-        drain_outbox(
-            self.server.config,
-            self.server.clock,
-            &self.conn,
-            self.sender.as_mut(),
-            stop,
-            &mut report,
-        )?;
+        if sending && !report.relay_hung && !pace.interrupted() {
+            self.drain(pace, &mut report)?;
+        }
+        if sending {
+            self.pause_sending(report.relay_hung);
+        }
         let checks = self.server.credentials.stats();
         report.password_verifications = checks.verifications - checks_before.verifications;
         report.password_time = checks.time.saturating_sub(checks_before.time);
@@ -1023,6 +1240,38 @@ impl<'a> Daemon<'a> {
             warn!(error = %e, "cannot record the pass for `status`");
         }
         Ok(report)
+    }
+
+    /// One drain of the outbox within `pace`'s send slice.
+    fn drain(&mut self, pace: &Pace<'_>, report: &mut PassReport) -> Result<(), ServerError> {
+        drain_outbox_paced(
+            self.server.config,
+            self.server.clock,
+            &self.conn,
+            self.sender.as_mut(),
+            pace,
+            report,
+        )
+    }
+
+    /// After a pass that sent: a relay that hung is left alone for a
+    /// pause, twice as long as the last when it hung again; one that did
+    /// not hang is tried at every pass.
+    fn pause_sending(&mut self, hung: bool) {
+        if !hung {
+            self.relay_pause = None;
+            self.relay_paused_until = None;
+            return;
+        }
+        let pause = self
+            .relay_pause
+            .map_or(RELAY_PAUSE, |p| (p * 2).min(RELAY_PAUSE_MAX));
+        warn!(
+            pause_seconds = pause.as_secs(),
+            "the relay hangs: replies wait in the outbox, and the inbox is read on"
+        );
+        self.relay_pause = Some(pause);
+        self.relay_paused_until = Some(Instant::now() + pause);
     }
 
     /// Wait until the next pass is due: `interval` after `started`, or
@@ -1079,19 +1328,21 @@ impl<'a> Daemon<'a> {
             let started = Instant::now();
             // After a mail failed, wait the whole interval: it is still in
             // the inbox and would otherwise be retried at once, again and again.
-            let wake_early = match self.pass(stop) {
+            let (wake_early, more) = match self.pass_paced(&Pace::serving(stop, reload)) {
                 Ok(r) => {
                     if r != PassReport::default() {
                         r.log();
                     }
-                    r.mails_failed == 0
+                    (r.mails_failed == 0, r.more_waiting && r.mails_failed == 0)
                 }
                 Err(e) => {
                     error!(error = %e, "pass failed; will try again");
-                    false
+                    (false, false)
                 }
             };
-            self.wait(started, interval, wake_early, stop, reload);
+            if !more {
+                self.wait(started, interval, wake_early, stop, reload);
+            }
         }
         info!("stopped");
         Served::Stopped
@@ -1438,7 +1689,7 @@ mod tests {
             &mut conn,
             &mut inbox,
             None,
-            &AtomicBool::new(false),
+            &Pace::unhurried(&AtomicBool::new(false)),
             &mut report,
         )
         .unwrap();

@@ -3,6 +3,8 @@
 //! is `pbmchess check`). Text for people, `--json` for machines.
 //!
 //! Shown: when the last pass of `serve`/`poll` ended (and how long ago),
+//! when the last inbound mail was handled (a busy server handles mail
+//! though its pass is not over; a stuck one does neither),
 //! mail waiting in the inbox (a Maildir's `new/`; an IMAP inbox is not
 //! counted), the outbox (waiting, the oldest's age, given up), the
 //! quarantine (and mail failing below its limit), the last error of each
@@ -96,6 +98,14 @@ impl Status {
             ),
             None => "last pass: never".to_string(),
         }];
+        lines.push(match s.last_mail_at {
+            Some(t) => format!(
+                "last mail handled: {} ({} ago)",
+                time(t),
+                age_text(age_seconds(self.now, t))
+            ),
+            None => "last mail handled: never".to_string(),
+        });
         lines.push(match self.inbox_waiting {
             Some(n) => format!("inbox: {n} waiting"),
             None => "inbox: not counted (IMAP; `pbmchess check` logs in)".to_string(),
@@ -166,6 +176,7 @@ impl Status {
             .collect();
         format!(
             "{{\"now\":{},\"last_pass_at\":{},\"last_pass_age_seconds\":{},\
+             \"last_mail_at\":{},\"last_mail_age_seconds\":{},\
              \"inbox_waiting\":{},\"inbox_last_error\":{},\"inbox_last_error_at\":{},\
              \"outbox_waiting\":{},\"outbox_oldest_age_seconds\":{},\"outbox_given_up\":{},\
              \"outbox_last_error\":{},\"quarantined\":{},\"inbox_failing\":{},\
@@ -173,6 +184,8 @@ impl Status {
             json_str(&self.now.to_rfc3339()),
             opt_time(s.last_pass_at),
             opt_age(s.last_pass_at),
+            opt_time(s.last_mail_at),
+            opt_age(s.last_mail_at),
             self.inbox_waiting
                 .map_or("null".to_string(), |n| n.to_string()),
             s.inbox_error

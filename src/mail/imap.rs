@@ -44,6 +44,10 @@ pub struct ImapInbox {
     conn: Option<Conn>,
     /// Messages larger than this are fetched as far as their header only.
     max_bytes: usize,
+    /// The highest unseen UID at the first search after
+    /// [`Inbox::hold_to_waiting`] (`Some(None)` until that search): later
+    /// fetches hand out no message above it.
+    held: Option<Option<u32>>,
 }
 
 struct Conn {
@@ -100,6 +104,7 @@ impl ImapInbox {
             ca_pem,
             conn: None,
             max_bytes: super::inbox::default_max_bytes(),
+            held: None,
         })
     }
 
@@ -361,7 +366,8 @@ fn parse_id(id: &str) -> Option<(u32, u32)> {
 impl Inbox for ImapInbox {
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
         let max_bytes = self.max_bytes;
-        self.with_conn(|conn, _cfg| {
+        let mut held = self.held;
+        let fetched = self.with_conn(|conn, _cfg| {
             let mut uids: Vec<u32> = conn
                 .session
                 .uid_search("UNSEEN")
@@ -369,6 +375,11 @@ impl Inbox for ImapInbox {
                 .into_iter()
                 .collect();
             uids.sort_unstable();
+            match &mut held {
+                Some(Some(top)) => uids.retain(|uid| uid <= top),
+                Some(waiting) => *waiting = Some(uids.last().copied().unwrap_or(0)),
+                None => {}
+            }
             uids.truncate(max);
             let mut out = Vec::with_capacity(uids.len());
             // Fetch one by one: simple, keeps memory to one message, and a
@@ -413,7 +424,13 @@ impl Inbox for ImapInbox {
                 }
             }
             Ok(out)
-        })
+        });
+        self.held = held;
+        fetched
+    }
+
+    fn hold_to_waiting(&mut self) {
+        self.held = Some(None);
     }
 
     fn limit_message_bytes(&mut self, bytes: usize) {

@@ -72,6 +72,11 @@ pub trait Inbox: Send {
     /// the inbox goes on.
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError>;
 
+    /// From the next fetch on, hand out only messages waiting at that
+    /// fetch: a pass reads what was there when it began and never chases
+    /// mail delivered while it reads (that mail is the next pass's).
+    fn hold_to_waiting(&mut self) {}
+
     /// Read messages larger than `bytes` only as far as their header
     /// (`[limits] max_message_bytes`; without a call, that default).
     fn limit_message_bytes(&mut self, bytes: usize);
@@ -132,6 +137,10 @@ pub struct MaildirInbox {
     listed: std::collections::VecDeque<String>,
     /// Names handed out and not yet filed away.
     out: std::collections::HashSet<String>,
+    /// The names in `new/` at the first listing after
+    /// [`Inbox::hold_to_waiting`] (`Some(None)` until that listing): later
+    /// listings hand out only these.
+    held: Option<Option<std::collections::HashSet<String>>>,
 }
 
 /// The `[limits] max_message_bytes` an inbox applies until told otherwise.
@@ -150,6 +159,7 @@ impl MaildirInbox {
             max_bytes: default_max_bytes(),
             listed: Default::default(),
             out: Default::default(),
+            held: None,
         })
     }
 
@@ -296,7 +306,13 @@ impl Inbox for MaildirInbox {
     fn fetch(&mut self, max: usize) -> Result<Vec<InboundMessage>, MailError> {
         if !self.out.is_empty() || self.listed.is_empty() {
             self.out.clear();
-            self.listed = self.pending()?.into();
+            let mut pending = self.pending()?;
+            match &mut self.held {
+                Some(Some(held)) => pending.retain(|name| held.contains(name)),
+                Some(waiting) => *waiting = Some(pending.iter().cloned().collect()),
+                None => {}
+            }
+            self.listed = pending.into();
         }
         let mut out = Vec::new();
         while out.len() < max {
@@ -325,6 +341,12 @@ impl Inbox for MaildirInbox {
             }
         }
         Ok(out)
+    }
+
+    fn hold_to_waiting(&mut self) {
+        self.held = Some(None);
+        // The next fetch lists `new/` afresh.
+        self.listed.clear();
     }
 
     fn limit_message_bytes(&mut self, bytes: usize) {

@@ -514,9 +514,15 @@ impl<'a> Server<'a> {
             self.finish_answers(&ctx, &letter, tally)
         });
         let outcome = self.settle(tx, &letter, &session, answered)?;
+        // A reply's Subject is the board mail's: the log names the board
+        // the reply was read for.
+        let log_subject = match &letter.by_reply {
+            Some(reply) => reply.log_subject.clone(),
+            None => log_subject(&mail.subject),
+        };
         Ok(Processed {
             outcome,
-            log_subject: session.mask_quote(&log_subject(&mail.subject)),
+            log_subject: session.mask_quote(&log_subject),
         })
     }
 

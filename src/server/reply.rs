@@ -97,6 +97,10 @@ pub(crate) struct ByReply {
     /// did not authenticate its From: nothing is run, and the player is
     /// told (at most once a day), without the text of the mail.
     pub unauthenticated: Option<String>,
+    /// The reply as the log names it: `reply <game> <board>` of the board
+    /// it answers (the command's game, verb and boards when its first line
+    /// is a whole command; `reply` when no board is known).
+    pub log_subject: String,
 }
 
 impl ByReply {
@@ -110,7 +114,9 @@ impl ByReply {
     }
 
     fn refused(refusal: Refusal, quote: &str, comment: &str) -> ByReply {
+        let log_subject = reply_log_subject(refusal.game.as_deref(), refusal.board);
         ByReply {
+            log_subject,
             command: Err(ParseError {
                 message: refusal.sentence,
                 masked: quote.to_string(),
@@ -128,6 +134,14 @@ impl ByReply {
         self.answerable = key.clone();
         self
     }
+}
+
+/// `reply <game> <board>`, as far as they are known.
+fn reply_log_subject(game: Option<&str>, board: Option<u32>) -> String {
+    let mut words = vec!["reply".to_string()];
+    words.extend(game.map(str::to_string));
+    words.extend(board.map(|b| b.to_string()));
+    words.join(" ")
 }
 
 /// The domain of the server's address, where its Message-IDs live.
@@ -290,11 +304,12 @@ pub(crate) fn read(
     };
     // A whole command on the first line is run as that command, with its
     // own password and board.
-    if let Some(parsed) = text
+    if let Some((parsed, line)) = text
         .as_ref()
-        .and_then(|t| command::parse_line(&t.action).ok())
+        .and_then(|t| Some((command::parse_line(&t.action).ok()?, &t.action)))
     {
         return Ok(Some(ByReply {
+            log_subject: format!("reply {}", command::log_line(line)),
             command: Ok(parsed),
             comment: text.map(|t| t.comment).unwrap_or_default(),
             vouched: None,
@@ -385,6 +400,7 @@ fn read_by_player(
         Ok(parsed) => parsed,
         Err(e) => {
             return Ok(Some(ByReply {
+                log_subject: reply_log_subject(Some(game.name()), Some(key.board)),
                 command: Err(e),
                 comment: text.comment,
                 vouched: None,
@@ -412,6 +428,7 @@ fn read_by_player(
         ));
     }
     Ok(Some(ByReply {
+        log_subject: reply_log_subject(Some(game.name()), Some(key.board)),
         command: Ok(parsed),
         comment: text.comment,
         vouched: Some(key.userid),

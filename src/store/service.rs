@@ -19,11 +19,25 @@ pub fn record_pass(conn: &Connection, now: DateTime<Utc>, inbox_error: Option<&s
     Ok(())
 }
 
+/// Record that an inbound mail was handled (committed) at `now`: `status`
+/// shows its age beside the last pass's, so a busy server is told from a
+/// stuck one.
+pub fn record_mail_handled(conn: &Connection, now: DateTime<Utc>) -> Result<()> {
+    conn.exec(
+        "INSERT INTO service_state (key, value, at) VALUES ('last_mail', '', ?1)
+         ON CONFLICT (key) DO UPDATE SET at = excluded.at",
+        params![time_text(now)],
+    )?;
+    Ok(())
+}
+
 /// What `status` shows of the daemon itself and of the outbox.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ServiceState {
     /// When the last pass ended (never: `None`).
     pub last_pass_at: Option<DateTime<Utc>>,
+    /// When the last inbound mail was handled (never: `None`).
+    pub last_mail_at: Option<DateTime<Utc>>,
     /// The inbox's last error and when it happened.
     pub inbox_error: Option<(DateTime<Utc>, String)>,
     /// Outbox mails waiting, and when the oldest of them was queued.
@@ -46,6 +60,7 @@ pub fn service_state(conn: &Connection) -> Result<ServiceState> {
             .optional()?)
     };
     let last_pass_at = parse_opt_time(get("last_pass")?.map(|(_, at)| at))?;
+    let last_mail_at = parse_opt_time(get("last_mail")?.map(|(_, at)| at))?;
     let inbox_error = match get("inbox_error")? {
         Some((error, at)) => Some((parse_time(&at)?, error)),
         None => None,
@@ -70,6 +85,7 @@ pub fn service_state(conn: &Connection) -> Result<ServiceState> {
         .optional()?;
     Ok(ServiceState {
         last_pass_at,
+        last_mail_at,
         inbox_error,
         outbox_waiting,
         outbox_oldest_at: parse_opt_time(oldest)?,
