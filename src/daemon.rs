@@ -1968,6 +1968,38 @@ mod tests {
         assert_eq!(report.sent, 2);
     }
 
+    /// Another process (a cron `poll`, `process`) writes while a claim
+    /// or a record runs: it waits for the write lock up front, and never
+    /// fails as a deferred transaction that read before the other's
+    /// commit and then writes does ("database is locked").
+    #[test]
+    fn the_outbox_steps_wait_for_a_writer_and_do_not_fail_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (conn, db) = file_db(dir.path());
+        conn.busy_timeout(Duration::from_secs(10)).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        queued(&conn, clock.0, &["a@x", "b@x"]);
+        let writer = |db: std::path::PathBuf| {
+            let other = Connection::open(db).unwrap();
+            other.execute_batch("BEGIN IMMEDIATE").unwrap();
+            store::record_pass(&other, clock.0, None).unwrap();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                other.execute_batch("COMMIT").unwrap();
+            })
+        };
+        let lease = clock.0 + chrono::Duration::minutes(10);
+        let busy = writer(db.clone());
+        let claimed = claim_batch(&conn, clock.0, lease).unwrap();
+        busy.join().unwrap();
+        assert_eq!(claimed.len(), 2);
+        let busy = writer(db);
+        let results = [(1, SendResult::Accepted), (2, SendResult::Accepted)];
+        close_batch(&conn, &[], &results, clock.0, &clock).unwrap();
+        busy.join().unwrap();
+        assert_eq!(store::pending_count(&conn).unwrap(), 0);
+    }
+
     #[test]
     fn a_send_abandoned_for_a_stop_is_not_counted_as_an_attempt() {
         let dir = tempfile::tempdir().unwrap();

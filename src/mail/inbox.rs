@@ -494,6 +494,28 @@ mod tests {
     }
 
     #[test]
+    fn a_held_inbox_hands_out_only_what_waited_at_its_first_fetch() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
+        deliver(tmp.path(), "1.a", "a", 1);
+        deliver(tmp.path(), "2.b", "b", 2);
+        inbox.hold_to_waiting();
+        let first = inbox.fetch(1).unwrap();
+        assert_eq!(first[0].id, "1.a");
+        inbox.mark_done(&first[0], Done::Processed).unwrap();
+        // Delivered while the pass reads: the next pass's.
+        deliver(tmp.path(), "0.late", "late", 3);
+        let rest = inbox.fetch(10).unwrap();
+        assert_eq!(rest.iter().map(|m| &m.id).collect::<Vec<_>>(), ["2.b"]);
+        inbox.mark_done(&rest[0], Done::Processed).unwrap();
+        assert!(inbox.fetch(10).unwrap().is_empty());
+        // The next pass holds to what waits then.
+        inbox.hold_to_waiting();
+        let next = inbox.fetch(10).unwrap();
+        assert_eq!(next.iter().map(|m| &m.id).collect::<Vec<_>>(), ["0.late"]);
+    }
+
+    #[test]
     fn names_without_timestamp_sort_by_mtime() {
         let tmp = tempfile::tempdir().unwrap();
         let mut inbox = MaildirInbox::open(tmp.path()).unwrap();
