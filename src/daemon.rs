@@ -809,7 +809,7 @@ fn send_batches(
     let each = sender.durable_at_send();
     while !stop.load(Ordering::SeqCst) {
         if out_of_time() {
-            report.more_waiting = store::any_due(conn, clock.now())?;
+            report.more_waiting |= store::any_due(conn, clock.now())?;
             return Ok(false);
         }
         let now = clock.now();
