@@ -284,8 +284,8 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
 }
 
 /// When a pass cuts its reading and sending short: at `stop` (SIGTERM,
-/// SIGINT), at `reload` (SIGHUP), and at its time slices. `poll` has no
-/// slices: it reads what was waiting when it began and exits.
+/// SIGINT), at `reload` (SIGHUP), and at its time slices. `poll` reads
+/// without a slice: all that was waiting when it began, then it exits.
 #[derive(Clone, Copy)]
 pub struct Pace<'a> {
     pub stop: &'a AtomicBool,
@@ -473,7 +473,9 @@ fn read_group(
     let mut rest = &run[..];
     while !rest.is_empty() {
         if pace.reading_over() {
-            // Left in the inbox, for the next pass.
+            // Left in the inbox for the next pass, their attempts begun
+            // but not run: forgotten, so they count as no crash.
+            forget_attempts(conn, rest);
             break;
         }
         let slice = if one_by_one {
@@ -493,6 +495,23 @@ fn read_group(
     }
     quarantine_unreadable(server, conn, inbox, unreadable, report);
     Ok(())
+}
+
+/// Forget the attempts of mails begun but not run (the pass ended before
+/// them), in one transaction; on a failure they count as one stop each,
+/// which only makes the next pass run them alone.
+fn forget_attempts(conn: &mut Connection, mails: &[(&mail::InboundMessage, String)]) {
+    let forgotten = (|| -> Result<(), ServerError> {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        for (_, key) in mails {
+            store::end_attempt(&tx, key)?;
+        }
+        tx.commit()?;
+        Ok(())
+    })();
+    if let Err(e) = forgotten {
+        warn!(error = %e, "cannot forget the attempts of mails left for the next pass");
+    }
 }
 
 /// A file that cannot be read is quarantined at once, without its bytes:
@@ -1707,6 +1726,43 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(waiting, vec!["1700000001.M1P1.test".to_string()]);
+    }
+
+    #[test]
+    fn mails_a_pass_has_no_time_for_are_left_with_no_attempt_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inbox = mail::MaildirInbox::open(dir.path().join("in")).unwrap();
+        for i in 0..3 {
+            std::fs::write(
+                dir.path()
+                    .join(format!("in/new/{}.M{i}P1.test", 1_700_000_000 + i)),
+                help_mail(i),
+            )
+            .unwrap();
+        }
+        let mut conn = store::open(&dir.path().join("db.sqlite")).unwrap();
+        let config = Config::default();
+        let templates = crate::server::templates::Templates::load(None).unwrap();
+        let clock = FixedClock(chrono::Utc::now());
+        let server = Server::new(&config, &clock, &templates);
+        let group = inbox.fetch(10).unwrap();
+        let stop = AtomicBool::new(false);
+        let over = Pace {
+            read_until: Some(Instant::now()),
+            ..Pace::unhurried(&stop)
+        };
+        let mut report = PassReport::default();
+        read_group(&server, &mut conn, &mut inbox, &group, &over, &mut report).unwrap();
+        assert_eq!(report.mails_read, 0);
+        let attempts: i64 = conn
+            .query_row("SELECT count(*) FROM inbound_attempts", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(attempts, 0, "no attempt left open to count as a crash");
+        assert_eq!(files(dir.path(), "in/new").len(), 3, "all left for later");
+        let mut report = PassReport::default();
+        let pace = Pace::unhurried(&stop);
+        read_inbox(&server, &mut conn, &mut inbox, None, &pace, &mut report).unwrap();
+        assert_eq!((report.mails_read, report.mails_failed), (3, 0));
     }
 
     /// The default configuration with Maildir folders `in` and `out` under
