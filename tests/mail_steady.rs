@@ -271,8 +271,10 @@ fn steady_stream(seconds: u64) {
         reminder_queued(&install, ALICE)
     });
     let reminded = due.elapsed();
+    // A pass begins no mail after 2 s and no send after 2 s of each of
+    // its three sending steps: the timers run within one pass.
     assert!(
-        reminded < Duration::from_secs(10),
+        reminded < Duration::from_secs(20),
         "the reminder took {reminded:?} under steady mail"
     );
 
@@ -280,11 +282,11 @@ fn steady_stream(seconds: u64) {
     let pass_age = status_number(&install, "last_pass_age_seconds").expect("a pass ended");
     let mail_age = status_number(&install, "last_mail_age_seconds").expect("a mail handled");
     assert!(
-        pass_age <= 15,
+        pass_age <= 20,
         "last pass {pass_age} s ago under steady mail"
     );
     assert!(
-        mail_age <= 15,
+        mail_age <= 20,
         "last mail {mail_age} s ago under steady mail"
     );
 
