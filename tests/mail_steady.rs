@@ -501,8 +501,9 @@ fn only_mail_that_committed_is_logged_as_processed() {
     }
 }
 
-#[test]
-fn a_reply_is_logged_with_its_board() {
+/// The `mail processed` log line of a reply "e4" by alice to her board
+/// mail, read with `extra` added to the config.
+fn reply_log_line(extra: &str) -> String {
     let mut install = Install::with_config("");
     install.send(ALICE, "signup alice Sesame-A1", "");
     install.send(BOB, "signup bob Sesame-B2", "");
@@ -512,6 +513,8 @@ fn a_reply_is_logged_with_its_board() {
     install.poll();
     let mails = install.take_outbox();
     let board_mail = common::only_one(&mails, ALICE);
+    let config = std::fs::read_to_string(&install.config).unwrap();
+    std::fs::write(&install.config, format!("{config}\n{extra}")).unwrap();
     let parent = board_mail.header("Message-ID").unwrap();
     install.deliver_raw(&format!(
         "From: {ALICE}\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <r1@a.example>\r\n\
@@ -526,10 +529,21 @@ fn a_reply_is_logged_with_its_board() {
         .unwrap()
         .success());
     let log = read(&log);
-    let line = log
-        .lines()
+    log.lines()
         .find(|l| l.contains("r1@a.example") && l.contains("mail processed"))
-        .unwrap_or_else(|| panic!("no log line of the reply: {log}"));
+        .unwrap_or_else(|| panic!("no log line of the reply: {log}"))
+        .to_string()
+}
+
+#[test]
+fn a_reply_is_logged_with_its_board() {
+    let line = reply_log_line("");
     assert!(line.contains("reply chess 101"), "{line}");
-    assert!(!line.contains("Sesame"), "{line}");
+    assert!(line.contains("outcome=answered"), "{line}");
+}
+
+#[test]
+fn an_unauthenticated_reply_is_logged_with_its_board() {
+    let line = reply_log_line("[security]\nauthserv_id = \"mx.games.test\"\n");
+    assert!(line.contains("reply chess 101"), "{line}");
 }

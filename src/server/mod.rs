@@ -349,6 +349,8 @@ struct Letter<'m> {
 enum Admitted<'m> {
     /// Its outcome is final: none of its commands run.
     Settled(MailOutcome),
+    /// A reply settled so: its log names the board it answers.
+    SettledReply(MailOutcome, String),
     /// Its commands are to run.
     Read(Box<Letter<'m>>),
 }
@@ -473,6 +475,12 @@ impl<'a> Server<'a> {
                     log_subject: log_subject(&mail.subject),
                 })
             }
+            Admitted::SettledReply(outcome, log_subject) => {
+                return Ok(Processed {
+                    outcome,
+                    log_subject,
+                })
+            }
             Admitted::Read(letter) => letter,
         };
         let session = guard::Session::for_reply(letter.by_reply.is_some());
@@ -579,9 +587,12 @@ impl<'a> Server<'a> {
         }
         let request = command::parse_mail(&mail.subject, &mail.body);
         let by_reply = reply::read(tx, self, mail, sender, &request)?;
-        if let Some(userid) = by_reply.as_ref().and_then(|r| r.unauthenticated.as_deref()) {
+        let unauthenticated = by_reply
+            .as_ref()
+            .and_then(|r| Some((r.unauthenticated.as_deref()?, &r.log_subject)));
+        if let Some((userid, logged)) = unauthenticated {
             let outcome = self.unauthenticated_reply(tx, mail, userid, now)?;
-            return Ok(Admitted::Settled(outcome));
+            return Ok(Admitted::SettledReply(outcome, logged.clone()));
         }
         let request = match &by_reply {
             Some(r) => r.request(),
