@@ -1,10 +1,13 @@
 //! One pass of the server's work, and the loop that repeats it.
 //!
-//! A pass reads the inbox oldest first and hands each mail to the server;
-//! only after the server's transaction committed is the mail marked done in
-//! the inbox, so a crash re-reads rather than loses (and the recorded
-//! Message-ID makes re-reading harmless). Then the due outbox rows are sent,
-//! each marked sent only after the transport accepted it, and the timers run.
+//! A pass first sends what earlier passes committed, then reads the inbox
+//! oldest first and hands each mail to the server; only after the server's
+//! transaction committed is the mail marked done in the inbox (and logged),
+//! so a crash re-reads rather than loses (and the recorded Message-ID makes
+//! re-reading harmless). The due outbox rows are sent after each batch,
+//! each marked sent only after the transport accepted it, and the timers
+//! run. A pass of `serve` does each step for seconds at most ([`Pace`]),
+//! so under steady mail the timers, a reload and `status` keep their time.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
