@@ -40,7 +40,10 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
     if let Cmd::Check = cli.command {
         return check(&app);
     }
-    let conn = app.open_database()?;
+    let conn = match cli.command {
+        Cmd::Init => app.open_database_for_init()?,
+        _ => app.open_database()?,
+    };
     match cli.command {
         Cmd::Init => init(&app),
         Cmd::Serve => serve(app, conn),

@@ -59,6 +59,14 @@ pub enum StoreError {
     },
     #[error("the database holds a malformed value: {0}")]
     Corrupt(String),
+    /// The file at the database path is not a pbmchess database: it is
+    /// never written to (see [`open`]). The sentence says what to do.
+    #[error("{0}")]
+    NotOurs(String),
+    /// A file beside the database (a backup) could not be written: the
+    /// sentence names it and why.
+    #[error("{0}")]
+    File(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -144,12 +152,56 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0041_tourney_tournaments.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0048_storage_application_id.sql"
+        )),
     ])
 }
 
-/// Open (creating if needed) the database at `path` and bring its schema up
-/// to date.
+/// The `application_id` in the header of a pbmchess database ("PBMC"),
+/// set by migration 0048.
+pub const APPLICATION_ID: i64 = 0x5042_4D43;
+
+/// Tables every pbmchess database has had since its first migration: a
+/// database made before [`APPLICATION_ID`] was written is known by them.
+const FIRST_TABLES: [&str; 5] = [
+    "users",
+    "user_addresses",
+    "boards",
+    "processed_mail",
+    "outbox",
+];
+
+/// Open the database at `path` and bring its schema up to date, for every
+/// subcommand but `init` (see [`open_for_init`]).
+///
+/// Rulings: a file that does not exist is created (the first use of a
+/// fresh install: `serve` on the built-in defaults makes its database, as
+/// it makes its mail folders). A file that exists must be a pbmchess
+/// database: an empty one (0 bytes, or SQLite without a table) or a
+/// foreign one (not SQLite, another application's `application_id`, or
+/// tables of another application) is refused with a sentence naming
+/// `pbmchess init`, and nothing is written to it. An empty file is never
+/// taken as a new server: the file is there, so a database was meant to
+/// be (a failed restore, a full disk, a wrong path), and taking it as new
+/// would lose every user and board and free their userids and numbers.
 pub fn open(path: &Path) -> Result<Connection> {
+    open_as(path, Opening::Use)
+}
+
+/// [`open`] for `pbmchess init`: also makes the database in an empty file
+/// (0 bytes, or SQLite without a table). A foreign file is refused too.
+pub fn open_for_init(path: &Path) -> Result<Connection> {
+    open_as(path, Opening::Init)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    Init,
+    Use,
+}
+
+fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         // A state folder made here is the owner's only (0700).
         crate::mail::create_dir_owner_only(parent).map_err(|source| StoreError::Folder {
@@ -157,23 +209,114 @@ pub fn open(path: &Path) -> Result<Connection> {
             source,
         })?;
     }
-    create_owner_only(path)?;
+    let created = create_owner_only(path)?;
     let mut conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    if !created {
+        match found_in(&conn)? {
+            Found::Ours => {}
+            Found::Empty if opening == Opening::Init => {}
+            Found::Empty => {
+                return Err(StoreError::NotOurs(format!(
+                    "the database file {} is empty: it holds no users and no boards, and is not taken as a new server; if this is a new server, run `pbmchess init` to make the database, otherwise restore the database from a backup (`pbmchess admin backup` makes one)",
+                    path.display()
+                )))
+            }
+            Found::Foreign(what) => {
+                return Err(StoreError::NotOurs(format!(
+                    "{} is not a pbmchess database ({what}) and is left as it is: set [database] path to the pbmchess database, or to a file that does not exist yet and run `pbmchess init` to make one there",
+                    path.display()
+                )))
+            }
+        }
+    }
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// What an existing database file holds, told by reading it only.
+enum Found {
+    Ours,
+    /// 0 bytes, or SQLite with no table and no schema version.
+    Empty,
+    /// Not pbmchess's: what it is, in a few words.
+    Foreign(String),
+}
+
+fn found_in(conn: &Connection) -> Result<Found> {
+    let not_sqlite = |e: &rusqlite::Error| {
+        matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::NotADatabase)
+        )
+    };
+    let application_id: i64 = match conn.query_row("PRAGMA application_id", [], |r| r.get(0)) {
+        Ok(id) => id,
+        Err(e) if not_sqlite(&e) => return Ok(Found::Foreign("not an SQLite database".into())),
+        Err(e) => return Err(e.into()),
+    };
+    if application_id == APPLICATION_ID {
+        return Ok(Found::Ours);
+    }
+    if application_id != 0 {
+        return Ok(Found::Foreign(format!(
+            "an SQLite database of another application, application_id {application_id}"
+        )));
+    }
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+             ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if tables.is_empty() && version == 0 {
+        return Ok(Found::Empty);
+    }
+    let ours = FIRST_TABLES.iter().all(|t| tables.iter().any(|n| n == t));
+    if ours && version >= 1 {
+        return Ok(Found::Ours);
+    }
+    let mut named: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+    if tables.len() > named.len() {
+        named.push("...");
+    }
+    Ok(Found::Foreign(if tables.is_empty() {
+        format!("an SQLite database with schema version {version} and no table")
+    } else {
+        format!("an SQLite database with other tables: {}", named.join(", "))
+    }))
+}
+
+/// SQLite's `integrity_check` of the whole database (every page, every
+/// index against its table): its first `max` complaints, none when the
+/// database is sound. `quick_check` does not compare indexes with their
+/// tables, so it passes a database whose index lost or changed a row.
+pub fn integrity_problems(conn: &Connection, max: u32) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare(&format!("PRAGMA integrity_check({})", max.max(1)))?;
+    let lines: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(if lines.len() == 1 && lines[0] == "ok" {
+        Vec::new()
+    } else {
+        lines
+    })
 }
 
 /// Create `path` empty, readable and writable by its owner only (0600),
 /// unless it exists: the database holds password hashes and addresses.
 /// SQLite gives its `-wal` and `-shm` files the database file's mode.
-pub(crate) fn create_owner_only(path: &Path) -> Result<()> {
+/// True when it made the file.
+pub(crate) fn create_owner_only(path: &Path) -> Result<bool> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     match options.open(path) {
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
         Err(source) => Err(StoreError::Folder {
             path: path.display().to_string(),
             source,
@@ -346,7 +489,7 @@ mod tests {
         conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
             .unwrap();
         let backup = dir.path().join("backup.sqlite");
-        backup_into(&conn, &backup).unwrap();
+        backup_into(&conn, &backup, chrono::Utc::now()).unwrap();
         for file in [
             "db.sqlite",
             "db.sqlite-wal",
