@@ -412,3 +412,94 @@ fn a_backup_taken_while_mail_waits_carries_no_live_token_or_code() {
     // The live database is unchanged: its mail still goes out as it was.
     assert_eq!(live_secrets(&db), secrets);
 }
+
+/// A Maildir outbox on a disk that fills up: the `fail_send`th send of
+/// the first pass fails, and so does its first flush (the batch written is
+/// not made durable, so not recorded as sent).
+struct FillingMaildir {
+    inner: pbmchess::mail::MaildirOutbox,
+    sends: usize,
+    fail_send: usize,
+    flushes: usize,
+}
+
+impl pbmchess::mail::Sender for FillingMaildir {
+    fn send(&mut self, msg: &lettre::Message) -> Result<(), pbmchess::mail::SendError> {
+        self.sends += 1;
+        if self.sends == self.fail_send {
+            return Err(pbmchess::mail::SendError::Temporary(
+                "No space left on device (os error 28)".into(),
+            ));
+        }
+        self.inner.send(msg)
+    }
+
+    fn flush(&mut self) -> Result<(), pbmchess::mail::SendError> {
+        self.flushes += 1;
+        if self.flushes == 1 {
+            return Err(pbmchess::mail::SendError::Temporary(
+                "cannot sync the outbox Maildir: No space left on device".into(),
+            ));
+        }
+        self.inner.flush()
+    }
+
+    fn durable_at_send(&self) -> bool {
+        self.inner.durable_at_send()
+    }
+
+    fn end_pass(&mut self) {
+        self.inner.end_pass();
+    }
+}
+
+#[test]
+fn a_maildir_batch_cut_off_by_a_full_disk_is_not_written_twice() {
+    use pbmchess::clock::FixedClock;
+    let dir = tempfile::tempdir().unwrap();
+    let conn = pbmchess::store::open(&dir.path().join("db.sqlite")).unwrap();
+    let config = pbmchess::config::Config::default();
+    let t0: chrono::DateTime<chrono::Utc> = "2026-11-22T10:00:00Z".parse().unwrap();
+    for i in 0..40 {
+        let mail = pbmchess::mail::Outgoing {
+            to: format!("p{i}@players.test"),
+            subject: format!("reply {i}"),
+            body: "text".into(),
+            in_reply_to: None,
+        };
+        pbmchess::store::enqueue(&conn, &mail, t0).unwrap();
+    }
+    let out = dir.path().join("out");
+    let mut sender = FillingMaildir {
+        inner: pbmchess::mail::MaildirOutbox::open(&out).unwrap(),
+        sends: 0,
+        fail_send: 30,
+        flushes: 0,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut report = pbmchess::daemon::PassReport::default();
+    // Passes until every mail is recorded sent, an hour apart (past every
+    // claim and retry delay).
+    for hour in 0..6 {
+        let clock = FixedClock(t0 + chrono::Duration::hours(hour));
+        pbmchess::daemon::drain_outbox(&config, &clock, &conn, &mut sender, &stop, &mut report)
+            .unwrap();
+    }
+    assert_eq!(pbmchess::store::pending_count(&conn).unwrap(), 0);
+    assert!(
+        sender.sends > 40,
+        "mail was written again: {}",
+        sender.sends
+    );
+    let mut ids: Vec<String> = std::fs::read_dir(out.join("new"))
+        .unwrap()
+        .map(|e| {
+            let raw = std::fs::read_to_string(e.unwrap().path()).unwrap();
+            common::parse_sent(&raw).header("Message-ID").unwrap()
+        })
+        .collect();
+    assert_eq!(ids.len(), 40, "each outbox row is one file");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 40);
+}
