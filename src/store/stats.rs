@@ -180,11 +180,17 @@ fn write_copy(conn: &Connection, partial: &Path, now: DateTime<Utc>) -> Result<(
     let path = partial
         .to_str()
         .ok_or_else(|| file_error(partial, "is not UTF-8"))?;
-    if !super::create_owner_only(partial)? {
-        return Err(file_error(
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(partial) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(file_error(
             partial,
             "exists (another backup is being written, or one was cut off); remove it and try again",
-        ));
+        )),
+        Err(e) => return Err(file_error(partial, format!("cannot be created: {e}"))),
     }
     conn.exec("VACUUM INTO ?1", params![path])?;
     {
