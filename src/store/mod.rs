@@ -177,7 +177,8 @@ const FIRST_TABLES: [&str; 5] = [
 ///
 /// Rulings: a file that does not exist is created (the first use of a
 /// fresh install: `serve` on the built-in defaults makes its database, as
-/// it makes its mail folders). A file that exists must be a pbmchess
+/// it makes its mail folders), whole or not at all (see
+/// [`create_whole`]). A file that exists must be a pbmchess
 /// database: an empty one (0 bytes, or SQLite without a table) or a
 /// foreign one (not SQLite, another application's `application_id`, or
 /// tables of another application) is refused with a sentence naming
@@ -209,29 +210,77 @@ fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
             source,
         })?;
     }
-    let created = create_owner_only(path)?;
+    if std::fs::symlink_metadata(path).is_err() {
+        create_whole(path)?;
+    }
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    if !created {
-        match found_in(&conn)? {
-            Found::Ours => {}
-            Found::Empty if opening == Opening::Init => {}
-            Found::Empty => {
-                return Err(StoreError::NotOurs(format!(
-                    "the database file {} is empty: it holds no users and no boards, and is not taken as a new server; if this is a new server, run `pbmchess init` to make the database, otherwise restore the database from a backup (`pbmchess admin backup` makes one)",
-                    path.display()
-                )))
-            }
-            Found::Foreign(what) => {
-                return Err(StoreError::NotOurs(format!(
-                    "{} is not a pbmchess database ({what}) and is left as it is: set [database] path to the pbmchess database, or to a file that does not exist yet and run `pbmchess init` to make one there",
-                    path.display()
-                )))
-            }
+    match found_in(&conn)? {
+        Found::Ours => {}
+        Found::Empty if opening == Opening::Init => {}
+        Found::Empty => {
+            return Err(StoreError::NotOurs(format!(
+                "the database file {} is empty: it holds no users and no boards, and is not taken as a new server; if this is a new server, run `pbmchess init` to make the database, otherwise restore the database from a backup (`pbmchess admin backup` makes one)",
+                path.display()
+            )))
+        }
+        Found::Foreign(what) => {
+            return Err(StoreError::NotOurs(format!(
+                "{} is not a pbmchess database ({what}) and is left as it is: set [database] path to the pbmchess database, or to a file that does not exist yet and run `pbmchess init` to make one there",
+                path.display()
+            )))
         }
     }
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// Make the database at `path`, which does not exist, whole or not at
+/// all: it is made and migrated under a temporary name beside it
+/// (`.NAME.new-PID`), synced, and linked to `path` (never replacing a
+/// file another process made meanwhile). So no process ever finds an
+/// empty file made here, even when this one is cut off (a full disk).
+fn create_whole(path: &Path) -> Result<()> {
+    let name = path.file_name().map_or_else(
+        || "pbmchess.sqlite".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let fresh = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+    let remove_fresh = || {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", fresh.display()));
+        }
+    };
+    remove_fresh();
+    let made = (|| -> Result<()> {
+        create_owner_only(&fresh)?;
+        let mut conn = Connection::open(&fresh)?;
+        prepare(&mut conn)?;
+        conn.close().map_err(|(_, e)| e)?;
+        std::fs::File::open(&fresh)
+            .and_then(|f| f.sync_all())
+            .map_err(|source| StoreError::Folder {
+                path: fresh.display().to_string(),
+                source,
+            })?;
+        match std::fs::hard_link(&fresh, path) {
+            Ok(()) => Ok(()),
+            // Another process made it first: that one is used.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+            // A file system without hard links.
+            Err(_) if std::fs::symlink_metadata(path).is_err() => std::fs::rename(&fresh, path)
+                .map_err(|source| StoreError::Folder {
+                    path: path.display().to_string(),
+                    source,
+                }),
+            Err(source) => Err(StoreError::Folder {
+                path: path.display().to_string(),
+                source,
+            }),
+        }
+    })();
+    remove_fresh();
+    made
 }
 
 /// What an existing database file holds, told by reading it only.
@@ -308,15 +357,14 @@ pub fn integrity_problems(conn: &Connection, max: u32) -> Result<Vec<String>> {
 /// Create `path` empty, readable and writable by its owner only (0600),
 /// unless it exists: the database holds password hashes and addresses.
 /// SQLite gives its `-wal` and `-shm` files the database file's mode.
-/// True when it made the file.
-pub(crate) fn create_owner_only(path: &Path) -> Result<bool> {
+pub(crate) fn create_owner_only(path: &Path) -> Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     match options.open(path) {
-        Ok(_) => Ok(true),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(source) => Err(StoreError::Folder {
             path: path.display().to_string(),
             source,
@@ -502,6 +550,33 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
         }
+    }
+
+    #[test]
+    fn a_missing_database_is_made_whole_under_another_name_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        let conn = open(&path).unwrap();
+        let id: i64 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, APPLICATION_ID);
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["db.sqlite", "db.sqlite-shm", "db.sqlite-wal"]);
+        // A second process opening it meanwhile finds it whole.
+        let other = open(&path).unwrap();
+        drop((conn, other));
+        // An empty file is another matter: refused, left as it is.
+        let empty = dir.path().join("empty.sqlite");
+        std::fs::write(&empty, b"").unwrap();
+        let e = open(&empty).unwrap_err().to_string();
+        assert!(e.contains("pbmchess init"), "{e}");
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+        open_for_init(&empty).unwrap();
     }
 
     #[test]
