@@ -264,7 +264,9 @@ pub fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool>
     for &id in &ids {
         super::forget_secrets(&tx, id)?;
         tx.exec(
-            "UPDATE outbox SET failed_at = coalesce(failed_at, ?2), claimed = 0, last_error = ?3
+            "UPDATE outbox SET failed_at = coalesce(failed_at, ?2), claimed = 0,
+                 last_error = CASE WHEN failed_at IS NULL OR last_error IS NULL THEN ?3
+                                   ELSE last_error || '; ' || ?3 END
              WHERE id = ?1 AND sent_at IS NULL",
             params![id, time_text(now), SCRUBBED_IN_BACKUP],
         )?;
@@ -296,6 +298,55 @@ mod tests {
             body: "b".into(),
             in_reply_to: None,
         }
+    }
+
+    #[test]
+    fn a_backup_copy_keeps_no_live_secret_and_sends_nothing_with_holes() {
+        use crate::store::{set_outbox_message_id, set_outbox_secrets};
+        let copy = open_in_memory().unwrap();
+        let now = Utc::now();
+        let carrying = |to: &str| {
+            let out = Outgoing {
+                to: to.into(),
+                subject: "confirm address K7Q3P9".into(),
+                body: "code K7Q3P9".into(),
+                in_reply_to: None,
+            };
+            let id = enqueue(&copy, &out, now).unwrap();
+            set_outbox_message_id(&copy, id, "t.0a1b2c3d@games.test").unwrap();
+            set_outbox_secrets(&copy, id, &["K7Q3P9".into(), "0a1b2c3d".into()]).unwrap();
+            id
+        };
+        carrying("a@x");
+        let given_up = carrying("b@x");
+        mark_failed(&copy, given_up, now, "550 no such user").unwrap();
+        assert!(scrub_live_secrets(&copy, now).unwrap());
+        let rows: Vec<(String, String, String, Option<String>, String)> = copy
+            .prepare(
+                "SELECT subject, body, message_id, secrets, last_error FROM outbox
+                 WHERE failed_at IS NOT NULL ORDER BY id",
+            )
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(rows.len(), 2, "both given up: {rows:?}");
+        for (subject, body, message_id, secrets, _) in &rows {
+            let all = format!("{subject} {body} {message_id}");
+            assert!(
+                !all.contains("K7Q3P9") && !all.contains("0a1b2c3d"),
+                "{all}"
+            );
+            assert_eq!(secrets, &None);
+        }
+        assert_eq!(rows[0].4, SCRUBBED_IN_BACKUP);
+        assert_eq!(rows[1].4, format!("550 no such user; {SCRUBBED_IN_BACKUP}"));
+        assert_eq!(crate::store::pending_count(&copy).unwrap(), 0);
+        // Nothing left: a second scrub changes nothing.
+        assert!(!scrub_live_secrets(&copy, now).unwrap());
     }
 
     #[test]
