@@ -234,6 +234,7 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
     let conn = app.open_database().map_err(|e| e.to_string())?;
     let mut inbox = mail::open_inbox(&app.config.inbox).map_err(|e| e.to_string())?;
     let started = Instant::now();
+    let mut crowded: bool;
     loop {
         let waited = started.elapsed().as_secs();
         if crate::store::mail_seen(&conn, &message_id).map_err(|e| e.to_string())? {
@@ -242,6 +243,7 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
             ));
         }
         let waiting = inbox.fetch(PROBE_FETCH).map_err(|e| e.to_string())?;
+        crowded = waiting.len() >= PROBE_FETCH;
         if let Some(found) = waiting
             .iter()
             .find(|m| server.envelope_of(&m.raw).message_id == message_id)
@@ -257,6 +259,13 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
             break;
         };
         std::thread::sleep(left.min(Duration::from_secs(1)));
+    }
+    if crowded {
+        return Err(format!(
+            "the probe to {address} was not found among the first {PROBE_FETCH} mails waiting in the inbox ({}) within {} s: let the daemon read the inbox (it files the probe away unanswered) and run `pbmchess check --probe` again",
+            inbox_name(&app.config.inbox),
+            wait.as_secs()
+        ));
     }
     Err(format!(
         "a mail to {address} sent through the outbox ({}) did not reach the inbox ({}) within {} s: mail to {address} is delivered somewhere the daemon does not read. Look where the mail host puts it: with Postfix, `postconf mailbox_command home_mailbox` (a mailbox_command such as procmail wins over home_mailbox and delivers to /var/mail/USER: set `mailbox_command =` empty, or make ~/.procmailrc deliver to the Maildir); the probe waits there, Subject \"pbmchess probe {token}\", and may be deleted. See docs/deployment.md",
