@@ -920,8 +920,9 @@ fn prune_inbox(config: &Config, conn: &Connection, now: chrono::DateTime<chrono:
                 .map_err(|e| e.to_string())
         }
         mail::InboxConfig::Imap(imap) => match store::notice_due_daily(conn, IMAP_PRUNE_DAY, now) {
+            // Once a day: a day's worth of the per-call bound.
             Ok(true) => mail::ImapInbox::new(imap)
-                .and_then(|mut inbox| inbox.prune_processed(before, batch))
+                .and_then(|mut inbox| inbox.prune_processed(before, batch * 24))
                 .map_err(|e| e.to_string()),
             Ok(false) => Ok(0),
             Err(e) => Err(e.to_string()),

@@ -10,6 +10,9 @@ use super::connect::{is_loopback, read_ca_file, resolve_password};
 use super::inbox::{Done, InboundMessage, Inbox};
 use super::MailError;
 
+/// UIDs per `UID STORE`/`UID EXPUNGE` of [`ImapInbox::prune_processed`].
+const PRUNE_CHUNK: usize = 500;
+
 /// Longest single IDLE: RFC 2177 asks clients to re-issue IDLE at least
 /// every 29 minutes.
 const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
@@ -318,8 +321,9 @@ impl ImapInbox {
                 .collect();
             uids.sort_unstable();
             uids.truncate(batch);
-            if !uids.is_empty() {
-                let set = uids
+            // A few hundred UIDs per command: servers bound a command's line.
+            for chunk in uids.chunks(PRUNE_CHUNK) {
+                let set = chunk
                     .iter()
                     .map(u32::to_string)
                     .collect::<Vec<_>>()
