@@ -269,7 +269,8 @@ pub struct RetentionSection {
     /// mail of the IMAP mailbox without one), counted from its delivery;
     /// then it is deleted (see `daemon::prune`). It holds passwords in
     /// clear, so the default is a week; its Message-ID is remembered for
-    /// `processed_mail_days` all the same. Quarantined mail stays.
+    /// `processed_mail_days` all the same. Quarantined mail stays. 0:
+    /// deleted at the next pruning after it was processed.
     pub inbox_mail_days: u32,
 }
 
