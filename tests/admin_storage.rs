@@ -713,3 +713,33 @@ fn check_probe_says_where_to_look_when_its_mail_goes_elsewhere() {
         .unwrap();
     assert_eq!(outcome, "ignored");
 }
+
+#[test]
+fn check_probe_goes_through_a_sendmail_outbox_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inbox = tmp.path().join("inbox");
+    let script = tmp.path().join("sendmail");
+    // A local MTA that delivers to the inbox Maildir (`-bv`: verify only).
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = -bv ] && exit 0\nf=probe.$$\n\
+             cat > {in}/tmp/$f && mv {in}/tmp/$f {in}/new/$f\n",
+            in = inbox.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let install = Install::with_whole_config(&format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\n[database]\npath = \"var/db.sqlite\"\n\
+         [inbox]\nkind = \"maildir\"\npath = \"{}\"\n\
+         [outbox]\nkind = \"sendmail\"\ncommand = \"{}\"\n",
+        inbox.display(),
+        script.display()
+    ));
+    let out = install.run(&["check", "--probe", "--probe-seconds", "30"]);
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    assert!(probe_line(&said).contains("reached the inbox"), "{said}");
+    assert!(names_in(&inbox.join("new")).is_empty());
+}
