@@ -351,16 +351,18 @@ pub fn stats(app: &App, conn: &Connection) -> Result<Vec<String>, AppError> {
 }
 
 /// `admin backup FILE`: a consistent copy of the database, safe while the
-/// daemon runs. Refuses a file that exists.
-pub fn backup(conn: &Connection, file: &Path) -> Result<(), AppError> {
-    if file.exists() {
+/// daemon runs, its live secrets scrubbed (see [`store::backup_into`]).
+/// Refuses anything at `file`: a file, a folder, a symlink (dangling or
+/// not).
+pub fn backup(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<(), AppError> {
+    if std::fs::symlink_metadata(file).is_ok() {
         return Err(Refusal::new(format!(
             "{} exists already; give a new file name (a backup never overwrites)",
             file.display()
         ))
         .into());
     }
-    store::backup_into(conn, file)?;
+    store::backup_into(conn, file, now)?;
     Ok(())
 }
 

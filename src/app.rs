@@ -159,9 +159,19 @@ impl App {
     }
 
     /// Open the database, creating it and its folder when missing, with
-    /// its schema brought up to date.
+    /// its schema brought up to date. An existing file that is empty or
+    /// not a pbmchess database is refused (see [`store::open`]).
     pub fn open_database(&self) -> Result<Connection, AppError> {
-        let conn = store::open(&self.config.database.path)?;
+        self.with_busy_timeout(store::open(&self.config.database.path)?)
+    }
+
+    /// [`App::open_database`] for `init`: an empty file is made a
+    /// database too (see [`store::open_for_init`]).
+    pub fn open_database_for_init(&self) -> Result<Connection, AppError> {
+        self.with_busy_timeout(store::open_for_init(&self.config.database.path)?)
+    }
+
+    fn with_busy_timeout(&self, conn: Connection) -> Result<Connection, AppError> {
         conn.busy_timeout(std::time::Duration::from_secs(
             self.config.database.busy_timeout_seconds,
         ))

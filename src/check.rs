@@ -85,11 +85,28 @@ fn config_item(app: &App) -> Result<String, String> {
     Ok(format!("{} is valid", path.display()))
 }
 
+/// Complaints of `integrity_check` shown on the `database` line.
+const INTEGRITY_LINES: u32 = 3;
+
+/// The database opens (an empty or foreign file is refused, see
+/// `store::open`) and SQLite's `integrity_check` finds it sound: every
+/// page read, every index compared with its table (`quick_check` skips
+/// that and passes a damaged index). It reads the whole file: on a large
+/// database it takes a while, once per start.
 fn database_item(app: &App) -> Result<String, String> {
     let path = &app.config.database.path;
-    app.open_database().map_err(|e| e.to_string())?;
+    let conn = app.open_database().map_err(|e| e.to_string())?;
     sidecars_match(path)?;
-    Ok(format!("{} opens", path.display()))
+    let problems = crate::store::integrity_problems(&conn, INTEGRITY_LINES)
+        .map_err(|e| format!("{}: integrity_check cannot run: {e}", path.display()))?;
+    if !problems.is_empty() {
+        return Err(format!(
+            "{} is damaged, SQLite's integrity_check says: {}; stop the daemon and restore the database from a backup (`pbmchess admin backup` makes one)",
+            path.display(),
+            crate::limits::log_field(&problems.join("; "))
+        ));
+    }
+    Ok(format!("{} opens, integrity_check ok", path.display()))
 }
 
 /// SQLite's `-wal` and `-shm` files beside the database must belong to the
@@ -162,6 +179,123 @@ fn outbox_item(app: &App) -> Result<String, String> {
         OutboxConfig::Sendmail { command, .. } => {
             sendmail_verify(command, &app.config.server.address, SENDMAIL_CHECK_TIMEOUT)
         }
+    }
+}
+
+/// How many waiting inbox mails `check --probe` looks through for its
+/// probe at each look (the probe is among the newest; a larger backlog
+/// is the daemon's, which files the probe away and records it).
+const PROBE_FETCH: usize = 500;
+
+/// `check --probe`: prove the path from the outbox to the inbox. A probe
+/// mail (From and To the server's address, `Auto-Submitted:
+/// auto-generated`, Subject `pbmchess probe TOKEN`) goes out through the
+/// configured outbox; then, for at most `wait`, the inbox is looked
+/// through for it. It reached the inbox when it is there (then it is
+/// filed away as ignored, never answered) or when the database records
+/// its Message-ID (a running daemon took it first: mail from the
+/// server's own address is ignored, never answered nor charged to a
+/// player). Otherwise the line says where to look: mail to the server's
+/// address is delivered somewhere the daemon does not read (with Postfix,
+/// a `mailbox_command` such as procmail wins over `home_mailbox`).
+pub fn probe_item(app: &App, wait: Duration) -> Item {
+    Item::new("probe", probe(app, wait))
+}
+
+fn probe(app: &App, wait: Duration) -> Result<String, String> {
+    let address = app.config.server.address.trim();
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness from the OS: {e}"))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let out = mail::Outgoing {
+        to: address.to_string(),
+        subject: format!("pbmchess probe {token}"),
+        body: "A probe sent by `pbmchess check --probe` to see that mail to this\n\
+               server's address reaches its inbox. It is never answered; if\n\
+               you find it anywhere, delete it.\n"
+            .to_string(),
+        in_reply_to: None,
+    };
+    let own_id = format!("probe.{token}@{}", app.config.server.domain());
+    let from = format!("{} <{address}>", app.config.server.name);
+    let message = mail::build_message_with_id(
+        &out,
+        mail::MessageId::Own(&own_id),
+        &from,
+        std::time::SystemTime::now(),
+    )
+    .map_err(|e| format!("the probe to {address} cannot be built: {e}"))?;
+    let server = app.server();
+    let message_id = server.envelope_of(&message.formatted()).message_id;
+    let mut sender = mail::open_sender(&app.config.outbox).map_err(|e| e.to_string())?;
+    let sent = sender.send(&message).and_then(|()| sender.flush());
+    sender.end_pass();
+    sent.map_err(|e| format!("the probe to {address} was not sent: {e}"))?;
+    let conn = app.open_database().map_err(|e| e.to_string())?;
+    let mut inbox = mail::open_inbox(&app.config.inbox).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let mut crowded: bool;
+    loop {
+        let waited = started.elapsed().as_secs();
+        if crate::store::mail_seen(&conn, &message_id).map_err(|e| e.to_string())? {
+            return Ok(format!(
+                "a mail to {address} sent through the outbox reached the inbox within {waited} s (the daemon filed it away unanswered)"
+            ));
+        }
+        let waiting = inbox.fetch(PROBE_FETCH).map_err(|e| e.to_string())?;
+        crowded = waiting.len() >= PROBE_FETCH;
+        if let Some(found) = waiting
+            .iter()
+            .find(|m| server.envelope_of(&m.raw).message_id == message_id)
+        {
+            inbox.mark_done(found, mail::Done::Ignored).map_err(|e| {
+                format!("the probe reached the inbox but cannot be filed away: {e}")
+            })?;
+            return Ok(format!(
+                "a mail to {address} sent through the outbox reached the inbox within {waited} s (filed away unanswered)"
+            ));
+        }
+        let Some(left) = wait.checked_sub(started.elapsed()) else {
+            break;
+        };
+        std::thread::sleep(left.min(Duration::from_secs(1)));
+    }
+    if crowded {
+        return Err(format!(
+            "the probe to {address} was not found among the first {PROBE_FETCH} mails waiting in the inbox ({}) within {} s: let the daemon read the inbox (it files the probe away unanswered) and run `pbmchess check --probe` again",
+            inbox_name(&app.config.inbox),
+            wait.as_secs()
+        ));
+    }
+    Err(format!(
+        "a mail to {address} sent through the outbox ({}) did not reach the inbox ({}) within {} s: mail to {address} is delivered somewhere the daemon does not read. Look where the mail host puts it: with Postfix, `postconf mailbox_command home_mailbox` (a mailbox_command such as procmail wins over home_mailbox and delivers to /var/mail/USER: set `mailbox_command =` empty, or make ~/.procmailrc deliver to the Maildir); the probe waits there, Subject \"pbmchess probe {token}\", and may be deleted. See docs/deployment.md",
+        outbox_name(&app.config.outbox),
+        inbox_name(&app.config.inbox),
+        wait.as_secs()
+    ))
+}
+
+fn outbox_name(outbox: &OutboxConfig) -> String {
+    match outbox {
+        OutboxConfig::Maildir { path } => format!("Maildir {}", path.display()),
+        OutboxConfig::Smtp(smtp) => match &smtp.host {
+            Some(host) => format!("SMTP {host}:{}", smtp.port()),
+            None => "SMTP".to_string(),
+        },
+        OutboxConfig::Sendmail { command, .. } => format!("sendmail {}", command.display()),
+    }
+}
+
+fn inbox_name(inbox: &InboxConfig) -> String {
+    match inbox {
+        InboxConfig::Maildir { path } => format!("Maildir {}", path.display()),
+        InboxConfig::Imap(imap) => format!(
+            "IMAP {}@{}:{} mailbox {}",
+            imap.username,
+            imap.host,
+            imap.port(),
+            imap.mailbox
+        ),
     }
 }
 

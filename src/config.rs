@@ -264,6 +264,14 @@ pub struct RetentionSection {
     /// Days sent outbox mails are kept (mails given up stay until the
     /// admin removes them).
     pub sent_outbox_days: u32,
+    /// Days a processed inbound mail itself is kept where the inbox files
+    /// it (a Maildir's `cur/`; the IMAP `processed_mailbox`, or the seen
+    /// mail of the IMAP mailbox without one), counted from its delivery;
+    /// then it is deleted (see `daemon::prune`). It holds passwords in
+    /// clear, so the default is a week; its Message-ID is remembered for
+    /// `processed_mail_days` all the same. Quarantined mail stays. 0:
+    /// deleted at the next pruning after it was processed.
+    pub inbox_mail_days: u32,
 }
 
 impl Default for RetentionSection {
@@ -271,6 +279,7 @@ impl Default for RetentionSection {
         RetentionSection {
             processed_mail_days: 90,
             sent_outbox_days: 30,
+            inbox_mail_days: 7,
         }
     }
 }

@@ -37,7 +37,7 @@ pub(super) fn run(
         }
         AdminCmd::Stats => lines(admin::stats(app, &conn)?),
         AdminCmd::Backup { file } => {
-            admin::backup(&conn, &file)?;
+            admin::backup(&conn, &file, app.clock().now())?;
             say(format!("database copied to {}", file.display()))
         }
         AdminCmd::Tournament(command) => tournament(app, conn, command),

@@ -54,9 +54,18 @@ pub(crate) enum Cmd {
     /// Manage users and boards.
     #[command(subcommand)]
     Admin(AdminCmd),
-    /// Try the config, the database, the inbox and the outbox (IMAP/SMTP
-    /// login, sendmail -bv); one line each; exit 0 when all work, else 2.
-    Check,
+    /// Try the config, the database (integrity_check), the inbox and the
+    /// outbox (IMAP/SMTP login, sendmail -bv); one line each; exit 0 when
+    /// all work, else 2.
+    Check {
+        /// Also send a probe mail through the outbox to the server's own
+        /// address and wait for it in the inbox (never answered).
+        #[arg(long)]
+        probe: bool,
+        /// How long --probe waits for its mail, in seconds.
+        #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+        probe_seconds: u64,
+    },
     /// Last pass, inbox and outbox waiting, quarantine, last errors,
     /// stopped addresses (from the database; no server is contacted).
     Status {

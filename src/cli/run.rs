@@ -37,10 +37,18 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
     );
     let app = App::load(config_path.as_deref(), now)?;
     crate::init_logging(cli.log_format.unwrap_or(app.config.log.format));
-    if let Cmd::Check = cli.command {
-        return check(&app);
+    if let Cmd::Check {
+        probe,
+        probe_seconds,
+    } = cli.command
+    {
+        let probe = probe.then(|| std::time::Duration::from_secs(probe_seconds));
+        return check(&app, probe);
     }
-    let conn = app.open_database()?;
+    let conn = match cli.command {
+        Cmd::Init => app.open_database_for_init()?,
+        _ => app.open_database()?,
+    };
     match cli.command {
         Cmd::Init => init(&app),
         Cmd::Serve => serve(app, conn),
@@ -49,7 +57,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Tick { .. } => tick(&app, conn),
         Cmd::Admin(command) => super::admin::run(&app, conn, command),
         Cmd::Status { json } => status(&app, &conn, json),
-        Cmd::Check => unreachable!("check opens the database itself and returned above"),
+        Cmd::Check { .. } => unreachable!("check opens the database itself and returned above"),
         Cmd::Perft { .. } => unreachable!("perft needs no config and returned above"),
     }
 }
@@ -84,9 +92,13 @@ pub(super) fn lines(lines: Vec<String>) -> Result<ExitCode, AppError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `check`: one line per item; exit 2 when one failed.
-fn check(app: &App) -> Result<ExitCode, AppError> {
-    let items = pbmchess::check::check(app);
+/// `check`: one line per item (and the probe's, when asked for and the
+/// rest works); exit 2 when one failed.
+fn check(app: &App, probe: Option<std::time::Duration>) -> Result<ExitCode, AppError> {
+    let mut items = pbmchess::check::check(app);
+    if let Some(wait) = probe.filter(|_| items.iter().all(|i| i.ok)) {
+        items.push(pbmchess::check::probe_item(app, wait));
+    }
     for item in &items {
         println!("{}", item.line());
     }

@@ -10,6 +10,9 @@ use super::connect::{is_loopback, read_ca_file, resolve_password};
 use super::inbox::{Done, InboundMessage, Inbox};
 use super::MailError;
 
+/// UIDs per `UID STORE`/`UID EXPUNGE` of [`ImapInbox::prune_processed`].
+const PRUNE_CHUNK: usize = 500;
+
 /// Longest single IDLE: RFC 2177 asks clients to re-issue IDLE at least
 /// every 29 minutes.
 const MAX_IDLE: Duration = Duration::from_secs(29 * 60);
@@ -291,6 +294,65 @@ impl ImapInbox {
             self.conn = None;
         }
         result
+    }
+
+    /// Delete processed mail delivered before `before` (at most `batch`
+    /// messages): in `processed_mailbox` the messages with an INTERNALDATE
+    /// before that day, or, without one, the seen messages of the mailbox
+    /// itself (processed and ignored mail is marked seen; mail not yet
+    /// processed is not). `UID STORE \Deleted`, then `UID EXPUNGE` (plain
+    /// `EXPUNGE` without UIDPLUS). The quarantine mailbox is left alone.
+    /// Returns how many messages were deleted.
+    pub fn prune_processed(
+        &mut self,
+        before: chrono::DateTime<chrono::Utc>,
+        batch: usize,
+    ) -> Result<usize, MailError> {
+        let day = before.format("%-d-%b-%Y").to_string();
+        self.with_conn(|conn, cfg| {
+            let (mailbox, query) = match &cfg.processed_mailbox {
+                Some(processed) => (processed, format!("BEFORE {day}")),
+                None => (&cfg.mailbox, format!("SEEN BEFORE {day}")),
+            };
+            let elsewhere = mailbox != &cfg.mailbox;
+            if elsewhere {
+                conn.session.select(mailbox).map_err(imap_err("SELECT"))?;
+            }
+            let mut uids: Vec<u32> = conn
+                .session
+                .uid_search(&query)
+                .map_err(imap_err("UID SEARCH BEFORE"))?
+                .into_iter()
+                .collect();
+            uids.sort_unstable();
+            uids.truncate(batch);
+            // A few hundred UIDs per command: servers bound a command's line.
+            for chunk in uids.chunks(PRUNE_CHUNK) {
+                let set = chunk
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",");
+                conn.session
+                    .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
+                    .map_err(imap_err("UID STORE"))?;
+                if conn.has_uidplus {
+                    conn.session
+                        .uid_expunge(&set)
+                        .map_err(imap_err("UID EXPUNGE"))?;
+                } else {
+                    conn.session.expunge().map_err(imap_err("EXPUNGE"))?;
+                }
+            }
+            if elsewhere {
+                let inbox = conn
+                    .session
+                    .select(&cfg.mailbox)
+                    .map_err(imap_err("SELECT"))?;
+                conn.uid_validity = inbox.uid_validity.unwrap_or(0);
+            }
+            Ok(uids.len())
+        })
     }
 
     /// Logs out politely (also done on drop).

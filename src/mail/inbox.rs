@@ -261,9 +261,9 @@ pub fn create_dir_owner_only(dir: &Path) -> io::Result<()> {
 /// Delete processed and ignored mail (flag `S`, in `cur/`) of the
 /// Maildir inbox at `path` delivered before `before`, at most `batch`
 /// files; quarantined mail (in `.Quarantine`) stays for the admin.
-/// Processed mail holds passwords in clear: it is kept only as long as
-/// `[retention] processed_mail_days` keeps its Message-ID. Returns how
-/// many files were deleted.
+/// Processed mail holds passwords in clear: it is kept only for
+/// `[retention] inbox_mail_days` (see `daemon::prune`). Returns how many
+/// files were deleted.
 pub fn prune_processed_maildir(
     path: &Path,
     before: std::time::SystemTime,

@@ -390,11 +390,22 @@ fn is_message_id(id: &str) -> bool {
 /// Linux `syncfs`; elsewhere each file and `new/`), instead of one `fsync`
 /// per message. A crash before the flush loses only messages whose outbox
 /// rows are not yet marked sent, so they are written again.
+///
+/// Each message is written once: its file name ends in a key of its
+/// Message-ID (`….KEY.pbmchess`, see [`message_key`]), and a message
+/// whose key is in `new/` already (a batch written, then not recorded as
+/// sent: the disk filled before the flush or the database's commit) is
+/// written over that file, not beside it. Ruling: what a reader took out
+/// of `new/` meanwhile is written again (at least once, as the
+/// [`Sender`] contract says).
 #[derive(Debug)]
 pub struct MaildirOutbox {
     maildir: maildir::Maildir,
     /// Messages written since the last flush (their paths in `new/`).
     unsynced: Vec<PathBuf>,
+    /// The file name in `new/` of each message key written there: read
+    /// from `new/` at the first send of a pass, kept up to date by each.
+    written: Option<std::collections::HashMap<String, String>>,
 }
 
 impl MaildirOutbox {
@@ -405,11 +416,33 @@ impl MaildirOutbox {
         Ok(MaildirOutbox {
             maildir: maildir::Maildir::from(path),
             unsynced: Vec::new(),
+            written: None,
         })
     }
 
-    /// A file name unique to this message: `SECONDS.MMICROSPPIDQN.pbmchess`
-    /// (the Maildir convention's parts; the sequence number is per process).
+    /// The file name for a message of key `key`: the one it was written
+    /// to already, or a new one.
+    fn name_for(&mut self, key: &str) -> std::io::Result<String> {
+        if self.written.is_none() {
+            let mut written = std::collections::HashMap::new();
+            for entry in std::fs::read_dir(self.maildir.path().join("new"))? {
+                let name = entry?.file_name();
+                let Some(name) = name.to_str() else { continue };
+                if let Some(key) = key_of_name(name) {
+                    written.insert(key.to_string(), name.to_string());
+                }
+            }
+            self.written = Some(written);
+        }
+        let written = self.written.get_or_insert_with(Default::default);
+        Ok(written
+            .entry(key.to_string())
+            .or_insert_with(|| format!("{}.{key}.pbmchess", MaildirOutbox::unique_name()))
+            .clone())
+    }
+
+    /// A name unique to this message: `SECONDS.MMICROSPPIDQN` (the Maildir
+    /// convention's parts; the sequence number is per process).
     /// Microseconds and sequence are zero-padded, so that names written in
     /// one second sort in the order they were written (a file system's
     /// coarse modification times cannot tell them apart).
@@ -420,7 +453,7 @@ impl MaildirOutbox {
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         format!(
-            "{}.M{:06}P{}Q{:010}.pbmchess",
+            "{}.M{:06}P{}Q{:010}",
             now.as_secs(),
             now.subsec_micros(),
             std::process::id(),
@@ -444,7 +477,7 @@ impl Sender for MaildirOutbox {
         let fail = |e: std::io::Error| {
             SendError::Temporary(format!("cannot write to the outbox Maildir: {e}"))
         };
-        let name = MaildirOutbox::unique_name();
+        let name = self.name_for(&message_key(msg)).map_err(fail)?;
         let tmp = self.maildir.path().join("tmp").join(&name);
         let new = self.maildir.path().join("new").join(&name);
         write_owner_only(&tmp, &msg.formatted()).map_err(fail)?;
@@ -464,6 +497,33 @@ impl Sender for MaildirOutbox {
         self.unsynced.clear();
         Ok(())
     }
+
+    /// `new/` is read again at the next pass (a reader may have emptied it).
+    fn end_pass(&mut self) {
+        self.written = None;
+    }
+}
+
+/// The key a message's file name in the outbox Maildir ends in: 16 hex
+/// digits of the SHA-256 of its Message-ID (of the whole message, should
+/// it have none). A message sent again keeps its Message-ID, so its key.
+pub fn message_key(msg: &Message) -> String {
+    let mut h = Sha256::new();
+    match msg.headers().get_raw("Message-ID") {
+        Some(id) => h.update(id.trim().as_bytes()),
+        None => h.update(msg.formatted()),
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The message key in an outbox file name `….KEY.pbmchess`, if it has one.
+fn key_of_name(name: &str) -> Option<&str> {
+    let rest = name.strip_suffix(".pbmchess")?;
+    let (_, key) = rest.rsplit_once('.')?;
+    (key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit())).then_some(key)
 }
 
 /// Write a new file readable by its owner only (0600): mail to players

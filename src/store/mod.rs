@@ -59,6 +59,14 @@ pub enum StoreError {
     },
     #[error("the database holds a malformed value: {0}")]
     Corrupt(String),
+    /// The file at the database path is not a pbmchess database: it is
+    /// never written to (see [`open`]). The sentence says what to do.
+    #[error("{0}")]
+    NotOurs(String),
+    /// A file beside the database (a backup) could not be written: the
+    /// sentence names it and why.
+    #[error("{0}")]
+    File(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -144,12 +152,57 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0041_tourney_tournaments.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0048_storage_application_id.sql"
+        )),
     ])
 }
 
-/// Open (creating if needed) the database at `path` and bring its schema up
-/// to date.
+/// The `application_id` in the header of a pbmchess database ("PBMC"),
+/// set by migration 0048.
+pub const APPLICATION_ID: i64 = 0x5042_4D43;
+
+/// Tables every pbmchess database has had since its first migration: a
+/// database made before [`APPLICATION_ID`] was written is known by them.
+const FIRST_TABLES: [&str; 5] = [
+    "users",
+    "user_addresses",
+    "boards",
+    "processed_mail",
+    "outbox",
+];
+
+/// Open the database at `path` and bring its schema up to date, for every
+/// subcommand but `init` (see [`open_for_init`]).
+///
+/// Rulings: a file that does not exist is created (the first use of a
+/// fresh install: `serve` on the built-in defaults makes its database, as
+/// it makes its mail folders), whole or not at all (see
+/// [`create_whole`]). A file that exists must be a pbmchess
+/// database: an empty one (0 bytes, or SQLite without a table) or a
+/// foreign one (not SQLite, another application's `application_id`, or
+/// tables of another application) is refused with a sentence naming
+/// `pbmchess init`, and nothing is written to it. An empty file is never
+/// taken as a new server: the file is there, so a database was meant to
+/// be (a failed restore, a full disk, a wrong path), and taking it as new
+/// would lose every user and board and free their userids and numbers.
 pub fn open(path: &Path) -> Result<Connection> {
+    open_as(path, Opening::Use)
+}
+
+/// [`open`] for `pbmchess init`: also makes the database in an empty file
+/// (0 bytes, or SQLite without a table). A foreign file is refused too.
+pub fn open_for_init(path: &Path) -> Result<Connection> {
+    open_as(path, Opening::Init)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    Init,
+    Use,
+}
+
+fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         // A state folder made here is the owner's only (0700).
         crate::mail::create_dir_owner_only(parent).map_err(|source| StoreError::Folder {
@@ -157,10 +210,148 @@ pub fn open(path: &Path) -> Result<Connection> {
             source,
         })?;
     }
-    create_owner_only(path)?;
+    if std::fs::symlink_metadata(path).is_err() {
+        create_whole(path)?;
+    }
     let mut conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    match found_in(&conn)? {
+        Found::Ours => {}
+        Found::Empty if opening == Opening::Init => {}
+        Found::Empty => {
+            return Err(StoreError::NotOurs(format!(
+                "the database file {} is empty: it holds no users and no boards, and is not taken as a new server; if this is a new server, run `pbmchess init` to make the database, otherwise restore the database from a backup (`pbmchess admin backup` makes one)",
+                path.display()
+            )))
+        }
+        Found::Foreign(what) => {
+            return Err(StoreError::NotOurs(format!(
+                "{} is not a pbmchess database ({what}) and is left as it is: set [database] path to the pbmchess database, or to a file that does not exist yet and run `pbmchess init` to make one there",
+                path.display()
+            )))
+        }
+    }
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// Make the database at `path`, which does not exist, whole or not at
+/// all: it is made and migrated under a temporary name beside it
+/// (`.NAME.new-PID`), synced, and linked to `path` (never replacing a
+/// file another process made meanwhile). So no process ever finds an
+/// empty file made here, even when this one is cut off (a full disk).
+fn create_whole(path: &Path) -> Result<()> {
+    let name = path.file_name().map_or_else(
+        || "pbmchess.sqlite".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let fresh = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+    let remove_fresh = || {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", fresh.display()));
+        }
+    };
+    remove_fresh();
+    let made = (|| -> Result<()> {
+        create_owner_only(&fresh)?;
+        let mut conn = Connection::open(&fresh)?;
+        prepare(&mut conn)?;
+        conn.close().map_err(|(_, e)| e)?;
+        std::fs::File::open(&fresh)
+            .and_then(|f| f.sync_all())
+            .map_err(|source| StoreError::Folder {
+                path: fresh.display().to_string(),
+                source,
+            })?;
+        match std::fs::hard_link(&fresh, path) {
+            Ok(()) => Ok(()),
+            // Another process made it first: that one is used.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+            // A file system without hard links.
+            Err(_) if std::fs::symlink_metadata(path).is_err() => std::fs::rename(&fresh, path)
+                .map_err(|source| StoreError::Folder {
+                    path: path.display().to_string(),
+                    source,
+                }),
+            Err(source) => Err(StoreError::Folder {
+                path: path.display().to_string(),
+                source,
+            }),
+        }
+    })();
+    remove_fresh();
+    made
+}
+
+/// What an existing database file holds, told by reading it only.
+enum Found {
+    Ours,
+    /// 0 bytes, or SQLite with no table and no schema version.
+    Empty,
+    /// Not pbmchess's: what it is, in a few words.
+    Foreign(String),
+}
+
+fn found_in(conn: &Connection) -> Result<Found> {
+    let not_sqlite = |e: &rusqlite::Error| {
+        matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::NotADatabase)
+        )
+    };
+    let application_id: i64 = match conn.query_row("PRAGMA application_id", [], |r| r.get(0)) {
+        Ok(id) => id,
+        Err(e) if not_sqlite(&e) => return Ok(Found::Foreign("not an SQLite database".into())),
+        Err(e) => return Err(e.into()),
+    };
+    if application_id == APPLICATION_ID {
+        return Ok(Found::Ours);
+    }
+    if application_id != 0 {
+        return Ok(Found::Foreign(format!(
+            "an SQLite database of another application, application_id {application_id}"
+        )));
+    }
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+             ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    if tables.is_empty() && version == 0 {
+        return Ok(Found::Empty);
+    }
+    let ours = FIRST_TABLES.iter().all(|t| tables.iter().any(|n| n == t));
+    if ours && version >= 1 {
+        return Ok(Found::Ours);
+    }
+    let mut named: Vec<&str> = tables.iter().take(5).map(String::as_str).collect();
+    if tables.len() > named.len() {
+        named.push("...");
+    }
+    Ok(Found::Foreign(if tables.is_empty() {
+        format!("an SQLite database with schema version {version} and no table")
+    } else {
+        format!("an SQLite database with other tables: {}", named.join(", "))
+    }))
+}
+
+/// SQLite's `integrity_check` of the whole database (every page, every
+/// index against its table): its first `max` complaints, none when the
+/// database is sound. `quick_check` does not compare indexes with their
+/// tables, so it passes a database whose index lost or changed a row.
+pub fn integrity_problems(conn: &Connection, max: u32) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare(&format!("PRAGMA integrity_check({})", max.max(1)))?;
+    let lines: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(if lines.len() == 1 && lines[0] == "ok" {
+        Vec::new()
+    } else {
+        lines
+    })
 }
 
 /// Create `path` empty, readable and writable by its owner only (0600),
@@ -346,7 +537,7 @@ mod tests {
         conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
             .unwrap();
         let backup = dir.path().join("backup.sqlite");
-        backup_into(&conn, &backup).unwrap();
+        backup_into(&conn, &backup, chrono::Utc::now()).unwrap();
         for file in [
             "db.sqlite",
             "db.sqlite-wal",
@@ -359,6 +550,33 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
         }
+    }
+
+    #[test]
+    fn a_missing_database_is_made_whole_under_another_name_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        let conn = open(&path).unwrap();
+        let id: i64 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(id, APPLICATION_ID);
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["db.sqlite", "db.sqlite-shm", "db.sqlite-wal"]);
+        // A second process opening it meanwhile finds it whole.
+        let other = open(&path).unwrap();
+        drop((conn, other));
+        // An empty file is another matter: refused, left as it is.
+        let empty = dir.path().join("empty.sqlite");
+        std::fs::write(&empty, b"").unwrap();
+        let e = open(&empty).unwrap_err().to_string();
+        assert!(e.contains("pbmchess init"), "{e}");
+        assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+        open_for_init(&empty).unwrap();
     }
 
     #[test]

@@ -140,16 +140,148 @@ pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
     Ok(s)
 }
 
-/// Write a consistent copy of the database to `file` (`VACUUM INTO`):
-/// safe while the daemon runs, as it is one read transaction. SQLite
-/// refuses a file that exists.
-pub fn backup_into(conn: &Connection, file: &Path) -> Result<()> {
-    let path = file.to_str().ok_or_else(|| {
-        super::StoreError::Corrupt(format!("the path {} is not UTF-8", file.display()))
-    })?;
-    super::create_owner_only(file)?;
+/// Write a consistent copy of the database to `file`, safe while the
+/// daemon runs (`VACUUM INTO`: one read transaction), with the secrets
+/// that still work scrubbed from the copy (see [`scrub_live_secrets`]; the
+/// live database is not changed).
+///
+/// Rulings: the copy is written to a temporary file beside `file` (named
+/// `.NAME.partial-PID`, made 0600 and new: never through a symlink),
+/// synced, and linked to `file` only when it is complete; `file` never
+/// replaces anything there (a file or a symlink, dangling or not). On any
+/// failure (a full disk) the temporary file is removed: nothing named
+/// like the backup is left, so a file of that name is a whole backup.
+pub fn backup_into(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<()> {
+    let partial = partial_name(file)?;
+    let written = write_copy(conn, &partial, now).and_then(|()| publish(&partial, file));
+    // Linked (or failed): the temporary name goes either way.
+    let _ = std::fs::remove_file(&partial);
+    let mut journal = partial.clone().into_os_string();
+    journal.push("-journal");
+    let _ = std::fs::remove_file(journal);
+    written
+}
+
+/// `.NAME.partial-PID` in the folder of `file`.
+fn partial_name(file: &Path) -> Result<std::path::PathBuf> {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| file_error(file, "is not a file name in UTF-8"))?;
+    Ok(file.with_file_name(format!(".{name}.partial-{}", std::process::id())))
+}
+
+fn file_error(path: &Path, what: impl std::fmt::Display) -> super::StoreError {
+    super::StoreError::File(format!("{} {what}", path.display()))
+}
+
+/// The copy at `partial` (a new 0600 file), scrubbed and synced.
+fn write_copy(conn: &Connection, partial: &Path, now: DateTime<Utc>) -> Result<()> {
+    let path = partial
+        .to_str()
+        .ok_or_else(|| file_error(partial, "is not UTF-8"))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(partial) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(file_error(
+            partial,
+            "exists (another backup is being written, or one was cut off); remove it and try again",
+        )),
+        Err(e) => return Err(file_error(partial, format!("cannot be created: {e}"))),
+    }
     conn.exec("VACUUM INTO ?1", params![path])?;
+    {
+        let copy = Connection::open(partial)?;
+        // Scrubbed cells are overwritten, not left in free space.
+        copy.pragma_update(None, "secure_delete", "ON")?;
+        copy.pragma_update(None, "journal_mode", "MEMORY")?;
+        if scrub_live_secrets(&copy, now)? {
+            copy.execute_batch("VACUUM")?;
+        }
+    }
+    let sync = |e: std::io::Error| file_error(partial, format!("cannot be synced: {e}"));
+    let f = std::fs::File::open(partial).map_err(sync)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(sync)?;
+    }
+    f.sync_all().map_err(sync)?;
     Ok(())
+}
+
+/// Give the complete copy its name: a hard link, which fails when
+/// anything is at `file` (a symlink is not followed); where the file
+/// system has no hard links, a rename, once nothing is there. Then the
+/// folder is synced.
+fn publish(partial: &Path, file: &Path) -> Result<()> {
+    match std::fs::hard_link(partial, file) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(file_error(
+                file,
+                "exists already; give a new file name (a backup never overwrites)",
+            ))
+        }
+        Err(_) if std::fs::symlink_metadata(file).is_err() => std::fs::rename(partial, file)
+            .map_err(|e| file_error(file, format!("cannot be written: {e}")))?,
+        Err(e) => return Err(file_error(file, format!("cannot be written: {e}"))),
+    }
+    let folder = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if let Ok(dir) = std::fs::File::open(folder) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// What the reason of an outbox mail scrubbed from a backup says.
+pub const SCRUBBED_IN_BACKUP: &str =
+    "not sent from this backup: its reply token and codes were removed when the backup was made";
+
+/// In a backup copy: remove every secret that still works, so that the
+/// copy (and whoever reads it) can replay nothing. Outbox mails not yet
+/// sent (or given up) carry their reply token and confirmation codes in
+/// clear until sent (see `forget_secrets`): they are blanked as after
+/// sending, and the mail is given up in the copy (restored, it is not sent
+/// with holes; `admin outbox list` shows it). Codes of addresses waiting
+/// for confirmation are removed (a 6-letter code's hash can be searched):
+/// restored, such an address asks for a new code. Reply tokens and
+/// passwords are kept as hashes only, and stay. True when anything was
+/// scrubbed.
+pub fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool> {
+    let tx = copy.unchecked_transaction()?;
+    let ids: Vec<i64> = tx
+        .prepare("SELECT id FROM outbox WHERE secrets IS NOT NULL")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for &id in &ids {
+        super::forget_secrets(&tx, id)?;
+        tx.exec(
+            "UPDATE outbox SET failed_at = coalesce(failed_at, ?2), claimed = 0,
+                 last_error = CASE WHEN failed_at IS NULL OR last_error IS NULL THEN ?3
+                                   ELSE last_error || '; ' || ?3 END
+             WHERE id = ?1 AND sent_at IS NULL",
+            params![id, time_text(now), SCRUBBED_IN_BACKUP],
+        )?;
+    }
+    let codes = tx.exec(
+        "UPDATE user_addresses SET code_hash = NULL WHERE code_hash IS NOT NULL",
+        [],
+    )?;
+    let mails = tx.exec(
+        "UPDATE confirmation_mails SET code_hash = '', code_expires_at = sent_at
+         WHERE code_hash <> ''",
+        [],
+    )?;
+    tx.commit()?;
+    Ok(!ids.is_empty() || codes + mails > 0)
 }
 
 #[cfg(test)]
@@ -166,6 +298,55 @@ mod tests {
             body: "b".into(),
             in_reply_to: None,
         }
+    }
+
+    #[test]
+    fn a_backup_copy_keeps_no_live_secret_and_sends_nothing_with_holes() {
+        use crate::store::{set_outbox_message_id, set_outbox_secrets};
+        let copy = open_in_memory().unwrap();
+        let now = Utc::now();
+        let carrying = |to: &str| {
+            let out = Outgoing {
+                to: to.into(),
+                subject: "confirm address K7Q3P9".into(),
+                body: "code K7Q3P9".into(),
+                in_reply_to: None,
+            };
+            let id = enqueue(&copy, &out, now).unwrap();
+            set_outbox_message_id(&copy, id, "t.0a1b2c3d@games.test").unwrap();
+            set_outbox_secrets(&copy, id, &["K7Q3P9".into(), "0a1b2c3d".into()]).unwrap();
+            id
+        };
+        carrying("a@x");
+        let given_up = carrying("b@x");
+        mark_failed(&copy, given_up, now, "550 no such user").unwrap();
+        assert!(scrub_live_secrets(&copy, now).unwrap());
+        let rows: Vec<(String, String, String, Option<String>, String)> = copy
+            .prepare(
+                "SELECT subject, body, message_id, secrets, last_error FROM outbox
+                 WHERE failed_at IS NOT NULL ORDER BY id",
+            )
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(rows.len(), 2, "both given up: {rows:?}");
+        for (subject, body, message_id, secrets, _) in &rows {
+            let all = format!("{subject} {body} {message_id}");
+            assert!(
+                !all.contains("K7Q3P9") && !all.contains("0a1b2c3d"),
+                "{all}"
+            );
+            assert_eq!(secrets, &None);
+        }
+        assert_eq!(rows[0].4, SCRUBBED_IN_BACKUP);
+        assert_eq!(rows[1].4, format!("550 no such user; {SCRUBBED_IN_BACKUP}"));
+        assert_eq!(crate::store::pending_count(&copy).unwrap(), 0);
+        // Nothing left: a second scrub changes nothing.
+        assert!(!scrub_live_secrets(&copy, now).unwrap());
     }
 
     #[test]
