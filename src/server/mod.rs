@@ -38,6 +38,7 @@
 mod account;
 mod addresses;
 mod admin;
+pub(crate) mod bounces;
 mod challenge;
 mod compose;
 mod computer;
@@ -430,7 +431,7 @@ impl<'a> Server<'a> {
     /// address (mail from it is never answered): the one place the daemon
     /// and the quarantine's replay read a mail.
     pub fn envelope_of(&self, raw: &[u8]) -> crate::mail::Envelope {
-        let own = [self.config.server.address.to_lowercase()];
+        let own = [self.config.server.address.to_ascii_lowercase()];
         crate::mail::parse_envelope(raw, &own)
     }
 
@@ -528,7 +529,9 @@ impl<'a> Server<'a> {
         outcome: &str,
         now: DateTime<Utc>,
     ) -> Result<(), ServerError> {
-        store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)?;
+        let fingerprint = mail.fingerprint();
+        let seen = (mail.message_id.as_str(), fingerprint.as_str());
+        store::record_mail(tx, seen, mail.sender.as_deref(), outcome, now)?;
         Ok(())
     }
 
@@ -547,7 +550,7 @@ impl<'a> Server<'a> {
         raw_len: usize,
         now: DateTime<Utc>,
     ) -> Result<Admitted<'m>, ServerError> {
-        if store::mail_seen(tx, &mail.message_id)? {
+        if store::mail_seen(tx, &mail.message_id, &mail.fingerprint())? {
             return Ok(Admitted::Settled(MailOutcome::Duplicate));
         }
         self.computer_budget.start();
@@ -897,13 +900,7 @@ impl<'a> Server<'a> {
                 self.queue(tx, replies, None, None, now)?;
             }
         }
-        store::record_mail(
-            tx,
-            &mail.message_id,
-            mail.sender.as_deref(),
-            "unauthenticated",
-            now,
-        )?;
+        self.record(tx, mail, "unauthenticated", now)?;
         Ok(MailOutcome::Ignored(
             "a reply by token whose From is not authenticated".to_string(),
         ))
@@ -920,6 +917,7 @@ impl<'a> Server<'a> {
         cause: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<i64, ServerError> {
+        let body = bounces::with_stop_notice(conn, to, body)?;
         Ok(store::enqueue(
             conn,
             &Outgoing {
@@ -1050,7 +1048,7 @@ impl<'a> Server<'a> {
             secrets.extend(confirm::codes_in(&body));
             // A mail that shows codes gets its Message-ID fixed now, while
             // they are in it: once sent they are blanked, and a bounce must
-            // still name the row (see `daemon::note_bounce`).
+            // still name the row (see `bounces::note`).
             let fixed_id = (message_id.is_none() && !secrets.is_empty()).then(|| Outgoing {
                 to: to.clone(),
                 subject: subject.clone(),
@@ -1068,7 +1066,9 @@ impl<'a> Server<'a> {
                 store::set_outbox_html(conn, id)?;
             }
             if let Some(out) = fixed_id {
-                let fixed = crate::mail::outgoing_message_id(&out, id, self.config.server.domain());
+                let key = store::message_id_key(conn)?;
+                let domain = self.config.server.domain();
+                let fixed = crate::mail::outgoing_message_id(&out, id, domain, &key);
                 store::set_outbox_message_id(conn, id, &fixed)?;
             }
             if let Some(message_id) = message_id {
