@@ -64,12 +64,18 @@ fn genuine(from_domain: &str) -> String {
     )
 }
 
-#[test]
-fn a_forged_dmarc_verdict_neither_plays_a_reply_nor_sends_a_challenge() {
+/// alice, bob and carol signed up; `authserv_id` set.
+fn authenticating() -> Install {
     let mut s = Install::with_config(AUTHSERV);
     for (who, addr) in [("alice", ALICE), ("bob", BOB), ("carol", CAROL)] {
         round(&mut s, addr, &format!("signup {who} Sesame-{who}1"), "");
     }
+    s
+}
+
+#[test]
+fn a_forged_dmarc_verdict_plays_no_reply_with_a_leaked_token() {
+    let mut s = authenticating();
     // alice's genuine, authenticated challenge: her board mail carries
     // her reply token, which leaks to mallory.
     let raw = with_headers(
@@ -104,8 +110,11 @@ fn a_forged_dmarc_verdict_neither_plays_a_reply_nor_sends_a_challenge() {
     let board = &only_one(&board, ALICE).body;
     assert!(board.starts_with("It is alice's turn."), "{board}");
     assert!(!board.contains("1. e4"), "{board}");
+}
 
-    // A challenge in carol's name, through the same header.
+#[test]
+fn a_forged_dmarc_verdict_sends_no_challenge_in_a_players_name() {
+    let mut s = authenticating();
     for (i, header) in [
         rspamd_injected("c.example"),
         rspamd_injected_clean("c.example"),
@@ -210,13 +219,26 @@ fn message_alice(s: &mut Install) -> Vec<SentMail> {
     mails
 }
 
-#[test]
-fn forged_bounces_silence_no_one() {
+fn bounce_victim() -> Install {
     let mut s = Install::new();
     sign_up(&mut s, "alice", ALICE);
     sign_up(&mut s, "mallory", MALLORY);
+    s
+}
 
-    // Five forged DSNs quoting the predicted id of alice's copy.
+/// Mail still reaches alice: her copy of a message goes out, nothing of
+/// hers is given up as bounced too often.
+fn alice_gets_mail(s: &mut Install) {
+    let status = s.ok(&["status"]);
+    assert!(status.contains("stopped addresses: none"), "{status}");
+    message_alice(s);
+    let list = s.ok(&["admin", "outbox", "list"]);
+    assert!(!list.contains("bounced too often"), "{list}");
+}
+
+#[test]
+fn forged_bounces_quoting_a_predicted_message_id_count_for_nothing() {
+    let mut s = bounce_victim();
     message_alice(&mut s);
     let predicted = predicted_id(&s, ALICE);
     for n in 0..5 {
@@ -224,26 +246,73 @@ fn forged_bounces_silence_no_one() {
     }
     s.poll();
     assert!(s.take_outbox().is_empty());
-    let status = s.ok(&["status"]);
-    assert!(status.contains("stopped addresses: none"), "{status}");
-    message_alice(&mut s);
+    alice_gets_mail(&mut s);
+}
 
-    // The real id of alice's copy (say it leaked) quoted five times, with
-    // deliveries to alice in between: one bounce of one mail, which stops
-    // nothing.
-    let mails = message_alice(&mut s);
-    let real = mid(only_one(&mails, ALICE));
-    let real = real.trim_matches(['<', '>']);
+/// The Message-ID (without brackets) of alice's copy of a new message.
+fn alices_copy(s: &mut Install) -> String {
+    let mails = message_alice(s);
+    mid(only_one(&mails, ALICE))
+        .trim_matches(['<', '>'])
+        .to_string()
+}
+
+#[test]
+fn a_bounce_counts_once_per_mail_and_real_bounces_stop_and_are_told() {
+    let mut s = Install::with_config("bounces_before_stop = 3\n");
+    sign_up(&mut s, "alice", ALICE);
+    sign_up(&mut s, "mallory", MALLORY);
+    let (a, b, c) = (
+        alices_copy(&mut s),
+        alices_copy(&mut s),
+        alices_copy(&mut s),
+    );
+    s.deliver_raw(&dsn(ALICE, &a, 1));
+    // The bounce of b, quoted five times, is one bounce of one mail.
     for n in 10..15 {
-        s.deliver_raw(&dsn(ALICE, real, n));
-        s.poll();
+        s.deliver_raw(&dsn(ALICE, &b, n));
     }
+    s.poll();
+    let status = s.ok(&["status"]);
+    assert!(status.contains("stopped addresses: none"), "{status}");
+    // Two days pass.
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let n = conn
+        .execute(
+            "UPDATE mail_bounces SET bounced_at = '2026-01-01T00:00:00Z'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(n, 2, "one row per mail bounced");
+    drop(conn);
+    // A third mail bounces: three mails over two days, nothing accepted
+    // in between: alice is stopped.
+    s.deliver_raw(&dsn(ALICE, &c, 20));
+    s.poll();
+    let status = s.ok(&["status"]);
+    assert!(
+        status.contains("stopped addresses (bounced): 1") && status.contains("(3 bounces"),
+        "{status}"
+    );
+    let mails = round(
+        &mut s,
+        MALLORY,
+        "message mallory Sesame-mallory1 alice",
+        "hi",
+    );
+    assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
+    // alice writes: the answer goes, and says she was sent nothing.
+    let mails = round(&mut s, ALICE, "help", "");
+    let answer = only_one(&mails, ALICE);
+    assert!(
+        common::joined(&answer.body).contains("mail to this address bounced as undeliverable"),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.lines().all(|l| l.chars().count() <= 78));
     let status = s.ok(&["status"]);
     assert!(status.contains("stopped addresses: none"), "{status}");
     message_alice(&mut s);
-    // Alice's reminders and board mail still reach her: her copy went out.
-    let list = s.ok(&["admin", "outbox", "list"]);
-    assert!(!list.contains("bounced too often"), "{list}");
 }
 
 #[test]
