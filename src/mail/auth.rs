@@ -382,6 +382,17 @@ mod tests {
              header.i=@alice.org header.a=rsa-sha256 header.s=s1 header.b=Ab+/c9Zy",
             "mx.games.test; spf=fail smtp.mailfrom=bartek@alice.org",
             "mx.games.test; none",
+            // RFC 8601, appendix B.
+            "example.com; none",
+            "example.com; spf=pass smtp.mailfrom=example.net",
+            "example.com; auth=pass (cram-md5) smtp.auth=sender@example.net; \
+             spf=pass smtp.mailfrom=example.net",
+            "example.com; sender-id=pass header.from=example.net",
+            "example.com; iprev=pass policy.iprev=192.0.2.200",
+            "example.com; dkim=pass (good signature) header.d=mail-router.example.net; \
+             dkim=fail (bad signature) header.d=newyork.example.com",
+            "example.net; dkim=pass (good signature) header.i=@mail-router.example.net",
+            "\"mx.games.test\" (the relay) 1; dkim/1=pass header.d=alice.org",
         ] {
             let r = parse_auth_results(value).unwrap();
             assert!(r.readable, "{value}");
