@@ -375,4 +375,17 @@ fn a_from_that_only_unicode_folds_to_a_players_address_is_not_the_player() {
     );
     let answer = only_one(&mails, "karl@k.example");
     assert!(!answer.subject.contains("Error"), "{answer:#?}");
+    // Nor may a command name such an address: it is refused in a sentence.
+    let mails = round(
+        &mut s,
+        "karl@k.example",
+        "change address karl Sesame-karl3 \u{212a}arl@karl.org",
+        "",
+    );
+    let answer = only_one(&mails, "karl@k.example");
+    assert!(
+        common::joined(&answer.body).contains("is not plain ASCII"),
+        "{}",
+        answer.body
+    );
 }
