@@ -1,7 +1,7 @@
 -- A mail is a duplicate only when its Message-ID and its fingerprint (its
 -- sender, subject and text: `mail::Envelope::fingerprint`) were both seen:
 -- anyone may put a player's next Message-ID on a mail of their own. Rows
--- recorded before have an empty fingerprint and match nothing new.
+-- carried over get an empty fingerprint, which no mail has.
 CREATE TABLE processed_mail_seen (
     message_id   TEXT NOT NULL,
     fingerprint  TEXT NOT NULL,

@@ -132,9 +132,6 @@ pub(crate) fn with_stop_notice(
     to: &str,
     body: String,
 ) -> Result<String, ServerError> {
-    if store::bounces_stopped(conn, to)? {
-        return Ok(body);
-    }
     let Some((bounces, stopped_at)) = store::take_bounce_notice(conn, to)? else {
         return Ok(body);
     };

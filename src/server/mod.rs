@@ -1,7 +1,8 @@
 //! Executes commands: one inbound mail in one SQLite transaction, together
 //! with every reply it causes (the outbox).
 //!
-//! A mail's way: its Message-ID is recorded (a duplicate stops there), the
+//! A mail's way: its Message-ID and fingerprint are recorded (a duplicate,
+//! the same mail delivered again, stops there), the
 //! never-answer and rate rules are applied, `command` reads it, each command
 //! runs inside its own savepoint (a refused command changes nothing, the
 //! others still apply), the replies are grouped into one mail per recipient
@@ -82,7 +83,8 @@ pub use tournament::AdminTournamentAct;
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MailOutcome {
-    /// Seen before: nothing applied, nothing sent.
+    /// Seen before (same Message-ID, sender and text): nothing applied,
+    /// nothing sent.
     Duplicate,
     /// Never answered (auto-reply, bounce, list, our own address ...), for this reason.
     Ignored(String),

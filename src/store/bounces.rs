@@ -142,7 +142,8 @@ pub fn clear_bounces(conn: &Connection, address: &str) -> Result<bool> {
 }
 
 /// The notice owed to `address` since its stop ended: how many mails had
-/// bounced and when it was stopped. Taken once.
+/// bounced and when it was stopped. Taken once, and only while the
+/// address is not stopped again (a mail to it then is not sent).
 pub fn take_bounce_notice(
     conn: &Connection,
     address: &str,
@@ -150,7 +151,9 @@ pub fn take_bounce_notice(
     let address = folded(address);
     let notice: Option<(u32, String)> = conn
         .row(
-            "SELECT bounces, stopped_at FROM bounce_notices WHERE address = ?1",
+            "SELECT n.bounces, n.stopped_at FROM bounce_notices n WHERE n.address = ?1
+             AND NOT EXISTS (SELECT 1 FROM address_bounces b
+                             WHERE b.address = ?1 AND b.stopped_at IS NOT NULL)",
             [&address],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -349,6 +352,13 @@ mod tests {
         );
         assert_eq!(take_bounce_notice(&conn, "a@x.test").unwrap(), None);
         assert!(!clear_bounces(&conn, "nobody@x.test").unwrap());
+        // A notice owed while the address is stopped again waits.
+        stop_address(&conn, "a@x.test", at(6)).unwrap();
+        clear_bounces(&conn, "a@x.test").unwrap();
+        stop_address(&conn, "a@x.test", at(7)).unwrap();
+        assert_eq!(take_bounce_notice(&conn, "a@x.test").unwrap(), None);
+        clear_bounces(&conn, "a@x.test").unwrap();
+        assert!(take_bounce_notice(&conn, "a@x.test").unwrap().is_some());
     }
 
     #[test]
