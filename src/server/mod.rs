@@ -34,7 +34,9 @@
 //!   mails, and a reply read as its player's command), `templates`,
 //!   `guard` (throttles and charges), `text` (capitals, comments with
 //!   passwords masked), `credentials` (password checks within the mail's
-//!   budget), `password` (hashes), `addresses`.
+//!   budget), `password` (hashes), `addresses`, `bounces` (bounces of the
+//!   server's own mail: which count, when an address is stopped; the
+//!   daemon calls it around each mail).
 
 mod account;
 mod addresses;
