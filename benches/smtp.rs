@@ -97,6 +97,7 @@ fn board_mail(i: usize) -> Message {
     build_message(
         &out,
         i as i64 + 1,
+        b"bench key",
         "Bench PBM <pbm@bench.test>",
         SystemTime::now(),
     )

@@ -54,7 +54,7 @@ impl App {
     /// `admin user remove`: sign the user off (their history stays).
     /// Returns the userid as stored (lower case).
     pub fn remove_user(&self, conn: &Connection, userid: &str) -> Result<String, AppError> {
-        let userid = userid.to_lowercase();
+        let userid = userid.to_ascii_lowercase();
         if store::sign_off(conn, &userid, self.clock().now())? {
             Ok(userid)
         } else {

@@ -299,9 +299,11 @@ pub struct AccountsSection {
     /// players wrote (the default). Off: every address counts as confirmed
     /// at once, for a closed server whose admin vouches for its players.
     pub confirm_addresses: bool,
-    /// Hard bounces in a row (DSNs for mail the server sent, quoting its
-    /// Message-ID) after which an address gets no more mail until mail
-    /// comes from it; `pbmchess status` lists it. 0: never stop.
+    /// Hard bounces of different mails (DSNs for mail the server sent,
+    /// quoting its Message-ID), over more than a day with no delivery
+    /// accepted in between, after which an address gets no more mail until
+    /// mail comes from it (see `server::bounces`); `pbmchess status` lists
+    /// it. 0: never stop.
     pub bounces_before_stop: u32,
 }
 

@@ -169,63 +169,21 @@ fn handle_one(
     Ok(processed)
 }
 
-/// Mail from an address that may be answered (not a bounce, not an
-/// auto-reply) shows the address is read: its bounces are forgotten, and a
-/// stopped address gets mail again (before the server queues its answers).
+/// Mail from an address that may be answered shows the address is read:
+/// see [`crate::server::bounces::clear`].
 fn clear_bounces_of(conn: &Connection, envelope: &mail::Envelope) -> Result<(), ServerError> {
-    if envelope.never_answer.is_none() {
-        if let Some(sender) = &envelope.sender {
-            if store::clear_bounces(conn, sender)? {
-                info!(address = %crate::limits::log_field(sender), "mail from an address that bounced: it gets mail again");
-            }
-        }
-    }
-    Ok(())
+    crate::server::bounces::clear(conn, envelope)
 }
 
-/// A mail the server ignored may be a bounce of its own mail: when it is a
-/// DSN ([`mail::bounce::hard_bounce`]) that quotes the Message-ID of a mail
-/// the server sent to the failed recipient, that address's bounces are
-/// counted, and at `[accounts] bounces_before_stop` it gets no more mail.
-/// A DSN naming a Message-ID the server did not send to that address
-/// (forged, or of mail pruned long ago) counts for nothing.
+/// A mail the server ignored may be a bounce of its own mail: see
+/// [`crate::server::bounces::note`].
 fn note_bounce(
     server: &Server<'_>,
     conn: &Connection,
     outcome: &MailOutcome,
     raw: &[u8],
 ) -> Result<(), ServerError> {
-    if !matches!(outcome, MailOutcome::Ignored(_)) {
-        return Ok(());
-    }
-    let Some(bounce) = mail::bounce::hard_bounce(raw) else {
-        return Ok(());
-    };
-    let Some(id) = bounce.original_message_id.as_deref() else {
-        return Ok(());
-    };
-    let Some((row, out, own_id)) = store::outbox_mail_for_id(conn, id)? else {
-        return Ok(());
-    };
-    let domain = server.config.server.domain();
-    let ours = match own_id {
-        // A token's id is kept hashed once sent (see `forget_secrets`).
-        Some(own) => own == id || store::message_id_at_rest(id).is_some_and(|rest| own == rest),
-        None => mail::outgoing_message_id(&out, row, domain).eq_ignore_ascii_case(id),
-    };
-    if !ours || !out.to.trim().eq_ignore_ascii_case(&bounce.recipient) {
-        return Ok(());
-    }
-    let limit = server.config.accounts.bounces_before_stop;
-    let (bounces, stopped) =
-        store::count_bounce(conn, &bounce.recipient, limit, server.clock.now())?;
-    let address = crate::limits::log_field(&bounce.recipient);
-    if stopped {
-        warn!(address = %address, bounces, "address bounced too often: it gets no more mail until mail comes from it");
-    } else {
-        info!(address = %address, bounces, "mail to an address bounced");
-    }
-    Ok(())
+    crate::server::bounces::note(server, conn, outcome, raw)
 }
 
 /// The log line of one processed mail. Every field is a plain string or
@@ -825,6 +783,7 @@ fn send_batches(
             .max_reply_bytes
             .saturating_mul(crate::limits::MAX_SENDABLE_FACTOR),
         temporary_in_a_row: 0,
+        message_id_key: store::message_id_key(conn)?,
         down: false,
         hung: false,
     };
@@ -953,6 +912,8 @@ struct Sending<'a> {
     too_large: usize,
     /// Temporary failures in a row (reset by a mail accepted).
     temporary_in_a_row: u32,
+    /// The key of the Message-IDs made from outbox rows.
+    message_id_key: Vec<u8>,
     /// [`DOWN_AFTER_FAILURES`] in a row, or one that hung: the transport
     /// is down, and the rest is left for a later pass.
     down: bool,
@@ -983,7 +944,7 @@ impl Sending<'_> {
         // A board mail keeps the Message-ID of its reply token.
         let id = match &row.message_id {
             Some(own) => mail::MessageId::Own(own),
-            None => mail::MessageId::Row(row.id),
+            None => mail::MessageId::Row(row.id, &self.message_id_key),
         };
         let form = mail::MailForm::of_row(row.html);
         let message = match mail::build_message_in_form(
@@ -1740,7 +1701,14 @@ mod tests {
             .query_row("SELECT count(*) FROM processed_mail", [], |r| r.get(0))
             .unwrap();
         assert_eq!(answered, 3);
-        assert!(!store::mail_seen(&conn, "g1@players.test").unwrap());
+        let failed: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM processed_mail WHERE message_id = 'g1@players.test'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(failed, 0);
         assert_eq!(store::pending_count(&conn).unwrap(), 3);
         let waiting: Vec<_> = std::fs::read_dir(dir.path().join("in/new"))
             .unwrap()

@@ -140,6 +140,7 @@ struct Row {
 
 fn outbox_rows(s: &Install) -> Vec<Row> {
     let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let key = pbmchess::store::message_id_key(&conn).unwrap();
     let mut stmt = conn
         .prepare(
             "SELECT id, recipient, subject, body, in_reply_to, attempts,
@@ -158,7 +159,10 @@ fn outbox_rows(s: &Install) -> Vec<Row> {
             // A board mail's own (reply token) Message-ID, else the row's.
             message_id: match r.get::<_, Option<String>>(9)? {
                 Some(own) => format!("<{own}>"),
-                None => format!("<{}>", outgoing_message_id(&out, r.get(0)?, "test.local")),
+                None => format!(
+                    "<{}>",
+                    outgoing_message_id(&out, r.get(0)?, "test.local", &key)
+                ),
             },
             to: out.to,
             attempts: r.get(5)?,

@@ -166,6 +166,7 @@ fn players_and_board(install: &Install) -> u32 {
 /// yet recorded sent, and how many of them are claimed.
 fn unsent(install: &Install) -> (Vec<String>, usize) {
     let conn = rusqlite::Connection::open(install.path("var/db.sqlite")).unwrap();
+    let key = pbmchess::store::message_id_key(&conn).unwrap();
     let mut stmt = conn
         .prepare(
             "SELECT id, recipient, subject, body, in_reply_to, message_id, claimed FROM outbox
@@ -184,7 +185,7 @@ fn unsent(install: &Install) -> (Vec<String>, usize) {
             let own: Option<String> = r.get(5)?;
             let is_claimed: i64 = r.get(6)?;
             let id = own.unwrap_or_else(|| {
-                pbmchess::mail::outgoing_message_id(&out, r.get(0).unwrap(), "games.test")
+                pbmchess::mail::outgoing_message_id(&out, r.get(0).unwrap(), "games.test", &key)
             });
             Ok((format!("<{id}>"), is_claimed == 1))
         })

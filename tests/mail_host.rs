@@ -267,6 +267,14 @@ fn bounces_stop_an_address_and_a_mail_from_it_clears_them() {
     install.deliver_raw(&dsn("a@players.test", &ids[0], 3));
     install.poll();
     assert!(install.ok(&["status"]).contains("stopped addresses: none"));
+    // Bounces within a day stop nothing; a day and more later they do.
+    let conn = rusqlite::Connection::open(install.path("var/db.sqlite")).unwrap();
+    conn.execute(
+        "UPDATE mail_bounces SET bounced_at = '2026-01-01T00:00:00Z'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
     install.deliver_raw(&dsn("A@Players.test", &ids[1], 4));
     install.poll();
     let status = install.ok(&["status"]);
@@ -300,6 +308,12 @@ fn bounces_stop_an_address_and_a_mail_from_it_clears_them() {
     let sent = install.take_outbox();
     assert_eq!(sent.len(), 1);
     assert_eq!(sent[0].to, "a@players.test");
+    // The answer says since when the address was sent nothing.
+    assert!(
+        common::joined(&sent[0].body).contains("mail to this address bounced as undeliverable"),
+        "{}",
+        sent[0].body
+    );
     assert!(install.ok(&["status"]).contains("stopped addresses: none"));
 }
 

@@ -453,8 +453,17 @@ fn with_authserv_id_a_reply_needs_an_authenticated_from_and_the_player_is_told_o
         "{mails:#?}"
     );
 
-    // Authenticated (DMARC, or DKIM aligned with a subdomain's From): played.
-    let ok = "Authentication-Results: mx.games.test; dkim=pass header.d=a.example header.s=s1\r\n\
+    // DKIM alone, even aligned, authenticates nothing (see `mail::auth`).
+    let dkim =
+        "Authentication-Results: mx.games.test; dkim=pass header.d=a.example header.s=s1\r\n";
+    let mails = deliver(
+        &mut s,
+        &reply(ALICE, &mid(&to_alice), "dk1@a.example", dkim, "e4"),
+    );
+    assert!(to(&mails, BOB).is_empty(), "{mails:#?}");
+    // Authenticated by our host's DMARC (another host's header aside): played.
+    let ok = "Authentication-Results: mx.games.test; dkim=pass header.d=a.example header.s=s1; \
+              dmarc=pass (policy=none) header.from=a.example\r\n\
               Authentication-Results: evil.example; dmarc=fail\r\n";
     let mails = deliver(
         &mut s,

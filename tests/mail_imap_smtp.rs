@@ -258,7 +258,14 @@ fn smtp_round_trip_player_to_server_and_back() {
         body: "It is bob's turn.\n\n  |:P:| Q |\n\nGood luck!\n".into(),
         in_reply_to: Some(env.message_id.clone()),
     };
-    let msg = build_message(&reply, 42, "PBM Chess <pbm@test.local>", SystemTime::now()).unwrap();
+    let msg = build_message(
+        &reply,
+        42,
+        b"key",
+        "PBM Chess <pbm@test.local>",
+        SystemTime::now(),
+    )
+    .unwrap();
     servers.smtp().send(&msg).unwrap();
     server_inbox.mark_done(&got[0], Done::Processed).unwrap();
 
@@ -301,7 +308,7 @@ fn smtp_to_other_domains_reaches_the_sink_and_down_server_is_temporary() {
         body: "No such board.\n".into(),
         in_reply_to: None,
     };
-    let msg = build_message(&out, 1, SERVER, SystemTime::now()).unwrap();
+    let msg = build_message(&out, 1, b"key", SERVER, SystemTime::now()).unwrap();
     let mut smtp = servers.smtp();
     smtp.send(&msg).unwrap();
     let sink = servers.dir.path().join("sink/new");
@@ -354,7 +361,7 @@ fn tls_imap_and_smtp_with_a_private_ca() {
             body: "help\n".into(),
             in_reply_to: None,
         };
-        let msg = build_message(&out, n as i64, PLAYER, SystemTime::now()).unwrap();
+        let msg = build_message(&out, n as i64, b"key", PLAYER, SystemTime::now()).unwrap();
         // Not trusted without the CA file: a temporary failure, not a send.
         let err = SmtpOutbox::new(&smtp_config(tls, port, None))
             .unwrap()
@@ -401,7 +408,7 @@ fn smtp_rejections_are_classified() {
             body: "x\n".into(),
             in_reply_to: None,
         };
-        smtp.send(&build_message(&out, 1, SERVER, SystemTime::now()).unwrap())
+        smtp.send(&build_message(&out, 1, b"key", SERVER, SystemTime::now()).unwrap())
     };
     let err = send(&mut smtp, "reject@test.local").unwrap_err();
     assert!(matches!(err, SendError::Permanent(_)), "{err}");

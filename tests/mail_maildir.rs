@@ -63,7 +63,14 @@ fn maildir_round_trip_with_loop_protection() {
             in_reply_to: Some(env.message_id.clone()),
         };
         let created = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_300_002);
-        let mail = build_message(&reply, row_id, "PBM Chess <pbm@chess.example>", created).unwrap();
+        let mail = build_message(
+            &reply,
+            row_id,
+            b"key",
+            "PBM Chess <pbm@chess.example>",
+            created,
+        )
+        .unwrap();
         sender.send(&mail).unwrap();
         inbox.mark_done(msg, Done::Processed).unwrap();
     }

@@ -282,7 +282,7 @@ fn never_answered_mail_is_recorded_but_not_answered() {
     let outcome = server.handle_mail(&mut w.conn, &env, 10).unwrap();
     assert!(matches!(outcome, MailOutcome::Ignored(_)));
     assert!(w.replies().is_empty());
-    assert!(store::mail_seen(&w.conn, "auto@t").unwrap());
+    assert!(store::mail_seen(&w.conn, "auto@t", &env.fingerprint()).unwrap());
 }
 
 #[test]

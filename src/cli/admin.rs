@@ -212,7 +212,7 @@ fn user_add(
 ) -> Result<ExitCode, AppError> {
     app.server()
         .admin_add_user(&mut conn, userid, password, emails)?;
-    println!("user {} added", userid.to_lowercase());
+    println!("user {} added", userid.to_ascii_lowercase());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -237,7 +237,7 @@ fn user_passwd(
 ) -> Result<ExitCode, AppError> {
     app.server()
         .admin_set_password(&mut conn, userid, password)?;
-    println!("password of {} changed", userid.to_lowercase());
+    println!("password of {} changed", userid.to_ascii_lowercase());
     Ok(ExitCode::SUCCESS)
 }
 

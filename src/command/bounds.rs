@@ -25,13 +25,13 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
         }
         Command::List { games } => bound("games", dedup(games)),
         Command::Message { to, .. } => {
-            to.iter_mut().for_each(|u| *u = u.to_lowercase());
+            to.iter_mut().for_each(|u| *u = u.to_ascii_lowercase());
             bound("recipients", dedup(to))
         }
         Command::Game { command, .. } => match command {
             GameCommand::Show { boards } => bound("boards", dedup(boards)),
             GameCommand::ShowUsers { users, .. } | GameCommand::Games { users, .. } => {
-                users.iter_mut().for_each(|u| *u = u.to_lowercase());
+                users.iter_mut().for_each(|u| *u = u.to_ascii_lowercase());
                 bound("users", dedup(users))
             }
             GameCommand::ShowAs { boards, .. }

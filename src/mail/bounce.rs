@@ -2,7 +2,7 @@
 //! which mail of ours failed for good.
 //!
 //! Pure text work on the raw bounce; whether it counts is decided by the
-//! caller (`daemon::note_bounce`), which believes a bounce only when the
+//! caller (`server::bounces::note`), which believes a bounce only when the
 //! original Message-ID it quotes is one the server sent to that very
 //! recipient: anyone can mail the server a forged DSN, but only the
 //! recipient's mail system saw the Message-ID of the mail to them.
@@ -10,7 +10,7 @@
 /// A hard bounce read from a DSN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bounce {
-    /// The `Final-Recipient` whose `Action` is `failed`, lower case.
+    /// The `Final-Recipient` whose `Action` is `failed`, ASCII lower case.
     pub recipient: String,
     /// The `Message-ID` (without brackets) of the mail that bounced, from
     /// the returned headers after the status part; `None` when not returned.
@@ -60,7 +60,7 @@ pub fn hard_bounce(raw: &[u8]) -> Option<Bounce> {
         match name.trim().to_ascii_lowercase().as_str() {
             "final-recipient" => {
                 let address = value.split_once(';').map_or(value, |(_, a)| a);
-                let address = address.trim().trim_matches(['<', '>']).to_lowercase();
+                let address = address.trim().trim_matches(['<', '>']).to_ascii_lowercase();
                 if address.contains('@') && !address.contains(char::is_whitespace) {
                     recipient = Some(address);
                 }

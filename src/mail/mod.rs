@@ -24,6 +24,7 @@
 //! # fn commit(_: &Envelope) -> Vec<(i64, Outgoing)> { vec![] }
 //! # fn main() -> Result<(), MailError> {
 //! let own = vec!["chess@example.org".to_string()];
+//! let key = [0u8; 32]; // the server's Message-ID key (`store::message_id_key`)
 //! let mut inbox = open_inbox(&InboxConfig::default())?;
 //! let mut sender = open_sender(&OutboxConfig::default())?;
 //! for msg in inbox.fetch(100)? {
@@ -37,7 +38,7 @@
 //!     inbox.mark_done(&msg, Done::Processed)?; // only after the commit
 //!     for (row_id, out) in rows {
 //!         // `date`: the row's creation time, so a resend is the same mail
-//!         match build_message(&out, row_id, "PBM Chess <chess@example.org>", SystemTime::now())
+//!         match build_message(&out, row_id, &key, "PBM Chess <chess@example.org>", SystemTime::now())
 //!             .and_then(|m| sender.send(&m))
 //!         {
 //!             Ok(()) => { /* mark the row sent */ }
@@ -107,7 +108,7 @@ mod smtp;
 mod text;
 mod transports;
 
-pub use auth::{aligned, parse_auth_results, AuthMethod, AuthResults};
+pub use auth::{parse_auth_results, AuthMethod, AuthResults};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub use html::{carries_drawing, html_document, wants_html_part};
 pub use imap::ImapInbox;
@@ -161,8 +162,8 @@ pub struct Envelope {
     /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
     /// bytes when the mail has none. Recorded so a mail is applied once.
     pub message_id: String,
-    /// The sender's address (From; never Reply-To), lower-cased as a
-    /// whole; `None` when the mail has no usable sender (or two From
+    /// The sender's address (From; never Reply-To), ASCII-lower-cased as
+    /// a whole (non-ASCII characters are never folded); `None` when the mail has no usable sender (or two From
     /// headers, or a From of several addresses).
     pub sender: Option<String>,
     pub subject: String,
@@ -183,11 +184,29 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// What tells this mail from another under the same Message-ID: a
+    /// hash of its sender, subject and text. A mail delivered again has
+    /// the same; a stranger's mail carrying a player's Message-ID has not
+    /// (see `store::mail_seen`).
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for part in [
+            self.sender.as_deref().unwrap_or(""),
+            &self.subject,
+            &self.body,
+        ] {
+            h.update((part.len() as u64).to_be_bytes());
+            h.update(part.as_bytes());
+        }
+        parse::hex(&h.finalize())
+    }
+
     /// Whether the receiving MTA `authserv_id` vouches for the From
-    /// address (see `auth`: the topmost header of that host, `dmarc=pass`
-    /// or an aligned `dkim=pass`). With no `authserv_id` configured every
-    /// mail counts as authenticated (the server then trusts From, as
-    /// before `[security] authserv_id` existed).
+    /// address (see `auth`: the topmost header of that host, read
+    /// cleanly, with one `dmarc=pass` for the From domain). With no
+    /// `authserv_id` configured every mail counts as authenticated (the
+    /// server then trusts From).
     pub fn authenticated(&self, authserv_id: Option<&str>) -> bool {
         match authserv_id.map(str::trim).filter(|id| !id.is_empty()) {
             None => true,

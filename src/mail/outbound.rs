@@ -79,20 +79,32 @@ pub trait Sender: Send {
 }
 
 /// The Message-ID (without angle brackets) [`build_message`] gives the
-/// outbox row `outbox_id`: `pbmchess.<id>.<16 hex of a hash of the
-/// row>@<domain of from>`. Stable for the row, so a resend after a crash
-/// carries the same Message-ID; the hash keeps it unique should the
-/// database be recreated and row ids reused.
-pub fn outgoing_message_id(out: &Outgoing, outbox_id: i64, from_domain: &str) -> String {
+/// outbox row `outbox_id`: `pbmchess.<id>.<16 hex>@<domain of from>`, the
+/// hex being a hash of the row keyed with `key` (the server's secret,
+/// `store::message_id_key`): stable for the row, so a resend after a crash
+/// carries the same Message-ID, and unpredictable to anyone without the
+/// key, so that no one can quote the id of a mail sent to someone else in
+/// a forged bounce (see `server::bounces`). The hash is SHA-256 over the
+/// key and the row's parts, each prefixed with its length; only 64 bits
+/// of it are shown.
+pub fn outgoing_message_id(
+    out: &Outgoing,
+    outbox_id: i64,
+    from_domain: &str,
+    key: &[u8],
+) -> String {
     let mut h = Sha256::new();
+    let row = outbox_id.to_string();
     for part in [
-        out.to.as_str(),
-        out.subject.as_str(),
-        out.body.as_str(),
-        out.in_reply_to.as_deref().unwrap_or(""),
+        key,
+        row.as_bytes(),
+        out.to.as_bytes(),
+        out.subject.as_bytes(),
+        out.body.as_bytes(),
+        out.in_reply_to.as_deref().unwrap_or("").as_bytes(),
     ] {
         h.update((part.len() as u64).to_be_bytes());
-        h.update(part.as_bytes());
+        h.update(part);
     }
     let digest = hex(&h.finalize());
     let kind = if is_error_subject(&out.subject) {
@@ -154,17 +166,19 @@ pub fn is_error_message_id(id: &str, address: &str) -> bool {
 pub fn build_message(
     out: &Outgoing,
     outbox_id: i64,
+    key: &[u8],
     from: &str,
     date: SystemTime,
 ) -> Result<Message, SendError> {
-    build_message_with_id(out, MessageId::Row(outbox_id), from, date)
+    build_message_with_id(out, MessageId::Row(outbox_id, key), from, date)
 }
 
-/// The Message-ID a mail is built with: derived from its outbox row, or
-/// its own (without brackets; a board mail's reply token, kept with the row).
+/// The Message-ID a mail is built with: derived from its outbox row with
+/// the server's key (see [`outgoing_message_id`]), or its own (without
+/// brackets; a board mail's reply token, kept with the row).
 #[derive(Clone, Copy, Debug)]
 pub enum MessageId<'a> {
-    Row(i64),
+    Row(i64, &'a [u8]),
     Own(&'a str),
 }
 
@@ -246,6 +260,14 @@ fn headers(
         .trim()
         .parse()
         .map_err(|e| SendError::Permanent(format!("bad server address {from:?}: {e}")))?;
+    // The mail library would send a non-ASCII address to an ASCII
+    // look-alike (see `parse::is_plausible_address`).
+    if !out.to.trim().is_ascii() {
+        return Err(SendError::Permanent(format!(
+            "recipient address {:?} is not ASCII: not sent",
+            out.to
+        )));
+    }
     let to: Mailbox =
         out.to.trim().parse().map_err(|e| {
             SendError::Permanent(format!("bad recipient address {:?}: {e}", out.to))
@@ -268,7 +290,7 @@ fn headers(
         .message_id(Some(format!(
             "<{}>",
             match message_id {
-                MessageId::Row(id) => outgoing_message_id(out, id, &domain),
+                MessageId::Row(id, key) => outgoing_message_id(out, id, &domain, key),
                 MessageId::Own(id) => id.to_string(),
             }
         )))
@@ -658,13 +680,15 @@ mod tests {
     }
 
     const FROM: &str = "PBM Chess <pbm@chess.example>";
+    /// The server's Message-ID key in these tests.
+    const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
 
     fn at() -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_000)
     }
 
     fn formatted(out: &Outgoing, id: i64) -> String {
-        String::from_utf8(build_message(out, id, FROM, at()).unwrap().formatted()).unwrap()
+        String::from_utf8(build_message(out, id, KEY, FROM, at()).unwrap().formatted()).unwrap()
     }
 
     fn header<'a>(text: &'a str, name: &str) -> Option<&'a str> {
@@ -679,7 +703,7 @@ mod tests {
         let body = "line of a board\n".repeat(100_000);
         let mut out = row();
         out.body = body;
-        let msg = build_message(&out, 1, "pbm@games.test", SystemTime::UNIX_EPOCH).unwrap();
+        let msg = build_message(&out, 1, KEY, "pbm@games.test", SystemTime::UNIX_EPOCH).unwrap();
         let raw = String::from_utf8(msg.formatted()).unwrap();
         assert_eq!(raw.matches("line of a board\r\n").count(), 100_000);
     }
@@ -731,17 +755,35 @@ mod tests {
     }
 
     #[test]
+    fn message_id_is_keyed_with_the_servers_secret() {
+        // The same row under another key: another id, so that without the
+        // key no one can work out the id of a mail sent to someone else.
+        let a = outgoing_message_id(&row(), 7, "chess.example", KEY);
+        let b = outgoing_message_id(&row(), 7, "chess.example", b"another key");
+        assert_ne!(a, b);
+        assert_eq!(a, outgoing_message_id(&row(), 7, "chess.example", KEY));
+        // Nothing of the unkeyed hash of the row shows.
+        let mut h = Sha256::new();
+        for part in [&row().to, &row().subject, &row().body, "abc@example.org"] {
+            h.update((part.len() as u64).to_be_bytes());
+            h.update(part.as_bytes());
+        }
+        let unkeyed = hex(&h.finalize());
+        assert!(!a.contains(&unkeyed[..16]), "{a}");
+    }
+
+    #[test]
     fn error_mails_have_a_message_id_of_their_own_shape() {
         let mut out = row();
         for subject in ["Error", "Chess Error", "Chess Board 101 Error"] {
             out.subject = subject.into();
-            let id = outgoing_message_id(&out, 9, "chess.example");
+            let id = outgoing_message_id(&out, 9, "chess.example", KEY);
             assert!(is_error_message_id(&id, FROM), "{id}");
             assert!(!is_error_message_id(&id, "pbm@other.example"), "{id}");
         }
         for subject in ["Chess Board 101 bob", "Errors of mine", "Password changed"] {
             out.subject = subject.into();
-            let id = outgoing_message_id(&out, 9, "chess.example");
+            let id = outgoing_message_id(&out, 9, "chess.example", KEY);
             assert!(!is_error_message_id(&id, FROM), "{id}");
             assert!(id.starts_with("pbmchess.9."), "{id}");
         }
@@ -836,10 +878,10 @@ mod tests {
     fn bad_addresses_are_permanent_errors() {
         let mut out = row();
         out.to = "not an address".into();
-        assert!(build_message(&out, 1, FROM, at())
+        assert!(build_message(&out, 1, KEY, FROM, at())
             .unwrap_err()
             .is_permanent());
-        assert!(build_message(&row(), 1, "nope", at())
+        assert!(build_message(&row(), 1, KEY, "nope", at())
             .unwrap_err()
             .is_permanent());
     }
@@ -848,7 +890,7 @@ mod tests {
     fn maildir_outbox_writes_into_new() {
         let tmp = tempfile::tempdir().unwrap();
         let mut outbox = MaildirOutbox::open(tmp.path().join("out")).unwrap();
-        let msg = build_message(&row(), 3, FROM, at()).unwrap();
+        let msg = build_message(&row(), 3, KEY, FROM, at()).unwrap();
         outbox.send(&msg).unwrap();
         let files: Vec<_> = std::fs::read_dir(tmp.path().join("out/new"))
             .unwrap()
@@ -885,7 +927,7 @@ mod tests {
     }
 
     fn in_form(out: &Outgoing, form: MailForm) -> String {
-        let msg = build_message_in_form(out, MessageId::Row(7), form, FROM, at()).unwrap();
+        let msg = build_message_in_form(out, MessageId::Row(7, KEY), form, FROM, at()).unwrap();
         String::from_utf8(msg.formatted()).unwrap()
     }
 
@@ -946,7 +988,7 @@ mod tests {
                 body: body.clone(),
                 in_reply_to: Some("a@b".into()),
             };
-            let msg = build_message(&out, 1, FROM, at()).unwrap();
+            let msg = build_message(&out, 1, KEY, FROM, at()).unwrap();
             // As a person's mail: ours is never answered, so its body
             // would not be decoded.
             let raw = String::from_utf8(msg.formatted())

@@ -27,9 +27,13 @@ const MACHINE_LOCAL_PARTS: &[&str] = &[
 ///   `hash:<hex sha256 of raw>` when the mail has none; a Message-ID
 ///   longer than [`MAX_MESSAGE_ID`] bytes is kept as `hash:<hex sha256 of
 ///   it>`, so stored header values are bounded.
-/// - `sender`: the address of From, lower-cased (whole address; local
-///   parts are case-insensitive in practice, and the server keys accounts
-///   by it). `Reply-To` never names who is asking (issue #31: anyone may
+/// - `sender`: the address of From, ASCII-lower-cased (whole address;
+///   local parts are case-insensitive in practice, and the server keys
+///   accounts by it). Nothing else is folded: a non-ASCII character never
+///   becomes an ASCII one (a KELVIN SIGN `K` is not `k`). Ruling: a From
+///   that is not ASCII is no sender, and the mail is never answered
+///   ([`NON_ASCII_FROM`], in the log): it cannot be answered at exactly
+///   itself (see [`is_plausible_address`]). `Reply-To` never names who is asking (issue #31: anyone may
 ///   write anyone's address there); answers go to From too. A mail with
 ///   two From headers, or a From naming several addresses, has no sender
 ///   and is never answered (whom it is from cannot be told).
@@ -84,6 +88,11 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
         reply_to.as_deref(),
         own_addresses,
     );
+    if from.is_none() && from_addresses.iter().any(|a| !a.is_ascii()) {
+        never_answer = never_answer
+            .filter(|r| r != "no sender")
+            .or_else(|| Some(NON_ASCII_FROM.to_string()));
+    }
     if never_answer.is_none() {
         never_answer = several_senders(from_headers, from_addresses.len());
     }
@@ -128,13 +137,18 @@ fn message_id_of(head: &Message<'_>) -> Option<String> {
     })
 }
 
-/// Every address of the From headers, trimmed and lower-cased.
+/// Why a mail whose From address is not ASCII is never answered (see
+/// [`is_plausible_address`]).
+pub const NON_ASCII_FROM: &str = "a From address that is not ASCII (an answer could only \
+     reach an ASCII look-alike of it; write from a plain ASCII address)";
+
+/// Every address of the From headers, trimmed and ASCII-lower-cased.
 fn from_addresses(head: &Message<'_>) -> Vec<String> {
     head.from()
         .map(|a| {
             a.iter()
                 .filter_map(|a| a.address())
-                .map(|a| a.trim().to_lowercase())
+                .map(|a| a.trim().to_ascii_lowercase())
                 .collect()
         })
         .unwrap_or_default()
@@ -209,11 +223,11 @@ fn replied_to(msg: &Message<'_>) -> Vec<String> {
 }
 
 /// The first usable address (`local@domain`, no white space) of an address
-/// header, lower-cased.
+/// header, ASCII-lower-cased.
 fn first_address(addr: &Address<'_>) -> Option<String> {
     addr.iter()
         .filter_map(|a| a.address())
-        .map(|a| a.trim().to_lowercase())
+        .map(|a| a.trim().to_ascii_lowercase())
         .find(|a| is_plausible_address(a))
 }
 
@@ -224,10 +238,17 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
 /// transport ever forget the `--` before its recipients). Senders that
 /// fail it are no senders (the mail is not answered), so no account is
 /// ever made for such an address.
+///
+/// Ruling: an address must be ASCII. The mail library normalises a
+/// non-ASCII address as it sends (NFKC: a KELVIN SIGN `K` becomes the
+/// letter `K`), so mail to `Karl@...` written with a KELVIN SIGN would
+/// reach `karl@...`; such an address can be answered at nothing but a
+/// look-alike, and a mail from it is never answered ([`NON_ASCII_FROM`]).
 pub fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
-            !local.is_empty()
+            a.is_ascii()
+                && !local.is_empty()
                 && !local.starts_with('-')
                 && !domain.is_empty()
                 && !a.chars().any(|c| {
@@ -649,6 +670,25 @@ mod tests {
         assert!(is_plausible_address("alice+chess@example.org"));
         let e = parse_envelope(&mail("From: friends: ;\nSubject: signup x pw", "x"), &own());
         assert_eq!(e.sender, None);
+    }
+
+    #[test]
+    fn addresses_fold_ascii_case_only_and_a_non_ascii_from_is_never_answered() {
+        let e = parse_envelope(&mail("From: Karl@K.Example\nSubject: help", "x"), &own());
+        assert_eq!(e.sender.as_deref(), Some("karl@k.example"));
+        // KELVIN SIGN, and a dotless I that upper-cases to I.
+        for from in [
+            "\u{212a}arl@k.example",
+            "\u{131}van@k.example",
+            "k\u{e4}rl@k.example",
+        ] {
+            assert!(!is_plausible_address(from), "{from}");
+            let e = parse_envelope(&mail(&format!("From: {from}\nSubject: help"), "x"), &own());
+            assert_eq!(e.sender, None, "{from}");
+            assert_eq!(e.never_answer.as_deref(), Some(NON_ASCII_FROM), "{from}");
+        }
+        let reply_to = "From: \u{212a}arl@k.example\nReply-To: karl@k.example\nSubject: help";
+        assert_eq!(parse_envelope(&mail(reply_to, "x"), &own()).sender, None);
     }
 
     #[test]

@@ -435,7 +435,7 @@ mod tests {
             body: "board\n".into(),
             in_reply_to: None,
         };
-        build_message(&out, 1, "pbm@chess.example", SystemTime::now()).unwrap()
+        build_message(&out, 1, b"key", "pbm@chess.example", SystemTime::now()).unwrap()
     }
 
     fn script(dir: &Path, body: &str) -> PathBuf {
@@ -572,7 +572,7 @@ mod tests {
                 body: ".board\n".into(),
                 in_reply_to: None,
             };
-            build_message(&out, 1, "pbm@chess.example", SystemTime::now()).unwrap()
+            build_message(&out, 1, b"key", "pbm@chess.example", SystemTime::now()).unwrap()
         };
         outbox.send(&to("bob@x.test")).unwrap();
         assert!(outbox

@@ -68,7 +68,7 @@ pub(crate) const MAX_SIGNUP_EXTRA_ADDRESSES: usize = 1;
 fn named_addresses(ctx: &Ctx<'_>, addresses: &[String]) -> Handled<Vec<String>> {
     let sender = ctx.sender.map(str::to_lowercase);
     let mut out: Vec<String> = Vec::new();
-    for a in addresses.iter().map(|a| a.to_lowercase()) {
+    for a in addresses.iter().map(|a| a.to_ascii_lowercase()) {
         check_address(&a)?;
         if sender.is_some() && sender.as_deref() != Some(a.as_str()) {
             addresses::check_named(&a)?;
@@ -104,7 +104,7 @@ fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
     if let Some(other) = reserved.into_iter().find(|r| fold_lookalikes(r) == folded) {
         return Err(Refusal::new(format!(
             "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
-            other.to_lowercase()
+            other.to_ascii_lowercase()
         )));
     }
     Ok(())
@@ -117,7 +117,7 @@ pub(crate) fn create_user(
     password: &Password,
     addresses: &[String],
 ) -> Handled<Vec<String>> {
-    let userid = userid.to_lowercase();
+    let userid = userid.to_ascii_lowercase();
     check_userid(&userid)?;
     check_reserved(ctx, &userid)?;
     if password.expose().is_empty() {
@@ -125,7 +125,7 @@ pub(crate) fn create_user(
     }
     let addresses: Vec<String> = if addresses.is_empty() {
         match ctx.sender {
-            Some(s) => vec![s.to_lowercase()],
+            Some(s) => vec![s.to_ascii_lowercase()],
             None => return Err(Refusal::new("Give at least one mail address for the user.").into()),
         }
     } else {
@@ -173,9 +173,9 @@ pub(crate) fn signup(
     addresses: &[String],
 ) -> Handled<Vec<Reply>> {
     let addresses = create_user(ctx, userid, password, addresses)?;
-    let userid = userid.to_lowercase();
+    let userid = userid.to_ascii_lowercase();
     let name = &ctx.server.config.server.name;
-    let sender = ctx.sender.unwrap_or_default().to_lowercase();
+    let sender = ctx.sender.unwrap_or_default().to_ascii_lowercase();
     let mut replies = Vec::new();
     let mut own_code = None;
     let confirming = ctx.server.config.accounts.confirm_addresses;
@@ -268,10 +268,10 @@ pub(crate) fn change_address(
     let user = ctx.authenticate(who)?;
     let addresses: Vec<String> = if addresses.is_empty() {
         ctx.sender
-            .map(|s| vec![s.to_lowercase()])
+            .map(|s| vec![s.to_ascii_lowercase()])
             .unwrap_or_default()
     } else {
-        addresses.iter().map(|a| a.to_lowercase()).collect()
+        addresses.iter().map(|a| a.to_ascii_lowercase()).collect()
     };
     if addresses.is_empty() {
         return Err(Refusal::new("Give at least one mail address.").into());

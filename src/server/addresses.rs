@@ -4,8 +4,9 @@
 //! address`) must be an ordinary Internet address, `local@domain.tld`:
 //!
 //! - it has the shape the mail reader takes from a sender at all
-//!   (`mail::parse::is_plausible_address`: no white space, control
-//!   characters or group syntax, and the outbound mail builder takes it);
+//!   (`mail::parse::is_plausible_address`: plain ASCII, no white space,
+//!   control characters or group syntax, and the outbound mail builder
+//!   takes it);
 //! - the local part does not start with `-` (it could read as an option
 //!   to a program that delivers mail) and holds no `%` or `!` (source
 //!   routing through another host: `a%b@relay`, `a!b@c`), nor quotes or
@@ -42,6 +43,11 @@ pub(crate) const LOCAL_TLDS: &[&str] = &[
 pub(crate) fn not_routable(address: &str) -> Option<&'static str> {
     if address.starts_with('-') {
         return Some("starts with '-'");
+    }
+    if !address.is_ascii() {
+        // Mail to it would reach an ASCII look-alike (see
+        // `mail::parse::is_plausible_address`).
+        return Some("is not plain ASCII");
     }
     let plausible = crate::mail::is_plausible_address(address);
     let Some((local, domain)) = address.rsplit_once('@').filter(|_| plausible) else {
@@ -123,6 +129,7 @@ mod tests {
             "\"a b\"@example.org",
             "a b@example.org",
             "nobody",
+            "\u{212a}arl@example.org",
         ] {
             assert!(not_routable(bad).is_some(), "{bad}");
             assert!(check_named(bad).is_err(), "{bad}");

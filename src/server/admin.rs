@@ -179,7 +179,7 @@ impl Server<'_> {
         days: Option<u32>,
     ) -> Result<String, AdminError> {
         self.admin_command(conn, |ctx| {
-            let userid = userid.to_lowercase();
+            let userid = userid.to_ascii_lowercase();
             let Some(user) = store::user(ctx.conn, &userid)? else {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
             };
@@ -255,7 +255,7 @@ impl Server<'_> {
         password: &str,
     ) -> Result<(), AdminError> {
         self.admin_command(conn, |ctx| {
-            let userid = userid.to_lowercase();
+            let userid = userid.to_ascii_lowercase();
             if store::user(ctx.conn, &userid)?.is_none() {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
             }

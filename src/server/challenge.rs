@@ -24,7 +24,7 @@ pub(crate) fn start_board(
     timers: &Timers,
     commenter: Option<&str>,
 ) -> Handled<(u32, Vec<Reply>)> {
-    let players: Vec<String> = players.iter().map(|p| p.to_lowercase()).collect();
+    let players: Vec<String> = players.iter().map(|p| p.to_ascii_lowercase()).collect();
     let Ok(players) = <[String; 2]>::try_from(players) else {
         return Err(Refusal::new(format!(
             "{} is played by two players; name them both, the first plays White: {} challenge alice bob.",

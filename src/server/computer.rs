@@ -69,7 +69,7 @@ pub(crate) fn take_level(
         .into());
     }
     if plays {
-        store::ensure_computer_user(ctx.conn, &config.userid.to_lowercase(), ctx.now)?;
+        store::ensure_computer_user(ctx.conn, &config.userid.to_ascii_lowercase(), ctx.now)?;
     }
     let mut level = None;
     let mut rest = Vec::new();

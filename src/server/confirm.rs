@@ -90,7 +90,7 @@ pub(crate) fn issue(
     address: &str,
     status: AddressStatus,
 ) -> Handled<Issued> {
-    let address = address.to_lowercase();
+    let address = address.to_ascii_lowercase();
     if let Some(last) = store::confirmation_mail(ctx.conn, &address)? {
         let next = last.sent_at + Duration::days(1);
         if next > ctx.now {
@@ -225,7 +225,7 @@ pub(crate) fn needs_confirmed(user: &store::User, what: &str) -> Result<(), Refu
 
 /// `confirm address <userid> <code>`.
 pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> Handled<Vec<Reply>> {
-    let userid = userid.to_lowercase();
+    let userid = userid.to_ascii_lowercase();
     let refuse = |ctx: &Ctx<'_>| -> Handled<Vec<Reply>> {
         // Counted like a wrong password, apart from them (see `guard`):
         // codes cannot be guessed either.

@@ -351,7 +351,7 @@ fn keyed_hash(conn: &Connection, userid: &str) -> Result<String, ServerError> {
     let mut h = Sha256::new();
     h.update((key.len() as u64).to_le_bytes());
     h.update(&key);
-    h.update(userid.to_lowercase().as_bytes());
+    h.update(userid.to_ascii_lowercase().as_bytes());
     Ok(h.finalize()[..16]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -521,12 +521,12 @@ pub(crate) fn quote(ctx: &Ctx<'_>, masked: &str) -> Result<String, ServerError> 
             continue;
         }
         looked += 1;
-        if store::user(ctx.conn, &word.to_lowercase())?.is_some() {
-            on_file.push(word.to_lowercase());
+        if store::user(ctx.conn, &word.to_ascii_lowercase())?.is_some() {
+            on_file.push(word.to_ascii_lowercase());
         }
     }
     Ok(command::strict_quote(&quote, |w| {
-        on_file.contains(&w.to_lowercase())
+        on_file.contains(&w.to_ascii_lowercase())
     }))
 }
 
@@ -590,7 +590,7 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
         if !command::is_valid_userid(word) || command::is_quotable(word) {
             continue;
         }
-        let Some(user) = store::user(ctx.conn, &word.to_lowercase())? else {
+        let Some(user) = store::user(ctx.conn, &word.to_ascii_lowercase())? else {
             continue;
         };
         if user.signed_off_at.is_none() && from_address_on_file(ctx, &user.userid)? {

@@ -174,7 +174,7 @@ pub(crate) fn passes(
         BoardFilter::Next => {
             b.is_active() && {
                 let to_act = &b.players[seat_to_act(game, b)?.index()];
-                users.is_empty() || users.iter().any(|u| *to_act == u.to_lowercase())
+                users.is_empty() || users.iter().any(|u| *to_act == u.to_ascii_lowercase())
             }
         }
     })

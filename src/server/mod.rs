@@ -1,7 +1,8 @@
 //! Executes commands: one inbound mail in one SQLite transaction, together
 //! with every reply it causes (the outbox).
 //!
-//! A mail's way: its Message-ID is recorded (a duplicate stops there), the
+//! A mail's way: its Message-ID and fingerprint are recorded (a duplicate,
+//! the same mail delivered again, stops there), the
 //! never-answer and rate rules are applied, `command` reads it, each command
 //! runs inside its own savepoint (a refused command changes nothing, the
 //! others still apply), the replies are grouped into one mail per recipient
@@ -33,11 +34,14 @@
 //!   mails, and a reply read as its player's command), `templates`,
 //!   `guard` (throttles and charges), `text` (capitals, comments with
 //!   passwords masked), `credentials` (password checks within the mail's
-//!   budget), `password` (hashes), `addresses`.
+//!   budget), `password` (hashes), `addresses`, `bounces` (bounces of the
+//!   server's own mail: which count, when an address is stopped; the
+//!   daemon calls it around each mail).
 
 mod account;
 mod addresses;
 mod admin;
+pub(crate) mod bounces;
 mod challenge;
 mod compose;
 mod computer;
@@ -81,7 +85,8 @@ pub use tournament::AdminTournamentAct;
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MailOutcome {
-    /// Seen before: nothing applied, nothing sent.
+    /// Seen before (same Message-ID, sender and text): nothing applied,
+    /// nothing sent.
     Duplicate,
     /// Never answered (auto-reply, bounce, list, our own address ...), for this reason.
     Ignored(String),
@@ -432,7 +437,7 @@ impl<'a> Server<'a> {
     /// address (mail from it is never answered): the one place the daemon
     /// and the quarantine's replay read a mail.
     pub fn envelope_of(&self, raw: &[u8]) -> crate::mail::Envelope {
-        let own = [self.config.server.address.to_lowercase()];
+        let own = [self.config.server.address.to_ascii_lowercase()];
         crate::mail::parse_envelope(raw, &own)
     }
 
@@ -542,7 +547,9 @@ impl<'a> Server<'a> {
         outcome: &str,
         now: DateTime<Utc>,
     ) -> Result<(), ServerError> {
-        store::record_mail(tx, &mail.message_id, mail.sender.as_deref(), outcome, now)?;
+        let fingerprint = mail.fingerprint();
+        let seen = (mail.message_id.as_str(), fingerprint.as_str());
+        store::record_mail(tx, seen, mail.sender.as_deref(), outcome, now)?;
         Ok(())
     }
 
@@ -561,7 +568,7 @@ impl<'a> Server<'a> {
         raw_len: usize,
         now: DateTime<Utc>,
     ) -> Result<Admitted<'m>, ServerError> {
-        if store::mail_seen(tx, &mail.message_id)? {
+        if store::mail_seen(tx, &mail.message_id, &mail.fingerprint())? {
             return Ok(Admitted::Settled(MailOutcome::Duplicate));
         }
         self.computer_budget.start();
@@ -914,13 +921,7 @@ impl<'a> Server<'a> {
                 self.queue(tx, replies, None, None, now)?;
             }
         }
-        store::record_mail(
-            tx,
-            &mail.message_id,
-            mail.sender.as_deref(),
-            "unauthenticated",
-            now,
-        )?;
+        self.record(tx, mail, "unauthenticated", now)?;
         Ok(MailOutcome::Ignored(
             "a reply by token whose From is not authenticated".to_string(),
         ))
@@ -937,6 +938,7 @@ impl<'a> Server<'a> {
         cause: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<i64, ServerError> {
+        let body = bounces::with_stop_notice(conn, to, body)?;
         Ok(store::enqueue(
             conn,
             &Outgoing {
@@ -1067,7 +1069,7 @@ impl<'a> Server<'a> {
             secrets.extend(confirm::codes_in(&body));
             // A mail that shows codes gets its Message-ID fixed now, while
             // they are in it: once sent they are blanked, and a bounce must
-            // still name the row (see `daemon::note_bounce`).
+            // still name the row (see `bounces::note`).
             let fixed_id = (message_id.is_none() && !secrets.is_empty()).then(|| Outgoing {
                 to: to.clone(),
                 subject: subject.clone(),
@@ -1085,7 +1087,9 @@ impl<'a> Server<'a> {
                 store::set_outbox_html(conn, id)?;
             }
             if let Some(out) = fixed_id {
-                let fixed = crate::mail::outgoing_message_id(&out, id, self.config.server.domain());
+                let key = store::message_id_key(conn)?;
+                let domain = self.config.server.domain();
+                let fixed = crate::mail::outgoing_message_id(&out, id, domain, &key);
                 store::set_outbox_message_id(conn, id, &fixed)?;
             }
             if let Some(message_id) = message_id {

@@ -128,7 +128,7 @@ fn filtered(
     } else {
         let mut all = Vec::new();
         for u in users {
-            for b in store::boards_of_user(ctx.conn, Some(game.name()), &u.to_lowercase())? {
+            for b in store::boards_of_user(ctx.conn, Some(game.name()), &u.to_ascii_lowercase())? {
                 if !all.iter().any(|x: &store::BoardRow| x.board == b.board) {
                     all.push(b);
                 }

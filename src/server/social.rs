@@ -425,7 +425,7 @@ pub(crate) fn message_users(
     let mut names = Vec::new();
     let mut held = Vec::new();
     for userid in to {
-        let userid = userid.to_lowercase();
+        let userid = userid.to_ascii_lowercase();
         let Some(reader) = store::user(ctx.conn, &userid)? else {
             return Err(Refusal::new(format!(
                 "There is no user called {userid}; check the spelling."
@@ -562,7 +562,7 @@ pub(crate) fn all_show(
     userid: &str,
     filter: crate::command::BoardFilter,
 ) -> Handled<Vec<Reply>> {
-    let userid = userid.to_lowercase();
+    let userid = userid.to_ascii_lowercase();
     if store::user(ctx.conn, &userid)?.is_none() {
         return Err(Refusal::new(format!(
             "There is no user called {userid}; check the spelling."

@@ -316,7 +316,7 @@ fn enter(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament, userid: &str) -
     // plays; it is made here if need be.
     let computer = &ctx.server.config.computer;
     if computer.enabled && userid.eq_ignore_ascii_case(&computer.userid) {
-        store::ensure_computer_user(ctx.conn, &computer.userid.to_lowercase(), ctx.now)?;
+        store::ensure_computer_user(ctx.conn, &computer.userid.to_ascii_lowercase(), ctx.now)?;
     }
     match store::user(ctx.conn, userid)? {
         Some(u) if u.signed_off_at.is_none() => {}
@@ -1087,9 +1087,11 @@ impl super::Server<'_> {
             match act {
                 AdminTournamentAct::Show => show_text(ctx, game, &t),
                 AdminTournamentAct::Start => start_now(ctx, game, &t),
-                AdminTournamentAct::Join(userid) => join(ctx, game, &t, &userid.to_lowercase()),
+                AdminTournamentAct::Join(userid) => {
+                    join(ctx, game, &t, &userid.to_ascii_lowercase())
+                }
                 AdminTournamentAct::Withdraw(userid) => {
-                    withdraw_by_choice(ctx, game, &t, &userid.to_lowercase())
+                    withdraw_by_choice(ctx, game, &t, &userid.to_ascii_lowercase())
                 }
             }
         })?

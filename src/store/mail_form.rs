@@ -41,7 +41,7 @@ pub fn address_wants_plain(conn: &Connection, address: &str) -> Result<bool> {
     Ok(conn.row(
         "SELECT EXISTS (SELECT 1 FROM user_addresses a JOIN plain_mail_users p
                         ON p.userid = a.userid WHERE a.address = ?1)",
-        params![address.trim().to_lowercase()],
+        params![address.trim().to_ascii_lowercase()],
         |r| r.get(0),
     )?)
 }

@@ -7,12 +7,15 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::{parse_time, time_text, Result};
 use crate::mail::Outgoing;
 
-/// Whether a mail with this Message-ID was processed before.
-pub fn mail_seen(conn: &Connection, message_id: &str) -> Result<bool> {
+/// Whether a mail with this Message-ID and this fingerprint (its sender
+/// and text: `mail::Envelope::fingerprint`) was processed before: a mail
+/// of another sender, or with other text, under the same Message-ID is
+/// another mail.
+pub fn mail_seen(conn: &Connection, message_id: &str, fingerprint: &str) -> Result<bool> {
     Ok(conn
         .row(
-            "SELECT 1 FROM processed_mail WHERE message_id = ?1",
-            params![message_id],
+            "SELECT 1 FROM processed_mail WHERE message_id = ?1 AND fingerprint = ?2",
+            params![message_id, fingerprint],
             |_| Ok(()),
         )
         .optional()?
@@ -23,15 +26,15 @@ pub fn mail_seen(conn: &Connection, message_id: &str) -> Result<bool> {
 /// (`answered`, `ignored`, `rate-limited`).
 pub fn record_mail(
     conn: &Connection,
-    message_id: &str,
+    (message_id, fingerprint): (&str, &str),
     sender: Option<&str>,
     outcome: &str,
     now: DateTime<Utc>,
 ) -> Result<()> {
     conn.exec(
-        "INSERT INTO processed_mail (message_id, sender, processed_at, outcome)
-         VALUES (?1, ?2, ?3, ?4)",
-        params![message_id, sender, time_text(now), outcome],
+        "INSERT INTO processed_mail (message_id, fingerprint, sender, processed_at, outcome)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![message_id, fingerprint, sender, time_text(now), outcome],
     )?;
     Ok(())
 }
@@ -346,8 +349,8 @@ mod tests {
         let conn = open_in_memory().unwrap();
         let now = chrono::Utc::now();
         let old = now - Duration::days(100);
-        record_mail(&conn, "old@x", Some("a@x"), "answered", old).unwrap();
-        record_mail(&conn, "new@x", Some("a@x"), "answered", now).unwrap();
+        record_mail(&conn, ("old@x", "f"), Some("a@x"), "answered", old).unwrap();
+        record_mail(&conn, ("new@x", "f"), Some("a@x"), "answered", now).unwrap();
         let sent_old = enqueue(&conn, &mail("a@x"), old).unwrap();
         mark_sent(&conn, sent_old, old).unwrap();
         let sent_new = enqueue(&conn, &mail("b@x"), now).unwrap();
@@ -363,8 +366,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!((pruned.processed, pruned.sent), (1, 1));
-        assert!(!mail_seen(&conn, "old@x").unwrap());
-        assert!(mail_seen(&conn, "new@x").unwrap());
+        assert!(!mail_seen(&conn, "old@x", "f").unwrap());
+        assert!(mail_seen(&conn, "new@x", "f").unwrap());
         let left: Vec<i64> = conn
             .prepare_cached("SELECT id FROM outbox ORDER BY id")
             .unwrap()
@@ -419,10 +422,14 @@ mod tests {
     fn processed_mail_is_remembered() {
         let conn = open_in_memory().unwrap();
         let now = Utc::now();
-        assert!(!mail_seen(&conn, "a@b").unwrap());
-        record_mail(&conn, "a@b", Some("p@x"), "answered", now).unwrap();
-        assert!(mail_seen(&conn, "a@b").unwrap());
-        assert!(record_mail(&conn, "a@b", Some("p@x"), "answered", now).is_err());
+        assert!(!mail_seen(&conn, "a@b", "f1").unwrap());
+        record_mail(&conn, ("a@b", "f1"), Some("p@x"), "answered", now).unwrap();
+        assert!(mail_seen(&conn, "a@b", "f1").unwrap());
+        assert!(record_mail(&conn, ("a@b", "f1"), Some("p@x"), "answered", now).is_err());
+        // The same Message-ID on another mail (another sender or text).
+        assert!(!mail_seen(&conn, "a@b", "f2").unwrap());
+        record_mail(&conn, ("a@b", "f2"), Some("q@x"), "answered", now).unwrap();
+        assert!(mail_seen(&conn, "a@b", "f2").unwrap());
         assert_eq!(
             mails_from_since(&conn, "p@x", now - Duration::hours(1)).unwrap(),
             1

@@ -5,6 +5,7 @@
 //! are stored as RFC 3339 text in UTC.
 
 mod boards;
+mod bounces;
 mod computer;
 mod conditional;
 mod held;
@@ -22,6 +23,7 @@ mod tournaments;
 mod users;
 
 pub use boards::*;
+pub use bounces::*;
 pub use computer::*;
 pub use conditional::*;
 pub use held::*;
@@ -152,6 +154,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0041_tourney_tournaments.sql"
         )),
+        M::up(include_str!("../../migrations/0044_forgery_bounces.sql")),
+        M::up(include_str!("../../migrations/0045_forgery_duplicates.sql")),
         M::up(include_str!(
             "../../migrations/0048_storage_application_id.sql"
         )),

@@ -298,7 +298,7 @@ mod tests {
         let now = Utc::now();
         note_inbound_failure(&conn, &failed("m1", "boom"), now).unwrap();
         note_inbound_failure(&conn, &failed("m2", "boom"), now).unwrap();
-        record_mail(&conn, "m1", Some("a@x"), "answered", now).unwrap();
+        record_mail(&conn, ("m1", "f"), Some("a@x"), "answered", now).unwrap();
         let listed: Vec<_> = inbound_failures(&conn)
             .unwrap()
             .into_iter()

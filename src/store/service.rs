@@ -1,6 +1,6 @@
 //! What the admin's `pbmchess status` reads beyond the queues: when the
-//! last pass ended and the inbox's last error (`service_state`), and the
-//! addresses that bounced (`address_bounces`; see `crate::mail::bounce`).
+//! last pass ended and the inbox's last error (`service_state`); the
+//! addresses that bounced are in `super::bounces`.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -94,135 +94,6 @@ pub fn service_state(conn: &Connection) -> Result<ServiceState> {
     })
 }
 
-/// One address that bounced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bounced {
-    pub address: String,
-    /// Hard bounces in a row.
-    pub bounces: u32,
-    pub last_at: DateTime<Utc>,
-    /// When it reached the limit and stopped getting mail.
-    pub stopped_at: Option<DateTime<Utc>>,
-}
-
-/// Count a hard bounce of mail to `address` (lower-cased here); at `limit`
-/// bounces in a row the address is stopped. Returns the count and whether
-/// it is stopped now. A `limit` of 0 never stops an address.
-pub fn count_bounce(
-    conn: &Connection,
-    address: &str,
-    limit: u32,
-    now: DateTime<Utc>,
-) -> Result<(u32, bool)> {
-    let address = address.trim().to_lowercase();
-    conn.exec(
-        "INSERT INTO address_bounces (address, bounces, last_at) VALUES (?1, 1, ?2)
-         ON CONFLICT (address) DO UPDATE SET bounces = bounces + 1, last_at = excluded.last_at",
-        params![address, time_text(now)],
-    )?;
-    let bounces: u32 = conn.row(
-        "SELECT bounces FROM address_bounces WHERE address = ?1",
-        [&address],
-        |r| r.get(0),
-    )?;
-    if limit > 0 && bounces >= limit {
-        conn.exec(
-            "UPDATE address_bounces SET stopped_at = coalesce(stopped_at, ?2) WHERE address = ?1",
-            params![address, time_text(now)],
-        )?;
-        return Ok((bounces, true));
-    }
-    Ok((bounces, false))
-}
-
-/// Mail came from `address`: it is read, so its bounces are forgotten and
-/// it gets mail again. True when it had bounced.
-pub fn clear_bounces(conn: &Connection, address: &str) -> Result<bool> {
-    Ok(conn.exec(
-        "DELETE FROM address_bounces WHERE address = ?1",
-        [address.trim().to_lowercase()],
-    )? > 0)
-}
-
-/// Whether mail to `address` is stopped by its bounces.
-pub fn bounces_stopped(conn: &Connection, address: &str) -> Result<bool> {
-    Ok(conn
-        .row(
-            "SELECT 1 FROM address_bounces WHERE address = ?1 AND stopped_at IS NOT NULL",
-            [address.trim().to_lowercase()],
-            |_| Ok(()),
-        )
-        .optional()?
-        .is_some())
-}
-
-/// Every address that bounced, stopped ones first, then by address.
-pub fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT address, bounces, last_at, stopped_at FROM address_bounces
-         ORDER BY stopped_at IS NULL, address",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, u32>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, Option<String>>(3)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (address, bounces, last, stopped) = row?;
-        out.push(Bounced {
-            address,
-            bounces,
-            last_at: parse_time(&last)?,
-            stopped_at: parse_opt_time(stopped)?,
-        });
-    }
-    Ok(out)
-}
-
-/// The outbox mail sent with `message_id` (without brackets): the row
-/// whose own Message-ID it is, or the row `N` of a `pbmchess.N.…` id. The
-/// caller checks the id is really that row's (see
-/// [`crate::mail::outgoing_message_id`]). Returns (row id, recipient, the
-/// mail as queued, its own Message-ID).
-pub fn outbox_mail_for_id(
-    conn: &Connection,
-    message_id: &str,
-) -> Result<Option<(i64, crate::mail::Outgoing, Option<String>)>> {
-    let by_row = message_id
-        .strip_prefix("pbmchess.")
-        .and_then(|rest| rest.split('.').next())
-        .and_then(|n| n.parse::<i64>().ok())
-        .unwrap_or(-1);
-    Ok(conn
-        .row(
-            "SELECT id, recipient, subject, body, in_reply_to, message_id FROM outbox
-             WHERE message_id = ?1 OR message_id = ?3 OR (id = ?2 AND message_id IS NULL)
-             LIMIT 1",
-            params![
-                message_id,
-                by_row,
-                super::message_id_at_rest(message_id).unwrap_or_default()
-            ],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    crate::mail::Outgoing {
-                        to: r.get(1)?,
-                        subject: r.get(2)?,
-                        body: r.get(3)?,
-                        in_reply_to: r.get(4)?,
-                    },
-                    r.get(5)?,
-                ))
-            },
-        )
-        .optional()?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,34 +111,5 @@ mod tests {
         let s = service_state(&conn).unwrap();
         assert_eq!(s.last_pass_at, Some(at(2)));
         assert_eq!(s.inbox_error, Some((at(1), "login refused".to_string())));
-    }
-
-    #[test]
-    fn bounces_stop_an_address_at_the_limit_and_mail_from_it_clears_them() {
-        let conn = crate::store::open_in_memory().unwrap();
-        assert_eq!(
-            count_bounce(&conn, "A@x.test", 3, at(1)).unwrap(),
-            (1, false)
-        );
-        assert_eq!(
-            count_bounce(&conn, "a@x.test", 3, at(2)).unwrap(),
-            (2, false)
-        );
-        assert!(!bounces_stopped(&conn, "a@x.test").unwrap());
-        assert_eq!(
-            count_bounce(&conn, "a@x.test", 3, at(3)).unwrap(),
-            (3, true)
-        );
-        assert!(bounces_stopped(&conn, "A@X.test").unwrap());
-        let listed = bounced_addresses(&conn).unwrap();
-        assert_eq!(listed.len(), 1);
-        assert_eq!(listed[0].stopped_at, Some(at(3)));
-        assert!(clear_bounces(&conn, "a@x.test").unwrap());
-        assert!(!bounces_stopped(&conn, "a@x.test").unwrap());
-        assert!(bounced_addresses(&conn).unwrap().is_empty());
-        // Limit 0: never stopped.
-        for h in 0..10 {
-            assert!(!count_bounce(&conn, "b@x.test", 0, at(h)).unwrap().1);
-        }
     }
 }

@@ -378,14 +378,14 @@ mod tests {
         let now: DateTime<Utc> = "2026-11-22T10:00:00Z".parse().unwrap();
         record_mail(
             &conn,
-            "m1",
+            ("m1", "f"),
             Some("a@x"),
             "answered",
             now - Duration::days(1),
         )
         .unwrap();
-        record_mail(&conn, "m2", Some("a@x"), "answered", now).unwrap();
-        record_mail(&conn, "m3", Some("a@x"), "answered", now).unwrap();
+        record_mail(&conn, ("m2", "f"), Some("a@x"), "answered", now).unwrap();
+        record_mail(&conn, ("m3", "f"), Some("a@x"), "answered", now).unwrap();
         let id = enqueue(&conn, &mail("a@x"), now).unwrap();
         mark_sent(&conn, id, now).unwrap();
         enqueue(&conn, &mail("b@x"), now).unwrap();

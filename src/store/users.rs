@@ -119,7 +119,7 @@ pub fn set_address_status(
          WHERE userid = ?1 AND address = ?2",
         params![
             userid,
-            address.to_lowercase(),
+            address.to_ascii_lowercase(),
             status.text(),
             code.map(|c| c.0),
             code.map(|c| time_text(c.1))
@@ -150,7 +150,7 @@ pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> R
     for (i, a) in addresses.iter().enumerate() {
         conn.exec(
             "INSERT INTO user_addresses (userid, position, address) VALUES (?1, ?2, ?3)",
-            params![userid, i as i64, a.to_lowercase()],
+            params![userid, i as i64, a.to_ascii_lowercase()],
         )?;
     }
     Ok(())
@@ -201,7 +201,7 @@ pub fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
     let found: Option<i64> = conn
         .row(
             "SELECT 1 FROM user_addresses WHERE address = ?1 AND status = 'confirmed' LIMIT 1",
-            params![address.to_lowercase()],
+            params![address.to_ascii_lowercase()],
             |r| r.get(0),
         )
         .optional()?;
@@ -223,7 +223,7 @@ pub fn confirmation_mail(conn: &Connection, address: &str) -> Result<Option<Conf
         .row(
             "SELECT userid, code_hash, code_expires_at, sent_at FROM confirmation_mails
              WHERE address = ?1",
-            params![address.to_lowercase()],
+            params![address.to_ascii_lowercase()],
             |r| {
                 Ok((
                     r.get::<_, String>(0)?,
@@ -258,7 +258,7 @@ pub fn record_confirmation_mail(
              code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at,
              sent_at = excluded.sent_at",
         params![
-            address.to_lowercase(),
+            address.to_ascii_lowercase(),
             mail.userid,
             mail.code_hash,
             time_text(mail.code_expires_at),
@@ -277,7 +277,7 @@ pub fn forget_confirmation_mail(
 ) -> Result<()> {
     conn.exec(
         "DELETE FROM confirmation_mails WHERE address = ?1 AND sent_at = ?2",
-        params![address.to_lowercase(), time_text(sent_at)],
+        params![address.to_ascii_lowercase(), time_text(sent_at)],
     )?;
     Ok(())
 }
@@ -287,7 +287,9 @@ pub fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<Stri
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT userid FROM user_addresses WHERE address = ?1 ORDER BY userid",
     )?;
-    let rows = stmt.query_map(params![address.to_lowercase()], |r| r.get::<_, String>(0))?;
+    let rows = stmt.query_map(params![address.to_ascii_lowercase()], |r| {
+        r.get::<_, String>(0)
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
