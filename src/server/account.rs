@@ -194,7 +194,7 @@ pub(crate) fn signup(
     }
     let mut text = if confirming {
         format!(
-            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nOnce your address is confirmed, start a game by challenging someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
             addresses.join(", ")
         )
     } else {

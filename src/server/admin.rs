@@ -284,7 +284,7 @@ impl Server<'_> {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             let (number, replies) =
-                challenge::start_board(ctx, rules, players, options, timers, None)?;
+                challenge::start_board(ctx, rules, players, options, timers, None, &[])?;
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(number)
         })

@@ -144,6 +144,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0041_tourney_tournaments.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0046_consent_board_starts.sql"
+        )),
     ])
 }
 

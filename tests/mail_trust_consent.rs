@@ -1,0 +1,118 @@
+//! Issue #37, "Trust, third round": what one person can make the server do
+//! to others and to accounts. Each attack is replayed with the mail (or
+//! the admin CLI call) that carried it, against the real binary.
+
+mod common;
+
+use common::{joined, only_one, to, Install, SentMail};
+
+const ALICE: &str = "alice@players.org";
+const BOB: &str = "bob@players.org";
+const CAROL: &str = "carol@players.org";
+const DAVE: &str = "dave@players.org";
+const MALLORY: &str = "mallory@evil.org";
+
+fn round(s: &mut Install, from: &str, subject: &str, body: &str) -> Vec<SentMail> {
+    s.send(from, subject, body);
+    s.poll();
+    s.take_outbox()
+}
+
+/// The code in a mail's Subject (`confirm address alice K7Q2P9`).
+fn code_of(mail: &SentMail) -> String {
+    let words: Vec<&str> = mail.subject.split_whitespace().collect();
+    assert_eq!(&words[..2], ["confirm", "address"], "{}", mail.subject);
+    words[3].to_string()
+}
+
+/// `userid` signs up from `addr` and confirms it.
+fn confirmed(s: &mut Install, addr: &str, userid: &str, pw: &str) {
+    let mails = round(s, addr, &format!("signup {userid} {pw}"), "");
+    let code = code_of(only_one(&mails, addr));
+    let mails = round(s, addr, &format!("confirm address {userid} {code}"), "");
+    assert!(
+        only_one(&mails, addr).body.contains("is confirmed"),
+        "{mails:#?}"
+    );
+}
+
+/// alice, bob, carol and dave, confirmed, on a server that confirms.
+fn four_players(extra: &str) -> Install {
+    let mut s = Install::confirming(extra);
+    confirmed(&mut s, ALICE, "alice", "apw");
+    confirmed(&mut s, BOB, "bob", "bpw");
+    confirmed(&mut s, CAROL, "carol", "cpw");
+    confirmed(&mut s, DAVE, "dave", "dpw");
+    s
+}
+
+fn boards(s: &Install) -> i64 {
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    conn.query_row("SELECT count(*) FROM boards", [], |r| r.get(0))
+        .unwrap()
+}
+
+// ------------------------------------------- 1. challenges for two others
+
+#[test]
+fn a_strangers_multiple_of_challenges_starts_no_board() {
+    let mut s = four_players("");
+    let players = ["alice", "bob", "carol", "dave"];
+    let mut body = String::new();
+    for i in 0..50 {
+        let (a, b) = (players[i % 4], players[(i + 1 + i / 4) % 4]);
+        if a != b {
+            body.push_str(&format!("chess challenge {a} {b}\n"));
+        }
+    }
+    let mails = round(&mut s, MALLORY, "multiple", &body);
+    for addr in [ALICE, BOB, CAROL, DAVE] {
+        assert!(to(&mails, addr).is_empty(), "{mails:#?}");
+    }
+    assert_eq!(boards(&s), 0);
+    let answer = only_one(&mails, MALLORY);
+    assert!(
+        joined(&answer.body).contains("A challenge comes from one of its two players"),
+        "{}",
+        answer.body
+    );
+    // A player's own address may still challenge for them.
+    let mails = round(&mut s, ALICE, "chess challenge bob alice", "");
+    assert_eq!(to(&mails, BOB).len(), 1, "{mails:#?}");
+    assert_eq!(boards(&s), 1);
+}
+
+#[test]
+fn a_challenge_from_one_player_for_two_others_is_refused() {
+    let mut s = four_players("");
+    let mails = round(
+        &mut s,
+        CAROL,
+        "chess challenge alice bob --nagtime=1 --forfeittime=60",
+        "",
+    );
+    assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
+    assert!(to(&mails, BOB).is_empty(), "{mails:#?}");
+    assert_eq!(boards(&s), 0);
+}
+
+#[test]
+fn challenges_spend_the_challengers_allowance_not_the_opponents() {
+    let mut s = four_players("");
+    let body = "chess challenge bob alice --nagtime=1 --forfeittime=60\n".repeat(20);
+    let mails = round(&mut s, BOB, "multiple", &body);
+    // One opponent gets at most three new boards a day from one player.
+    assert_eq!(to(&mails, ALICE).len(), 3, "{mails:#?}");
+    assert!(
+        joined(&only_one(&mails, BOB).body)
+            .contains("bob has started 3 boards against alice in the last 24 hours"),
+        "{mails:#?}"
+    );
+    // alice's own allowance is whole: her challenge and her seek run.
+    let mails = round(&mut s, ALICE, "chess challenge alice carol", "");
+    assert_eq!(to(&mails, CAROL).len(), 1, "{mails:#?}");
+    round(&mut s, DAVE, "chess seek dave dpw", "");
+    let mails = round(&mut s, ALICE, "chess seek alice apw", "");
+    assert_eq!(to(&mails, DAVE).len(), 1, "{mails:#?}");
+    assert_eq!(boards(&s), 5);
+}
