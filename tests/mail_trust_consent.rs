@@ -116,3 +116,72 @@ fn challenges_spend_the_challengers_allowance_not_the_opponents() {
     assert_eq!(to(&mails, DAVE).len(), 1, "{mails:#?}");
     assert_eq!(boards(&s), 5);
 }
+
+// ------------------------------------------- 2. change address fans out
+
+/// Mails to addresses of `domain`.
+fn to_domain<'a>(mails: &'a [SentMail], domain: &str) -> Vec<&'a SentMail> {
+    mails.iter().filter(|m| m.to.ends_with(domain)).collect()
+}
+
+#[test]
+fn one_mail_of_change_address_lines_mails_at_most_two_strangers() {
+    let mut s = Install::confirming("\n[limits]\nunconfirmed_mails_per_hour = 5\n");
+    confirmed(&mut s, MALLORY, "mal", "mpw");
+    confirmed(&mut s, ALICE, "alice", "apw");
+    let mut body = String::new();
+    for line in 0..6 {
+        let named: Vec<String> = (0..19)
+            .map(|i| format!("v{line}x{i}@victims.org"))
+            .collect();
+        body.push_str(&format!("change address mal mpw {}\n", named.join(" ")));
+    }
+    let mails = round(&mut s, MALLORY, "multiple", &body);
+    assert!(to_domain(&mails, "@victims.org").is_empty(), "{mails:#?}");
+    assert!(
+        joined(&only_one(&mails, MALLORY).body)
+            .contains("change address names at most 2 addresses"),
+        "{mails:#?}"
+    );
+    // Lines of two addresses: two confirmation mails for the whole mail.
+    let mut body = String::new();
+    for line in 0..6 {
+        body.push_str(&format!(
+            "change address mal mpw w{line}a@victims.org w{line}b@victims.org\n"
+        ));
+    }
+    let mails = round(&mut s, MALLORY, "multiple", &body);
+    assert_eq!(to_domain(&mails, "@victims.org").len(), 2, "{mails:#?}");
+    let told = to(&mails, MALLORY)
+        .into_iter()
+        .find(|m| m.subject == "Not sent")
+        .expect("the sender is told");
+    assert!(
+        joined(&told.body).contains("one mail makes this server write to at most 2 addresses"),
+        "{}",
+        told.body
+    );
+    // Signups from rotating addresses spend the server's hour...
+    for i in 0..6 {
+        round(
+            &mut s,
+            &format!("s{i}@rotating.org"),
+            &format!("signup rot{i} rpw x{i}@victims.org"),
+            "",
+        );
+    }
+    // ... but not what alice's own change of address needs.
+    let mails = round(
+        &mut s,
+        ALICE,
+        "change address alice apw alice@players.org alice@newhome.org",
+        "",
+    );
+    assert!(
+        only_one(&mails, "alice@newhome.org")
+            .subject
+            .starts_with("confirm address alice "),
+        "{mails:#?}"
+    );
+    assert!(mails.iter().all(|m| m.subject != "Not sent"), "{mails:#?}");
+}

@@ -62,6 +62,11 @@ fn check_address(address: &str) -> Result<(), Refusal> {
 /// be added later with `change address`, each confirmed on its own.
 pub(crate) const MAX_SIGNUP_EXTRA_ADDRESSES: usize = 1;
 
+/// Most addresses `change address` names (issue #37: one command must not
+/// make the server mail many strangers; each new one gets a confirmation
+/// mail). A signup names at most two as well: its sender's and one more.
+pub(crate) const MAX_CHANGE_ADDRESSES: usize = 2;
+
 /// Addresses named by a command from `sender` (lower-cased): each must be
 /// one mail may go to ([`addresses::check_named`]), except the sender's
 /// own; the admin CLI (no sender) is trusted with any address's shape.
@@ -277,6 +282,13 @@ pub(crate) fn change_address(
         return Err(Refusal::new("Give at least one mail address.").into());
     }
     let addresses = named_addresses(ctx, &addresses)?;
+    if addresses.len() > MAX_CHANGE_ADDRESSES {
+        return Err(Refusal::new(format!(
+            "change address names at most {MAX_CHANGE_ADDRESSES} addresses, the ones {} is to have from now on; give one or two.",
+            user.userid
+        ))
+        .into());
+    }
     let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
     // Tokens mailed to the old addresses end (#31).

@@ -328,9 +328,7 @@ fn board_started(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<()> {
         return Ok(());
     }
     let (asker, opponent, now) = (asker.to_string(), opponent.to_string(), ctx.now);
-    ctx.charge_lasting(move |conn| {
-        Ok(store::record_board_start(conn, &asker, &opponent, now)?)
-    })?;
+    ctx.charge_lasting(move |conn| Ok(store::record_board_start(conn, &asker, &opponent, now)?))?;
     Ok(())
 }
 
@@ -360,8 +358,7 @@ fn challenger(ctx: &Ctx<'_>, game: &'static dyn Game, players: &[String]) -> Han
             game.name()
         )
     };
-    Err(Refusal::new(text)
-    .into())
+    Err(Refusal::new(text).into())
 }
 
 /// `<game> challenge <user1> <user2> [-opts] [--timers]`

@@ -129,6 +129,78 @@ pub(crate) fn issue(
     Ok(Issued::Code(code))
 }
 
+/// Most mails to addresses that have not confirmed (other than its
+/// sender's) that one inbound mail causes (issue #37; see
+/// `Server::charge_strangers`).
+pub(crate) const STRANGER_MAILS_PER_MAIL: usize = 2;
+
+/// Such mails one account asks for in an hour from a confirmed address of
+/// its own, charged to it rather than to the server's `[limits]
+/// unconfirmed_mails_per_hour`.
+pub(crate) const STRANGER_MAILS_PER_ACCOUNT_PER_HOUR: u32 = 2;
+
+/// The account whose own allowance pays for a confirmation mail to `to`
+/// sent now: the account the code was issued for by this mail, when
+/// `sender` is one of its confirmed addresses (so a player's change of
+/// address from their own mailbox, proved by password). `None` for a
+/// signup and for an account with no confirmed address: those are charged
+/// to the server's hourly limit.
+pub(crate) fn asking_account(
+    conn: &rusqlite::Connection,
+    to: &str,
+    sender: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, ServerError> {
+    // Issued by this mail: at its time (stored to the second).
+    let issued_now = |m: &store::ConfirmationMail| m.sent_at + Duration::seconds(1) > now;
+    let Some(last) = store::confirmation_mail(conn, to)?.filter(issued_now) else {
+        return Ok(None);
+    };
+    let Some(user) = store::user(conn, &last.userid)? else {
+        return Ok(None);
+    };
+    let own = user
+        .confirmed_addresses()
+        .any(|a| a.eq_ignore_ascii_case(sender));
+    Ok(own.then_some(user.userid))
+}
+
+/// What the sender is told of the mails not sent to addresses that have
+/// not confirmed: `unsent` holds those past the mail's count, past the
+/// server's hourly `limit`, and past the account's own allowance.
+pub(crate) fn not_sent_text(
+    unsent: &[Vec<String>; 3],
+    limit: u32,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    use chrono::DurationRound;
+    let hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
+    let again = format!(
+        "Ask again after {} UTC (for a confirmation mail: change address <userid> <password> <addresses>).",
+        hour.format("%H:%M")
+    );
+    let mut text = Vec::new();
+    if !unsent[0].is_empty() {
+        text.push(format!(
+            "No mail went to {}: one mail makes this server write to at most {STRANGER_MAILS_PER_MAIL} addresses that have not confirmed they want its mail; name the others in another mail.",
+            unsent[0].join(", ")
+        ));
+    }
+    if !unsent[1].is_empty() {
+        text.push(format!(
+            "No mail went to {}: this server sends at most {limit} mails an hour to addresses that have not confirmed they want its mail, and that many have gone this hour. {again}",
+            unsent[1].join(", ")
+        ));
+    }
+    if !unsent[2].is_empty() {
+        text.push(format!(
+            "No mail went to {}: one account has at most {STRANGER_MAILS_PER_ACCOUNT_PER_HOUR} confirmation mails an hour, and that many have gone. {again}",
+            unsent[2].join(", ")
+        ));
+    }
+    (!text.is_empty()).then(|| text.join("\n\n"))
+}
+
 /// What the sender is told when `address` got its code less than a day ago.
 pub(crate) fn sent_before(address: &str, at: DateTime<Utc>) -> String {
     format!(

@@ -945,6 +945,15 @@ impl<'a> Server<'a> {
     /// confirmation mail was not sent may be asked for again at once), and
     /// the sender is told in a mail of their own: which addresses, and
     /// when to ask again.
+    ///
+    /// Ruling (issue #37): one inbound mail causes at most
+    /// [`confirm::STRANGER_MAILS_PER_MAIL`] such mails (the rest are not
+    /// sent, and the sender is told so), and a mail an account asked for
+    /// from one of its confirmed addresses (by password: `change
+    /// address`) is charged to that account's own hourly allowance
+    /// ([`confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR`]) instead of the
+    /// server's, so that signups and strangers cannot spend what a
+    /// player's change of address needs (see [`confirm::asking_account`]).
     #[allow(clippy::type_complexity)]
     fn charge_strangers(
         &self,
@@ -953,37 +962,48 @@ impl<'a> Server<'a> {
         sender: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        const KEY: &str = "unconfirmed-mails";
         let limit = self.config.limits.unconfirmed_mails_per_hour;
         let mut kept = Vec::with_capacity(mails.len());
-        let mut unsent: Vec<String> = Vec::new();
+        // Not sent: past the mail's count, the server's hour, the account's.
+        let mut unsent: [Vec<String>; 3] = Default::default();
+        let mut strangers = 0;
         for mail in mails {
             if mail.0.eq_ignore_ascii_case(sender) || store::is_confirmed_address(conn, &mail.0)? {
                 kept.push(mail);
                 continue;
             }
-            let used = store::commands_this_hour(conn, store::CountScope::Server, KEY, now)?;
-            if used < limit {
-                store::count_command(conn, store::CountScope::Server, KEY, now)?;
-                kept.push(mail);
+            strangers += 1;
+            let over = if strangers > confirm::STRANGER_MAILS_PER_MAIL {
+                Some(0)
             } else {
-                store::forget_confirmation_mail(conn, &mail.0, now)?;
-                if !unsent.contains(&mail.0) {
-                    unsent.push(mail.0);
+                let (key, limit, which) = match confirm::asking_account(conn, &mail.0, sender, now)?
+                {
+                    Some(userid) => (
+                        format!("unconfirmed-mails:{userid}"),
+                        confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
+                        2,
+                    ),
+                    None => ("unconfirmed-mails".to_string(), limit, 1),
+                };
+                let used = store::commands_this_hour(conn, store::CountScope::Server, &key, now)?;
+                if used < limit {
+                    store::count_command(conn, store::CountScope::Server, &key, now)?;
+                    None
+                } else {
+                    Some(which)
+                }
+            };
+            match over {
+                None => kept.push(mail),
+                Some(which) => {
+                    store::forget_confirmation_mail(conn, &mail.0, now)?;
+                    if !unsent[which].contains(&mail.0) {
+                        unsent[which].push(mail.0);
+                    }
                 }
             }
         }
-        if !unsent.is_empty() {
-            use chrono::DurationRound;
-            let hour = now
-                .duration_trunc(chrono::Duration::hours(1))
-                .unwrap_or(now)
-                + chrono::Duration::hours(1);
-            let text = format!(
-                "No mail went to {}: this server sends at most {limit} mails an hour to addresses that have not confirmed they want its mail, and that many have gone this hour. Ask again after {} UTC (for a confirmation mail: change address <userid> <password> <addresses>).",
-                unsent.join(", "),
-                hour.format("%H:%M")
-            );
+        if let Some(text) = confirm::not_sent_text(&unsent, limit, now) {
             kept.push((
                 sender.to_string(),
                 "Not sent".to_string(),
