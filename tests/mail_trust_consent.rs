@@ -185,3 +185,142 @@ fn one_mail_of_change_address_lines_mails_at_most_two_strangers() {
     );
     assert!(mails.iter().all(|m| m.subject != "Not sent"), "{mails:#?}");
 }
+
+// --------------------------------------- 3. tournaments filled for good
+
+fn tournaments(s: &Install) -> Vec<(String, String)> {
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT name, state FROM tournaments ORDER BY id")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    rows
+}
+
+#[test]
+fn never_confirmed_accounts_neither_open_nor_join_tournaments() {
+    let mut s = Install::confirming(
+        "\n[tournaments]\nplayers_may_create = true\n[limits]\nopen_tournaments = 3\n",
+    );
+    confirmed(&mut s, ALICE, "alice", "apw");
+    // Sybils signed up from addresses nobody confirmed.
+    for i in 0..3 {
+        let from = format!("sybil{i}@rotating.org");
+        round(&mut s, &from, &format!("signup sybil{i} spw"), "");
+        let mails = round(
+            &mut s,
+            &from,
+            &format!("chess tournament create t{i} sybil{i} spw roundrobin 3"),
+            "",
+        );
+        assert!(
+            joined(&only_one(&mails, &from).body)
+                .contains("has no confirmed address yet, so it cannot open tournaments"),
+            "{mails:#?}"
+        );
+    }
+    assert!(tournaments(&s).is_empty());
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess tournament create spring alice apw roundrobin 3",
+        "",
+    );
+    assert!(joined(&only_one(&mails, ALICE).body).contains("tournament spring is open"));
+    // Nor do they join one (the default config lets players join).
+    let mails = round(
+        &mut s,
+        "sybil0@rotating.org",
+        "chess tournament join spring sybil0 spw",
+        "",
+    );
+    assert!(
+        joined(&only_one(&mails, "sybil0@rotating.org").body).contains("cannot join tournaments"),
+        "{mails:#?}"
+    );
+}
+
+#[test]
+fn the_admin_cancels_tournaments_and_a_removed_creators_open_ones_go() {
+    let mut s = four_players(
+        "\n[tournaments]\nplayers_may_create = true\n[limits]\nopen_tournaments = 2\n",
+    );
+    round(
+        &mut s,
+        BOB,
+        "chess tournament create bobs bob bpw roundrobin 5",
+        "",
+    );
+    round(
+        &mut s,
+        CAROL,
+        "chess tournament create carols carol cpw roundrobin 3",
+        "",
+    );
+    round(&mut s, ALICE, "chess tournament join bobs alice apw", "");
+    // The server is full: alice cannot open one, but the admin can.
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess tournament create mine alice apw roundrobin 3",
+        "",
+    );
+    assert!(joined(&only_one(&mails, ALICE).body).contains("holds 2 tournaments"));
+    s.ok(&[
+        "admin",
+        "tournament",
+        "create",
+        "cup",
+        "chess",
+        "--kind",
+        "roundrobin",
+        "--players",
+        "3",
+    ]);
+    // Removing bob removes the tournament he opened; alice is told.
+    s.ok(&["admin", "user", "remove", "bob"]);
+    let mails = s.take_outbox();
+    assert!(
+        joined(&only_one(&mails, ALICE).body).contains("bobs is cancelled"),
+        "{mails:#?}"
+    );
+    assert_eq!(
+        tournaments(&s),
+        [
+            ("carols".to_string(), "open".to_string()),
+            ("cup".to_string(), "open".to_string())
+        ]
+    );
+    // The admin cancels an open one: removed.
+    let said = s.ok(&["admin", "tournament", "cancel", "cup"]);
+    assert!(said.contains("cup removed"), "{said}");
+    // A running one ends at once, its boards in play deleted.
+    round(&mut s, ALICE, "chess tournament join carols alice apw", "");
+    let mails = round(&mut s, DAVE, "chess tournament join carols dave dpw", "");
+    assert!(!to(&mails, ALICE).is_empty(), "it started: {mails:#?}");
+    assert_eq!(boards(&s), 3);
+    let said = s.ok(&["admin", "tournament", "cancel", "carols"]);
+    assert!(said.contains("3 boards in play deleted"), "{said}");
+    assert_eq!(boards(&s), 0);
+    assert_eq!(
+        tournaments(&s),
+        [("carols".to_string(), "finished".to_string())]
+    );
+    let mails = s.take_outbox();
+    assert!(
+        joined(&only_one(&mails, DAVE).body).contains("The server admin cancelled it"),
+        "{mails:#?}"
+    );
+    // The slots are free again: alice opens hers.
+    let mails = round(
+        &mut s,
+        ALICE,
+        "chess tournament create mine alice apw roundrobin 3",
+        "",
+    );
+    assert!(joined(&only_one(&mails, ALICE).body).contains("tournament mine is open"));
+}

@@ -352,6 +352,7 @@ pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
     store::sign_off(ctx.conn, &user.userid, ctx.now)?;
     store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     ctx.server.credentials.forget(&user.userid);
+    super::tournament::leave_all(ctx, &user.userid)?;
     let active = store::boards_of_user(ctx.conn, None, &user.userid)?
         .into_iter()
         .filter(|b| b.is_active())

@@ -247,6 +247,28 @@ impl Server<'_> {
         })
     }
 
+    /// `admin user remove`: sign the user off as `signoff` by mail does
+    /// (their tokens end, they leave every open tournament and those they
+    /// opened are removed). Returns the userid as stored.
+    pub fn admin_remove_user(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+    ) -> Result<String, AdminError> {
+        self.admin_command(conn, |ctx| {
+            let userid = userid.to_lowercase();
+            if !store::sign_off(ctx.conn, &userid, ctx.now)? {
+                return Err(
+                    Refusal::new(format!("there is no active user called {userid}")).into(),
+                );
+            }
+            store::expire_user_reply_tokens(ctx.conn, &userid, ctx.now)?;
+            self.credentials.forget(&userid);
+            super::tournament::leave_all(ctx, &userid)?;
+            Ok(userid)
+        })
+    }
+
     /// Set a user's password from the admin CLI.
     pub fn admin_set_password(
         &self,
