@@ -317,7 +317,7 @@ fn a_multiple_of_fifty_challenges_counts_fifty_commands() {
     assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
     let refusals = only_one(&mails, "mallory@m.example")
         .body
-        .matches("chess challenge alice bob")
+        .matches("A challenge comes from one of its two players")
         .count();
     assert_eq!(refusals, 10, "{mails:#?}");
     let answer = only_one(&mails, "mallory@m.example");
