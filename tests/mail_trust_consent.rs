@@ -324,3 +324,109 @@ fn the_admin_cancels_tournaments_and_a_removed_creators_open_ones_go() {
     );
     assert!(joined(&only_one(&mails, ALICE).body).contains("tournament mine is open"));
 }
+
+// ------------------------------------------ 4. admin user passwd's rules
+
+/// The binary run with `input` on standard input.
+fn run_with_input(s: &Install, args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        .arg("--config")
+        .arg(&s.config)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// A reply to board mail `m` from `from`, its body `text`.
+fn reply_to(m: &SentMail, from: &str, id: &str, text: &str) -> String {
+    let parent = m.header("Message-ID").unwrap();
+    format!(
+        "From: {from}\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{id}>\r\n\
+         In-Reply-To: {parent}\r\nReferences: {parent}\r\n\
+         Date: Mon, 23 Nov 2026 10:05:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n",
+        common::SERVER_ADDRESS,
+        m.subject
+    )
+}
+
+#[test]
+fn admin_user_passwd_ends_the_players_reply_tokens() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    round(&mut s, ALICE, "chess challenge alice bob", "");
+    let mails = round(&mut s, ALICE, "chess move 101 alice apw e4", "");
+    let board = only_one(&mails, BOB).clone();
+    let out = run_with_input(
+        &s,
+        &["admin", "user", "passwd", "bob", "--password-stdin"],
+        "n3wer\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    s.deliver_raw(&reply_to(&board, BOB, "reply.1@players.org", "e5"));
+    s.poll();
+    let mails = s.take_outbox();
+    assert!(to(&mails, ALICE).is_empty(), "the token played: {mails:#?}");
+}
+
+#[test]
+fn the_admin_cli_sets_no_password_that_signup_or_mail_refuses() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    for bad in [
+        "pass word",
+        " SpPass99 ",
+        "123456",
+        "chess",
+        "x",
+        "tab\tbed",
+    ] {
+        let out = run_with_input(
+            &s,
+            &["admin", "user", "passwd", "alice", "--password-stdin"],
+            &format!("{bad}\n"),
+        );
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("choose another password"),
+            "{bad:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = run_with_input(
+            &s,
+            &[
+                "admin",
+                "user",
+                "add",
+                "newbie",
+                "newbie@players.org",
+                "--password-stdin",
+            ],
+            &format!("{bad}\n"),
+        );
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+    }
+    // The old password still plays; signup refuses the same words.
+    let mails = round(&mut s, ALICE, "chess tournaments", "");
+    assert_eq!(mails.len(), 1);
+    for bad in ["123456", "chess", "x"] {
+        let mails = round(&mut s, CAROL, &format!("signup carol {bad}"), "");
+        assert!(
+            joined(&only_one(&mails, CAROL).body).contains("cannot be the password"),
+            "{bad}: {mails:#?}"
+        );
+    }
+}

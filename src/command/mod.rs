@@ -16,7 +16,8 @@ mod parse;
 pub use bounds::{collapse, only_reads};
 pub use parse::{
     has_guard, is_language_word, is_quotable, log_line, parse_line, parse_mail, parse_reply,
-    read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
+    password_problem, read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES,
+    MAX_WORDS,
 };
 pub use parse::{is_tournament_name, MAX_TOURNAMENT_NAME};
 

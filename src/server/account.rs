@@ -115,6 +115,20 @@ fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A new password passes the one rule for passwords
+/// ([`command::password_problem`]), whether it comes by mail (signup,
+/// `change password`) or from the admin CLI (`admin user add|passwd`),
+/// so that no account has a password mail cannot carry.
+pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
+    match command::password_problem(password) {
+        None => Ok(()),
+        Some(why) => Err(Refusal::new(format!(
+            "{}; choose another password.",
+            super::text::capitalise(why)
+        ))),
+    }
+}
+
 /// Create an account (signup by mail or `admin user add`).
 pub(crate) fn create_user(
     ctx: &Ctx<'_>,
@@ -125,9 +139,7 @@ pub(crate) fn create_user(
     let userid = userid.to_lowercase();
     check_userid(&userid)?;
     check_reserved(ctx, &userid)?;
-    if password.expose().is_empty() {
-        return Err(Refusal::new("The password must not be empty.").into());
-    }
+    check_password(password.expose())?;
     let addresses: Vec<String> = if addresses.is_empty() {
         match ctx.sender {
             Some(s) => vec![s.to_lowercase()],
@@ -244,9 +256,7 @@ pub(crate) fn change_password(
     new: &Password,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
-    if new.expose().is_empty() {
-        return Err(Refusal::new("The new password must not be empty.").into());
-    }
+    check_password(new.expose())?;
     store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
     ctx.server.credentials.forget(&user.userid);
     // Its reply tokens end with the old password (#31).

@@ -281,12 +281,12 @@ impl Server<'_> {
             if store::user(ctx.conn, &userid)?.is_none() {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
             }
-            if password.is_empty() {
-                return Err(Refusal::new("the password must not be empty").into());
-            }
+            account::check_password(password)?;
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
-            // A new password from the admin ends a lockout too.
+            // A new password from the admin ends a lockout too, and the
+            // player's reply tokens, as `change password` does.
             store::clear_password_failures(ctx.conn, &userid)?;
+            store::expire_user_reply_tokens(ctx.conn, &userid, ctx.now)?;
             self.credentials.forget(&userid);
             Ok(())
         })
