@@ -430,3 +430,65 @@ fn the_admin_cli_sets_no_password_that_signup_or_mail_refuses() {
         );
     }
 }
+
+// --------------------------------------------------- 5. reserved names
+
+#[test]
+fn role_names_the_servers_own_and_lookalikes_of_kept_names_are_refused_at_signup() {
+    let mut s = Install::with_whole_config(&format!(
+        "[server]\naddress = \"{}\"\nname = \"Test PBM\"\nadmins = [\"richard\"]\n\n\
+         [database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n\
+         [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n",
+        common::SERVER_ADDRESS
+    ));
+    let kept = [
+        "admin",
+        "postmaster",
+        "mailer-daemon",
+        "pbmchess",
+        "pbm",
+        "abuse",
+        "noc",
+        "security",
+        "hostmaster",
+        "usenet",
+        "news",
+        "webmaster",
+        "www",
+        "uucp",
+        "ftp",
+        "info",
+        "marketing",
+        "sales",
+        "support",
+        "computer1",
+        "computers",
+        "compvter",
+        "richard2",
+        "Post_Master5",
+    ];
+    let body: String = kept
+        .iter()
+        .map(|u| format!("signup {u} pw4{u}\n"))
+        .collect();
+    let mails = round(&mut s, MALLORY, "multiple", &body);
+    let answer = joined(&only_one(&mails, MALLORY).body);
+    assert_eq!(
+        answer.matches("a name this server keeps").count(),
+        kept.len(),
+        "{answer}"
+    );
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let users: i64 = conn
+        .query_row("SELECT count(*) FROM users", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(users, 0);
+    // Names near them but not alike still sign up; players may be bob2.
+    for (from, userid) in [(ALICE, "richardson"), (BOB, "computing"), (CAROL, "newsom")] {
+        let mails = round(&mut s, from, &format!("signup {userid} pw4{userid}"), "");
+        assert!(
+            joined(&only_one(&mails, from).body).contains("Your account is ready"),
+            "{userid}: {mails:#?}"
+        );
+    }
+}

@@ -76,6 +76,40 @@ pub const RESERVED_USERIDS: &[&str] = &[
     "nag", "multiple", "help", "board", "end",
 ];
 
+/// Userids that name a role rather than a player, which a signup by mail
+/// may not take (nor a lookalike of one; see `server::account`): the
+/// server's own names (`admin`, `root`, `pbmchess`), the mail system's
+/// (`postmaster`, `mailer-daemon`) and the role mailboxes of RFC 2142
+/// (`abuse`, `noc`, `security`, `hostmaster`, `usenet`, `news`,
+/// `webmaster`, `www`, `uucp`, `ftp`, `info`, `marketing`, `sales`,
+/// `support`). The server's own local part (of `[server] address`) is
+/// kept as well.
+pub const ROLE_USERIDS: &[&str] = &[
+    "admin",
+    "administrator",
+    "root",
+    "pbmchess",
+    "postmaster",
+    "mailer-daemon",
+    "abuse",
+    "noc",
+    "security",
+    "hostmaster",
+    "usenet",
+    "news",
+    "webmaster",
+    "www",
+    "uucp",
+    "ftp",
+    "info",
+    "marketing",
+    "sales",
+    "support",
+    "noreply",
+    "no-reply",
+    "nobody",
+];
+
 /// A password as typed. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Password(String);

@@ -26,22 +26,44 @@ fn check_userid(userid: &str) -> Result<(), Refusal> {
 }
 
 /// A userid as it may look to a reader (issue #15: no `a1ice` next to
-/// `alice`): lower case; `1`, `i` and `|` read as `l`, `0` as `o`, `rn` as
-/// `m`, `vv` as `w`; `-`, `_` and `.` dropped. Two userids that fold alike
-/// cannot both sign up (the first keeps it). Userids are ASCII
-/// ([`command::is_valid_userid`]), so there are no Unicode confusables.
+/// `alice`): lower case; `-`, `_` and `.` dropped; `rn` read as `m`, `vv`
+/// as `w`; then `1`, `i` and `|` as `l`, `0` as `o`, `v` as `u` and `5` as
+/// `s`. Two userids that fold alike cannot both sign up (the first keeps
+/// it). Userids are ASCII ([`command::is_valid_userid`]), so there are no
+/// Unicode confusables.
 pub(crate) fn fold_lookalikes(userid: &str) -> String {
-    let mapped: String = userid
+    let kept: String = userid
         .to_ascii_lowercase()
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .collect();
+    kept.replace("rn", "m")
+        .replace("vv", "w")
+        .chars()
         .map(|c| match c {
             '1' | 'i' | '|' => 'l',
             '0' => 'o',
+            'v' => 'u',
+            '5' => 's',
             c => c,
         })
-        .collect();
-    mapped.replace("rn", "m").replace("vv", "w")
+        .collect()
+}
+
+/// A userid as it is compared with the names the server keeps (issue
+/// #37): its trailing digits dropped, then [`fold_lookalikes`], then one
+/// trailing `s` dropped. A userid *looks like* a kept name when the two
+/// fold alike so: `computer1`, `computers`, `compvter` and `c0mputer`
+/// look like `computer`, `richard2` like `richard`, `Post_Master5` like
+/// `postmaster`. (Between players, only [`fold_lookalikes`] counts, so
+/// `bob2` may sign up beside `bob`.)
+pub(crate) fn fold_kept_name(userid: &str) -> String {
+    let base = userid.trim_end_matches(|c: char| c.is_ascii_digit());
+    let folded = fold_lookalikes(base);
+    match folded.strip_suffix('s') {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => folded,
+    }
 }
 
 fn check_address(address: &str) -> Result<(), Refusal> {
@@ -85,10 +107,13 @@ fn named_addresses(ctx: &Ctx<'_>, addresses: &[String]) -> Handled<Vec<String>> 
     Ok(out)
 }
 
-/// Ruling (issue #31): by mail, a userid may not be, nor look like
-/// ([`fold_lookalikes`]), the computer player's or one of `[server]
-/// admins` (an admin's account is made with `admin user add` only), so a
-/// stranger cannot pose as either. The admin CLI may make an admin's.
+/// Ruling (issues #31, #37): by mail, a userid may not be, nor look like
+/// ([`fold_kept_name`]), a name the server keeps: the computer player's,
+/// one of `[server] admins` (an admin's account is made with `admin user
+/// add` only), a role name ([`command::ROLE_USERIDS`]: `postmaster`,
+/// `abuse`, ...) or the local part of the server's own `[server]
+/// address`; so a stranger cannot pose as any of them. The admin CLI may
+/// make any but the computer's. Accounts that exist keep their names.
 fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
     let config = &ctx.server.config;
     if userid.eq_ignore_ascii_case(&config.computer.userid) {
@@ -104,13 +129,23 @@ fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
             "The userid {userid} is kept for an admin of this server; choose another one."
         )));
     }
-    let folded = fold_lookalikes(userid);
-    let reserved = std::iter::once(&config.computer.userid).chain(&config.server.admins);
-    if let Some(other) = reserved.into_iter().find(|r| fold_lookalikes(r) == folded) {
-        return Err(Refusal::new(format!(
-            "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
-            other.to_lowercase()
-        )));
+    let own = config
+        .server
+        .address
+        .split_once('@')
+        .map(|(local, _)| local.to_string());
+    let folded = fold_kept_name(userid);
+    let kept = std::iter::once(config.computer.userid.clone())
+        .chain(config.server.admins.iter().cloned())
+        .chain(own)
+        .chain(command::ROLE_USERIDS.iter().map(|r| r.to_string()));
+    for name in kept {
+        if fold_kept_name(&name) == folded {
+            return Err(Refusal::new(format!(
+                "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
+                name.to_lowercase()
+            )));
+        }
     }
     Ok(())
 }
@@ -419,6 +454,33 @@ mod tests {
         }
         for (a, b) in [("alice", "alicia"), ("bob", "rob"), ("ann", "anne")] {
             assert_ne!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn kept_names_fold_with_their_digits_and_plural_dropped() {
+        for (kept, like) in [
+            ("computer", "computer1"),
+            ("computer", "computers"),
+            ("computer", "compvter"),
+            ("computer", "C0mputer"),
+            ("richard", "richard2"),
+            ("postmaster", "Post_Master5"),
+            ("mailer-daemon", "mailerdaemon"),
+            ("info", "1nfo"),
+        ] {
+            assert_eq!(fold_kept_name(kept), fold_kept_name(like), "{kept} {like}");
+        }
+        for (kept, other) in [
+            ("computer", "computing"),
+            ("richard", "richards2x"),
+            ("noc", "nick"),
+        ] {
+            assert_ne!(
+                fold_kept_name(kept),
+                fold_kept_name(other),
+                "{kept} {other}"
+            );
         }
     }
 
