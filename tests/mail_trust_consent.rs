@@ -492,3 +492,38 @@ fn role_names_the_servers_own_and_lookalikes_of_kept_names_are_refused_at_signup
         );
     }
 }
+
+// ------------------------------------- 6. a forged signup from a victim
+
+#[test]
+fn a_signup_forged_from_a_victims_address_does_not_block_the_victims_own() {
+    let mut s = Install::confirming("");
+    const VICTIM: &str = "victim@victims.org";
+    // Forged "from" the victim: the welcome mail goes there.
+    let mails = round(&mut s, VICTIM, "signup mallet mpw", "");
+    assert!(only_one(&mails, VICTIM)
+        .subject
+        .starts_with("confirm address mallet "));
+    // The victim's own signup, the same day, goes through with its code.
+    let mails = round(&mut s, VICTIM, "signup victor vpw", "");
+    let welcome = only_one(&mails, VICTIM);
+    assert!(
+        welcome.subject.starts_with("confirm address victor "),
+        "{mails:#?}"
+    );
+    let code = code_of(welcome);
+    let mails = round(
+        &mut s,
+        VICTIM,
+        &format!("confirm address victor {code}"),
+        "",
+    );
+    assert!(
+        only_one(&mails, VICTIM).body.contains("is confirmed"),
+        "{mails:#?}"
+    );
+    // The forged account never got the address: it stays unconfirmed there.
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let mallet = pbmchess::store::user(&conn, "mallet").unwrap().unwrap();
+    assert_eq!(mallet.confirmed_addresses().count(), 0);
+}

@@ -24,6 +24,14 @@
 //!   hours of the last mail is refused with the time a new one may go,
 //!   unless it is for the same account, whose code already mailed stays
 //!   good (no new mail). See migration 0033.
+//! - Except for the sender's own address (issue #37): a signup (or
+//!   `change address`) from an address always gets that address a fresh
+//!   code for its own account, as the answer to its own mail, whatever
+//!   another account asked for it before. So a signup forged "from" a
+//!   victim never blocks the victim's own: the forged account keeps the
+//!   address unconfirmed beside it (it never gets mail of that account
+//!   unless the victim confirms it), and the victim's signup goes through
+//!   with its own code. A userid the forged signup took stays taken.
 //! - Addresses on file before this rule (migration 0022) and those the
 //!   admin gives with `admin user add` count as confirmed.
 //! - Codes: [`CODE_LEN`] characters from [`ALPHABET`] (no 0/O, 1/I/L, 2/Z,
@@ -91,9 +99,15 @@ pub(crate) fn issue(
     status: AddressStatus,
 ) -> Handled<Issued> {
     let address = address.to_lowercase();
+    // The sender's own address: its code goes back as the answer to its
+    // own mail, so no one-a-day refusal applies (module doc).
+    let own = ctx.sender.is_some_and(|s| s.eq_ignore_ascii_case(&address));
     if let Some(last) = store::confirmation_mail(ctx.conn, &address)? {
         let next = last.sent_at + Duration::days(1);
         if next > ctx.now {
+            if own && last.userid != userid {
+                return fresh_code(ctx, userid, &address, status);
+            }
             if last.userid == userid && last.code_expires_at > ctx.now {
                 store::set_address_status(
                     ctx.conn,
@@ -111,14 +125,25 @@ pub(crate) fn issue(
             .into());
         }
     }
+    fresh_code(ctx, userid, &address, status)
+}
+
+/// Give `address` of `userid` this status with a fresh code, recorded as
+/// the address's last confirmation mail.
+fn fresh_code(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    address: &str,
+    status: AddressStatus,
+) -> Handled<Issued> {
     let code = new_code()?;
     let days = i64::from(ctx.server.config.accounts.confirmation_days.max(1));
     let expires = ctx.now + Duration::days(days);
-    let hash = code_hash(userid, &address, &code);
-    store::set_address_status(ctx.conn, userid, &address, status, Some((&hash, expires)))?;
+    let hash = code_hash(userid, address, &code);
+    store::set_address_status(ctx.conn, userid, address, status, Some((&hash, expires)))?;
     store::record_confirmation_mail(
         ctx.conn,
-        &address,
+        address,
         &store::ConfirmationMail {
             userid: userid.to_string(),
             code_hash: hash,
