@@ -527,3 +527,55 @@ fn a_signup_forged_from_a_victims_address_does_not_block_the_victims_own() {
     let mallet = pbmchess::store::user(&conn, "mallet").unwrap().unwrap();
     assert_eq!(mallet.confirmed_addresses().count(), 0);
 }
+
+// ------------------------------------- 7. answers to unknown senders
+
+const TWELVE_TOPICS: &str = "help commands reply if tournament chess doppelganger doublechess mchess shadowchess temporal zelig zelig2";
+
+/// Bytes of the mails to `addr` (subjects and bodies).
+fn bytes_to(mails: &[SentMail], addr: &str) -> usize {
+    to(mails, addr)
+        .iter()
+        .map(|m| m.subject.len() + m.body.len())
+        .sum()
+}
+
+#[test]
+fn a_stranger_gets_one_help_page_and_a_bounded_answer() {
+    let mut s = Install::new();
+    round(&mut s, ALICE, "signup alice apw", "");
+    // 200 bytes asking for twelve pages, from an address nobody confirmed.
+    let mails = round(&mut s, MALLORY, TWELVE_TOPICS, "");
+    let answer = only_one(&mails, MALLORY);
+    assert!(
+        bytes_to(&mails, MALLORY) <= 16 * 1024,
+        "{}",
+        bytes_to(&mails, MALLORY)
+    );
+    assert!(
+        joined(&answer.body).contains("This server sends one help page a command"),
+        "{}",
+        answer.body
+    );
+    // Many reading commands in one mail: cut at 16 KB, and said so.
+    let body = "help commands\nhelp if\nhelp tournament\nhelp temporal\nchess games\nhelp reply\n";
+    let mails = round(&mut s, MALLORY, "multiple", body);
+    let answer = joined(&only_one(&mails, MALLORY).body);
+    assert!(
+        bytes_to(&mails, MALLORY) <= 17 * 1024,
+        "{}",
+        bytes_to(&mails, MALLORY)
+    );
+    assert!(
+        answer.contains("sends at most 16 KB of answers to a mail from an address that is not a confirmed player's"),
+        "{answer}"
+    );
+    assert!(answer.contains("nor the 3 commands after it"), "{answer}");
+    // A confirmed player still gets every page.
+    let mails = round(&mut s, ALICE, TWELVE_TOPICS, "");
+    assert!(
+        bytes_to(&mails, ALICE) > 30 * 1024,
+        "{}",
+        bytes_to(&mails, ALICE)
+    );
+}

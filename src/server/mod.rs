@@ -56,6 +56,7 @@ mod reply;
 mod settings;
 mod show;
 mod social;
+mod strangers;
 pub mod templates;
 mod text;
 mod timers;
@@ -360,6 +361,10 @@ struct Tally {
     replies: Vec<Reply>,
     refused: usize,
     dropped: usize,
+    /// From a stranger: the bytes their answers may still take.
+    stranger_room: Option<usize>,
+    /// A stranger's command was not run for that bound.
+    stranger_cut: bool,
 }
 
 impl Tally {
@@ -636,7 +641,10 @@ impl<'a> Server<'a> {
             tally.refuse(self.refusal_reply(ctx, &refusal, &letter.mail.subject)?);
         }
         let mut read_before: Vec<&Command> = Vec::new();
-        for parsed in &letter.request.commands {
+        // A stranger's answers are bounded (see `strangers`).
+        let stranger = strangers::is_stranger(ctx.conn, letter.sender)?;
+        let commands = &letter.request.commands;
+        for (i, parsed) in commands.iter().enumerate() {
             let so_far = tally
                 .replies
                 .iter()
@@ -644,11 +652,26 @@ impl<'a> Server<'a> {
             if answers_size(so_far, letter.sender) > self.config.limits.max_reply_bytes {
                 break;
             }
+            tally.stranger_room = stranger.then(|| {
+                let used = strangers::bytes_to(tally.replies.iter(), letter.sender);
+                strangers::STRANGER_REPLY_BYTES.saturating_sub(used)
+            });
             match parsed {
+                _ if tally.stranger_room == Some(0) => tally.stranger_cut = true,
                 Ok(parsed) => {
                     self.run_command(ctx, letter, parsed, &mut read_before, &mut tally)?
                 }
                 Err(e) => self.refuse_unread(ctx, e, &mut tally)?,
+            }
+            if tally.stranger_cut {
+                let rest = commands.len() - i - 1;
+                let masked = match parsed {
+                    Ok(p) => &p.masked,
+                    Err(e) => &e.masked,
+                };
+                let refusal = Refusal::new(strangers::cut_sentence(rest));
+                tally.refuse(self.refusal_reply(ctx, &refusal, masked)?);
+                break;
             }
         }
         Ok(tally)
@@ -700,8 +723,16 @@ impl<'a> Server<'a> {
             self.previews.forget();
         }
         let changes = !command::only_reads(&run.command);
+        let room = tally.stranger_room;
+        let over_room = std::cell::Cell::new(false);
         match ctx.session.savepoint(ctx.conn, "command", || {
             let replies = self.execute(ctx, &run)?;
+            // Past a stranger's bound: nothing of it is done (see
+            // `strangers`); the refusal is said by `run_commands`.
+            if room.is_some_and(|room| strangers::bytes_to(replies.iter(), letter.sender) > room) {
+                over_room.set(true);
+                return Err(Failure::Refused(Refusal::new(String::new())));
+            }
             // A board may have ended: a tournament's next round, in this
             // transaction (issue #27).
             if changes {
@@ -710,6 +741,7 @@ impl<'a> Server<'a> {
             Ok(replies)
         }) {
             Ok(mut replies) => tally.replies.append(&mut replies),
+            Err(Failure::Refused(_)) if over_room.get() => tally.stranger_cut = true,
             Err(Failure::Refused(refusal)) => {
                 tally.refused += 1;
                 if !ctx.session.quiet() {
@@ -789,6 +821,7 @@ impl<'a> Server<'a> {
             mut replies,
             refused,
             dropped,
+            ..
         } = tally;
         let (mail, sender) = (letter.mail, letter.sender);
         // A refused reply of the board's player: the error mail shows the
