@@ -361,9 +361,11 @@ pub(crate) fn change_address(
                     r.code_hash.as_deref().zip(r.code_expires_at),
                 )?
             }
-            None if !confirming => {
-                replies.push(ctx.notice(a, "Address changed", &text)?);
-            }
+            // Ruling (issue #37): without confirmation a new address gets
+            // no notice of its own (the sender and the old addresses are
+            // told), so that lines of `change address` cannot fan out to
+            // strangers; it gets the account's mail from now on.
+            None if !confirming => {}
             // Not confirmed yet, kept or new: a fresh code, mailed (at
             // most once a day; within the day the code mailed stays good).
             _ => match confirm::issue(
