@@ -579,3 +579,15 @@ fn a_stranger_gets_one_help_page_and_a_bounded_answer() {
         bytes_to(&mails, ALICE)
     );
 }
+
+#[test]
+fn without_confirmation_lines_of_change_address_mail_no_named_address() {
+    let mut s = Install::new();
+    round(&mut s, MALLORY, "signup mal mpw", "");
+    let body: String = (0..6)
+        .map(|i| format!("change address mal mpw {MALLORY} n{i}@victims.org\n"))
+        .collect();
+    let mails = round(&mut s, MALLORY, "multiple", &body);
+    assert!(to_domain(&mails, "@victims.org").is_empty(), "{mails:#?}");
+    assert_eq!(to(&mails, MALLORY).len(), 1, "{mails:#?}");
+}
