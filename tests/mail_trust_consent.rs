@@ -581,13 +581,15 @@ fn a_stranger_gets_one_help_page_and_a_bounded_answer() {
 }
 
 #[test]
-fn without_confirmation_lines_of_change_address_mail_no_named_address() {
+fn without_confirmation_lines_of_change_address_mail_at_most_two_addresses() {
     let mut s = Install::new();
     round(&mut s, MALLORY, "signup mal mpw", "");
     let body: String = (0..6)
         .map(|i| format!("change address mal mpw {MALLORY} n{i}@victims.org\n"))
         .collect();
     let mails = round(&mut s, MALLORY, "multiple", &body);
-    assert!(to_domain(&mails, "@victims.org").is_empty(), "{mails:#?}");
-    assert_eq!(to(&mails, MALLORY).len(), 1, "{mails:#?}");
+    // A named address gets no notice of its own; an address that was the
+    // account's a line before is told as an old one, but one mail writes
+    // to at most two addresses that are not confirmed ones at its end.
+    assert!(to_domain(&mails, "@victims.org").len() <= 2, "{mails:#?}");
 }
