@@ -51,15 +51,14 @@ pub fn vacation_days(days: &str) -> Result<Option<u32>, Refusal> {
 }
 
 impl App {
-    /// `admin user remove`: sign the user off (their history stays).
-    /// Returns the userid as stored (lower case).
-    pub fn remove_user(&self, conn: &Connection, userid: &str) -> Result<String, AppError> {
-        let userid = userid.to_ascii_lowercase();
-        if store::sign_off(conn, &userid, self.clock().now())? {
-            Ok(userid)
-        } else {
-            Err(Refusal::new(format!("there is no active user called {userid}")).into())
-        }
+    /// `admin user remove`: sign the user off (their history stays), as
+    /// `signoff` by mail does: their reply tokens end and they leave every
+    /// open tournament (see `Server::admin_remove_user`). Returns the
+    /// userid as stored (lower case).
+    pub fn remove_user(&self, conn: &mut Connection, userid: &str) -> Result<String, AppError> {
+        let userid = self.server().admin_remove_user(conn, userid)?;
+        self.send_now(conn)?;
+        Ok(userid)
     }
 
     /// `admin challenge GAME WORDS...`: start a board of `game` (the players

@@ -502,8 +502,8 @@ mod tests {
         assert_eq!(e.exit_code(), 1);
         assert!(e.to_string().contains("nobody"), "{e}");
 
-        assert_eq!(app.remove_user(&conn, "BOB").unwrap(), "bob");
-        let e = app.remove_user(&conn, "bob").unwrap_err();
+        assert_eq!(app.remove_user(&mut conn, "BOB").unwrap(), "bob");
+        let e = app.remove_user(&mut conn, "bob").unwrap_err();
         assert_eq!(e.to_string(), "there is no active user called bob");
         assert_eq!(
             user_list(&conn).unwrap(),

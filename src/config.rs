@@ -207,8 +207,9 @@ pub struct LimitsSection {
     /// commands with their right password count against their accounts
     /// only (see `server::guard`).
     pub commands_per_hour_total: u32,
-    /// Boards a player may be put on in 24 hours (challenges by mail and
-    /// `seek`; the admin's `admin challenge` is not counted).
+    /// Boards a player may ask for in 24 hours (their own challenges by
+    /// mail and `seek`; being challenged spends nothing; the admin's
+    /// `admin challenge` is not counted).
     pub boards_per_player_per_day: u32,
     /// Larger inbound mails are refused with a short error.
     pub max_message_bytes: usize,
@@ -231,7 +232,8 @@ pub struct LimitsSection {
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
     /// Tournaments not yet finished (open or running) the server holds at
-    /// once; `tournament create` is refused beyond it (issue #27).
+    /// once; `tournament create` by mail is refused beyond it (issue #27;
+    /// the admin CLI opens beyond it).
     pub open_tournaments: u32,
 }
 

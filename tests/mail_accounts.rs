@@ -312,8 +312,14 @@ fn a_multiple_of_fifty_challenges_counts_fifty_commands() {
     round(&mut s, BOB, "signup bob bpw", "");
     let flood = "chess challenge alice bob\n".repeat(50);
     let mails = round(&mut s, "mallory@m.example", "multiple", &flood);
-    // Ten boards, not fifty: alice gets ten board mails.
-    assert_eq!(to(&mails, ALICE).len(), 10, "{mails:#?}");
+    // A stranger starts no board (issue #37), and ten commands ran, not
+    // fifty: each was refused, and counted.
+    assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
+    let refusals = only_one(&mails, "mallory@m.example")
+        .body
+        .matches("A challenge comes from one of its two players")
+        .count();
+    assert_eq!(refusals, 10, "{mails:#?}");
     let answer = only_one(&mails, "mallory@m.example");
     assert_eq!(answer.body.matches("more than 10 commands").count(), 1);
     // Further mail from that address is dropped unanswered.

@@ -273,6 +273,8 @@ fn mails_without_a_drawing_stay_text_plain() {
 #[test]
 fn the_help_pages_say_how_to_get_text_only_mail() {
     let mut s = Install::new();
+    // A player: a stranger gets one help page a command (issue #37).
+    exchange(&mut s, ALICE, "signup alice apw", "");
     let mails = exchange(&mut s, ALICE, "help commands drawing", "");
     let all: String = mails.iter().map(|m| m.body.as_str()).collect();
     assert!(

@@ -91,6 +91,16 @@ fn tournament(
             crate::out(&text);
             return Ok(ExitCode::SUCCESS);
         }
+        TournamentCmd::Cancel { name, game } => {
+            let said = server.admin_tournament(
+                &mut conn,
+                game.as_deref(),
+                &name,
+                AdminTournamentAct::Cancel,
+            )?;
+            app.send_now(&conn)?;
+            return say(said);
+        }
         TournamentCmd::Start { name, game } => (game, name, None),
         TournamentCmd::Join { name, userid, game } => (game, name, Some((true, userid))),
         TournamentCmd::Withdraw { name, userid, game } => (game, name, Some((false, userid))),
@@ -223,8 +233,8 @@ fn user_list(conn: Connection) -> Result<ExitCode, AppError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn user_remove(app: &App, conn: Connection, userid: &str) -> Result<ExitCode, AppError> {
-    let userid = app.remove_user(&conn, userid)?;
+fn user_remove(app: &App, mut conn: Connection, userid: &str) -> Result<ExitCode, AppError> {
+    let userid = app.remove_user(&mut conn, userid)?;
     println!("user {userid} signed off");
     Ok(ExitCode::SUCCESS)
 }

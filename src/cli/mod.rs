@@ -128,7 +128,7 @@ pub(crate) enum AdminCmd {
     Stats,
     /// Copy the database to FILE (safe while the daemon runs).
     Backup { file: PathBuf },
-    /// Tournaments: open, list, show, start, join, withdraw.
+    /// Tournaments: open, list, show, start, join, withdraw, cancel.
     #[command(subcommand)]
     Tournament(TournamentCmd),
 }
@@ -191,6 +191,13 @@ pub(crate) enum TournamentCmd {
     Withdraw {
         name: String,
         userid: String,
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Cancel NAME: an open one is removed; a running one ends at once,
+    /// its boards in play deleted (no result, unrated).
+    Cancel {
+        name: String,
         #[arg(long)]
         game: Option<String>,
     },

@@ -16,7 +16,8 @@ mod parse;
 pub use bounds::{collapse, only_reads};
 pub use parse::{
     has_guard, is_language_word, is_quotable, log_line, parse_line, parse_mail, parse_reply,
-    read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES, MAX_WORDS,
+    password_problem, read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES,
+    MAX_WORDS,
 };
 pub use parse::{is_tournament_name, MAX_TOURNAMENT_NAME};
 
@@ -73,6 +74,40 @@ pub fn is_valid_userid(word: &str) -> bool {
 pub const RESERVED_USERIDS: &[&str] = &[
     "all", "active", "inactive", "next", "finished", "error", "preview", "chat", "after", "new",
     "nag", "multiple", "help", "board", "end",
+];
+
+/// Userids that name a role rather than a player, which a signup by mail
+/// may not take (nor a lookalike of one; see `server::account`): the
+/// server's own names (`admin`, `root`, `pbmchess`), the mail system's
+/// (`postmaster`, `mailer-daemon`) and the role mailboxes of RFC 2142
+/// (`abuse`, `noc`, `security`, `hostmaster`, `usenet`, `news`,
+/// `webmaster`, `www`, `uucp`, `ftp`, `info`, `marketing`, `sales`,
+/// `support`). The server's own local part (of `[server] address`) is
+/// kept as well.
+pub const ROLE_USERIDS: &[&str] = &[
+    "admin",
+    "administrator",
+    "root",
+    "pbmchess",
+    "postmaster",
+    "mailer-daemon",
+    "abuse",
+    "noc",
+    "security",
+    "hostmaster",
+    "usenet",
+    "news",
+    "webmaster",
+    "www",
+    "uucp",
+    "ftp",
+    "info",
+    "marketing",
+    "sales",
+    "support",
+    "noreply",
+    "no-reply",
+    "nobody",
 ];
 
 /// A password as typed. Its `Debug` and `Display` never show it.

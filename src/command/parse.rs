@@ -266,8 +266,10 @@ mod tournament;
 mod words;
 
 use parser::*;
-pub use quote::{is_language_word, is_quotable, log_line, strict_quote, word_order};
-use quote::{ordinal, password_problem};
+use quote::ordinal;
+pub use quote::{
+    is_language_word, is_quotable, log_line, password_problem, strict_quote, word_order,
+};
 use suggest::*;
 pub use table::verbs;
 use table::*;

@@ -26,22 +26,44 @@ fn check_userid(userid: &str) -> Result<(), Refusal> {
 }
 
 /// A userid as it may look to a reader (issue #15: no `a1ice` next to
-/// `alice`): lower case; `1`, `i` and `|` read as `l`, `0` as `o`, `rn` as
-/// `m`, `vv` as `w`; `-`, `_` and `.` dropped. Two userids that fold alike
-/// cannot both sign up (the first keeps it). Userids are ASCII
-/// ([`command::is_valid_userid`]), so there are no Unicode confusables.
+/// `alice`): lower case; `-`, `_` and `.` dropped; `rn` read as `m`, `vv`
+/// as `w`; then `1`, `i` and `|` as `l`, `0` as `o`, `v` as `u` and `5` as
+/// `s`. Two userids that fold alike cannot both sign up (the first keeps
+/// it). Userids are ASCII ([`command::is_valid_userid`]), so there are no
+/// Unicode confusables.
 pub(crate) fn fold_lookalikes(userid: &str) -> String {
-    let mapped: String = userid
+    let kept: String = userid
         .to_ascii_lowercase()
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .collect();
+    kept.replace("rn", "m")
+        .replace("vv", "w")
+        .chars()
         .map(|c| match c {
             '1' | 'i' | '|' => 'l',
             '0' => 'o',
+            'v' => 'u',
+            '5' => 's',
             c => c,
         })
-        .collect();
-    mapped.replace("rn", "m").replace("vv", "w")
+        .collect()
+}
+
+/// A userid as it is compared with the names the server keeps (issue
+/// #37): its trailing digits dropped, then [`fold_lookalikes`], then one
+/// trailing `s` dropped. A userid *looks like* a kept name when the two
+/// fold alike so: `computer1`, `computers`, `compvter` and `c0mputer`
+/// look like `computer`, `richard2` like `richard`, `Post_Master5` like
+/// `postmaster`. (Between players, only [`fold_lookalikes`] counts, so
+/// `bob2` may sign up beside `bob`.)
+pub(crate) fn fold_kept_name(userid: &str) -> String {
+    let base = userid.trim_end_matches(|c: char| c.is_ascii_digit());
+    let folded = fold_lookalikes(base);
+    match folded.strip_suffix('s') {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => folded,
+    }
 }
 
 fn check_address(address: &str) -> Result<(), Refusal> {
@@ -62,6 +84,11 @@ fn check_address(address: &str) -> Result<(), Refusal> {
 /// be added later with `change address`, each confirmed on its own.
 pub(crate) const MAX_SIGNUP_EXTRA_ADDRESSES: usize = 1;
 
+/// Most addresses `change address` names (issue #37: one command must not
+/// make the server mail many strangers; each new one gets a confirmation
+/// mail). A signup names at most two as well: its sender's and one more.
+pub(crate) const MAX_CHANGE_ADDRESSES: usize = 2;
+
 /// Addresses named by a command from `sender` (lower-cased): each must be
 /// one mail may go to ([`addresses::check_named`]), except the sender's
 /// own; the admin CLI (no sender) is trusted with any address's shape.
@@ -80,10 +107,13 @@ fn named_addresses(ctx: &Ctx<'_>, addresses: &[String]) -> Handled<Vec<String>> 
     Ok(out)
 }
 
-/// Ruling (issue #31): by mail, a userid may not be, nor look like
-/// ([`fold_lookalikes`]), the computer player's or one of `[server]
-/// admins` (an admin's account is made with `admin user add` only), so a
-/// stranger cannot pose as either. The admin CLI may make an admin's.
+/// Ruling (issues #31, #37): by mail, a userid may not be, nor look like
+/// ([`fold_kept_name`]), a name the server keeps: the computer player's,
+/// one of `[server] admins` (an admin's account is made with `admin user
+/// add` only), a role name ([`command::ROLE_USERIDS`]: `postmaster`,
+/// `abuse`, ...) or the local part of the server's own `[server]
+/// address`; so a stranger cannot pose as any of them. The admin CLI may
+/// make any but the computer's. Accounts that exist keep their names.
 fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
     let config = &ctx.server.config;
     if userid.eq_ignore_ascii_case(&config.computer.userid) {
@@ -99,15 +129,39 @@ fn check_reserved(ctx: &Ctx<'_>, userid: &str) -> Result<(), Refusal> {
             "The userid {userid} is kept for an admin of this server; choose another one."
         )));
     }
-    let folded = fold_lookalikes(userid);
-    let reserved = std::iter::once(&config.computer.userid).chain(&config.server.admins);
-    if let Some(other) = reserved.into_iter().find(|r| fold_lookalikes(r) == folded) {
-        return Err(Refusal::new(format!(
-            "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
-            other.to_ascii_lowercase()
-        )));
+    let own = config
+        .server
+        .address
+        .split_once('@')
+        .map(|(local, _)| local.to_string());
+    let folded = fold_kept_name(userid);
+    let kept = std::iter::once(config.computer.userid.clone())
+        .chain(config.server.admins.iter().cloned())
+        .chain(own)
+        .chain(command::ROLE_USERIDS.iter().map(|r| r.to_string()));
+    for name in kept {
+        if fold_kept_name(&name) == folded {
+            return Err(Refusal::new(format!(
+                "The userid {userid} looks too much like {}, a name this server keeps; choose one that cannot be mistaken for another.",
+                name.to_ascii_lowercase()
+            )));
+        }
     }
     Ok(())
+}
+
+/// A new password passes the one rule for passwords
+/// ([`command::password_problem`]), whether it comes by mail (signup,
+/// `change password`) or from the admin CLI (`admin user add|passwd`),
+/// so that no account has a password mail cannot carry.
+pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
+    match command::password_problem(password) {
+        None => Ok(()),
+        Some(why) => Err(Refusal::new(format!(
+            "{}; choose another password.",
+            super::text::capitalise(why)
+        ))),
+    }
 }
 
 /// Create an account (signup by mail or `admin user add`).
@@ -120,9 +174,7 @@ pub(crate) fn create_user(
     let userid = userid.to_ascii_lowercase();
     check_userid(&userid)?;
     check_reserved(ctx, &userid)?;
-    if password.expose().is_empty() {
-        return Err(Refusal::new("The password must not be empty.").into());
-    }
+    check_password(password.expose())?;
     let addresses: Vec<String> = if addresses.is_empty() {
         match ctx.sender {
             Some(s) => vec![s.to_ascii_lowercase()],
@@ -194,7 +246,7 @@ pub(crate) fn signup(
     }
     let mut text = if confirming {
         format!(
-            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nTo start a game, challenge someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
+            "Welcome to {name}, {userid}! Your account is ready. No mail of it reaches {} until confirmed, and until then you cannot observe, chat or send messages; you may be challenged and play with your password (each command is answered where it came from).\n\nOnce your address is confirmed, start a game by challenging someone:\n  chess challenge {userid} <their userid>\nSend \"help\" for everything else.",
             addresses.join(", ")
         )
     } else {
@@ -239,9 +291,7 @@ pub(crate) fn change_password(
     new: &Password,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
-    if new.expose().is_empty() {
-        return Err(Refusal::new("The new password must not be empty.").into());
-    }
+    check_password(new.expose())?;
     store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
     ctx.server.credentials.forget(&user.userid);
     // Its reply tokens end with the old password (#31).
@@ -277,6 +327,13 @@ pub(crate) fn change_address(
         return Err(Refusal::new("Give at least one mail address.").into());
     }
     let addresses = named_addresses(ctx, &addresses)?;
+    if addresses.len() > MAX_CHANGE_ADDRESSES {
+        return Err(Refusal::new(format!(
+            "change address names at most {MAX_CHANGE_ADDRESSES} addresses, the ones {} is to have from now on; give one or two.",
+            user.userid
+        ))
+        .into());
+    }
     let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
     // Tokens mailed to the old addresses end (#31).
@@ -304,9 +361,11 @@ pub(crate) fn change_address(
                     r.code_hash.as_deref().zip(r.code_expires_at),
                 )?
             }
-            None if !confirming => {
-                replies.push(ctx.notice(a, "Address changed", &text)?);
-            }
+            // Ruling (issue #37): without confirmation a new address gets
+            // no notice of its own (the sender and the old addresses are
+            // told), so that lines of `change address` cannot fan out to
+            // strangers; it gets the account's mail from now on.
+            None if !confirming => {}
             // Not confirmed yet, kept or new: a fresh code, mailed (at
             // most once a day; within the day the code mailed stays good).
             _ => match confirm::issue(
@@ -340,6 +399,7 @@ pub(crate) fn signoff(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>> {
     store::sign_off(ctx.conn, &user.userid, ctx.now)?;
     store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     ctx.server.credentials.forget(&user.userid);
+    super::tournament::leave_all(ctx, &user.userid)?;
     let active = store::boards_of_user(ctx.conn, None, &user.userid)?
         .into_iter()
         .filter(|b| b.is_active())
@@ -396,6 +456,33 @@ mod tests {
         }
         for (a, b) in [("alice", "alicia"), ("bob", "rob"), ("ann", "anne")] {
             assert_ne!(fold_lookalikes(a), fold_lookalikes(b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn kept_names_fold_with_their_digits_and_plural_dropped() {
+        for (kept, like) in [
+            ("computer", "computer1"),
+            ("computer", "computers"),
+            ("computer", "compvter"),
+            ("computer", "C0mputer"),
+            ("richard", "richard2"),
+            ("postmaster", "Post_Master5"),
+            ("mailer-daemon", "mailerdaemon"),
+            ("info", "1nfo"),
+        ] {
+            assert_eq!(fold_kept_name(kept), fold_kept_name(like), "{kept} {like}");
+        }
+        for (kept, other) in [
+            ("computer", "computing"),
+            ("richard", "richards2x"),
+            ("noc", "nick"),
+        ] {
+            assert_ne!(
+                fold_kept_name(kept),
+                fold_kept_name(other),
+                "{kept} {other}"
+            );
         }
     }
 

@@ -247,6 +247,28 @@ impl Server<'_> {
         })
     }
 
+    /// `admin user remove`: sign the user off as `signoff` by mail does
+    /// (their tokens end, they leave every open tournament and those they
+    /// opened are removed). Returns the userid as stored.
+    pub fn admin_remove_user(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+    ) -> Result<String, AdminError> {
+        self.admin_command(conn, |ctx| {
+            let userid = userid.to_ascii_lowercase();
+            if !store::sign_off(ctx.conn, &userid, ctx.now)? {
+                return Err(
+                    Refusal::new(format!("there is no active user called {userid}")).into(),
+                );
+            }
+            store::expire_user_reply_tokens(ctx.conn, &userid, ctx.now)?;
+            self.credentials.forget(&userid);
+            super::tournament::leave_all(ctx, &userid)?;
+            Ok(userid)
+        })
+    }
+
     /// Set a user's password from the admin CLI.
     pub fn admin_set_password(
         &self,
@@ -259,12 +281,12 @@ impl Server<'_> {
             if store::user(ctx.conn, &userid)?.is_none() {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
             }
-            if password.is_empty() {
-                return Err(Refusal::new("the password must not be empty").into());
-            }
+            account::check_password(password)?;
             store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
-            // A new password from the admin ends a lockout too.
+            // A new password from the admin ends a lockout too, and the
+            // player's reply tokens, as `change password` does.
             store::clear_password_failures(ctx.conn, &userid)?;
+            store::expire_user_reply_tokens(ctx.conn, &userid, ctx.now)?;
             self.credentials.forget(&userid);
             Ok(())
         })
@@ -284,7 +306,7 @@ impl Server<'_> {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             let (number, replies) =
-                challenge::start_board(ctx, rules, players, options, timers, None)?;
+                challenge::start_board(ctx, rules, players, options, timers, None, &[])?;
             self.queue(ctx.conn, replies, None, None, ctx.now)?;
             Ok(number)
         })

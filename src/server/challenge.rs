@@ -16,6 +16,9 @@ use chrono::Duration;
 /// Start a board: check the players and options, store it, and return its
 /// number and the board mails to the players. The comment (if any) is
 /// shown as `commenter`'s; by default the userid of the sender's address.
+/// `askers` are the players who asked for the board by mail (the
+/// challenger, or both seekers): only their daily allowances are checked
+/// and spent (none from the admin CLI).
 pub(crate) fn start_board(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
@@ -23,25 +26,22 @@ pub(crate) fn start_board(
     options: &[String],
     timers: &Timers,
     commenter: Option<&str>,
+    askers: &[String],
 ) -> Handled<(u32, Vec<Reply>)> {
-    let players: Vec<String> = players.iter().map(|p| p.to_ascii_lowercase()).collect();
-    let Ok(players) = <[String; 2]>::try_from(players) else {
-        return Err(Refusal::new(format!(
-            "{} is played by two players; name them both, the first plays White: {} challenge alice bob.",
-            game.title(),
-            game.name()
-        ))
-        .into());
-    };
+    let players = two_players(game, players)?;
     let options: Vec<String> = options.iter().map(|o| o.to_lowercase()).collect();
     let (options, level) = computer::take_level(ctx, &players, &options)?;
     check_players(ctx, &players)?;
     check_timers(timers)?;
     check_challenge(ctx, game, &players)?;
-    check_boards_per_day(ctx, &players)?;
+    for asker in askers {
+        check_boards_per_day(ctx, asker, opponent_of(&players, asker))?;
+    }
     let number = insert_board(ctx, game, &players, &options, level, timers)?;
     // Counted so that no rollback undoes it (see `guard`).
-    super::guard::board_started(ctx, &players)?;
+    for asker in askers {
+        board_started(ctx, asker, opponent_of(&players, asker))?;
+    }
     // The challenger is named by userid, never by address. No password is
     // needed to challenge, so the comment is relayed only when the
     // sender's address is a confirmed one of a player of the board: a
@@ -56,6 +56,29 @@ pub(crate) fn start_board(
         None => None,
     };
     Ok((number, new_board_mails(ctx, game, number, comment)?))
+}
+
+/// The two players of a board (lower-cased), or the refusal saying a
+/// board has two.
+fn two_players(game: &'static dyn Game, players: &[String]) -> Handled<[String; 2]> {
+    let players: Vec<String> = players.iter().map(|p| p.to_ascii_lowercase()).collect();
+    <[String; 2]>::try_from(players).map_err(|_| {
+        Refusal::new(format!(
+            "{} is played by two players; name them both, the first plays White: {} challenge alice bob.",
+            game.title(),
+            game.name()
+        ))
+        .into()
+    })
+}
+
+/// The player of `players` who is not `userid`.
+fn opponent_of<'p>(players: &'p [String; 2], userid: &str) -> &'p str {
+    if players[0] == userid {
+        &players[1]
+    } else {
+        &players[0]
+    }
 }
 
 /// Start a board of a tournament (issue #27): the players joined it, so
@@ -238,26 +261,104 @@ fn confirmed_player_sending(ctx: &Ctx<'_>, players: &[String]) -> Handled<Option
     Ok(None)
 }
 
-/// Ruling (issue #15): by mail (challenges and seeks), a player is put on
-/// at most `[limits] boards_per_player_per_day` boards in 24 hours, so a
-/// flood of challenges cannot bury anyone. The admin CLI is not counted,
-/// nor is the computer player.
-fn check_boards_per_day(ctx: &Ctx<'_>, players: &[String]) -> Handled<()> {
-    if ctx.sender.is_none() {
+/// New boards one player may ask for by mail against one opponent in 24
+/// hours (see [`check_boards_per_day`]).
+pub(crate) const BOARDS_PER_OPPONENT_PER_DAY: u32 = 3;
+
+/// Active boards two players may have together before a challenge of one
+/// of them by the other is refused (see [`check_boards_per_day`]).
+pub(crate) const BOARDS_BETWEEN_TWO: usize = 10;
+
+/// Ruling (issues #15, #37): by mail, a board spends the allowance of the
+/// player who asked for it only: the challenger's, or both seekers' (each
+/// asked). A challenged player's allowance is never spent by another's
+/// challenge, so a flood of challenges cannot keep them from starting
+/// their own boards. An asker starts at most `[limits]
+/// boards_per_player_per_day` boards in 24 hours, at most
+/// [`BOARDS_PER_OPPONENT_PER_DAY`] of them against one opponent, and none
+/// while the two play [`BOARDS_BETWEEN_TWO`] active boards together; so
+/// one player makes the server send one opponent at most 3 new boards a
+/// day, and reminders of at most 10 boards (one a day each at the
+/// shortest `--nagtime`). The opponent may refuse challenges altogether
+/// (`set ... reject`, `limit`). The admin CLI is not counted, nor is the
+/// computer player.
+fn check_boards_per_day(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<()> {
+    let computer = &ctx.server.config.computer.userid;
+    if ctx.sender.is_none() || asker.eq_ignore_ascii_case(computer) {
         return Ok(());
     }
     let cap = ctx.server.config.limits.boards_per_player_per_day;
-    let computer = &ctx.server.config.computer.userid;
-    for userid in players.iter().filter(|p| !p.eq_ignore_ascii_case(computer)) {
-        let started = store::boards_started_since(ctx.conn, userid, ctx.now - Duration::days(1))?;
-        if started >= cap {
-            return Err(Refusal::new(format!(
-                "{userid} has been put on {started} new boards in the last 24 hours, the most this server starts for one player in a day; challenge them again tomorrow."
-            ))
-            .into());
-        }
+    let since = ctx.now - Duration::days(1);
+    let started = store::boards_started_since(ctx.conn, asker, None, since)?;
+    if started >= cap {
+        return Err(Refusal::new(format!(
+            "{asker} has been put on {started} new boards in the last 24 hours by their own challenges and seeks, the most this server starts for one player in a day; challenge again tomorrow."
+        ))
+        .into());
+    }
+    if opponent.eq_ignore_ascii_case(computer) {
+        return Ok(());
+    }
+    let against = store::boards_started_since(ctx.conn, asker, Some(opponent), since)?;
+    if against >= BOARDS_PER_OPPONENT_PER_DAY {
+        return Err(Refusal::new(format!(
+            "{asker} has started {against} boards against {opponent} in the last 24 hours, the most this server starts against one opponent in a day; challenge them again tomorrow."
+        ))
+        .into());
+    }
+    let together = store::boards_of_user(ctx.conn, None, asker)?
+        .iter()
+        .filter(|b| b.is_active() && b.players.iter().any(|p| p == opponent))
+        .count();
+    if together >= BOARDS_BETWEEN_TWO {
+        return Err(Refusal::new(format!(
+            "{asker} and {opponent} play {together} boards together already, the most this server starts for two players; challenge again when one has ended."
+        ))
+        .into());
     }
     Ok(())
+}
+
+/// A board was asked for by mail: `asker` is charged a board start
+/// against `opponent`, rollback-proof (the board itself is rolled back
+/// with a mail whose answers are too large; the start stays counted).
+fn board_started(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<()> {
+    let computer = &ctx.server.config.computer.userid;
+    if ctx.sender.is_none() || asker.eq_ignore_ascii_case(computer) {
+        return Ok(());
+    }
+    let (asker, opponent, now) = (asker.to_string(), opponent.to_string(), ctx.now);
+    ctx.charge_lasting(move |conn| Ok(store::record_board_start(conn, &asker, &opponent, now)?))?;
+    Ok(())
+}
+
+/// Ruling (issue #37): a challenge by mail comes from one of its two
+/// players: its sender's address is a confirmed address of one of them
+/// (and, with `[security] authserv_id` set, its From is authenticated:
+/// see `needs_authenticated_from`). Nobody starts boards (and their
+/// reminders) for two others; the admin CLI may. Returns the challenger.
+fn challenger(ctx: &Ctx<'_>, game: &'static dyn Game, players: &[String]) -> Handled<String> {
+    let players = two_players(game, players)?;
+    if let Some(userid) = confirmed_player_sending(ctx, &players)? {
+        return Ok(userid);
+    }
+    let sender = ctx.sender.unwrap_or_default();
+    let on_file = store::userids_with_address(ctx.conn, sender)?
+        .into_iter()
+        .any(|u| players.contains(&u));
+    let text = if on_file {
+        format!(
+            "A challenge comes from a confirmed address of one of its two players, and {sender} is not confirmed yet: confirm it first with the code of its welcome mail (confirm address <userid> <code>)."
+        )
+    } else {
+        format!(
+            "A challenge comes from one of its two players, and {sender} is no address of {} or {}: send it from your own address, naming yourself: {} challenge <you> <opponent>.",
+            players[0],
+            players[1],
+            game.name()
+        )
+    };
+    Err(Refusal::new(text).into())
 }
 
 /// `<game> challenge <user1> <user2> [-opts] [--timers]`
@@ -268,7 +369,16 @@ pub(crate) fn challenge(
     options: &[String],
     timers: &Timers,
 ) -> Handled<Vec<Reply>> {
-    let (_, mut replies) = start_board(ctx, game, players, options, timers, None)?;
+    let challenger = challenger(ctx, game, players)?;
+    let (_, mut replies) = start_board(
+        ctx,
+        game,
+        players,
+        options,
+        timers,
+        Some(&challenger),
+        std::slice::from_ref(&challenger),
+    )?;
     copy_to_sender(ctx, &mut replies);
     Ok(replies)
 }
@@ -317,6 +427,7 @@ pub(crate) fn seek(
         &[],
         &Timers::default(),
         Some(&waiting.userid),
+        &players,
     )?;
     Ok(replies)
 }

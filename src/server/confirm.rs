@@ -24,6 +24,14 @@
 //!   hours of the last mail is refused with the time a new one may go,
 //!   unless it is for the same account, whose code already mailed stays
 //!   good (no new mail). See migration 0033.
+//! - Except for the sender's own address (issue #37): a signup (or
+//!   `change address`) from an address always gets that address a fresh
+//!   code for its own account, as the answer to its own mail, whatever
+//!   another account asked for it before. So a signup forged "from" a
+//!   victim never blocks the victim's own: the forged account keeps the
+//!   address unconfirmed beside it (it never gets mail of that account
+//!   unless the victim confirms it), and the victim's signup goes through
+//!   with its own code. A userid the forged signup took stays taken.
 //! - Addresses on file before this rule (migration 0022) and those the
 //!   admin gives with `admin user add` count as confirmed.
 //! - Codes: [`CODE_LEN`] characters from [`ALPHABET`] (no 0/O, 1/I/L, 2/Z,
@@ -91,9 +99,15 @@ pub(crate) fn issue(
     status: AddressStatus,
 ) -> Handled<Issued> {
     let address = address.to_ascii_lowercase();
+    // The sender's own address: its code goes back as the answer to its
+    // own mail, so no one-a-day refusal applies (module doc).
+    let own = ctx.sender.is_some_and(|s| s.eq_ignore_ascii_case(&address));
     if let Some(last) = store::confirmation_mail(ctx.conn, &address)? {
         let next = last.sent_at + Duration::days(1);
         if next > ctx.now {
+            if own && last.userid != userid {
+                return fresh_code(ctx, userid, &address, status);
+            }
             if last.userid == userid && last.code_expires_at > ctx.now {
                 store::set_address_status(
                     ctx.conn,
@@ -111,14 +125,25 @@ pub(crate) fn issue(
             .into());
         }
     }
+    fresh_code(ctx, userid, &address, status)
+}
+
+/// Give `address` of `userid` this status with a fresh code, recorded as
+/// the address's last confirmation mail.
+fn fresh_code(
+    ctx: &Ctx<'_>,
+    userid: &str,
+    address: &str,
+    status: AddressStatus,
+) -> Handled<Issued> {
     let code = new_code()?;
     let days = i64::from(ctx.server.config.accounts.confirmation_days.max(1));
     let expires = ctx.now + Duration::days(days);
-    let hash = code_hash(userid, &address, &code);
-    store::set_address_status(ctx.conn, userid, &address, status, Some((&hash, expires)))?;
+    let hash = code_hash(userid, address, &code);
+    store::set_address_status(ctx.conn, userid, address, status, Some((&hash, expires)))?;
     store::record_confirmation_mail(
         ctx.conn,
-        &address,
+        address,
         &store::ConfirmationMail {
             userid: userid.to_string(),
             code_hash: hash,
@@ -127,6 +152,78 @@ pub(crate) fn issue(
         },
     )?;
     Ok(Issued::Code(code))
+}
+
+/// Most mails to addresses that have not confirmed (other than its
+/// sender's) that one inbound mail causes (issue #37; see
+/// `Server::charge_strangers`).
+pub(crate) const STRANGER_MAILS_PER_MAIL: usize = 2;
+
+/// Such mails one account asks for in an hour from a confirmed address of
+/// its own, charged to it rather than to the server's `[limits]
+/// unconfirmed_mails_per_hour`.
+pub(crate) const STRANGER_MAILS_PER_ACCOUNT_PER_HOUR: u32 = 2;
+
+/// The account whose own allowance pays for a confirmation mail to `to`
+/// sent now: the account the code was issued for by this mail, when
+/// `sender` is one of its confirmed addresses (so a player's change of
+/// address from their own mailbox, proved by password). `None` for a
+/// signup and for an account with no confirmed address: those are charged
+/// to the server's hourly limit.
+pub(crate) fn asking_account(
+    conn: &rusqlite::Connection,
+    to: &str,
+    sender: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, ServerError> {
+    // Issued by this mail: at its time (stored to the second).
+    let issued_now = |m: &store::ConfirmationMail| m.sent_at + Duration::seconds(1) > now;
+    let Some(last) = store::confirmation_mail(conn, to)?.filter(issued_now) else {
+        return Ok(None);
+    };
+    let Some(user) = store::user(conn, &last.userid)? else {
+        return Ok(None);
+    };
+    let own = user
+        .confirmed_addresses()
+        .any(|a| a.eq_ignore_ascii_case(sender));
+    Ok(own.then_some(user.userid))
+}
+
+/// What the sender is told of the mails not sent to addresses that have
+/// not confirmed: `unsent` holds those past the mail's count, past the
+/// server's hourly `limit`, and past the account's own allowance.
+pub(crate) fn not_sent_text(
+    unsent: &[Vec<String>; 3],
+    limit: u32,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    use chrono::DurationRound;
+    let hour = now.duration_trunc(Duration::hours(1)).unwrap_or(now) + Duration::hours(1);
+    let again = format!(
+        "Ask again after {} UTC (for a confirmation mail: change address <userid> <password> <addresses>).",
+        hour.format("%H:%M")
+    );
+    let mut text = Vec::new();
+    if !unsent[0].is_empty() {
+        text.push(format!(
+            "No mail went to {}: one mail makes this server write to at most {STRANGER_MAILS_PER_MAIL} addresses that have not confirmed they want its mail; name the others in another mail.",
+            unsent[0].join(", ")
+        ));
+    }
+    if !unsent[1].is_empty() {
+        text.push(format!(
+            "No mail went to {}: this server sends at most {limit} mails an hour to addresses that have not confirmed they want its mail, and that many have gone this hour. {again}",
+            unsent[1].join(", ")
+        ));
+    }
+    if !unsent[2].is_empty() {
+        text.push(format!(
+            "No mail went to {}: one account has at most {STRANGER_MAILS_PER_ACCOUNT_PER_HOUR} confirmation mails an hour, and that many have gone. {again}",
+            unsent[2].join(", ")
+        ));
+    }
+    (!text.is_empty()).then(|| text.join("\n\n"))
 }
 
 /// What the sender is told when `address` got its code less than a day ago.

@@ -714,22 +714,6 @@ pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     Ok(replies)
 }
 
-/// A board was started by mail: each of its players but the computer is
-/// charged a board start, rollback-proof (the board itself is rolled back
-/// with a mail whose answers are too large; `store::boards_started_since`
-/// counts the starts too, so `boards_per_player_per_day` still holds).
-pub(crate) fn board_started(ctx: &Ctx<'_>, players: &[String]) -> Result<(), ServerError> {
-    if ctx.sender.is_none() {
-        return Ok(());
-    }
-    let computer = &ctx.server.config.computer.userid;
-    for player in players.iter().filter(|p| !p.eq_ignore_ascii_case(computer)) {
-        let (userid, now) = (player.clone(), ctx.now);
-        ctx.charge_lasting(move |conn| Ok(store::record_board_start(conn, &userid, now)?))?;
-    }
-    Ok(())
-}
-
 /// Whether a command may run under the hourly limits.
 pub(crate) enum Admission {
     Run,

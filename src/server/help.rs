@@ -41,6 +41,16 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             })
             .collect()
     };
+    // A stranger gets one page (see `strangers`); the note names the rest.
+    let stranger = match ctx.sender {
+        Some(sender) => super::strangers::is_stranger(ctx.conn, sender)?,
+        None => false,
+    };
+    let (topics, others) = if stranger && topics.len() > 1 {
+        (topics[..1].to_vec(), topics[1..].to_vec())
+    } else {
+        (topics, Vec::new())
+    };
     let mut replies = Vec::new();
     for topic in &topics {
         let template = format!("help/{topic}.txt");
@@ -74,6 +84,10 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             body: server.templates.render(&template, vars.clone())?,
             reply_key: None,
         });
+    }
+    if !others.is_empty() {
+        let note = super::strangers::one_page_note(&others);
+        replies.push(ctx.notice(ctx.sender.unwrap_or_default(), "Help", note)?);
     }
     Ok(replies)
 }

@@ -60,6 +60,7 @@ mod reply;
 mod settings;
 mod show;
 mod social;
+mod strangers;
 pub mod templates;
 mod text;
 mod timers;
@@ -367,6 +368,10 @@ struct Tally {
     replies: Vec<Reply>,
     refused: usize,
     dropped: usize,
+    /// From a stranger: the bytes their answers may still take.
+    stranger_room: Option<usize>,
+    /// A stranger's command was not run for that bound.
+    stranger_cut: bool,
 }
 
 impl Tally {
@@ -660,7 +665,10 @@ impl<'a> Server<'a> {
             tally.refuse(self.refusal_reply(ctx, &refusal, &letter.mail.subject)?);
         }
         let mut read_before: Vec<&Command> = Vec::new();
-        for parsed in &letter.request.commands {
+        // A stranger's answers are bounded (see `strangers`).
+        let stranger = strangers::is_stranger(ctx.conn, letter.sender)?;
+        let commands = &letter.request.commands;
+        for (i, parsed) in commands.iter().enumerate() {
             let so_far = tally
                 .replies
                 .iter()
@@ -668,11 +676,26 @@ impl<'a> Server<'a> {
             if answers_size(so_far, letter.sender) > self.config.limits.max_reply_bytes {
                 break;
             }
+            tally.stranger_room = stranger.then(|| {
+                let used = strangers::bytes_to(tally.replies.iter(), letter.sender);
+                strangers::STRANGER_REPLY_BYTES.saturating_sub(used)
+            });
             match parsed {
+                _ if tally.stranger_room == Some(0) => tally.stranger_cut = true,
                 Ok(parsed) => {
                     self.run_command(ctx, letter, parsed, &mut read_before, &mut tally)?
                 }
                 Err(e) => self.refuse_unread(ctx, e, &mut tally)?,
+            }
+            if tally.stranger_cut {
+                let rest = commands.len() - i - 1;
+                let masked = match parsed {
+                    Ok(p) => &p.masked,
+                    Err(e) => &e.masked,
+                };
+                let refusal = Refusal::new(strangers::cut_sentence(rest));
+                tally.refuse(self.refusal_reply(ctx, &refusal, masked)?);
+                break;
             }
         }
         Ok(tally)
@@ -724,8 +747,16 @@ impl<'a> Server<'a> {
             self.previews.forget();
         }
         let changes = !command::only_reads(&run.command);
+        let room = tally.stranger_room;
+        let over_room = std::cell::Cell::new(false);
         match ctx.session.savepoint(ctx.conn, "command", || {
             let replies = self.execute(ctx, &run)?;
+            // Past a stranger's bound: nothing of it is done (see
+            // `strangers`); the refusal is said by `run_commands`.
+            if room.is_some_and(|room| strangers::bytes_to(replies.iter(), letter.sender) > room) {
+                over_room.set(true);
+                return Err(Failure::Refused(Refusal::new(String::new())));
+            }
             // A board may have ended: a tournament's next round, in this
             // transaction (issue #27).
             if changes {
@@ -734,6 +765,7 @@ impl<'a> Server<'a> {
             Ok(replies)
         }) {
             Ok(mut replies) => tally.replies.append(&mut replies),
+            Err(Failure::Refused(_)) if over_room.get() => tally.stranger_cut = true,
             Err(Failure::Refused(refusal)) => {
                 tally.refused += 1;
                 if !ctx.session.quiet() {
@@ -813,6 +845,7 @@ impl<'a> Server<'a> {
             mut replies,
             refused,
             dropped,
+            ..
         } = tally;
         let (mail, sender) = (letter.mail, letter.sender);
         // A refused reply of the board's player: the error mail shows the
@@ -964,6 +997,15 @@ impl<'a> Server<'a> {
     /// confirmation mail was not sent may be asked for again at once), and
     /// the sender is told in a mail of their own: which addresses, and
     /// when to ask again.
+    ///
+    /// Ruling (issue #37): one inbound mail causes at most
+    /// [`confirm::STRANGER_MAILS_PER_MAIL`] such mails (the rest are not
+    /// sent, and the sender is told so), and a mail an account asked for
+    /// from one of its confirmed addresses (by password: `change
+    /// address`) is charged to that account's own hourly allowance
+    /// ([`confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR`]) instead of the
+    /// server's, so that signups and strangers cannot spend what a
+    /// player's change of address needs (see [`confirm::asking_account`]).
     #[allow(clippy::type_complexity)]
     fn charge_strangers(
         &self,
@@ -972,37 +1014,48 @@ impl<'a> Server<'a> {
         sender: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        const KEY: &str = "unconfirmed-mails";
         let limit = self.config.limits.unconfirmed_mails_per_hour;
         let mut kept = Vec::with_capacity(mails.len());
-        let mut unsent: Vec<String> = Vec::new();
+        // Not sent: past the mail's count, the server's hour, the account's.
+        let mut unsent: [Vec<String>; 3] = Default::default();
+        let mut strangers = 0;
         for mail in mails {
             if mail.0.eq_ignore_ascii_case(sender) || store::is_confirmed_address(conn, &mail.0)? {
                 kept.push(mail);
                 continue;
             }
-            let used = store::commands_this_hour(conn, store::CountScope::Server, KEY, now)?;
-            if used < limit {
-                store::count_command(conn, store::CountScope::Server, KEY, now)?;
-                kept.push(mail);
+            strangers += 1;
+            let over = if strangers > confirm::STRANGER_MAILS_PER_MAIL {
+                Some(0)
             } else {
-                store::forget_confirmation_mail(conn, &mail.0, now)?;
-                if !unsent.contains(&mail.0) {
-                    unsent.push(mail.0);
+                let (key, limit, which) = match confirm::asking_account(conn, &mail.0, sender, now)?
+                {
+                    Some(userid) => (
+                        format!("unconfirmed-mails:{userid}"),
+                        confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
+                        2,
+                    ),
+                    None => ("unconfirmed-mails".to_string(), limit, 1),
+                };
+                let used = store::commands_this_hour(conn, store::CountScope::Server, &key, now)?;
+                if used < limit {
+                    store::count_command(conn, store::CountScope::Server, &key, now)?;
+                    None
+                } else {
+                    Some(which)
+                }
+            };
+            match over {
+                None => kept.push(mail),
+                Some(which) => {
+                    store::forget_confirmation_mail(conn, &mail.0, now)?;
+                    if !unsent[which].contains(&mail.0) {
+                        unsent[which].push(mail.0);
+                    }
                 }
             }
         }
-        if !unsent.is_empty() {
-            use chrono::DurationRound;
-            let hour = now
-                .duration_trunc(chrono::Duration::hours(1))
-                .unwrap_or(now)
-                + chrono::Duration::hours(1);
-            let text = format!(
-                "No mail went to {}: this server sends at most {limit} mails an hour to addresses that have not confirmed they want its mail, and that many have gone this hour. Ask again after {} UTC (for a confirmation mail: change address <userid> <password> <addresses>).",
-                unsent.join(", "),
-                hour.format("%H:%M")
-            );
+        if let Some(text) = confirm::not_sent_text(&unsent, limit, now) {
             kept.push((
                 sender.to_string(),
                 "Not sent".to_string(),

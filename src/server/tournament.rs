@@ -21,9 +21,20 @@
 //!   finished that they opened, the server `[limits] open_tournaments`.
 //! - Seeding: rating in the game descending (the start rating for the
 //!   unrated), then join order. Entrant `n` of the crosstable is seed `n`.
-//! - Signing off leaves an open tournament (it fills only with players who
-//!   can play); in a running one it withdraws the player before the next
-//!   round is paired (their boards are forfeited by the timers).
+//! - Only accounts with a confirmed address open or join by mail (issue
+//!   #37): a signup nobody confirmed cannot fill the server's tournaments.
+//!   The server's `[limits] open_tournaments` bounds what mail opens; the
+//!   admin CLI opens beyond it.
+//! - Signing off (by mail, or `admin user remove`) leaves every open
+//!   tournament at once, and removes the open ones the account opened
+//!   (their entrants are told); in a running one it withdraws the player
+//!   before the next round is paired (their boards are forfeited by the
+//!   timers).
+//! - `admin tournament cancel NAME`: an open tournament is removed (its
+//!   entrants are told); a running one is finished at once with the note
+//!   that the admin cancelled it, its boards in play are deleted (no
+//!   result, unrated; finished games keep their results and ratings), and
+//!   every entrant gets the final crosstable.
 //! - The start and every round: the pairing, its boards and their mails
 //!   are made in the transaction of the mail (or timers' pass, or admin
 //!   command) that causes them; each pairing is a row keyed by
@@ -100,6 +111,7 @@ pub(crate) fn tournament(
             return Err(Refusal::new(super::text::capitalise(sentence)).into())
         }
         TournamentAction::Create(Ok(plan)) => {
+            super::confirm::needs_confirmed(&user, "open tournaments")?;
             let admin = ctx.server.config.server.is_admin(&user.userid);
             if !admin && !ctx.server.config.tournaments.players_may_create {
                 return Err(Refusal::new(format!(
@@ -123,6 +135,7 @@ pub(crate) fn tournament(
             text
         }
         TournamentAction::Join => {
+            super::confirm::needs_confirmed(&user, "join tournaments")?;
             let t = find(ctx, game, name)?;
             join(ctx, game, &t, &user.userid)?
         }
@@ -244,7 +257,7 @@ pub(crate) fn open(
         .into());
     }
     let cap = ctx.server.config.limits.open_tournaments;
-    if store::unfinished_tournaments(ctx.conn, None)? >= cap {
+    if ctx.sender.is_some() && store::unfinished_tournaments(ctx.conn, None)? >= cap {
         return Err(Refusal::new(format!(
             "This server holds {cap} tournaments not yet finished, its most; open yours when \
              one has finished."
@@ -749,6 +762,79 @@ fn withdraw(
     Ok(())
 }
 
+/// `userid` signed off or was removed: they leave every open tournament,
+/// and those they opened are removed, their entrants told (see the
+/// module's rulings).
+pub(crate) fn leave_all(ctx: &Ctx<'_>, userid: &str) -> Handled<()> {
+    let open: Vec<Tournament> = store::tournaments(ctx.conn, None)?
+        .into_iter()
+        .filter(|t| t.state == TournamentState::Open)
+        .collect();
+    for t in open {
+        if t.creator.as_deref() == Some(userid) {
+            let Some(game) = rules::game(&t.game) else {
+                continue;
+            };
+            store::remove_entrant(ctx.conn, t.id, userid)?;
+            let text = format!(
+                "{} tournament {} is cancelled: {userid}, who opened it, has left the server.",
+                game.title(),
+                t.name
+            );
+            mail_entrants(ctx, game, &t, &text)?;
+            store::delete_tournament(ctx.conn, t.id)?;
+        } else {
+            store::remove_entrant(ctx.conn, t.id, userid)?;
+        }
+    }
+    Ok(())
+}
+
+/// `admin tournament cancel`: an open tournament is removed, a running one
+/// finished with its boards in play deleted (see the module's rulings).
+fn cancel(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<String> {
+    match t.state {
+        TournamentState::Finished => Err(Refusal::new(format!(
+            "Tournament {} has finished already; there is nothing to cancel.",
+            t.name
+        ))
+        .into()),
+        TournamentState::Open => {
+            let text = format!(
+                "{} tournament {} is cancelled by the server admin before it started.",
+                game.title(),
+                t.name
+            );
+            mail_entrants(ctx, game, t, &text)?;
+            store::delete_tournament(ctx.conn, t.id)?;
+            Ok(format!("{} tournament {} removed", game.name(), t.name))
+        }
+        TournamentState::Running => {
+            let table = Table::read(ctx, t)?;
+            let mut deleted = Vec::new();
+            for board in table.boards.iter().flatten().filter(|b| b.is_active()) {
+                store::delete_board(ctx.conn, store::BoardId::new(game.name(), board.board))?;
+                deleted.push(board.board.to_string());
+            }
+            let note = if deleted.is_empty() {
+                "The server admin cancelled it.".to_string()
+            } else {
+                format!(
+                    "The server admin cancelled it; its boards in play ({}) are deleted, with no result.",
+                    deleted.join(", ")
+                )
+            };
+            finish(ctx, game, t, &note)?;
+            Ok(format!(
+                "{} tournament {} finished; {} boards in play deleted",
+                game.name(),
+                t.name,
+                deleted.len()
+            ))
+        }
+    }
+}
+
 /// After a command (or the timers' pass) changed boards: every running
 /// tournament with a player forfeited for silence has them withdrawn, and
 /// every one whose boards have all ended gets its next Swiss round, or is
@@ -1093,6 +1179,7 @@ impl super::Server<'_> {
                 AdminTournamentAct::Withdraw(userid) => {
                     withdraw_by_choice(ctx, game, &t, &userid.to_ascii_lowercase())
                 }
+                AdminTournamentAct::Cancel => cancel(ctx, game, &t),
             }
         })?
         .map_err(super::AdminError::Refused)
@@ -1109,4 +1196,6 @@ pub enum AdminTournamentAct<'a> {
     Join(&'a str),
     /// Withdraw this user.
     Withdraw(&'a str),
+    /// Remove it (open) or end it, its boards in play deleted (running).
+    Cancel,
 }

@@ -157,6 +157,9 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0044_forgery_bounces.sql")),
         M::up(include_str!("../../migrations/0045_forgery_duplicates.sql")),
         M::up(include_str!(
+            "../../migrations/0046_consent_board_starts.sql"
+        )),
+        M::up(include_str!(
             "../../migrations/0048_storage_application_id.sql"
         )),
     ])

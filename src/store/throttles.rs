@@ -190,32 +190,39 @@ pub fn count_command(
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
-/// Boards `userid` was put on since `since` (challenges and seeks): the
-/// boards there are, or the starts recorded by [`record_board_start`]
-/// (which no rollback undoes), whichever are more.
-pub fn boards_started_since(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<u32> {
+/// Boards `userid` asked for by mail since `since` (their challenges and
+/// seeks), as [`record_board_start`] recorded them (no rollback undoes
+/// them); with `opponent`, only those against that player.
+pub fn boards_started_since(
+    conn: &Connection,
+    userid: &str,
+    opponent: Option<&str>,
+    since: DateTime<Utc>,
+) -> Result<u32> {
     let n: i64 = conn.row(
-        "SELECT max(
-             (SELECT count(*) FROM board_players p
-              JOIN boards b ON b.game = p.game AND b.board = p.board
-              WHERE p.userid = ?1 AND b.created_at >= ?2),
-             (SELECT count(*) FROM board_starts WHERE userid = ?1 AND started_at >= ?2))",
-        params![userid, time_text(since)],
+        "SELECT count(*) FROM board_starts
+         WHERE userid = ?1 AND started_at >= ?2 AND (?3 IS NULL OR opponent = ?3)",
+        params![userid, time_text(since), opponent],
         |r| r.get(0),
     )?;
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
 }
 
-/// `userid` was put on a board by mail now. Starts older than two days
-/// are dropped as it goes.
-pub fn record_board_start(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+/// `userid` asked for a board against `opponent` by mail now. Starts
+/// older than two days are dropped as it goes.
+pub fn record_board_start(
+    conn: &Connection,
+    userid: &str,
+    opponent: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
     conn.exec(
         "DELETE FROM board_starts WHERE userid = ?1 AND started_at < ?2",
         params![userid, time_text(now - Duration::days(2))],
     )?;
     conn.exec(
-        "INSERT INTO board_starts (userid, started_at) VALUES (?1, ?2)",
-        params![userid, time_text(now)],
+        "INSERT INTO board_starts (userid, opponent, started_at) VALUES (?1, ?2, ?3)",
+        params![userid, opponent, time_text(now)],
     )?;
     Ok(())
 }

@@ -302,6 +302,20 @@ pub fn unfinished_tournaments(conn: &Connection, creator: Option<&str>) -> Resul
     )?)
 }
 
+/// Remove an open tournament with its entrants (an admin's cancel, or its
+/// creator's account removed).
+pub fn delete_tournament(conn: &Connection, tournament: i64) -> Result<()> {
+    for sql in [
+        "DELETE FROM tournament_entrants WHERE tournament = ?1",
+        "DELETE FROM tournament_games WHERE tournament = ?1",
+        "DELETE FROM tournament_byes WHERE tournament = ?1",
+        "DELETE FROM tournaments WHERE id = ?1",
+    ] {
+        conn.exec(sql, params![tournament])?;
+    }
+    Ok(())
+}
+
 /// A tournament's entrants in seeding order (join order before the start).
 pub fn entrants(conn: &Connection, tournament: i64) -> Result<Vec<EntrantRow>> {
     let mut stmt = conn.prepare_cached(

@@ -107,11 +107,27 @@ pub fn strict_quote(quote: &str, keep: impl Fn(&str) -> bool) -> String {
     out
 }
 
-/// What is wrong with `password` as a new password, if anything: digits
-/// only, or a word of the language, would be quoted back in replies (see
-/// the rulings above).
-pub(super) fn password_problem(password: &str) -> Option<&'static str> {
-    if is_digits(password) {
+/// The fewest characters of a new password.
+pub const MIN_PASSWORD_CHARS: usize = 2;
+
+/// What is wrong with `password` as a new password, if anything: the one
+/// rule for what a password may be, for signup, `change password` and the
+/// admin CLI (`admin user add|passwd`) alike. It is one word as a mail
+/// command reads them (not empty; no white space or control characters,
+/// which no command line could carry); digits only, or a word of the
+/// language, would be quoted back in replies (see the rulings above); and
+/// it has at least [`MIN_PASSWORD_CHARS`] characters.
+pub fn password_problem(password: &str) -> Option<&'static str> {
+    if password.is_empty() {
+        Some("a password cannot be empty")
+    } else if password.chars().count() < MIN_PASSWORD_CHARS {
+        Some("a password of one character is guessed at once")
+    } else if password
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+    {
+        Some("a password is one word, with no spaces, as a mail command reads it")
+    } else if is_digits(password) {
         Some("a password of digits only would read as a board number")
     } else if is_language_word(password) {
         Some("a password that is a word of the command language would read as that word")

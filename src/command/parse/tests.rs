@@ -1412,7 +1412,7 @@ fn a_unique_prefix_stands_for_its_verb() {
     );
     assert!(matches!(cmd("signu bob pw"), Command::Signup { .. }));
     assert!(matches!(
-        cmd("chan pass alice a b"),
+        cmd("chan pass alice a bb"),
         Command::ChangePassword { .. }
     ));
     assert!(matches!(
