@@ -228,6 +228,13 @@ pub struct LimitsSection {
     /// ones (confirmation mails to new addresses); beyond it they are not
     /// sent, and the sender is told (see `server::Server::charge_strangers`).
     pub unconfirmed_mails_per_hour: u32,
+    /// Mails per clock hour (UTC) one address receives that were caused
+    /// by inbound mail that proved no account of that address (by its
+    /// password or a reply token): errors, notices and answers to mail
+    /// with its From, forged or not, and mail to it from mail that proved
+    /// nothing at all. Beyond it they are not sent (see
+    /// `server::guard::answer_may_go`).
+    pub unproved_answers_per_hour: u32,
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
     /// Tournaments not yet finished (open or running) the server holds at
@@ -247,6 +254,7 @@ impl Default for LimitsSection {
             max_reply_bytes: 64 * 1024,
             max_list_items: 20,
             unconfirmed_mails_per_hour: 100,
+            unproved_answers_per_hour: 60,
             observers_per_board: 50,
             open_tournaments: 20,
         }

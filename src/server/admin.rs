@@ -241,9 +241,12 @@ impl Server<'_> {
         password: &str,
         addresses: &[String],
     ) -> Result<(), AdminError> {
+        // Hashed before the transaction: never while the database is
+        // locked for writing.
+        let hash = account::hash_password(password)?;
         self.admin_command(conn, |ctx| {
-            account::create_user(ctx, userid, &command::Password::new(password), addresses)
-                .map(|_| ())
+            let password = command::Password::new(password);
+            account::create_user(ctx, userid, &password, || Ok(hash), addresses).map(|_| ())
         })
     }
 
@@ -254,6 +257,9 @@ impl Server<'_> {
         userid: &str,
         password: &str,
     ) -> Result<(), AdminError> {
+        // Hashed before the transaction: never while the database is
+        // locked for writing.
+        let hash = account::hash_password(password)?;
         self.admin_command(conn, |ctx| {
             let userid = userid.to_lowercase();
             if store::user(ctx.conn, &userid)?.is_none() {
@@ -262,7 +268,7 @@ impl Server<'_> {
             if password.is_empty() {
                 return Err(Refusal::new("the password must not be empty").into());
             }
-            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            store::set_password_hash(ctx.conn, &userid, &hash)?;
             // A new password from the admin ends a lockout too.
             store::clear_password_failures(ctx.conn, &userid)?;
             self.credentials.forget(&userid);

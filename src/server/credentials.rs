@@ -138,19 +138,6 @@ impl VerifiedCredentials {
         ok
     }
 
-    /// Whether `password` for `userid` was verified before in this process
-    /// (a check of it runs no argon2id): a cheap look, counted nowhere.
-    pub fn is_cached(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
-        if !self.enabled() {
-            return false;
-        }
-        let tag = self.tag(userid, stored_hash, &password.to_lowercase());
-        self.lock()
-            .tags
-            .get(userid)
-            .is_some_and(|known| constant_time_eq(known, &tag))
-    }
-
     /// A check for a userid that does not exist: always false, after the
     /// same argon2id work as a real check.
     pub fn no_such_user(&self, password: &str) -> bool {
@@ -201,6 +188,90 @@ impl VerifiedCredentials {
     }
 }
 
+/// A new password hashed before its mail's transaction began (see
+/// [`PreparedHashes`]): its argon2id PHC string, and a keyed tag of the
+/// password it was made of (the password itself is not kept).
+pub struct PreparedHash {
+    tag: [u8; 32],
+    phc: String,
+}
+
+impl PreparedHash {
+    /// The argon2id PHC string to store.
+    pub fn phc(&self) -> &str {
+        &self.phc
+    }
+}
+
+impl VerifiedCredentials {
+    fn new_password_tag(&self, password: &str) -> [u8; 32] {
+        self.tag("", "new password", &password.to_lowercase())
+    }
+
+    /// Hash a new password (signup, change password) ahead of its mail's
+    /// transaction: one argon2id run, counted in the stats.
+    pub fn prepare(&self, password: &str) -> Result<PreparedHash, super::ServerError> {
+        let started = Instant::now();
+        let phc = password::hash_password(password)?;
+        let mut inner = self.lock();
+        inner.stats.verifications += 1;
+        inner.stats.time += started.elapsed();
+        Ok(PreparedHash {
+            tag: self.new_password_tag(password),
+            phc,
+        })
+    }
+
+    /// Whether `prepared` was made of `password`.
+    pub fn prepared_for(&self, prepared: &PreparedHash, password: &str) -> bool {
+        constant_time_eq(&prepared.tag, &self.new_password_tag(password))
+    }
+}
+
+/// Mails whose new passwords are hashed, by Message-ID, until the server
+/// handles them: the hashes are made before the write transaction begins
+/// (argon2id never runs while the database is locked for writing), and
+/// taken by the mail when it runs (see `guard`'s rulings). Bounded: a mail
+/// has at most [`super::guard::PASSWORD_CHECKS_PER_MAIL`] of them, and at
+/// most [`PREPARED_MAILS`] mails wait; beyond that the oldest are dropped
+/// (their commands are then refused as over the mail's budget).
+#[derive(Default)]
+pub struct PreparedHashes {
+    by_mail: Mutex<VecDeque<(String, Vec<PreparedHash>)>>,
+}
+
+/// Mails whose hashes wait at most.
+pub const PREPARED_MAILS: usize = 200;
+
+impl PreparedHashes {
+    /// Whether the mail `message_id` has its hashes already.
+    pub fn has(&self, message_id: &str) -> bool {
+        self.lock().iter().any(|(id, _)| id == message_id)
+    }
+
+    /// Keep `hashes` for the mail `message_id`.
+    pub fn put(&self, message_id: &str, hashes: Vec<PreparedHash>) {
+        let mut by_mail = self.lock();
+        by_mail.push_back((message_id.to_string(), hashes));
+        while by_mail.len() > PREPARED_MAILS {
+            by_mail.pop_front();
+        }
+    }
+
+    /// The hashes of the mail `message_id` (none when not prepared).
+    pub fn take(&self, message_id: &str) -> Vec<PreparedHash> {
+        let mut by_mail = self.lock();
+        match by_mail.iter().position(|(id, _)| id == message_id) {
+            Some(at) => by_mail.remove(at).map(|(_, h)| h).unwrap_or_default(),
+            None => Vec::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Vec<PreparedHash>)>> {
+        self.by_mail.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 impl Inner {
     fn remember(&mut self, userid: &str, tag: [u8; 32]) {
         if self.tags.insert(userid.to_string(), tag).is_none() {
@@ -233,9 +304,6 @@ mod tests {
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert_eq!(cache.stats().verifications, 3);
-        assert!(cache.is_cached("alice", &hash, "SECRET"));
-        assert!(!cache.is_cached("alice", &hash, "wrong"));
-        assert!(!cache.is_cached("bob", &hash, "secret"));
         assert_eq!(cache.stats().checks, 5);
         // Still right after the wrong ones.
         assert!(cache.matches("alice", &hash, "secret"));

@@ -151,6 +151,17 @@ pub(crate) struct Session {
     sender_confirmed: Cell<Option<bool>>,
     /// The mail is a reply to a board mail (see [`quote`]).
     reply: Cell<bool>,
+    /// The receiving MTA did not authenticate the mail's From while
+    /// `[security] authserv_id` is set: no address of it is on file.
+    from_unproved: Cell<bool>,
+    /// The passwords this mail's checks answered: userid, stored hash,
+    /// password (lower-cased), right or not (see [`checked_before`]).
+    checked: RefCell<Vec<(String, String, String, bool)>>,
+    /// Userids whose password (or reply token) this mail proved.
+    proved: RefCell<Vec<String>>,
+    /// New passwords hashed before the mail's transaction (see
+    /// [`new_password_hash`]).
+    prepared: RefCell<Vec<super::credentials::PreparedHash>>,
 }
 
 impl Session {
@@ -159,6 +170,36 @@ impl Session {
         let session = Session::default();
         session.reply.set(reply);
         session
+    }
+
+    /// A mail whose From the receiving MTA did not authenticate
+    /// (`[security] authserv_id` set): no address of it counts as on file.
+    pub fn sent_unauthenticated(&self) {
+        self.from_unproved.set(true);
+    }
+
+    /// The new passwords hashed for this mail before its transaction: they
+    /// were charged to its argon2id budget when they were made.
+    pub fn prepared(&self, hashes: Vec<super::credentials::PreparedHash>) {
+        let n = u32::try_from(hashes.len()).unwrap_or(u32::MAX);
+        self.checks.set(self.checks.get().saturating_add(n));
+        *self.prepared.borrow_mut() = hashes;
+    }
+
+    /// Whether this mail proved an account that has `address` among its
+    /// confirmed addresses (see [`unproved_answer`]).
+    fn proved_address(&self, conn: &Connection, address: &str) -> Result<bool, ServerError> {
+        for userid in self.proved.borrow().iter() {
+            if let Some(user) = store::user(conn, userid)? {
+                if user
+                    .confirmed_addresses()
+                    .any(|a| a.eq_ignore_ascii_case(address))
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Start a command: `quote` is its masked line.
@@ -209,13 +250,18 @@ impl Session {
         self.mask(&self.hidden.borrow().mask(quote))
     }
 
-    /// Every reply with the passwords this mail showed masked.
-    pub fn mask_replies(&self, replies: &mut [Reply]) {
+    /// Every reply to `sender` with the passwords this mail showed masked;
+    /// the replies to anyone else are left as they are (see the rulings:
+    /// no text another receives depends on what a password is).
+    pub fn mask_replies(&self, replies: &mut [Reply], sender: &str) {
         let secrets = self.secrets.borrow();
         if secrets.is_empty() {
             return;
         }
-        for r in replies {
+        for r in replies
+            .iter_mut()
+            .filter(|r| r.to.eq_ignore_ascii_case(sender))
+        {
             r.subject = secrets.mask(&r.subject);
             r.body = secrets.mask(&r.body);
         }
@@ -325,7 +371,10 @@ struct Bucket {
 fn bucket(ctx: &Ctx<'_>, userid: &str, kind: Kind) -> Result<Bucket, ServerError> {
     let user = store::user(ctx.conn, userid)?;
     let stranger = match (&user, ctx.sender) {
-        (Some(u), Some(sender)) => !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)),
+        (Some(u), Some(sender)) => {
+            ctx.session.from_unproved.get()
+                || !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender))
+        }
         _ => false,
     };
     let base = match &user {
@@ -363,16 +412,134 @@ fn keyed_hash(conn: &Connection, userid: &str) -> Result<String, ServerError> {
 fn spend_check(ctx: &Ctx<'_>) -> Handled<()> {
     let session = ctx.session;
     if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
-        if Session::told(&session.told_limits, "checks") {
-            session.quiet.set(true);
-        }
-        return Err(Refusal::new(format!(
-            "Your mail has used the {PASSWORD_CHECKS_PER_MAIL} password checks one mail may make; this and the rest of its commands that give a password were not carried out. Send them again in another mail."
-        ))
-        .into());
+        return Err(over_budget(ctx).into());
     }
     session.checks.set(session.checks.get() + 1);
     Ok(())
+}
+
+/// The refusal of a command past the mail's argon2id budget (told once a
+/// mail): the same whatever its password is, right or wrong.
+fn over_budget(ctx: &Ctx<'_>) -> Refusal {
+    if Session::told(&ctx.session.told_limits, "checks") {
+        ctx.session.quiet.set(true);
+    }
+    Refusal::new(format!(
+        "Your mail has used the {PASSWORD_CHECKS_PER_MAIL} password checks one mail may make (hashing a new password is one); this and the rest of its commands that give a password were not carried out, and each of their passwords counts as a wrong one, since it was not checked. Send them again in another mail."
+    ))
+}
+
+/// What this mail's checks said of `password` for `userid` (whose stored
+/// hash is `stored`; `""` for a userid that does not exist), if one of
+/// them checked it: asked again in the same mail, it costs nothing and
+/// tells nothing the mail was not told.
+fn checked_before(session: &Session, userid: &str, stored: &str, password: &str) -> Option<bool> {
+    let password = password.to_lowercase();
+    session
+        .checked
+        .borrow()
+        .iter()
+        .find(|(u, h, p, _)| u.eq_ignore_ascii_case(userid) && h == stored && *p == password)
+        .map(|(_, _, _, right)| *right)
+}
+
+/// A check of `password` for `userid` made by this mail (see
+/// [`checked_before`]).
+fn remember_check(session: &Session, userid: &str, stored: &str, password: &str, right: bool) {
+    session.checked.borrow_mut().push((
+        userid.to_lowercase(),
+        stored.to_string(),
+        password.to_lowercase(),
+        right,
+    ));
+}
+
+/// Whether `password` is `user`'s: what this mail's checks said of it
+/// before, else one argon2id verification from the mail's budget; past
+/// the budget the refusal, and the password counts as a wrong one, right
+/// or not (see the rulings).
+fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<bool> {
+    let (userid, stored) = (&user.userid, &user.password_hash);
+    if let Some(right) = checked_before(ctx.session, userid, stored, password) {
+        return Ok(right);
+    }
+    if let Err(e) = spend_check(ctx) {
+        ctx.session.failed(userid);
+        return Err(e);
+    }
+    let right = ctx.server.credentials.matches(userid, stored, password);
+    remember_check(ctx.session, userid, stored, password, right);
+    Ok(right)
+}
+
+/// The argon2id hash of a new password (signup, change password): the
+/// one made for it before the mail's transaction began (see
+/// [`prepare_hashes`]). A password none was made for (past the mail's
+/// budget) refuses the command as over the budget.
+pub(crate) fn new_password_hash(ctx: &Ctx<'_>, password: &command::Password) -> Handled<String> {
+    let credentials = &ctx.server.credentials;
+    let mut prepared = ctx.session.prepared.borrow_mut();
+    match prepared
+        .iter()
+        .position(|p| credentials.prepared_for(p, password.expose()))
+    {
+        Some(at) => Ok(prepared.remove(at).phc().to_string()),
+        None => {
+            drop(prepared);
+            Err(over_budget(ctx).into())
+        }
+    }
+}
+
+/// Hash the new passwords `mail` gives (signup, change password), before
+/// its transaction begins, so that argon2id never runs while the database
+/// is locked for writing: at most [`PASSWORD_CHECKS_PER_MAIL`], in the
+/// order of its commands, each charged to the mail's budget when it runs
+/// (see [`Session::prepared`]). None for a mail whose commands will not
+/// run: seen before, never answered, too large, or (for a signup, a
+/// stranger's command) from an address over its hourly limit or while the
+/// server's is spent; a `change password` from an address on file for
+/// its userid still runs over them. Reads only.
+pub(crate) fn prepare_hashes(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    mail: &crate::mail::Envelope,
+    raw_len: usize,
+) -> Result<Vec<super::credentials::PreparedHash>, ServerError> {
+    let (None, Some(sender)) = (&mail.never_answer, &mail.sender) else {
+        return Ok(Vec::new());
+    };
+    let limits = &server.config.limits;
+    if raw_len > limits.max_message_bytes || store::mail_seen(conn, &mail.message_id)? {
+        return Ok(Vec::new());
+    }
+    let now = server.clock.now();
+    let strangers_closed = store::commands_this_hour(conn, CountScope::Address, sender, now)?
+        >= limits.commands_per_hour
+        || store::commands_this_hour(conn, CountScope::Server, "", now)?
+            >= limits.commands_per_hour_total;
+    let on_file = store::userids_with_address(conn, sender)?;
+    let mut hashes = Vec::new();
+    let request = command::parse_mail(&mail.subject, &mail.body);
+    for parsed in request.commands.iter().flatten() {
+        if hashes.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
+            break;
+        }
+        let new = match &parsed.command {
+            command::Command::Signup { password, .. } if !strangers_closed => password,
+            command::Command::ChangePassword { who, new }
+                if !strangers_closed
+                    || on_file.iter().any(|u| u.eq_ignore_ascii_case(&who.userid)) =>
+            {
+                new
+            }
+            _ => continue,
+        };
+        if !new.expose().is_empty() {
+            hashes.push(server.credentials.prepare(new.expose())?);
+        }
+    }
+    Ok(hashes)
 }
 
 /// Check a userid and password (see the rulings above); the user is
@@ -386,6 +553,7 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         if let Some(user) = store::user(ctx.conn, &who.userid)? {
             if user.signed_off_at.is_none() {
                 session.verified.borrow_mut().push(user.userid.clone());
+                session.proved.borrow_mut().push(user.userid.clone());
                 return Ok(user);
             }
         }
@@ -398,12 +566,16 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
     if let Some(until) = store::locked_until(ctx.conn, &bucket.key, ctx.now)? {
         return Err(locked_bucket(ctx, &bucket, Kind::Password, until).into());
     }
+    let password = who.password.expose();
     let Some(user) = bucket.user else {
         hide_misplaced(ctx, who);
-        spend_check(ctx)?;
-        // As long as a wrong password: the time tells nothing.
-        credentials.no_such_user(who.password.expose());
         session.failed(&who.userid);
+        if checked_before(session, &who.userid, "", password).is_none() {
+            spend_check(ctx)?;
+            // As long as a wrong password: the time tells nothing.
+            credentials.no_such_user(password);
+            remember_check(session, &who.userid, "", password, false);
+        }
         if let Some(refusal) = out_of_order(ctx, &[])? {
             return Err(refusal.into());
         }
@@ -419,14 +591,8 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         ))
         .into());
     }
-    let password = who.password.expose();
-    if !credentials.is_cached(&user.userid, &user.password_hash, password) {
-        if let Err(e) = spend_check(ctx) {
-            hide_misplaced(ctx, who);
-            return Err(e);
-        }
-    }
-    if !credentials.matches(&user.userid, &user.password_hash, password) {
+    let right = check_password(ctx, &user, password).inspect_err(|_| hide_misplaced(ctx, who))?;
+    if !right {
         hide_misplaced(ctx, who);
         session.failed(&user.userid);
         if let Some(refusal) = out_of_order(ctx, &[password])? {
@@ -440,6 +606,7 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
     }
     session.add_secret(password);
     session.verified.borrow_mut().push(user.userid.clone());
+    session.proved.borrow_mut().push(user.userid.clone());
     store::clear_failures_bucket(ctx.conn, &bucket.key)?;
     Ok(user)
 }
@@ -615,14 +782,19 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
     }
     let credentials = &ctx.server.credentials;
     for candidate in candidates.into_iter().take(MAX_CANDIDATES) {
-        if !credentials.is_cached(&user.userid, &user.password_hash, candidate) {
-            if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
-                break;
+        let right = match checked_before(session, &user.userid, &user.password_hash, candidate) {
+            Some(right) => right,
+            None if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL => break,
+            None => {
+                session.checks.set(session.checks.get() + 1);
+                let right = credentials.matches(&user.userid, &user.password_hash, candidate);
+                remember_check(session, &user.userid, &user.password_hash, candidate, right);
+                right
             }
-            session.checks.set(session.checks.get() + 1);
-        }
-        if credentials.matches(&user.userid, &user.password_hash, candidate) {
+        };
+        if right {
             session.add_secret(candidate);
+            session.proved.borrow_mut().push(user.userid.clone());
             session.failures.borrow_mut().retain(|(u, kind)| {
                 !(u.eq_ignore_ascii_case(&user.userid) && *kind == Kind::Password)
             });
@@ -810,9 +982,37 @@ fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError
     let Some(sender) = ctx.sender else {
         return Ok(true);
     };
+    // A From the MTA did not authenticate (`[security] authserv_id`) is
+    // anyone's.
+    if ctx.session.from_unproved.get() {
+        return Ok(false);
+    }
     Ok(store::userids_with_address(ctx.conn, sender)?
         .iter()
         .any(|u| u.eq_ignore_ascii_case(userid)))
+}
+
+/// Whether a mail that an inbound mail causes may go to `to` (see the
+/// rulings): always when the inbound mail proved an account (a password
+/// or a reply token) and `to` is not its sender, or is a confirmed address
+/// of an account it proved; any other is counted against `to`, and past
+/// `[limits] unproved_answers_per_hour` in the clock hour it does not go.
+pub(crate) fn answer_may_go(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    session: &Session,
+    sender: &str,
+    to: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, ServerError> {
+    let proved = !session.proved.borrow().is_empty()
+        && (!to.eq_ignore_ascii_case(sender) || session.proved_address(conn, to)?);
+    if proved {
+        return Ok(true);
+    }
+    let key = format!("unproved-answers:{}", to.to_lowercase());
+    let n = store::count_command(conn, CountScope::Server, &key, now)?;
+    Ok(n <= server.config.limits.unproved_answers_per_hour)
 }
 
 /// One command counted for `key`, rollback-proof; the count after it.

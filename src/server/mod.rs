@@ -406,6 +406,9 @@ pub struct Server<'a> {
     pub(crate) computer_budget: computer::Budget,
     /// Boards replayed to a ply for `preview` in the mail at hand.
     pub(crate) previews: pending::Previews,
+    /// New passwords hashed for mails before their transactions (see
+    /// [`Server::prepare_mail`]).
+    prepared: credentials::PreparedHashes,
 }
 
 impl<'a> Server<'a> {
@@ -417,7 +420,27 @@ impl<'a> Server<'a> {
             credentials: credentials::VerifiedCredentials::new(),
             computer_budget: computer::Budget::default(),
             previews: pending::Previews::default(),
+            prepared: credentials::PreparedHashes::default(),
         }
+    }
+
+    /// Before the transaction that handles `mail` begins: hash the new
+    /// passwords it gives (signup, change password), within its argon2id
+    /// budget, so that no hashing runs while the database is locked for
+    /// writing (see `guard::prepare_hashes`). A mail handled without this
+    /// has none: its password-setting commands are refused as over the
+    /// budget. Reads only; [`Server::handle_mail`] calls it itself.
+    pub fn prepare_mail(
+        &self,
+        conn: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<(), ServerError> {
+        if !self.prepared.has(&mail.message_id) {
+            let hashes = guard::prepare_hashes(self, conn, mail, raw_len)?;
+            self.prepared.put(&mail.message_id, hashes);
+        }
+        Ok(())
     }
 
     /// The body of a plain text answer, from `message.txt`.
@@ -442,6 +465,7 @@ impl<'a> Server<'a> {
         mail: &Envelope,
         raw_len: usize,
     ) -> Result<MailOutcome, ServerError> {
+        self.prepare_mail(conn, mail, raw_len)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let processed = self.handle_mail_within(&tx, mail, raw_len)?;
         tx.commit()?;
@@ -466,6 +490,7 @@ impl<'a> Server<'a> {
         raw_len: usize,
     ) -> Result<Processed, ServerError> {
         let now = self.clock.now();
+        let hashes = self.prepared.take(&mail.message_id);
         let letter = match self.admit(tx, mail, raw_len, now)? {
             Admitted::Settled(outcome) => {
                 return Ok(Processed {
@@ -476,6 +501,10 @@ impl<'a> Server<'a> {
             Admitted::Read(letter) => letter,
         };
         let session = guard::Session::for_reply(letter.by_reply.is_some());
+        session.prepared(hashes);
+        if !letter.authenticated {
+            session.sent_unauthenticated();
+        }
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = letter
@@ -611,6 +640,10 @@ impl<'a> Server<'a> {
             return Ok(MailOutcome::RateLimited);
         }
         self.record(tx, mail, "too-large", now)?;
+        let nothing_proved = guard::Session::default();
+        if !guard::answer_may_go(self, tx, &nothing_proved, sender, sender, now)? {
+            return Ok(MailOutcome::TooLarge);
+        }
         let text = format!(
             "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
             self.config.limits.max_message_bytes
@@ -805,7 +838,7 @@ impl<'a> Server<'a> {
             // behind a forwarder that strips Auto-Submitted; issue #31).
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
         }
-        ctx.session.mask_replies(&mut replies);
+        ctx.session.mask_replies(&mut replies, sender);
         if dropped > 0 && dropped == letter.request.commands.len() {
             // Nothing of the mail ran: dropped for the limits.
             return Ok(Answered::Dropped(replies));
@@ -843,13 +876,16 @@ impl<'a> Server<'a> {
     ) -> Result<MailOutcome, ServerError> {
         let (mail, sender, now) = (letter.mail, letter.sender, letter.now);
         let cause = Some(mail.message_id.as_str());
+        let goes = |to: &str| guard::answer_may_go(self, tx, session, sender, to, now);
         match answered {
-            Ok(Answered::Dropped(replies)) => {
+            Ok(Answered::Dropped(mut replies)) => {
+                retain_ok(&mut replies, |r| goes(&r.to))?;
                 self.queue(tx, replies, Some(sender), cause, now)?;
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
-            Ok(Answered::Mails { mails, refused }) => {
+            Ok(Answered::Mails { mut mails, refused }) => {
+                retain_ok(&mut mails, |m| goes(&m.0))?;
                 let mails = self.charge_strangers(tx, mails, sender, now)?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "answered", now)?;
@@ -859,9 +895,13 @@ impl<'a> Server<'a> {
                 })
             }
             Err(Unanswered::TooLarge(sentence)) => {
-                self.queue(tx, session.notices(), None, cause, now)?;
-                let body = self.notice_body(&sentence)?;
-                self.enqueue(tx, sender, "Error", body, cause, now)?;
+                let mut notices = session.notices();
+                retain_ok(&mut notices, |r| goes(&r.to))?;
+                self.queue(tx, notices, None, cause, now)?;
+                if goes(sender)? {
+                    let body = self.notice_body(&sentence)?;
+                    self.enqueue(tx, sender, "Error", body, cause, now)?;
+                }
                 self.record(tx, mail, "reply-too-large", now)?;
                 Ok(MailOutcome::ReplyTooLarge)
             }
@@ -1305,6 +1345,21 @@ impl<'a> Server<'a> {
             .unwrap_or(0);
         Ok(replies)
     }
+}
+
+/// Keep the items `keep` says yes to, in order.
+fn retain_ok<T>(
+    items: &mut Vec<T>,
+    mut keep: impl FnMut(&T) -> Result<bool, ServerError>,
+) -> Result<(), ServerError> {
+    let mut kept = Vec::with_capacity(items.len());
+    for item in items.drain(..) {
+        if keep(&item)? {
+            kept.push(item);
+        }
+    }
+    *items = kept;
+    Ok(())
 }
 
 /// The size that counts against `[limits] max_reply_bytes`: the answers
