@@ -1,6 +1,8 @@
 //! Password checks with a cache of verified credentials, as Dovecot's auth
 //! cache does: one argon2id verification per player per process, not one
-//! per mail.
+//! per mail. The cache saves time only: every check still takes its place
+//! in the mail's budget (see `guard`), so whether a password is cached
+//! never decides whether it is checked.
 //!
 //! - What is cached is a keyed hash (SHA-256 under a key drawn at random
 //!   when the process starts) of the userid, the stored argon2id PHC string
@@ -41,6 +43,22 @@ pub fn return_large_blocks_at_once() {
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
+}
+
+/// The hash an unknown userid is checked against, made once a process
+/// (see [`warm_up`]).
+fn dummy_hash() -> Option<&'static String> {
+    static DUMMY: OnceLock<Option<String>> = OnceLock::new();
+    DUMMY
+        .get_or_init(|| password::hash_password("no such user").ok())
+        .as_ref()
+}
+
+/// Make what the checks need once a process (the hash an unknown userid
+/// is checked against) now: called before a mail's transaction, so that
+/// no hashing runs while the database is locked for writing.
+pub fn warm_up() {
+    let _ = dummy_hash();
 }
 
 /// Users whose verified credentials are kept at most.
@@ -141,9 +159,7 @@ impl VerifiedCredentials {
     /// A check for a userid that does not exist: always false, after the
     /// same argon2id work as a real check.
     pub fn no_such_user(&self, password: &str) -> bool {
-        static DUMMY: OnceLock<Option<String>> = OnceLock::new();
-        let dummy = DUMMY.get_or_init(|| password::hash_password("no such user").ok());
-        if let Some(hash) = dummy {
+        if let Some(hash) = dummy_hash() {
             let started = Instant::now();
             let _ = self.verify(hash, password);
             let mut inner = self.lock();

@@ -12,9 +12,13 @@
 //!   all, right or wrong, for `lockout_minutes`; no password is verified
 //!   for it meanwhile. So strangers guessing (or forging wrong passwords to
 //!   annoy) lock out only strangers: the account's own addresses keep
-//!   working. Mail forged with the owner's address still counts against
-//!   the owner's bucket: without DMARC the server cannot tell it apart
-//!   (see the README's limits). A right password forgets the wrong ones
+//!   working. With `[security] authserv_id` set, mail whose From the
+//!   receiving MTA did not authenticate counts as a stranger's, whatever
+//!   address it shows (no address of it is on file, here and for the
+//!   hourly limits and [`out_of_order`]): forged mail cannot lock the owner
+//!   out. Without it, mail forged with the owner's address counts against
+//!   the owner's bucket: the server cannot tell it apart (see the README's
+//!   limits). A right password forgets the wrong ones
 //!   of its own bucket only (the owner's moves do not reset the strangers'
 //!   count); a new password from the admin forgets both.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted
@@ -44,13 +48,47 @@
 //!   told "the words are out of order", never which word, and only at
 //!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
-//!   [`text::Hidden`]) in every reply the mail causes, to anyone, and in its
-//!   log line. A password that is also a move (`e4`) is masked in move
-//!   lists too: choose a better one.
+//!   [`text::Hidden`]) in the answers to the mail's sender (their own
+//!   copies, the quotes of their commands) and in its log line, and never
+//!   in a mail to anyone else: masking there made what others read depend
+//!   on what the password is (an observer named after a guess read
+//!   `*****` in the list of observers), an oracle. Of the sender's own
+//!   words others read (the comment, a chat line, a message) the word
+//!   equal to the password the command gave is masked
+//!   (`text::commented`, `text::own_text`): that depends on what the
+//!   sender wrote, not on what the password is.
 //! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
-//!   verifications per inbound mail (a password verified before by this
-//!   process costs none, see [`super::credentials`]); the rest of a
-//!   `multiple`'s commands that give a password are refused with one line.
+//!   argon2id runs per inbound mail, verifications and hashes of new
+//!   passwords together. The cache of verified passwords
+//!   ([`super::credentials`]) saves a check's time, never its place in the
+//!   budget: a password this process verified before costs a check like
+//!   any other. Past the budget every command that gives a password is
+//!   refused with the same sentence (told once a mail) and its password
+//!   counts as a wrong one toward its bucket, right or wrong, checked or
+//!   not: nothing the server answers, writes or logs depends on whether an
+//!   unchecked password was right (a right one run from the cache named it
+//!   among twenty guesses). A password this mail checked before (the same
+//!   userid, stored hash and password) costs nothing and answers as it did
+//!   ([`checked_before`]): it tells the mail nothing it was not told, and a
+//!   wrong one counts again.
+//! - **New passwords are hashed before the mail's transaction**
+//!   ([`prepare_hashes`]): argon2id never runs while the database is locked
+//!   for writing (a mail of 50 signups held it for seconds). At most the
+//!   budget's, in the order of the mail's commands (signup, change
+//!   password), each one of the mail's checks whether or not its command
+//!   runs; a command whose new password has no hash (past the budget) is
+//!   refused as over the budget ([`new_password_hash`]). The admin CLI
+//!   hashes before its transaction too.
+//! - **Answers to unproved mail are bounded per recipient**
+//!   ([`answer_may_go`]): a mail an inbound mail causes to an address is
+//!   counted against that address, `[limits] unproved_answers_per_hour`
+//!   (60) per clock hour, unless the inbound mail proved an account (a
+//!   right password or a reply token) and the mail goes to someone other
+//!   than its sender, or to a confirmed address of an account it proved.
+//!   Past the bound it is not sent, and nothing says so (that would be a
+//!   mail too). Counted is what is mailed, not what arrives: forged mail
+//!   "from" a player runs as the player's over the address's limit, and
+//!   without this each of them mailed the player an error.
 //! - **Command limits** (`[limits]`), per clock hour (UTC): each command
 //!   counts, each line of a `multiple` too. A command whose password is
 //!   right counts against its account (`commands_per_hour_per_account`),
@@ -509,6 +547,7 @@ pub(crate) fn prepare_hashes(
     let (None, Some(sender)) = (&mail.never_answer, &mail.sender) else {
         return Ok(Vec::new());
     };
+    super::credentials::warm_up();
     let limits = &server.config.limits;
     if raw_len > limits.max_message_bytes || store::mail_seen(conn, &mail.message_id)? {
         return Ok(Vec::new());
@@ -866,7 +905,9 @@ pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             Kind::Password => "wrong passwords",
             Kind::Code => "wrong confirmation codes",
         };
-        let whence = if bucket.stranger {
+        let whence = if bucket.stranger && ctx.session.from_unproved.get() {
+            "in mail whose From this server's mail host could not confirm, or from addresses that are not on file for it,"
+        } else if bucket.stranger {
             "from addresses that are not on file for it"
         } else {
             "from one of its own addresses (or mail forged to look so)"

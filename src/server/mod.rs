@@ -884,9 +884,9 @@ impl<'a> Server<'a> {
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
-            Ok(Answered::Mails { mut mails, refused }) => {
+            Ok(Answered::Mails { mails, refused }) => {
+                let mut mails = self.charge_strangers(tx, mails, sender, now)?;
                 retain_ok(&mut mails, |m| goes(&m.0))?;
-                let mails = self.charge_strangers(tx, mails, sender, now)?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "answered", now)?;
                 Ok(MailOutcome::Answered {
