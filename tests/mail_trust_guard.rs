@@ -266,26 +266,64 @@ fn one_mail_hashes_at_most_five_new_passwords() {
     assert!(limit.contains("alice takes Chess challenges"), "{limit}");
 }
 
-#[test]
-fn the_server_never_hashes_inside_a_mail_it_was_not_prepared_for() {
-    use pbmchess::mail::Envelope;
-    use pbmchess::server::Server;
-    let mut w = common::world::World::new();
-    let server = Server::new(&w.config, &w.clock, &w.templates);
-    let env = Envelope {
-        message_id: "unprepared@t".into(),
-        sender: Some("carol@c.example".into()),
-        subject: "signup carol Secret-C3".into(),
-        body: String::new(),
+fn envelope(id: &str, from: &str, subject: &str, body: &str) -> pbmchess::mail::Envelope {
+    pbmchess::mail::Envelope {
+        message_id: id.into(),
+        sender: Some(from.into()),
+        subject: subject.into(),
+        body: body.into(),
         comment: String::new(),
         never_answer: None,
         replied_to: Vec::new(),
         auth_results: Vec::new(),
-    };
+    }
+}
+
+#[test]
+fn the_server_never_hashes_inside_a_mail_it_was_not_prepared_for() {
+    use pbmchess::server::Server;
+    let mut w = common::world::World::new();
+    let server = Server::new(&w.config, &w.clock, &w.templates);
+    let env = envelope(
+        "unprepared@t",
+        "carol@c.example",
+        "signup carol Secret-C3",
+        "",
+    );
     let tx = w.conn.transaction().unwrap();
     server.handle_mail_within(&tx, &env, 100).unwrap();
     tx.commit().unwrap();
     assert_eq!(server.credentials.stats().verifications, 0);
     assert!(pbmchess::store::user(&w.conn, "carol").unwrap().is_none());
     let _ = SERVER_ADDRESS;
+}
+
+#[test]
+fn a_mails_argon2id_work_is_done_before_its_transaction() {
+    use pbmchess::server::Server;
+    let mut w = common::world::World::with_board();
+    let server = Server::new(&w.config, &w.clock, &w.templates);
+    let body = [
+        "chess move 101 alice pa e4",
+        "chess limit nosuch1 guess1 3",
+        "chess limit bob wrong 3",
+        "signup carol Secret-C3",
+        "change password alice pa New-A2",
+    ]
+    .join("\n");
+    let env = envelope("prepared@t", "a@x", "multiple", &body);
+    server.prepare_mail(&w.conn, &env, 100).unwrap();
+    let before = server.credentials.stats().verifications;
+    assert_eq!(before, 5, "three checks and two hashes");
+    let tx = w.conn.transaction().unwrap();
+    server.handle_mail_within(&tx, &env, 100).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(server.credentials.stats().verifications, before);
+    // Everything ran as if checked there: the move, the signup, the
+    // change (its new hash the one made ahead).
+    assert_ne!(w.board().position, w.board().start_position);
+    assert!(pbmchess::store::user(&w.conn, "carol").unwrap().is_some());
+    w.mail("a@x", "chess limit alice New-A2 2", "");
+    let answer = w.replies().pop().unwrap();
+    assert!(answer.body.contains("alice takes Chess"), "{}", answer.body);
 }

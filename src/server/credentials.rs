@@ -238,22 +238,74 @@ impl VerifiedCredentials {
         })
     }
 
+    /// Check `password` for `userid` (stored hash `stored`; `None` for a
+    /// userid that does not exist) ahead of its mail's transaction: one
+    /// argon2id run (or the cache's answer), kept as a keyed tag and the
+    /// answer (see [`Prepared`]).
+    pub fn precheck(&self, userid: &str, stored: Option<&str>, password: &str) -> PreparedCheck {
+        let right = match stored {
+            Some(hash) => self.matches(userid, hash, password),
+            None => self.no_such_user(password),
+        };
+        PreparedCheck {
+            tag: self.check_tag(userid, stored, password),
+            right,
+        }
+    }
+
+    /// What a check made ahead (one of `checks`) said of `password` for
+    /// `userid` with the stored hash `stored`, if one was made.
+    pub fn prechecked(
+        &self,
+        checks: &[PreparedCheck],
+        userid: &str,
+        stored: Option<&str>,
+        password: &str,
+    ) -> Option<bool> {
+        let tag = self.check_tag(userid, stored, password);
+        checks
+            .iter()
+            .find(|c| constant_time_eq(&c.tag, &tag))
+            .map(|c| c.right)
+    }
+
+    fn check_tag(&self, userid: &str, stored: Option<&str>, password: &str) -> [u8; 32] {
+        let stored = stored.map_or_else(|| "no such user".to_string(), |h| format!("${h}"));
+        self.tag(&userid.to_lowercase(), &stored, &password.to_lowercase())
+    }
+
     /// Whether `prepared` was made of `password`.
     pub fn prepared_for(&self, prepared: &PreparedHash, password: &str) -> bool {
         constant_time_eq(&prepared.tag, &self.new_password_tag(password))
     }
 }
 
-/// Mails whose new passwords are hashed, by Message-ID, until the server
-/// handles them: the hashes are made before the write transaction begins
-/// (argon2id never runs while the database is locked for writing), and
+/// A password checked before its mail's transaction began: a keyed tag
+/// of userid, stored hash and password, and whether it was right.
+pub struct PreparedCheck {
+    tag: [u8; 32],
+    right: bool,
+}
+
+/// The argon2id work of one mail, done before its transaction began: the
+/// hashes of its new passwords and the checks of the passwords it gives.
+#[derive(Default)]
+pub struct Prepared {
+    pub hashes: Vec<PreparedHash>,
+    pub checks: Vec<PreparedCheck>,
+}
+
+/// The argon2id work of mails (see [`Prepared`]), by Message-ID, until the
+/// server handles them: done before the write transaction begins (so that
+/// argon2id does not run while the database is locked for writing), and
 /// taken by the mail when it runs (see `guard`'s rulings). Bounded: a mail
-/// has at most [`super::guard::PASSWORD_CHECKS_PER_MAIL`] of them, and at
+/// has at most [`super::guard::PASSWORD_CHECKS_PER_MAIL`] runs, and at
 /// most [`PREPARED_MAILS`] mails wait; beyond that the oldest are dropped
-/// (their commands are then refused as over the mail's budget).
+/// (their new passwords are then refused as over the mail's budget, their
+/// checks made in the transaction).
 #[derive(Default)]
 pub struct PreparedHashes {
-    by_mail: Mutex<VecDeque<(String, Vec<PreparedHash>)>>,
+    by_mail: Mutex<VecDeque<(String, Prepared)>>,
 }
 
 /// Mails whose hashes wait at most.
@@ -265,8 +317,8 @@ impl PreparedHashes {
         self.lock().iter().any(|(id, _)| id == message_id)
     }
 
-    /// Keep `hashes` for the mail `message_id`.
-    pub fn put(&self, message_id: &str, hashes: Vec<PreparedHash>) {
+    /// Keep what was prepared for the mail `message_id`.
+    pub fn put(&self, message_id: &str, hashes: Prepared) {
         let mut by_mail = self.lock();
         by_mail.push_back((message_id.to_string(), hashes));
         while by_mail.len() > PREPARED_MAILS {
@@ -274,16 +326,16 @@ impl PreparedHashes {
         }
     }
 
-    /// The hashes of the mail `message_id` (none when not prepared).
-    pub fn take(&self, message_id: &str) -> Vec<PreparedHash> {
+    /// What was prepared for the mail `message_id` (nothing when not).
+    pub fn take(&self, message_id: &str) -> Prepared {
         let mut by_mail = self.lock();
         match by_mail.iter().position(|(id, _)| id == message_id) {
             Some(at) => by_mail.remove(at).map(|(_, h)| h).unwrap_or_default(),
-            None => Vec::new(),
+            None => Prepared::default(),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Vec<PreparedHash>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Prepared)>> {
         self.by_mail.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -71,13 +71,17 @@
 //!   userid, stored hash and password) costs nothing and answers as it did
 //!   ([`checked_before`]): it tells the mail nothing it was not told, and a
 //!   wrong one counts again.
-//! - **New passwords are hashed before the mail's transaction**
-//!   ([`prepare_hashes`]): argon2id never runs while the database is locked
-//!   for writing (a mail of 50 signups held it for seconds). At most the
-//!   budget's, in the order of the mail's commands (signup, change
-//!   password), each one of the mail's checks whether or not its command
-//!   runs; a command whose new password has no hash (past the budget) is
-//!   refused as over the budget ([`new_password_hash`]). The admin CLI
+//! - **Argon2id runs before the mail's transaction** ([`prepare_hashes`]),
+//!   not while the database is locked for writing (a mail of 50 signups
+//!   held it for seconds): the hashes of its new passwords (signup, change
+//!   password) and the checks of the passwords its commands give, at most
+//!   the budget in all, in the order of its commands. A hash is one of the
+//!   mail's checks whether or not its command runs; a command whose new
+//!   password has no hash (past the budget) is refused as over the budget
+//!   ([`new_password_hash`]). A check made ahead is spent, and its answer
+//!   used, only when a command asks for it within the budget, as any
+//!   check; one whose stored hash changed since (an earlier command of the
+//!   group changed the password) runs in the transaction. The admin CLI
 //!   hashes before its transaction too.
 //! - **Answers to unproved mail are bounded per recipient**
 //!   ([`answer_may_go`]): a mail an inbound mail causes to an address is
@@ -200,6 +204,9 @@ pub(crate) struct Session {
     /// New passwords hashed before the mail's transaction (see
     /// [`new_password_hash`]).
     prepared: RefCell<Vec<super::credentials::PreparedHash>>,
+    /// Passwords checked before the mail's transaction (see
+    /// [`check_password`]).
+    prechecks: Vec<super::credentials::PreparedCheck>,
 }
 
 impl Session {
@@ -216,12 +223,14 @@ impl Session {
         self.from_unproved.set(true);
     }
 
-    /// The new passwords hashed for this mail before its transaction: they
-    /// were charged to its argon2id budget when they were made.
-    pub fn prepared(&self, hashes: Vec<super::credentials::PreparedHash>) {
-        let n = u32::try_from(hashes.len()).unwrap_or(u32::MAX);
+    /// The argon2id work done for this mail before its transaction: the
+    /// new passwords' hashes are charged to its budget now, the checks
+    /// when a command asks for them (see [`check_password`]).
+    pub fn prepared(&mut self, prepared: super::credentials::Prepared) {
+        let n = u32::try_from(prepared.hashes.len()).unwrap_or(u32::MAX);
         self.checks.set(self.checks.get().saturating_add(n));
-        *self.prepared.borrow_mut() = hashes;
+        *self.prepared.borrow_mut() = prepared.hashes;
+        self.prechecks = prepared.checks;
     }
 
     /// Whether this mail proved an account that has `address` among its
@@ -407,16 +416,28 @@ struct Bucket {
 }
 
 fn bucket(ctx: &Ctx<'_>, userid: &str, kind: Kind) -> Result<Bucket, ServerError> {
-    let user = store::user(ctx.conn, userid)?;
-    let stranger = match (&user, ctx.sender) {
+    let unproved = ctx.session.from_unproved.get();
+    bucket_of(ctx.conn, ctx.sender, unproved, userid, kind)
+}
+
+/// [`bucket`] of a mail from `sender`, whose From was not authenticated
+/// when `unproved`.
+fn bucket_of(
+    conn: &Connection,
+    sender: Option<&str>,
+    unproved: bool,
+    userid: &str,
+    kind: Kind,
+) -> Result<Bucket, ServerError> {
+    let user = store::user(conn, userid)?;
+    let stranger = match (&user, sender) {
         (Some(u), Some(sender)) => {
-            ctx.session.from_unproved.get()
-                || !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender))
+            unproved || !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender))
         }
         _ => false,
     };
     let base = match &user {
-        None => format!("#{}", keyed_hash(ctx.conn, userid)?),
+        None => format!("#{}", keyed_hash(conn, userid)?),
         Some(u) if stranger => format!("stranger:{}", u.userid),
         Some(u) => u.userid.clone(),
     };
@@ -505,7 +526,12 @@ fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<
         ctx.session.failed(userid);
         return Err(e);
     }
-    let right = ctx.server.credentials.matches(userid, stored, password);
+    // Checked before the transaction began, as a rule; in it only when
+    // the stored hash changed since (or nothing was prepared).
+    let credentials = &ctx.server.credentials;
+    let right = credentials
+        .prechecked(&ctx.session.prechecks, userid, Some(stored), password)
+        .unwrap_or_else(|| credentials.matches(userid, stored, password));
     remember_check(ctx.session, userid, stored, password, right);
     Ok(right)
 }
@@ -529,56 +555,80 @@ pub(crate) fn new_password_hash(ctx: &Ctx<'_>, password: &command::Password) -> 
     }
 }
 
-/// Hash the new passwords `mail` gives (signup, change password), before
-/// its transaction begins, so that argon2id never runs while the database
-/// is locked for writing: at most [`PASSWORD_CHECKS_PER_MAIL`], in the
-/// order of its commands, each charged to the mail's budget when it runs
-/// (see [`Session::prepared`]). None for a mail whose commands will not
-/// run: seen before, never answered, too large, or (for a signup, a
-/// stranger's command) from an address over its hourly limit or while the
-/// server's is spent; a `change password` from an address on file for
-/// its userid still runs over them. Reads only.
+/// The argon2id work of `mail`, done before its transaction begins so
+/// that it does not run while the database is locked for writing: the
+/// hashes of the new passwords it gives (signup, change password) and the
+/// checks of the passwords its commands give, at most
+/// [`PASSWORD_CHECKS_PER_MAIL`] in all, in the order of its commands. A
+/// hash is charged to the mail's budget when the mail runs, whether or not
+/// its command does (see [`Session::prepared`]); a check when a command
+/// asks for it, as any check ([`check_password`]). Nothing for a mail
+/// whose commands will not run: seen before, never answered, too large;
+/// nor for a command that will not: a stranger's (a signup, a password
+/// not from an address on file for its userid) from an address over its
+/// hourly limit or while the server's is spent, or one for a locked
+/// userid. Reads only.
 pub(crate) fn prepare_hashes(
     server: &super::Server<'_>,
     conn: &Connection,
     mail: &crate::mail::Envelope,
     raw_len: usize,
-) -> Result<Vec<super::credentials::PreparedHash>, ServerError> {
+) -> Result<super::credentials::Prepared, ServerError> {
+    let mut prepared = super::credentials::Prepared::default();
     let (None, Some(sender)) = (&mail.never_answer, &mail.sender) else {
-        return Ok(Vec::new());
+        return Ok(prepared);
     };
     super::credentials::warm_up();
     let limits = &server.config.limits;
     if raw_len > limits.max_message_bytes || store::mail_seen(conn, &mail.message_id)? {
-        return Ok(Vec::new());
+        return Ok(prepared);
     }
     let now = server.clock.now();
+    let unproved = !mail.authenticated(server.config.security.authserv_id.as_deref());
     let strangers_closed = store::commands_this_hour(conn, CountScope::Address, sender, now)?
         >= limits.commands_per_hour
         || store::commands_this_hour(conn, CountScope::Server, "", now)?
             >= limits.commands_per_hour_total;
-    let on_file = store::userids_with_address(conn, sender)?;
-    let mut hashes = Vec::new();
+    let on_file = if unproved {
+        Vec::new()
+    } else {
+        store::userids_with_address(conn, sender)?
+    };
+    let admitted =
+        |userid: &str| !strangers_closed || on_file.iter().any(|u| u.eq_ignore_ascii_case(userid));
+    let credentials = &server.credentials;
+    let mut checked: Vec<(String, String)> = Vec::new();
     let request = command::parse_mail(&mail.subject, &mail.body);
     for parsed in request.commands.iter().flatten() {
-        if hashes.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
+        let runs = prepared.hashes.len() + prepared.checks.len();
+        if runs >= PASSWORD_CHECKS_PER_MAIL as usize {
+            break;
+        }
+        if let Some(who) = parsed.command.credentials().filter(|w| admitted(&w.userid)) {
+            let (userid, password) = (who.userid.to_lowercase(), who.password.expose());
+            let pair = (userid.clone(), password.to_lowercase());
+            let bucket = bucket_of(conn, Some(sender), unproved, &userid, Kind::Password)?;
+            if !checked.contains(&pair) && store::locked_until(conn, &bucket.key, now)?.is_none() {
+                let stored = bucket.user.as_ref().map(|u| u.password_hash.as_str());
+                prepared
+                    .checks
+                    .push(credentials.precheck(&userid, stored, password));
+                checked.push(pair);
+            }
+        }
+        if prepared.hashes.len() + prepared.checks.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
             break;
         }
         let new = match &parsed.command {
             command::Command::Signup { password, .. } if !strangers_closed => password,
-            command::Command::ChangePassword { who, new }
-                if !strangers_closed
-                    || on_file.iter().any(|u| u.eq_ignore_ascii_case(&who.userid)) =>
-            {
-                new
-            }
+            command::Command::ChangePassword { who, new } if admitted(&who.userid) => new,
             _ => continue,
         };
         if !new.expose().is_empty() {
-            hashes.push(server.credentials.prepare(new.expose())?);
+            prepared.hashes.push(credentials.prepare(new.expose())?);
         }
     }
-    Ok(hashes)
+    Ok(prepared)
 }
 
 /// Check a userid and password (see the rulings above); the user is
@@ -611,8 +661,13 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         session.failed(&who.userid);
         if checked_before(session, &who.userid, "", password).is_none() {
             spend_check(ctx)?;
-            // As long as a wrong password: the time tells nothing.
-            credentials.no_such_user(password);
+            if credentials
+                .prechecked(&session.prechecks, &who.userid, None, password)
+                .is_none()
+            {
+                // As long as a wrong password: the time tells nothing.
+                credentials.no_such_user(password);
+            }
             remember_check(session, &who.userid, "", password, false);
         }
         if let Some(refusal) = out_of_order(ctx, &[])? {

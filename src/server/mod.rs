@@ -500,7 +500,7 @@ impl<'a> Server<'a> {
             }
             Admitted::Read(letter) => letter,
         };
-        let session = guard::Session::for_reply(letter.by_reply.is_some());
+        let mut session = guard::Session::for_reply(letter.by_reply.is_some());
         session.prepared(hashes);
         if !letter.authenticated {
             session.sent_unauthenticated();
