@@ -98,7 +98,7 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
     debug_abort(raw);
     let envelope = server.envelope_of(raw);
     let handled = (|| -> Result<MailOutcome, ServerError> {
-        // New passwords are hashed before the write lock is taken.
+        // Passwords are checked and hashed before the write lock is taken.
         server.prepare_mail(conn, &envelope, size)?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let processed = handle_one(server, &tx, &envelope, raw, size)?;
@@ -434,11 +434,11 @@ fn read_slice(
     slice: &[(&mail::InboundMessage, String)],
     report: &mut PassReport,
 ) -> Result<usize, ServerError> {
-    // New passwords are hashed before the write lock is taken.
+    // Passwords are checked and hashed before the write lock is taken.
     for (message, _) in slice {
         let envelope = server.envelope_of(&message.raw);
         if let Err(e) = server.prepare_mail(conn, &envelope, message.size) {
-            warn!(error = %e, "cannot hash the new passwords of a mail; they are refused");
+            warn!(error = %e, "cannot check or hash the passwords of a mail before its transaction");
         }
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;

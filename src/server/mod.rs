@@ -406,7 +406,7 @@ pub struct Server<'a> {
     pub(crate) computer_budget: computer::Budget,
     /// Boards replayed to a ply for `preview` in the mail at hand.
     pub(crate) previews: pending::Previews,
-    /// New passwords hashed for mails before their transactions (see
+    /// The argon2id work of mails, done before their transactions (see
     /// [`Server::prepare_mail`]).
     prepared: credentials::PreparedHashes,
 }
@@ -424,12 +424,14 @@ impl<'a> Server<'a> {
         }
     }
 
-    /// Before the transaction that handles `mail` begins: hash the new
-    /// passwords it gives (signup, change password), within its argon2id
-    /// budget, so that no hashing runs while the database is locked for
-    /// writing (see `guard::prepare_hashes`). A mail handled without this
-    /// has none: its password-setting commands are refused as over the
-    /// budget. Reads only; [`Server::handle_mail`] calls it itself.
+    /// Before the transaction that handles `mail` begins: its argon2id
+    /// work, within its budget (the hashes of the new passwords it gives,
+    /// the checks of the passwords its commands give), so that none runs
+    /// while the database is locked for writing (see
+    /// `guard::prepare_hashes`). A mail handled without this has no new
+    /// password hashed (its signups and password changes are refused as
+    /// over the budget) and checks its passwords in the transaction.
+    /// Reads only; [`Server::handle_mail`] calls it itself.
     pub fn prepare_mail(
         &self,
         conn: &Connection,
@@ -878,9 +880,10 @@ impl<'a> Server<'a> {
         let cause = Some(mail.message_id.as_str());
         let goes = |to: &str| guard::answer_may_go(self, tx, session, sender, to, now);
         match answered {
-            Ok(Answered::Dropped(mut replies)) => {
-                retain_ok(&mut replies, |r| goes(&r.to))?;
-                self.queue(tx, replies, Some(sender), cause, now)?;
+            Ok(Answered::Dropped(replies)) => {
+                let mut mails = self.group(replies, Some(sender))?;
+                retain_ok(&mut mails, |m| goes(&m.0))?;
+                self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
