@@ -233,13 +233,23 @@ pub struct LimitsSection {
     /// password or a reply token): errors, notices and answers to mail
     /// with its From, forged or not, and mail to it from mail that proved
     /// nothing at all. Beyond it they are not sent (see
-    /// `server::guard::answer_may_go`).
-    pub unproved_answers_per_hour: u32,
+    /// `server::guard::answer_may_go`). Unset: `commands_per_hour`, so an
+    /// address gets at most as many such answers as it may send commands
+    /// that prove nothing.
+    pub unproved_answers_per_hour: Option<u32>,
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
     /// Tournaments not yet finished (open or running) the server holds at
     /// once; `tournament create` is refused beyond it (issue #27).
     pub open_tournaments: u32,
+}
+
+impl LimitsSection {
+    /// `unproved_answers_per_hour`, or `commands_per_hour` when unset.
+    pub fn unproved_answers(&self) -> u32 {
+        self.unproved_answers_per_hour
+            .unwrap_or(self.commands_per_hour)
+    }
 }
 
 impl Default for LimitsSection {
@@ -254,7 +264,7 @@ impl Default for LimitsSection {
             max_reply_bytes: 64 * 1024,
             max_list_items: 20,
             unconfirmed_mails_per_hour: 100,
-            unproved_answers_per_hour: 60,
+            unproved_answers_per_hour: None,
             observers_per_board: 50,
             open_tournaments: 20,
         }

@@ -268,6 +268,24 @@ fn forged_mail_from_a_player_gets_at_most_the_hours_unproved_answers() {
 }
 
 #[test]
+fn the_bound_on_unproved_answers_is_set_in_limits_and_proved_ones_pass_it() {
+    let mut s = signed_up("[limits]\nunproved_answers_per_hour = 3\n", ALICE_PW);
+    for i in 0..6 {
+        s.send(ALICE, &format!("chess limit alice Wrong{i} 3"), "");
+    }
+    s.poll();
+    let n = to(&s.take_outbox(), ALICE).len();
+    // Her signup's welcome was one of the three (unless the hour turned).
+    assert!((2..=3).contains(&n), "{n} mails to alice");
+    // bob's own commands with his password are all answered.
+    for _ in 0..5 {
+        s.send(BOB, &format!("chess limit bob {BOB_PW} 3"), "");
+    }
+    s.poll();
+    assert_eq!(to(&s.take_outbox(), BOB).len(), 5);
+}
+
+#[test]
 fn one_mail_hashes_at_most_five_new_passwords() {
     let mut s = Install::with_config("");
     let body: Vec<String> = (1..=12)

@@ -86,7 +86,7 @@
 //! - **Answers to unproved mail are bounded per recipient**
 //!   ([`answer_may_go`]): a mail an inbound mail causes to an address is
 //!   counted against that address, `[limits] unproved_answers_per_hour`
-//!   (60) per clock hour, unless the inbound mail proved an account (a
+//!   (unset: `commands_per_hour`, 60) per clock hour, unless the inbound mail proved an account (a
 //!   right password or a reply token) and the mail goes to someone other
 //!   than its sender, or to a confirmed address of an account it proved.
 //!   Past the bound it is not sent, and nothing says so (that would be a
@@ -1108,7 +1108,7 @@ pub(crate) fn answer_may_go(
     }
     let key = format!("unproved-answers:{}", to.to_lowercase());
     let n = store::count_command(conn, CountScope::Server, &key, now)?;
-    Ok(n <= server.config.limits.unproved_answers_per_hour)
+    Ok(n <= server.config.limits.unproved_answers())
 }
 
 /// One command counted for `key`, rollback-proof; the count after it.
