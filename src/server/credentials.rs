@@ -299,7 +299,7 @@ pub struct Prepared {
 /// server handles them: done before the write transaction begins (so that
 /// argon2id does not run while the database is locked for writing), and
 /// taken by the mail when it runs (see `guard`'s rulings). Bounded: a mail
-/// has at most [`super::guard::PASSWORD_CHECKS_PER_MAIL`] runs, and at
+/// has at most `guard::PASSWORD_CHECKS_PER_MAIL` runs, and at
 /// most [`PREPARED_MAILS`] mails wait; beyond that the oldest are dropped
 /// (their new passwords are then refused as over the mail's budget, their
 /// checks made in the transaction).

@@ -86,9 +86,11 @@
 //! - **Answers to unproved mail are bounded per recipient**
 //!   ([`answer_may_go`]): a mail an inbound mail causes to an address is
 //!   counted against that address, `[limits] unproved_answers_per_hour`
-//!   (unset: `commands_per_hour`, 60) per clock hour, unless the inbound mail proved an account (a
-//!   right password or a reply token) and the mail goes to someone other
-//!   than its sender, or to a confirmed address of an account it proved.
+//!   (unset: `commands_per_hour`, 60) per clock hour, unless the inbound
+//!   mail proved an account (a right password, a reply token, the right
+//!   password among words out of order) and the mail goes to someone
+//!   other than its sender, or to a confirmed address of an account it
+//!   proved (an address named by a forged signup is not confirmed).
 //!   Past the bound it is not sent, and nothing says so (that would be a
 //!   mail too). Counted is what is mailed, not what arrives: forged mail
 //!   "from" a player runs as the player's over the address's limit, and
@@ -234,7 +236,7 @@ impl Session {
     }
 
     /// Whether this mail proved an account that has `address` among its
-    /// confirmed addresses (see [`unproved_answer`]).
+    /// confirmed addresses (see [`answer_may_go`]).
     fn proved_address(&self, conn: &Connection, address: &str) -> Result<bool, ServerError> {
         for userid in self.proved.borrow().iter() {
             if let Some(user) = store::user(conn, userid)? {
@@ -834,8 +836,13 @@ pub(crate) fn parse_refusal(
 ///   as a wrong password: the answer goes to the sender, an address on
 ///   file for the account, so a guesser forging that address never reads
 ///   it, and an owner who misplaced a word is not locked out faster for
-///   it. The right one is masked in every reply and the log, and forgets
-///   the failures of its bucket as a right password does.
+///   it. The right one is masked in the answers to the sender and the
+///   log, proves the account (see [`answer_may_go`]), and forgets the
+///   failures of its bucket as a right password does. A candidate this
+///   mail checked before costs nothing; past the budget none is tried,
+///   cached or not.
+/// - With `[security] authserv_id` set, only mail whose From the MTA
+///   authenticated is the owner's (see [`from_address_on_file`]).
 /// - The sentence never says which word was the password.
 /// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
 ///   `multiple` body are not.
@@ -1151,6 +1158,22 @@ mod tests {
 
     fn count_of(conn: &Connection) -> u32 {
         store::commands_this_hour(conn, CountScope::Address, "a@x", Utc::now()).unwrap()
+    }
+
+    #[test]
+    fn a_verified_password_is_masked_only_in_the_answers_to_the_sender() {
+        let session = Session::default();
+        session.add_secret("Lion7");
+        let reply = |to: &str| Reply {
+            to: to.to_string(),
+            subject: "Chess Board 101".to_string(),
+            body: "Observers: lion7, tiger99".to_string(),
+            reply_key: None,
+        };
+        let mut replies = vec![reply("A@x"), reply("b@x")];
+        session.mask_replies(&mut replies, "a@x");
+        assert_eq!(replies[0].body, "Observers: *****, tiger99");
+        assert_eq!(replies[1].body, "Observers: lion7, tiger99");
     }
 
     #[test]
