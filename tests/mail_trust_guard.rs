@@ -327,6 +327,17 @@ fn envelope(id: &str, from: &str, subject: &str, body: &str) -> pbmchess::mail::
 }
 
 #[test]
+fn process_hashes_a_signups_password_before_its_transaction() {
+    let s = Install::with_config("");
+    let file = s.path("signup.eml");
+    let raw = common::raw_mail(MALLORY, "signup carol Secret-C3", "", "p1@evil.example");
+    std::fs::write(&file, raw).unwrap();
+    s.ok(&["process", file.to_str().unwrap()]);
+    let user = pbmchess::store::user(&db(&s), "carol").unwrap();
+    assert!(user.is_some_and(|u| u.password_hash.starts_with("$argon2id$")));
+}
+
+#[test]
 fn the_server_never_hashes_inside_a_mail_it_was_not_prepared_for() {
     use pbmchess::server::Server;
     let mut w = common::world::World::new();
