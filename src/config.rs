@@ -228,14 +228,12 @@ pub struct LimitsSection {
     /// ones (confirmation mails to new addresses); beyond it they are not
     /// sent, and the sender is told (see `server::Server::charge_strangers`).
     pub unconfirmed_mails_per_hour: u32,
-    /// Mails per clock hour (UTC) one address receives that were caused
-    /// by inbound mail that proved no account of that address (by its
-    /// password or a reply token): errors, notices and answers to mail
-    /// with its From, forged or not, and mail to it from mail that proved
-    /// nothing at all. Beyond it they are not sent (see
-    /// `server::guard::answer_may_go`). Unset: `commands_per_hour`, so an
-    /// address gets at most as many such answers as it may send commands
-    /// that prove nothing.
+    /// Answers per clock hour (UTC) one address receives to mail with its
+    /// From (forged or not) that proved no account of that address (by
+    /// its password or a reply token). Beyond it they are not sent (see
+    /// `server::guard::answer_may_go`). Unset: `commands_per_hour` and
+    /// one: the answers the address's own commands that prove nothing may
+    /// get, and the notice that it sent too many.
     pub unproved_answers_per_hour: Option<u32>,
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
@@ -245,10 +243,11 @@ pub struct LimitsSection {
 }
 
 impl LimitsSection {
-    /// `unproved_answers_per_hour`, or `commands_per_hour` when unset.
+    /// `unproved_answers_per_hour`, or `commands_per_hour` and one when
+    /// unset.
     pub fn unproved_answers(&self) -> u32 {
         self.unproved_answers_per_hour
-            .unwrap_or(self.commands_per_hour)
+            .unwrap_or(self.commands_per_hour.saturating_add(1))
     }
 }
 

@@ -83,18 +83,20 @@
 //!   check; one whose stored hash changed since (an earlier command of the
 //!   group changed the password) runs in the transaction. The admin CLI
 //!   hashes before its transaction too.
-//! - **Answers to unproved mail are bounded per recipient**
-//!   ([`answer_may_go`]): a mail an inbound mail causes to an address is
+//! - **Answers to unproved mail are bounded per address**
+//!   ([`answer_may_go`]): the answer to a mail (the mail to its From) is
 //!   counted against that address, `[limits] unproved_answers_per_hour`
-//!   (unset: `commands_per_hour`, 60) per clock hour, unless the inbound
-//!   mail proved an account (a right password, a reply token, the right
-//!   password among words out of order) and the mail goes to someone
-//!   other than its sender, or to a confirmed address of an account it
-//!   proved (an address named by a forged signup is not confirmed).
-//!   Past the bound it is not sent, and nothing says so (that would be a
-//!   mail too). Counted is what is mailed, not what arrives: forged mail
-//!   "from" a player runs as the player's over the address's limit, and
-//!   without this each of them mailed the player an error.
+//!   per clock hour (unset: `commands_per_hour` and one, the answers an
+//!   address's own commands that prove nothing may get and the notice that
+//!   it sent too many), unless the mail proved an account that has the
+//!   address confirmed (a right password, a reply token, the right
+//!   password among words out of order; an address a forged signup named
+//!   is not confirmed). Past the bound it is not sent, and nothing says so
+//!   (that would be a mail too). Counted is what is mailed, not what
+//!   arrives: forged mail "from" a player runs as the player's over the
+//!   address's limit, and without this each of them mailed the player an
+//!   error. Mail to others than the sender is bounded by the rules that
+//!   make it (confirmation mails, boards per player, lockout notices).
 //! - **Command limits** (`[limits]`), per clock hour (UTC): each command
 //!   counts, each line of a `multiple` too. A command whose password is
 //!   right counts against its account (`commands_per_hour_per_account`),
@@ -1095,11 +1097,11 @@ fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError
         .any(|u| u.eq_ignore_ascii_case(userid)))
 }
 
-/// Whether a mail that an inbound mail causes may go to `to` (see the
-/// rulings): always when the inbound mail proved an account (a password
-/// or a reply token) and `to` is not its sender, or is a confirmed address
-/// of an account it proved; any other is counted against `to`, and past
-/// `[limits] unproved_answers_per_hour` in the clock hour it does not go.
+/// Whether a mail that an inbound mail from `sender` causes may go to
+/// `to` (see the rulings): always when `to` is not the sender, or is a
+/// confirmed address of an account the mail proved (a password or a reply
+/// token); any other answer is counted against `to`, and past `[limits]
+/// unproved_answers_per_hour` in the clock hour it does not go.
 pub(crate) fn answer_may_go(
     server: &super::Server<'_>,
     conn: &Connection,
@@ -1108,9 +1110,7 @@ pub(crate) fn answer_may_go(
     to: &str,
     now: DateTime<Utc>,
 ) -> Result<bool, ServerError> {
-    let proved = !session.proved.borrow().is_empty()
-        && (!to.eq_ignore_ascii_case(sender) || session.proved_address(conn, to)?);
-    if proved {
+    if !to.eq_ignore_ascii_case(sender) || session.proved_address(conn, to)? {
         return Ok(true);
     }
     let key = format!("unproved-answers:{}", to.to_lowercase());
