@@ -402,6 +402,59 @@ mod tests {
     }
 
     #[test]
+    fn work_done_ahead_answers_only_for_what_it_was_done_for() {
+        let cache = VerifiedCredentials::new();
+        let new = cache.prepare("New-Pw1").unwrap();
+        assert!(new.phc().starts_with("$argon2id$"));
+        assert!(cache.prepared_for(&new, "NEW-PW1"));
+        assert!(!cache.prepared_for(&new, "other"));
+        let hash = password::hash_password("Secret").unwrap();
+        let checks = [
+            cache.precheck("alice", Some(&hash), "secret"),
+            cache.precheck("alice", Some(&hash), "guess"),
+            cache.precheck("nobody", None, "guess"),
+        ];
+        assert_eq!(
+            cache.prechecked(&checks, "ALICE", Some(&hash), "Secret"),
+            Some(true)
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some(&hash), "guess"),
+            Some(false)
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "nobody", None, "guess"),
+            Some(false)
+        );
+        // Not checked ahead: another password, another stored hash, a
+        // userid that exists now.
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some(&hash), "other"),
+            None
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some("$x"), "secret"),
+            None
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "nobody", Some(&hash), "guess"),
+            None
+        );
+    }
+
+    #[test]
+    fn mails_waiting_with_their_work_are_bounded_and_taken_once() {
+        let waiting = PreparedHashes::default();
+        for i in 0..PREPARED_MAILS + 3 {
+            waiting.put(&format!("m{i}"), Prepared::default());
+        }
+        assert!(!waiting.has("m0"));
+        assert!(waiting.has("m3"));
+        waiting.take("m3");
+        assert!(!waiting.has("m3"));
+    }
+
+    #[test]
     fn the_cache_is_bounded() {
         let cache = VerifiedCredentials::new();
         let mut inner = cache.lock();
