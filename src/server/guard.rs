@@ -1,6 +1,6 @@
 //! What guards the accounts while a mail runs (issue #15): passwords
 //! checked and throttled, commands counted against the hourly limits, and
-//! every password the mail showed masked in everything it causes.
+//! every password the mail showed masked in what goes back to its sender.
 //!
 //! Rulings:
 //!
@@ -164,7 +164,8 @@ enum Kind {
 /// What one mail learnt while its commands ran.
 #[derive(Default)]
 pub(crate) struct Session {
-    /// Passwords verified right: masked in every reply and in the log line.
+    /// Passwords verified right: masked in the answers to the sender and in
+    /// the log line.
     secrets: RefCell<text::Hidden>,
     /// Words that may be a password (a nonexistent userid, the words after
     /// a wrong password): masked in the quotes of commands, the comment

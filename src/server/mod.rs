@@ -811,8 +811,9 @@ impl<'a> Server<'a> {
     /// Step 3, finish the answers, still inside the `answers` savepoint.
     /// Guarantees: a refused reply of a board's player may be answered by
     /// reply; no error answers an error of ours; every password the mail
-    /// showed is masked in every answer; the answers to the sender are
-    /// joined into one mail. `Err(TooLarge)` when the mails are over
+    /// showed is masked in every answer to its sender, and in no mail to
+    /// anyone else (see `guard`); the answers to the sender are joined
+    /// into one mail. `Err(TooLarge)` when the mails are over
     /// `[limits] max_reply_bytes` (the savepoint is then rolled back).
     fn finish_answers(
         &self,
