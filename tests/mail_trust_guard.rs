@@ -28,6 +28,15 @@ fn round(s: &mut Install, from: &str, subject: &str, body: &str) -> Vec<SentMail
     s.take_outbox()
 }
 
+/// Every line of every mail within 78 columns.
+fn within_78(mails: &[SentMail]) {
+    for m in mails {
+        for line in m.body.lines() {
+            assert!(line.chars().count() <= 78, "{line:?} in {m:#?}");
+        }
+    }
+}
+
 fn db(s: &Install) -> rusqlite::Connection {
     rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap()
 }
@@ -77,6 +86,7 @@ fn past_the_budget_a_right_password_is_refused_and_counted_like_a_wrong_one() {
     s.send(MALLORY, "multiple", &guessing_mail(&guesses));
     s.poll();
     let mails = s.take_outbox();
+    within_78(&mails);
     let answer = joined(&only_one(&mails, MALLORY).body);
     assert!(!answer.contains("alice takes Chess"), "{answer}");
     assert!(answer.contains("used the 5 password checks"), "{answer}");
@@ -128,9 +138,23 @@ fn dmarc_pass(from: &str, domain: &str, subject: &str, id: &str) -> String {
 #[test]
 fn with_authserv_id_forged_wrong_passwords_do_not_lock_out_the_owner() {
     let mut s = signed_up(AUTHSERV, ALICE_PW);
+    let mut mails = Vec::new();
     for i in 0..6 {
-        round(&mut s, BOB, &format!("chess limit bob Wrong{i} 3"), "");
+        mails.extend(round(
+            &mut s,
+            BOB,
+            &format!("chess limit bob Wrong{i} 3"),
+            "",
+        ));
     }
+    within_78(&mails);
+    // The lockout notice (joined to the answer to the forged mail, which
+    // went to bob's address) says how it came.
+    assert!(
+        mails.iter().any(|m| joined(&m.body)
+            .contains("in mail whose From this server's mail host could not confirm")),
+        "{mails:#?}"
+    );
     // Counted as a stranger's: the owner's own bucket is clean.
     assert_eq!(failures(&s, "bob"), 0);
     assert!(failures(&s, "stranger:bob") >= 5);
@@ -206,22 +230,28 @@ fn observed_move(alice_pw: &str) -> Vec<SentMail> {
     others
 }
 
-/// `text` with each date (`2026-11-28`) as `DATE`: the installs of a test
-/// may straddle midnight.
+/// `text` with each date (`2026-11-28`) as `DATE` and each time of day
+/// (`02:45`) as `TIME`: the installs of a test run minutes apart.
 fn undated(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
-    let is_date = |w: &[char]| {
-        w.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == '-',
-            _ => c.is_ascii_digit(),
+    let shaped = |w: &[char], marks: &[usize], mark: char| {
+        w.iter().enumerate().all(|(i, c)| {
+            if marks.contains(&i) {
+                *c == mark
+            } else {
+                c.is_ascii_digit()
+            }
         })
     };
     let mut out = String::new();
     let mut i = 0;
     while i < chars.len() {
-        if i + 10 <= chars.len() && is_date(&chars[i..i + 10]) {
+        if i + 10 <= chars.len() && shaped(&chars[i..i + 10], &[4, 7], '-') {
             out.push_str("DATE");
             i += 10;
+        } else if i + 5 <= chars.len() && shaped(&chars[i..i + 5], &[2], ':') {
+            out.push_str("TIME");
+            i += 5;
         } else {
             out.push(chars[i]);
             i += 1;
