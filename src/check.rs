@@ -226,7 +226,9 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
     )
     .map_err(|e| format!("the probe to {address} cannot be built: {e}"))?;
     let server = app.server();
-    let message_id = server.envelope_of(&message.formatted()).message_id;
+    let probe = server.envelope_of(&message.formatted());
+    let fingerprint = probe.fingerprint();
+    let message_id = probe.message_id;
     let mut sender = mail::open_sender(&app.config.outbox).map_err(|e| e.to_string())?;
     let sent = sender.send(&message).and_then(|()| sender.flush());
     sender.end_pass();
@@ -237,7 +239,7 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
     let mut crowded: bool;
     loop {
         let waited = started.elapsed().as_secs();
-        if crate::store::mail_seen(&conn, &message_id).map_err(|e| e.to_string())? {
+        if crate::store::mail_seen(&conn, &message_id, &fingerprint).map_err(|e| e.to_string())? {
             return Ok(format!(
                 "a mail to {address} sent through the outbox reached the inbox within {waited} s (the daemon filed it away unanswered)"
             ));

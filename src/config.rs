@@ -229,12 +229,28 @@ pub struct LimitsSection {
     /// ones (confirmation mails to new addresses); beyond it they are not
     /// sent, and the sender is told (see `server::Server::charge_strangers`).
     pub unconfirmed_mails_per_hour: u32,
+    /// Answers per clock hour (UTC) one address receives to mail with its
+    /// From (forged or not) that proved no account of that address (by
+    /// its password or a reply token). Beyond it they are not sent (see
+    /// `server::guard::answer_may_go`). Unset: `commands_per_hour` and
+    /// one: the answers the address's own commands that prove nothing may
+    /// get, and the notice that it sent too many.
+    pub unproved_answers_per_hour: Option<u32>,
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
     /// Tournaments not yet finished (open or running) the server holds at
     /// once; `tournament create` by mail is refused beyond it (issue #27;
     /// the admin CLI opens beyond it).
     pub open_tournaments: u32,
+}
+
+impl LimitsSection {
+    /// `unproved_answers_per_hour`, or `commands_per_hour` and one when
+    /// unset.
+    pub fn unproved_answers(&self) -> u32 {
+        self.unproved_answers_per_hour
+            .unwrap_or(self.commands_per_hour.saturating_add(1))
+    }
 }
 
 impl Default for LimitsSection {
@@ -249,6 +265,7 @@ impl Default for LimitsSection {
             max_reply_bytes: 64 * 1024,
             max_list_items: 20,
             unconfirmed_mails_per_hour: 100,
+            unproved_answers_per_hour: None,
             observers_per_board: 50,
             open_tournaments: 20,
         }

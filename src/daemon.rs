@@ -107,6 +107,8 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
     debug_abort(raw);
     let envelope = server.envelope_of(raw);
     let handled = (|| -> Result<MailOutcome, ServerError> {
+        // Passwords are checked and hashed before the write lock is taken.
+        server.prepare_mail(conn, &envelope, size)?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let processed = handle_one(server, &tx, &envelope, raw, size)?;
         store::end_attempt(&tx, &key)?;
@@ -514,6 +516,13 @@ fn read_slice(
     pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<usize, ServerError> {
+    // Passwords are checked and hashed before the write lock is taken.
+    for (message, _) in slice {
+        let envelope = server.envelope_of(&message.raw);
+        if let Err(e) = server.prepare_mail(conn, &envelope, message.size) {
+            warn!(error = %e, "cannot check or hash the passwords of a mail before its transaction");
+        }
+    }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut handled = Vec::with_capacity(slice.len());
     let mut failed = Vec::new();

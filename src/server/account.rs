@@ -164,11 +164,14 @@ pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
     }
 }
 
-/// Create an account (signup by mail or `admin user add`).
+/// Create an account (signup by mail or `admin user add`); `hash` gives
+/// the argon2id hash of `password`, made before the transaction began
+/// (see [`super::guard::new_password_hash`]).
 pub(crate) fn create_user(
     ctx: &Ctx<'_>,
     userid: &str,
     password: &Password,
+    hash: impl FnOnce() -> Handled<String>,
     addresses: &[String],
 ) -> Handled<Vec<String>> {
     let userid = userid.to_ascii_lowercase();
@@ -208,7 +211,7 @@ pub(crate) fn create_user(
         ))
         .into());
     }
-    let hash = hash_password(password.expose())?;
+    let hash = hash()?;
     store::insert_user(ctx.conn, &userid, &hash, &addresses, ctx.now)?;
     Ok(addresses)
 }
@@ -224,7 +227,8 @@ pub(crate) fn signup(
     password: &Password,
     addresses: &[String],
 ) -> Handled<Vec<Reply>> {
-    let addresses = create_user(ctx, userid, password, addresses)?;
+    let hash = || super::guard::new_password_hash(ctx, password);
+    let addresses = create_user(ctx, userid, password, hash, addresses)?;
     let userid = userid.to_ascii_lowercase();
     let name = &ctx.server.config.server.name;
     let sender = ctx.sender.unwrap_or_default().to_ascii_lowercase();
@@ -292,7 +296,8 @@ pub(crate) fn change_password(
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     check_password(new.expose())?;
-    store::set_password_hash(ctx.conn, &user.userid, &hash_password(new.expose())?)?;
+    let hash = super::guard::new_password_hash(ctx, new)?;
+    store::set_password_hash(ctx.conn, &user.userid, &hash)?;
     ctx.server.credentials.forget(&user.userid);
     // Its reply tokens end with the old password (#31).
     store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;

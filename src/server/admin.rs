@@ -241,9 +241,13 @@ impl Server<'_> {
         password: &str,
         addresses: &[String],
     ) -> Result<(), AdminError> {
+        // Checked, then hashed before the transaction: never while the
+        // database is locked for writing.
+        account::check_password(password).map_err(AdminError::Refused)?;
+        let hash = account::hash_password(password)?;
         self.admin_command(conn, |ctx| {
-            account::create_user(ctx, userid, &command::Password::new(password), addresses)
-                .map(|_| ())
+            let password = command::Password::new(password);
+            account::create_user(ctx, userid, &password, || Ok(hash), addresses).map(|_| ())
         })
     }
 
@@ -276,13 +280,16 @@ impl Server<'_> {
         userid: &str,
         password: &str,
     ) -> Result<(), AdminError> {
+        // Checked, then hashed before the transaction: never while the
+        // database is locked for writing.
+        account::check_password(password).map_err(AdminError::Refused)?;
+        let hash = account::hash_password(password)?;
         self.admin_command(conn, |ctx| {
             let userid = userid.to_ascii_lowercase();
             if store::user(ctx.conn, &userid)?.is_none() {
                 return Err(Refusal::new(format!("there is no user called {userid}")).into());
             }
-            account::check_password(password)?;
-            store::set_password_hash(ctx.conn, &userid, &account::hash_password(password)?)?;
+            store::set_password_hash(ctx.conn, &userid, &hash)?;
             // A new password from the admin ends a lockout too, and the
             // player's reply tokens, as `change password` does.
             store::clear_password_failures(ctx.conn, &userid)?;

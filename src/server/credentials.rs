@@ -1,6 +1,8 @@
 //! Password checks with a cache of verified credentials, as Dovecot's auth
 //! cache does: one argon2id verification per player per process, not one
-//! per mail.
+//! per mail. The cache saves time only: every check still takes its place
+//! in the mail's budget (see `guard`), so whether a password is cached
+//! never decides whether it is checked.
 //!
 //! - What is cached is a keyed hash (SHA-256 under a key drawn at random
 //!   when the process starts) of the userid, the stored argon2id PHC string
@@ -41,6 +43,22 @@ pub fn return_large_blocks_at_once() {
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
+}
+
+/// The hash an unknown userid is checked against, made once a process
+/// (see [`warm_up`]).
+fn dummy_hash() -> Option<&'static String> {
+    static DUMMY: OnceLock<Option<String>> = OnceLock::new();
+    DUMMY
+        .get_or_init(|| password::hash_password("no such user").ok())
+        .as_ref()
+}
+
+/// Make what the checks need once a process (the hash an unknown userid
+/// is checked against) now: called before a mail's transaction, so that
+/// no hashing runs while the database is locked for writing.
+pub fn warm_up() {
+    let _ = dummy_hash();
 }
 
 /// Users whose verified credentials are kept at most.
@@ -138,25 +156,10 @@ impl VerifiedCredentials {
         ok
     }
 
-    /// Whether `password` for `userid` was verified before in this process
-    /// (a check of it runs no argon2id): a cheap look, counted nowhere.
-    pub fn is_cached(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
-        if !self.enabled() {
-            return false;
-        }
-        let tag = self.tag(userid, stored_hash, &password.to_lowercase());
-        self.lock()
-            .tags
-            .get(userid)
-            .is_some_and(|known| constant_time_eq(known, &tag))
-    }
-
     /// A check for a userid that does not exist: always false, after the
     /// same argon2id work as a real check.
     pub fn no_such_user(&self, password: &str) -> bool {
-        static DUMMY: OnceLock<Option<String>> = OnceLock::new();
-        let dummy = DUMMY.get_or_init(|| password::hash_password("no such user").ok());
-        if let Some(hash) = dummy {
+        if let Some(hash) = dummy_hash() {
             let started = Instant::now();
             let _ = self.verify(hash, password);
             let mut inner = self.lock();
@@ -201,6 +204,142 @@ impl VerifiedCredentials {
     }
 }
 
+/// A new password hashed before its mail's transaction began (see
+/// [`PreparedHashes`]): its argon2id PHC string, and a keyed tag of the
+/// password it was made of (the password itself is not kept).
+pub struct PreparedHash {
+    tag: [u8; 32],
+    phc: String,
+}
+
+impl PreparedHash {
+    /// The argon2id PHC string to store.
+    pub fn phc(&self) -> &str {
+        &self.phc
+    }
+}
+
+impl VerifiedCredentials {
+    fn new_password_tag(&self, password: &str) -> [u8; 32] {
+        self.tag("", "new password", &password.to_lowercase())
+    }
+
+    /// Hash a new password (signup, change password) ahead of its mail's
+    /// transaction: one argon2id run, counted in the stats.
+    pub fn prepare(&self, password: &str) -> Result<PreparedHash, super::ServerError> {
+        let started = Instant::now();
+        let phc = password::hash_password(password)?;
+        let mut inner = self.lock();
+        inner.stats.verifications += 1;
+        inner.stats.time += started.elapsed();
+        Ok(PreparedHash {
+            tag: self.new_password_tag(password),
+            phc,
+        })
+    }
+
+    /// Check `password` for `userid` (stored hash `stored`; `None` for a
+    /// userid that does not exist) ahead of its mail's transaction: one
+    /// argon2id run (or the cache's answer), kept as a keyed tag and the
+    /// answer (see [`Prepared`]).
+    pub fn precheck(&self, userid: &str, stored: Option<&str>, password: &str) -> PreparedCheck {
+        let right = match stored {
+            Some(hash) => self.matches(userid, hash, password),
+            None => self.no_such_user(password),
+        };
+        PreparedCheck {
+            tag: self.check_tag(userid, stored, password),
+            right,
+        }
+    }
+
+    /// What a check made ahead (one of `checks`) said of `password` for
+    /// `userid` with the stored hash `stored`, if one was made.
+    pub fn prechecked(
+        &self,
+        checks: &[PreparedCheck],
+        userid: &str,
+        stored: Option<&str>,
+        password: &str,
+    ) -> Option<bool> {
+        let tag = self.check_tag(userid, stored, password);
+        checks
+            .iter()
+            .find(|c| constant_time_eq(&c.tag, &tag))
+            .map(|c| c.right)
+    }
+
+    fn check_tag(&self, userid: &str, stored: Option<&str>, password: &str) -> [u8; 32] {
+        let stored = stored.map_or_else(|| "no such user".to_string(), |h| format!("${h}"));
+        self.tag(&userid.to_lowercase(), &stored, &password.to_lowercase())
+    }
+
+    /// Whether `prepared` was made of `password`.
+    pub fn prepared_for(&self, prepared: &PreparedHash, password: &str) -> bool {
+        constant_time_eq(&prepared.tag, &self.new_password_tag(password))
+    }
+}
+
+/// A password checked before its mail's transaction began: a keyed tag
+/// of userid, stored hash and password, and whether it was right.
+pub struct PreparedCheck {
+    tag: [u8; 32],
+    right: bool,
+}
+
+/// The argon2id work of one mail, done before its transaction began: the
+/// hashes of its new passwords and the checks of the passwords it gives.
+#[derive(Default)]
+pub struct Prepared {
+    pub hashes: Vec<PreparedHash>,
+    pub checks: Vec<PreparedCheck>,
+}
+
+/// The argon2id work of mails (see [`Prepared`]), by Message-ID, until the
+/// server handles them: done before the write transaction begins (so that
+/// argon2id does not run while the database is locked for writing), and
+/// taken by the mail when it runs (see `guard`'s rulings). Bounded: a mail
+/// has at most `guard::PASSWORD_CHECKS_PER_MAIL` runs, and at
+/// most [`PREPARED_MAILS`] mails wait; beyond that the oldest are dropped
+/// (their new passwords are then refused as over the mail's budget, their
+/// checks made in the transaction).
+#[derive(Default)]
+pub struct PreparedHashes {
+    by_mail: Mutex<VecDeque<(String, Prepared)>>,
+}
+
+/// Mails whose hashes wait at most.
+pub const PREPARED_MAILS: usize = 200;
+
+impl PreparedHashes {
+    /// Whether the mail `message_id` has its hashes already.
+    pub fn has(&self, message_id: &str) -> bool {
+        self.lock().iter().any(|(id, _)| id == message_id)
+    }
+
+    /// Keep what was prepared for the mail `message_id`.
+    pub fn put(&self, message_id: &str, hashes: Prepared) {
+        let mut by_mail = self.lock();
+        by_mail.push_back((message_id.to_string(), hashes));
+        while by_mail.len() > PREPARED_MAILS {
+            by_mail.pop_front();
+        }
+    }
+
+    /// What was prepared for the mail `message_id` (nothing when not).
+    pub fn take(&self, message_id: &str) -> Prepared {
+        let mut by_mail = self.lock();
+        match by_mail.iter().position(|(id, _)| id == message_id) {
+            Some(at) => by_mail.remove(at).map(|(_, h)| h).unwrap_or_default(),
+            None => Prepared::default(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(String, Prepared)>> {
+        self.by_mail.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 impl Inner {
     fn remember(&mut self, userid: &str, tag: [u8; 32]) {
         if self.tags.insert(userid.to_string(), tag).is_none() {
@@ -233,9 +372,6 @@ mod tests {
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert!(!cache.matches("alice", &hash, "wrong"));
         assert_eq!(cache.stats().verifications, 3);
-        assert!(cache.is_cached("alice", &hash, "SECRET"));
-        assert!(!cache.is_cached("alice", &hash, "wrong"));
-        assert!(!cache.is_cached("bob", &hash, "secret"));
         assert_eq!(cache.stats().checks, 5);
         // Still right after the wrong ones.
         assert!(cache.matches("alice", &hash, "secret"));
@@ -263,6 +399,59 @@ mod tests {
         assert!(!cache.no_such_user("anything"));
         assert!(!cache.no_such_user("anything"));
         assert_eq!(cache.stats().verifications, 2);
+    }
+
+    #[test]
+    fn work_done_ahead_answers_only_for_what_it_was_done_for() {
+        let cache = VerifiedCredentials::new();
+        let new = cache.prepare("New-Pw1").unwrap();
+        assert!(new.phc().starts_with("$argon2id$"));
+        assert!(cache.prepared_for(&new, "NEW-PW1"));
+        assert!(!cache.prepared_for(&new, "other"));
+        let hash = password::hash_password("Secret").unwrap();
+        let checks = [
+            cache.precheck("alice", Some(&hash), "secret"),
+            cache.precheck("alice", Some(&hash), "guess"),
+            cache.precheck("nobody", None, "guess"),
+        ];
+        assert_eq!(
+            cache.prechecked(&checks, "ALICE", Some(&hash), "Secret"),
+            Some(true)
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some(&hash), "guess"),
+            Some(false)
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "nobody", None, "guess"),
+            Some(false)
+        );
+        // Not checked ahead: another password, another stored hash, a
+        // userid that exists now.
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some(&hash), "other"),
+            None
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "alice", Some("$x"), "secret"),
+            None
+        );
+        assert_eq!(
+            cache.prechecked(&checks, "nobody", Some(&hash), "guess"),
+            None
+        );
+    }
+
+    #[test]
+    fn mails_waiting_with_their_work_are_bounded_and_taken_once() {
+        let waiting = PreparedHashes::default();
+        for i in 0..PREPARED_MAILS + 3 {
+            waiting.put(&format!("m{i}"), Prepared::default());
+        }
+        assert!(!waiting.has("m0"));
+        assert!(waiting.has("m3"));
+        waiting.take("m3");
+        assert!(!waiting.has("m3"));
     }
 
     #[test]

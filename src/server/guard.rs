@@ -1,6 +1,6 @@
 //! What guards the accounts while a mail runs (issue #15): passwords
 //! checked and throttled, commands counted against the hourly limits, and
-//! every password the mail showed masked in everything it causes.
+//! every password the mail showed masked in what goes back to its sender.
 //!
 //! Rulings:
 //!
@@ -12,9 +12,13 @@
 //!   all, right or wrong, for `lockout_minutes`; no password is verified
 //!   for it meanwhile. So strangers guessing (or forging wrong passwords to
 //!   annoy) lock out only strangers: the account's own addresses keep
-//!   working. Mail forged with the owner's address still counts against
-//!   the owner's bucket: without DMARC the server cannot tell it apart
-//!   (see the README's limits). A right password forgets the wrong ones
+//!   working. With `[security] authserv_id` set, mail whose From the
+//!   receiving MTA did not authenticate counts as a stranger's, whatever
+//!   address it shows (no address of it is on file, here and for the
+//!   hourly limits and [`out_of_order`]): forged mail cannot lock the owner
+//!   out. Without it, mail forged with the owner's address counts against
+//!   the owner's bucket: the server cannot tell it apart (see the README's
+//!   limits). A right password forgets the wrong ones
 //!   of its own bucket only (the owner's moves do not reset the strangers'
 //!   count); a new password from the admin forgets both.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted
@@ -44,13 +48,55 @@
 //!   told "the words are out of order", never which word, and only at
 //!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
-//!   [`text::Hidden`]) in every reply the mail causes, to anyone, and in its
-//!   log line. A password that is also a move (`e4`) is masked in move
-//!   lists too: choose a better one.
+//!   [`text::Hidden`]) in the answers to the mail's sender (their own
+//!   copies, the quotes of their commands) and in its log line, and never
+//!   in a mail to anyone else: masking there made what others read depend
+//!   on what the password is (an observer named after a guess read
+//!   `*****` in the list of observers), an oracle. Of the sender's own
+//!   words others read (the comment, a chat line, a message) the word
+//!   equal to the password the command gave is masked
+//!   (`text::commented`, `text::own_text`): that depends on what the
+//!   sender wrote, not on what the password is.
 //! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
-//!   verifications per inbound mail (a password verified before by this
-//!   process costs none, see [`super::credentials`]); the rest of a
-//!   `multiple`'s commands that give a password are refused with one line.
+//!   argon2id runs per inbound mail, verifications and hashes of new
+//!   passwords together. The cache of verified passwords
+//!   ([`super::credentials`]) saves a check's time, never its place in the
+//!   budget: a password this process verified before costs a check like
+//!   any other. Past the budget every command that gives a password is
+//!   refused with the same sentence (told once a mail) and its password
+//!   counts as a wrong one toward its bucket, right or wrong, checked or
+//!   not: nothing the server answers, writes or logs depends on whether an
+//!   unchecked password was right (a right one run from the cache named it
+//!   among twenty guesses). A password this mail checked before (the same
+//!   userid, stored hash and password) costs nothing and answers as it did
+//!   ([`checked_before`]): it tells the mail nothing it was not told, and a
+//!   wrong one counts again.
+//! - **Argon2id runs before the mail's transaction** ([`prepare_hashes`]),
+//!   not while the database is locked for writing (a mail of 50 signups
+//!   held it for seconds): the hashes of its new passwords (signup, change
+//!   password) and the checks of the passwords its commands give, at most
+//!   the budget in all, in the order of its commands. A hash is one of the
+//!   mail's checks whether or not its command runs; a command whose new
+//!   password has no hash (past the budget) is refused as over the budget
+//!   ([`new_password_hash`]). A check made ahead is spent, and its answer
+//!   used, only when a command asks for it within the budget, as any
+//!   check; one whose stored hash changed since (an earlier command of the
+//!   group changed the password) runs in the transaction. The admin CLI
+//!   hashes before its transaction too.
+//! - **Answers to unproved mail are bounded per address**
+//!   ([`answer_may_go`]): the answer to a mail (the mail to its From) is
+//!   counted against that address, `[limits] unproved_answers_per_hour`
+//!   per clock hour (unset: `commands_per_hour` and one, the answers an
+//!   address's own commands that prove nothing may get and the notice that
+//!   it sent too many), unless the mail proved an account that has the
+//!   address confirmed (a right password, a reply token, the right
+//!   password among words out of order; an address a forged signup named
+//!   is not confirmed). Past the bound it is not sent, and nothing says so
+//!   (that would be a mail too). Counted is what is mailed, not what
+//!   arrives: forged mail "from" a player runs as the player's over the
+//!   address's limit, and without this each of them mailed the player an
+//!   error. Mail to others than the sender is bounded by the rules that
+//!   make it (confirmation mails, boards per player, lockout notices).
 //! - **Command limits** (`[limits]`), per clock hour (UTC): each command
 //!   counts, each line of a `multiple` too. A command whose password is
 //!   right counts against its account (`commands_per_hour_per_account`),
@@ -118,7 +164,8 @@ enum Kind {
 /// What one mail learnt while its commands ran.
 #[derive(Default)]
 pub(crate) struct Session {
-    /// Passwords verified right: masked in every reply and in the log line.
+    /// Passwords verified right: masked in the answers to the sender and in
+    /// the log line.
     secrets: RefCell<text::Hidden>,
     /// Words that may be a password (a nonexistent userid, the words after
     /// a wrong password): masked in the quotes of commands, the comment
@@ -151,6 +198,20 @@ pub(crate) struct Session {
     sender_confirmed: Cell<Option<bool>>,
     /// The mail is a reply to a board mail (see [`quote`]).
     reply: Cell<bool>,
+    /// The receiving MTA did not authenticate the mail's From while
+    /// `[security] authserv_id` is set: no address of it is on file.
+    from_unproved: Cell<bool>,
+    /// The passwords this mail's checks answered: userid, stored hash,
+    /// password (lower-cased), right or not (see [`checked_before`]).
+    checked: RefCell<Vec<(String, String, String, bool)>>,
+    /// Userids whose password (or reply token) this mail proved.
+    proved: RefCell<Vec<String>>,
+    /// New passwords hashed before the mail's transaction (see
+    /// [`new_password_hash`]).
+    prepared: RefCell<Vec<super::credentials::PreparedHash>>,
+    /// Passwords checked before the mail's transaction (see
+    /// [`check_password`]).
+    prechecks: Vec<super::credentials::PreparedCheck>,
 }
 
 impl Session {
@@ -159,6 +220,38 @@ impl Session {
         let session = Session::default();
         session.reply.set(reply);
         session
+    }
+
+    /// A mail whose From the receiving MTA did not authenticate
+    /// (`[security] authserv_id` set): no address of it counts as on file.
+    pub fn sent_unauthenticated(&self) {
+        self.from_unproved.set(true);
+    }
+
+    /// The argon2id work done for this mail before its transaction: the
+    /// new passwords' hashes are charged to its budget now, the checks
+    /// when a command asks for them (see [`check_password`]).
+    pub fn prepared(&mut self, prepared: super::credentials::Prepared) {
+        let n = u32::try_from(prepared.hashes.len()).unwrap_or(u32::MAX);
+        self.checks.set(self.checks.get().saturating_add(n));
+        *self.prepared.borrow_mut() = prepared.hashes;
+        self.prechecks = prepared.checks;
+    }
+
+    /// Whether this mail proved an account that has `address` among its
+    /// confirmed addresses (see [`answer_may_go`]).
+    fn proved_address(&self, conn: &Connection, address: &str) -> Result<bool, ServerError> {
+        for userid in self.proved.borrow().iter() {
+            if let Some(user) = store::user(conn, userid)? {
+                if user
+                    .confirmed_addresses()
+                    .any(|a| a.eq_ignore_ascii_case(address))
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Start a command: `quote` is its masked line.
@@ -209,13 +302,18 @@ impl Session {
         self.mask(&self.hidden.borrow().mask(quote))
     }
 
-    /// Every reply with the passwords this mail showed masked.
-    pub fn mask_replies(&self, replies: &mut [Reply]) {
+    /// Every reply to `sender` with the passwords this mail showed masked;
+    /// the replies to anyone else are left as they are (see the rulings:
+    /// no text another receives depends on what a password is).
+    pub fn mask_replies(&self, replies: &mut [Reply], sender: &str) {
         let secrets = self.secrets.borrow();
         if secrets.is_empty() {
             return;
         }
-        for r in replies {
+        for r in replies
+            .iter_mut()
+            .filter(|r| r.to.eq_ignore_ascii_case(sender))
+        {
             r.subject = secrets.mask(&r.subject);
             r.body = secrets.mask(&r.body);
         }
@@ -323,13 +421,28 @@ struct Bucket {
 }
 
 fn bucket(ctx: &Ctx<'_>, userid: &str, kind: Kind) -> Result<Bucket, ServerError> {
-    let user = store::user(ctx.conn, userid)?;
-    let stranger = match (&user, ctx.sender) {
-        (Some(u), Some(sender)) => !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)),
+    let unproved = ctx.session.from_unproved.get();
+    bucket_of(ctx.conn, ctx.sender, unproved, userid, kind)
+}
+
+/// [`bucket`] of a mail from `sender`, whose From was not authenticated
+/// when `unproved`.
+fn bucket_of(
+    conn: &Connection,
+    sender: Option<&str>,
+    unproved: bool,
+    userid: &str,
+    kind: Kind,
+) -> Result<Bucket, ServerError> {
+    let user = store::user(conn, userid)?;
+    let stranger = match (&user, sender) {
+        (Some(u), Some(sender)) => {
+            unproved || !u.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender))
+        }
         _ => false,
     };
     let base = match &user {
-        None => format!("#{}", keyed_hash(ctx.conn, userid)?),
+        None => format!("#{}", keyed_hash(conn, userid)?),
         Some(u) if stranger => format!("stranger:{}", u.userid),
         Some(u) => u.userid.clone(),
     };
@@ -363,16 +476,166 @@ fn keyed_hash(conn: &Connection, userid: &str) -> Result<String, ServerError> {
 fn spend_check(ctx: &Ctx<'_>) -> Handled<()> {
     let session = ctx.session;
     if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
-        if Session::told(&session.told_limits, "checks") {
-            session.quiet.set(true);
-        }
-        return Err(Refusal::new(format!(
-            "Your mail has used the {PASSWORD_CHECKS_PER_MAIL} password checks one mail may make; this and the rest of its commands that give a password were not carried out. Send them again in another mail."
-        ))
-        .into());
+        return Err(over_budget(ctx).into());
     }
     session.checks.set(session.checks.get() + 1);
     Ok(())
+}
+
+/// The refusal of a command past the mail's argon2id budget (told once a
+/// mail): the same whatever its password is, right or wrong.
+fn over_budget(ctx: &Ctx<'_>) -> Refusal {
+    if Session::told(&ctx.session.told_limits, "checks") {
+        ctx.session.quiet.set(true);
+    }
+    Refusal::new(format!(
+        "Your mail has used the {PASSWORD_CHECKS_PER_MAIL} password checks one mail may make (hashing a new password is one); this and the rest of its commands that give a password were not carried out, and each of their passwords counts as a wrong one, since it was not checked. Send them again in another mail."
+    ))
+}
+
+/// What this mail's checks said of `password` for `userid` (whose stored
+/// hash is `stored`; `""` for a userid that does not exist), if one of
+/// them checked it: asked again in the same mail, it costs nothing and
+/// tells nothing the mail was not told.
+fn checked_before(session: &Session, userid: &str, stored: &str, password: &str) -> Option<bool> {
+    let password = password.to_lowercase();
+    session
+        .checked
+        .borrow()
+        .iter()
+        .find(|(u, h, p, _)| u.eq_ignore_ascii_case(userid) && h == stored && *p == password)
+        .map(|(_, _, _, right)| *right)
+}
+
+/// A check of `password` for `userid` made by this mail (see
+/// [`checked_before`]).
+fn remember_check(session: &Session, userid: &str, stored: &str, password: &str, right: bool) {
+    session.checked.borrow_mut().push((
+        userid.to_lowercase(),
+        stored.to_string(),
+        password.to_lowercase(),
+        right,
+    ));
+}
+
+/// Whether `password` is `user`'s: what this mail's checks said of it
+/// before, else one argon2id verification from the mail's budget; past
+/// the budget the refusal, and the password counts as a wrong one, right
+/// or not (see the rulings).
+fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<bool> {
+    let (userid, stored) = (&user.userid, &user.password_hash);
+    if let Some(right) = checked_before(ctx.session, userid, stored, password) {
+        return Ok(right);
+    }
+    if let Err(e) = spend_check(ctx) {
+        ctx.session.failed(userid);
+        return Err(e);
+    }
+    // Checked before the transaction began, as a rule; in it only when
+    // the stored hash changed since (or nothing was prepared).
+    let credentials = &ctx.server.credentials;
+    let right = credentials
+        .prechecked(&ctx.session.prechecks, userid, Some(stored), password)
+        .unwrap_or_else(|| credentials.matches(userid, stored, password));
+    remember_check(ctx.session, userid, stored, password, right);
+    Ok(right)
+}
+
+/// The argon2id hash of a new password (signup, change password): the
+/// one made for it before the mail's transaction began (see
+/// [`prepare_hashes`]). A password none was made for (past the mail's
+/// budget) refuses the command as over the budget.
+pub(crate) fn new_password_hash(ctx: &Ctx<'_>, password: &command::Password) -> Handled<String> {
+    let credentials = &ctx.server.credentials;
+    let mut prepared = ctx.session.prepared.borrow_mut();
+    match prepared
+        .iter()
+        .position(|p| credentials.prepared_for(p, password.expose()))
+    {
+        Some(at) => Ok(prepared.remove(at).phc().to_string()),
+        None => {
+            drop(prepared);
+            Err(over_budget(ctx).into())
+        }
+    }
+}
+
+/// The argon2id work of `mail`, done before its transaction begins so
+/// that it does not run while the database is locked for writing: the
+/// hashes of the new passwords it gives (signup, change password) and the
+/// checks of the passwords its commands give, at most
+/// [`PASSWORD_CHECKS_PER_MAIL`] in all, in the order of its commands. A
+/// hash is charged to the mail's budget when the mail runs, whether or not
+/// its command does (see [`Session::prepared`]); a check when a command
+/// asks for it, as any check ([`check_password`]). Nothing for a mail
+/// whose commands will not run: seen before, never answered, too large;
+/// nor for a command that will not: a stranger's (a signup, a password
+/// not from an address on file for its userid) from an address over its
+/// hourly limit or while the server's is spent, or one for a locked
+/// userid. Reads only.
+pub(crate) fn prepare_hashes(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    mail: &crate::mail::Envelope,
+    raw_len: usize,
+) -> Result<super::credentials::Prepared, ServerError> {
+    let mut prepared = super::credentials::Prepared::default();
+    let (None, Some(sender)) = (&mail.never_answer, &mail.sender) else {
+        return Ok(prepared);
+    };
+    super::credentials::warm_up();
+    let limits = &server.config.limits;
+    if raw_len > limits.max_message_bytes
+        || store::mail_seen(conn, &mail.message_id, &mail.fingerprint())?
+    {
+        return Ok(prepared);
+    }
+    let now = server.clock.now();
+    let unproved = !mail.authenticated(server.config.security.authserv_id.as_deref());
+    let strangers_closed = store::commands_this_hour(conn, CountScope::Address, sender, now)?
+        >= limits.commands_per_hour
+        || store::commands_this_hour(conn, CountScope::Server, "", now)?
+            >= limits.commands_per_hour_total;
+    let on_file = if unproved {
+        Vec::new()
+    } else {
+        store::userids_with_address(conn, sender)?
+    };
+    let admitted =
+        |userid: &str| !strangers_closed || on_file.iter().any(|u| u.eq_ignore_ascii_case(userid));
+    let credentials = &server.credentials;
+    let mut checked: Vec<(String, String)> = Vec::new();
+    let request = command::parse_mail(&mail.subject, &mail.body);
+    for parsed in request.commands.iter().flatten() {
+        let runs = prepared.hashes.len() + prepared.checks.len();
+        if runs >= PASSWORD_CHECKS_PER_MAIL as usize {
+            break;
+        }
+        if let Some(who) = parsed.command.credentials().filter(|w| admitted(&w.userid)) {
+            let (userid, password) = (who.userid.to_lowercase(), who.password.expose());
+            let pair = (userid.clone(), password.to_lowercase());
+            let bucket = bucket_of(conn, Some(sender), unproved, &userid, Kind::Password)?;
+            if !checked.contains(&pair) && store::locked_until(conn, &bucket.key, now)?.is_none() {
+                let stored = bucket.user.as_ref().map(|u| u.password_hash.as_str());
+                prepared
+                    .checks
+                    .push(credentials.precheck(&userid, stored, password));
+                checked.push(pair);
+            }
+        }
+        if prepared.hashes.len() + prepared.checks.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
+            break;
+        }
+        let new = match &parsed.command {
+            command::Command::Signup { password, .. } if !strangers_closed => password,
+            command::Command::ChangePassword { who, new } if admitted(&who.userid) => new,
+            _ => continue,
+        };
+        if !new.expose().is_empty() {
+            prepared.hashes.push(credentials.prepare(new.expose())?);
+        }
+    }
+    Ok(prepared)
 }
 
 /// Check a userid and password (see the rulings above); the user is
@@ -386,6 +649,7 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         if let Some(user) = store::user(ctx.conn, &who.userid)? {
             if user.signed_off_at.is_none() {
                 session.verified.borrow_mut().push(user.userid.clone());
+                session.proved.borrow_mut().push(user.userid.clone());
                 return Ok(user);
             }
         }
@@ -398,12 +662,21 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
     if let Some(until) = store::locked_until(ctx.conn, &bucket.key, ctx.now)? {
         return Err(locked_bucket(ctx, &bucket, Kind::Password, until).into());
     }
+    let password = who.password.expose();
     let Some(user) = bucket.user else {
         hide_misplaced(ctx, who);
-        spend_check(ctx)?;
-        // As long as a wrong password: the time tells nothing.
-        credentials.no_such_user(who.password.expose());
         session.failed(&who.userid);
+        if checked_before(session, &who.userid, "", password).is_none() {
+            spend_check(ctx)?;
+            if credentials
+                .prechecked(&session.prechecks, &who.userid, None, password)
+                .is_none()
+            {
+                // As long as a wrong password: the time tells nothing.
+                credentials.no_such_user(password);
+            }
+            remember_check(session, &who.userid, "", password, false);
+        }
         if let Some(refusal) = out_of_order(ctx, &[])? {
             return Err(refusal.into());
         }
@@ -419,14 +692,8 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         ))
         .into());
     }
-    let password = who.password.expose();
-    if !credentials.is_cached(&user.userid, &user.password_hash, password) {
-        if let Err(e) = spend_check(ctx) {
-            hide_misplaced(ctx, who);
-            return Err(e);
-        }
-    }
-    if !credentials.matches(&user.userid, &user.password_hash, password) {
+    let right = check_password(ctx, &user, password).inspect_err(|_| hide_misplaced(ctx, who))?;
+    if !right {
         hide_misplaced(ctx, who);
         session.failed(&user.userid);
         if let Some(refusal) = out_of_order(ctx, &[password])? {
@@ -440,6 +707,7 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
     }
     session.add_secret(password);
     session.verified.borrow_mut().push(user.userid.clone());
+    session.proved.borrow_mut().push(user.userid.clone());
     store::clear_failures_bucket(ctx.conn, &bucket.key)?;
     Ok(user)
 }
@@ -573,8 +841,13 @@ pub(crate) fn parse_refusal(
 ///   as a wrong password: the answer goes to the sender, an address on
 ///   file for the account, so a guesser forging that address never reads
 ///   it, and an owner who misplaced a word is not locked out faster for
-///   it. The right one is masked in every reply and the log, and forgets
-///   the failures of its bucket as a right password does.
+///   it. The right one is masked in the answers to the sender and the
+///   log, proves the account (see [`answer_may_go`]), and forgets the
+///   failures of its bucket as a right password does. A candidate this
+///   mail checked before costs nothing; past the budget none is tried,
+///   cached or not.
+/// - With `[security] authserv_id` set, only mail whose From the MTA
+///   authenticated is the owner's (see [`from_address_on_file`]).
 /// - The sentence never says which word was the password.
 /// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
 ///   `multiple` body are not.
@@ -615,14 +888,19 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
     }
     let credentials = &ctx.server.credentials;
     for candidate in candidates.into_iter().take(MAX_CANDIDATES) {
-        if !credentials.is_cached(&user.userid, &user.password_hash, candidate) {
-            if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL {
-                break;
+        let right = match checked_before(session, &user.userid, &user.password_hash, candidate) {
+            Some(right) => right,
+            None if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL => break,
+            None => {
+                session.checks.set(session.checks.get() + 1);
+                let right = credentials.matches(&user.userid, &user.password_hash, candidate);
+                remember_check(session, &user.userid, &user.password_hash, candidate, right);
+                right
             }
-            session.checks.set(session.checks.get() + 1);
-        }
-        if credentials.matches(&user.userid, &user.password_hash, candidate) {
+        };
+        if right {
             session.add_secret(candidate);
+            session.proved.borrow_mut().push(user.userid.clone());
             session.failures.borrow_mut().retain(|(u, kind)| {
                 !(u.eq_ignore_ascii_case(&user.userid) && *kind == Kind::Password)
             });
@@ -694,7 +972,9 @@ pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             Kind::Password => "wrong passwords",
             Kind::Code => "wrong confirmation codes",
         };
-        let whence = if bucket.stranger {
+        let whence = if bucket.stranger && ctx.session.from_unproved.get() {
+            "in mail whose From this server's mail host could not confirm, or from addresses that are not on file for it,"
+        } else if bucket.stranger {
             "from addresses that are not on file for it"
         } else {
             "from one of its own addresses (or mail forged to look so)"
@@ -794,9 +1074,35 @@ fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError
     let Some(sender) = ctx.sender else {
         return Ok(true);
     };
+    // A From the MTA did not authenticate (`[security] authserv_id`) is
+    // anyone's.
+    if ctx.session.from_unproved.get() {
+        return Ok(false);
+    }
     Ok(store::userids_with_address(ctx.conn, sender)?
         .iter()
         .any(|u| u.eq_ignore_ascii_case(userid)))
+}
+
+/// Whether a mail that an inbound mail from `sender` causes may go to
+/// `to` (see the rulings): always when `to` is not the sender, or is a
+/// confirmed address of an account the mail proved (a password or a reply
+/// token); any other answer is counted against `to`, and past `[limits]
+/// unproved_answers_per_hour` in the clock hour it does not go.
+pub(crate) fn answer_may_go(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    session: &Session,
+    sender: &str,
+    to: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, ServerError> {
+    if !to.eq_ignore_ascii_case(sender) || session.proved_address(conn, to)? {
+        return Ok(true);
+    }
+    let key = format!("unproved-answers:{}", to.to_lowercase());
+    let n = store::count_command(conn, CountScope::Server, &key, now)?;
+    Ok(n <= server.config.limits.unproved_answers())
 }
 
 /// One command counted for `key`, rollback-proof; the count after it.
@@ -839,6 +1145,22 @@ mod tests {
 
     fn count_of(conn: &Connection) -> u32 {
         store::commands_this_hour(conn, CountScope::Address, "a@x", Utc::now()).unwrap()
+    }
+
+    #[test]
+    fn a_verified_password_is_masked_only_in_the_answers_to_the_sender() {
+        let session = Session::default();
+        session.add_secret("Lion7");
+        let reply = |to: &str| Reply {
+            to: to.to_string(),
+            subject: "Chess Board 101".to_string(),
+            body: "Observers: lion7, tiger99".to_string(),
+            reply_key: None,
+        };
+        let mut replies = vec![reply("A@x"), reply("b@x")];
+        session.mask_replies(&mut replies, "a@x");
+        assert_eq!(replies[0].body, "Observers: *****, tiger99");
+        assert_eq!(replies[1].body, "Observers: lion7, tiger99");
     }
 
     #[test]

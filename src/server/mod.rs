@@ -418,6 +418,9 @@ pub struct Server<'a> {
     pub(crate) computer_budget: computer::Budget,
     /// Boards replayed to a ply for `preview` in the mail at hand.
     pub(crate) previews: pending::Previews,
+    /// The argon2id work of mails, done before their transactions (see
+    /// [`Server::prepare_mail`]).
+    prepared: credentials::PreparedHashes,
 }
 
 impl<'a> Server<'a> {
@@ -429,7 +432,29 @@ impl<'a> Server<'a> {
             credentials: credentials::VerifiedCredentials::new(),
             computer_budget: computer::Budget::default(),
             previews: pending::Previews::default(),
+            prepared: credentials::PreparedHashes::default(),
         }
+    }
+
+    /// Before the transaction that handles `mail` begins: its argon2id
+    /// work, within its budget (the hashes of the new passwords it gives,
+    /// the checks of the passwords its commands give), so that none runs
+    /// while the database is locked for writing (see
+    /// `guard::prepare_hashes`). A mail handled without this has no new
+    /// password hashed (its signups and password changes are refused as
+    /// over the budget) and checks its passwords in the transaction.
+    /// Reads only; [`Server::handle_mail`] calls it itself.
+    pub fn prepare_mail(
+        &self,
+        conn: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<(), ServerError> {
+        if !self.prepared.has(&mail.message_id) {
+            let hashes = guard::prepare_hashes(self, conn, mail, raw_len)?;
+            self.prepared.put(&mail.message_id, hashes);
+        }
+        Ok(())
     }
 
     /// The body of a plain text answer, from `message.txt`.
@@ -454,6 +479,7 @@ impl<'a> Server<'a> {
         mail: &Envelope,
         raw_len: usize,
     ) -> Result<MailOutcome, ServerError> {
+        self.prepare_mail(conn, mail, raw_len)?;
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let processed = self.handle_mail_within(&tx, mail, raw_len)?;
         tx.commit()?;
@@ -478,6 +504,7 @@ impl<'a> Server<'a> {
         raw_len: usize,
     ) -> Result<Processed, ServerError> {
         let now = self.clock.now();
+        let hashes = self.prepared.take(&mail.message_id);
         let letter = match self.admit(tx, mail, raw_len, now)? {
             Admitted::Settled(outcome) => {
                 return Ok(Processed {
@@ -493,7 +520,11 @@ impl<'a> Server<'a> {
             }
             Admitted::Read(letter) => letter,
         };
-        let session = guard::Session::for_reply(letter.by_reply.is_some());
+        let mut session = guard::Session::for_reply(letter.by_reply.is_some());
+        session.prepared(hashes);
+        if !letter.authenticated {
+            session.sent_unauthenticated();
+        }
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.
         let body_comment = letter
@@ -640,6 +671,10 @@ impl<'a> Server<'a> {
             return Ok(MailOutcome::RateLimited);
         }
         self.record(tx, mail, "too-large", now)?;
+        let nothing_proved = guard::Session::default();
+        if !guard::answer_may_go(self, tx, &nothing_proved, sender, sender, now)? {
+            return Ok(MailOutcome::TooLarge);
+        }
         let text = format!(
             "Your mail is {raw_len} bytes long, more than the {} bytes this server reads; send the command again without attachments or long quotes.",
             self.config.limits.max_message_bytes
@@ -832,8 +867,9 @@ impl<'a> Server<'a> {
     /// Step 3, finish the answers, still inside the `answers` savepoint.
     /// Guarantees: a refused reply of a board's player may be answered by
     /// reply; no error answers an error of ours; every password the mail
-    /// showed is masked in every answer; the answers to the sender are
-    /// joined into one mail. `Err(TooLarge)` when the mails are over
+    /// showed is masked in every answer to its sender, and in no mail to
+    /// anyone else (see `guard`); the answers to the sender are joined
+    /// into one mail. `Err(TooLarge)` when the mails are over
     /// `[limits] max_reply_bytes` (the savepoint is then rolled back).
     fn finish_answers(
         &self,
@@ -862,7 +898,7 @@ impl<'a> Server<'a> {
             // behind a forwarder that strips Auto-Submitted; issue #31).
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
         }
-        ctx.session.mask_replies(&mut replies);
+        ctx.session.mask_replies(&mut replies, sender);
         if dropped > 0 && dropped == letter.request.commands.len() {
             // Nothing of the mail ran: dropped for the limits.
             return Ok(Answered::Dropped(replies));
@@ -900,14 +936,18 @@ impl<'a> Server<'a> {
     ) -> Result<MailOutcome, ServerError> {
         let (mail, sender, now) = (letter.mail, letter.sender, letter.now);
         let cause = Some(mail.message_id.as_str());
+        let goes = |to: &str| guard::answer_may_go(self, tx, session, sender, to, now);
         match answered {
             Ok(Answered::Dropped(replies)) => {
-                self.queue(tx, replies, Some(sender), cause, now)?;
+                let mut mails = self.group(replies, Some(sender))?;
+                retain_ok(&mut mails, |m| goes(&m.0))?;
+                self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
             Ok(Answered::Mails { mails, refused }) => {
-                let mails = self.charge_strangers(tx, mails, sender, now)?;
+                let mut mails = self.charge_strangers(tx, mails, sender, now)?;
+                retain_ok(&mut mails, |m| goes(&m.0))?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "answered", now)?;
                 Ok(MailOutcome::Answered {
@@ -916,9 +956,13 @@ impl<'a> Server<'a> {
                 })
             }
             Err(Unanswered::TooLarge(sentence)) => {
-                self.queue(tx, session.notices(), None, cause, now)?;
-                let body = self.notice_body(&sentence)?;
-                self.enqueue(tx, sender, "Error", body, cause, now)?;
+                let mut notices = session.notices();
+                retain_ok(&mut notices, |r| goes(&r.to))?;
+                self.queue(tx, notices, None, cause, now)?;
+                if goes(sender)? {
+                    let body = self.notice_body(&sentence)?;
+                    self.enqueue(tx, sender, "Error", body, cause, now)?;
+                }
                 self.record(tx, mail, "reply-too-large", now)?;
                 Ok(MailOutcome::ReplyTooLarge)
             }
@@ -1379,6 +1423,21 @@ impl<'a> Server<'a> {
             .unwrap_or(0);
         Ok(replies)
     }
+}
+
+/// Keep the items `keep` says yes to, in order.
+fn retain_ok<T>(
+    items: &mut Vec<T>,
+    mut keep: impl FnMut(&T) -> Result<bool, ServerError>,
+) -> Result<(), ServerError> {
+    let mut kept = Vec::with_capacity(items.len());
+    for item in items.drain(..) {
+        if keep(&item)? {
+            kept.push(item);
+        }
+    }
+    *items = kept;
+    Ok(())
 }
 
 /// The size that counts against `[limits] max_reply_bytes`: the answers

@@ -33,7 +33,7 @@ pub(crate) fn chat(
         .into());
     }
     confirm::needs_confirmed(&user, "chat")?;
-    let text = ctx.comment.trim();
+    let text = super::text::own_text(ctx, &who.password);
     if text.is_empty() {
         return Err(Refusal::new(
             "Your chat mail has no text: write the message in the body of the mail.",
@@ -415,7 +415,7 @@ pub(crate) fn message_users(
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     confirm::needs_confirmed(&user, "send messages")?;
-    let text = ctx.comment.trim();
+    let text = super::text::own_text(ctx, &who.password);
     if text.is_empty() {
         return Err(
             Refusal::new("Your message has no text: write it in the body of the mail.").into(),

@@ -153,6 +153,18 @@ pub(crate) fn commented(
     Some((who.to_string(), comment))
 }
 
+/// The body the sender wrote (a chat line, a message) as it is relayed to
+/// others: a word equal to the password the command gave (any case) is
+/// masked. It depends only on what the sender wrote, never on what the
+/// account's password is.
+pub(crate) fn own_text(ctx: &Ctx<'_>, password: &Password) -> String {
+    let text = ctx.comment.trim();
+    match password.expose() {
+        "" => text.to_string(),
+        secret => mask_word(text, secret),
+    }
+}
+
 /// The key a word is compared by when masking: lower-cased, without the
 /// punctuation, quotes and brackets around it (`'Hunter2'`, `(hunter2)`,
 /// `"hunter2".` all give `hunter2`); a word of punctuation only is its own
