@@ -75,7 +75,9 @@
 //!   not while the database is locked for writing (a mail of 50 signups
 //!   held it for seconds): the hashes of its new passwords (signup, change
 //!   password) and the checks of the passwords its commands give, at most
-//!   the budget in all, in the order of its commands. A hash is one of the
+//!   the budget in all, in the order of its commands, then the words of
+//!   the Subject's line that [`out_of_order`] would check (it tries only
+//!   those checked ahead). A hash is one of the
 //!   mail's checks whether or not its command runs; a command whose new
 //!   password has no hash (past the budget) is refused as over the budget
 //!   ([`new_password_hash`]). A check made ahead is spent, and its answer
@@ -635,7 +637,78 @@ pub(crate) fn prepare_hashes(
             prepared.hashes.push(credentials.prepare(new.expose())?);
         }
     }
+    let line = if request.multiple {
+        ""
+    } else {
+        command::read_part(&mail.subject)
+    };
+    let first = request.commands.first().and_then(|c| c.as_ref().ok());
+    let given = first.and_then(|p| p.command.credentials());
+    precheck_misplaced(
+        server,
+        conn,
+        (sender, unproved),
+        line,
+        given,
+        now,
+        &mut prepared,
+    )?;
     Ok(prepared)
+}
+
+/// [`prepare_hashes`] for the words of the Subject's command `line` that
+/// [`out_of_order`] would check, within what is left of the mail's
+/// budget: none when the line's verb takes no password or its own
+/// password (`given`) is right; that password is not checked again.
+fn precheck_misplaced(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    (sender, unproved): (&str, bool),
+    line: &str,
+    given: Option<&Credentials>,
+    now: DateTime<Utc>,
+    prepared: &mut super::credentials::Prepared,
+) -> Result<(), ServerError> {
+    if command::word_order(line).is_none() {
+        return Ok(());
+    }
+    let credentials = &server.credentials;
+    let mut checked: Vec<&str> = Vec::new();
+    if let Some(who) = given {
+        if let Some(user) = store::user(conn, &who.userid)? {
+            let password = who.password.expose();
+            let stored = Some(user.password_hash.as_str());
+            if credentials.prechecked(&prepared.checks, &user.userid, stored, password)
+                == Some(true)
+            {
+                return Ok(());
+            }
+            checked.push(password);
+        }
+    }
+    let Some((user, candidates)) =
+        misplaced_candidates(conn, line, Some(sender), unproved, &checked)?
+    else {
+        return Ok(());
+    };
+    let bucket = bucket_of(conn, Some(sender), unproved, &user.userid, Kind::Password)?;
+    if store::locked_until(conn, &bucket.key, now)?.is_some() {
+        return Ok(());
+    }
+    let (userid, stored) = (&user.userid, Some(user.password_hash.as_str()));
+    for candidate in candidates {
+        if prepared.hashes.len() + prepared.checks.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
+            break;
+        }
+        if credentials
+            .prechecked(&prepared.checks, userid, stored, candidate)
+            .is_none()
+        {
+            let check = credentials.precheck(userid, stored, candidate);
+            prepared.checks.push(check);
+        }
+    }
+    Ok(())
 }
 
 /// Check a userid and password (see the rulings above); the user is
@@ -857,44 +930,33 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
     let Some(order) = command::word_order(ctx.line) else {
         return Ok(None);
     };
-    let words: Vec<&str> = ctx.line.split_whitespace().collect();
-    let mut owner = None;
-    for word in words.iter().take(12) {
-        if !command::is_valid_userid(word) || command::is_quotable(word) {
-            continue;
-        }
-        let Some(user) = store::user(ctx.conn, &word.to_ascii_lowercase())? else {
-            continue;
-        };
-        if user.signed_off_at.is_none() && from_address_on_file(ctx, &user.userid)? {
-            owner = Some(user);
-            break;
-        }
-    }
-    let Some(user) = owner else {
+    let unproved = session.from_unproved.get();
+    let Some((user, candidates)) =
+        misplaced_candidates(ctx.conn, ctx.line, ctx.sender, unproved, checked)?
+    else {
         return Ok(None);
     };
     let bucket = bucket(ctx, &user.userid, Kind::Password)?;
     if store::locked_until(ctx.conn, &bucket.key, ctx.now)?.is_some() {
         return Ok(None);
     }
-    let mut candidates: Vec<&str> = Vec::new();
-    for word in words {
-        let taken = candidates.iter().any(|c| c.eq_ignore_ascii_case(word))
-            || checked.iter().any(|c| c.eq_ignore_ascii_case(word));
-        if !taken && !word.eq_ignore_ascii_case(&user.userid) && !command::is_quotable(word) {
-            candidates.push(word);
-        }
-    }
     let credentials = &ctx.server.credentials;
-    for candidate in candidates.into_iter().take(MAX_CANDIDATES) {
-        let right = match checked_before(session, &user.userid, &user.password_hash, candidate) {
+    let (userid, stored) = (&user.userid, &user.password_hash);
+    for candidate in candidates {
+        let right = match checked_before(session, userid, stored, candidate) {
             Some(right) => right,
             None if session.checks.get() >= PASSWORD_CHECKS_PER_MAIL => break,
             None => {
+                // Checked before the transaction ([`prepare_hashes`]);
+                // one that was not is not tried: no argon2id runs while
+                // the database is locked for writing.
+                let Some(right) =
+                    credentials.prechecked(&session.prechecks, userid, Some(stored), candidate)
+                else {
+                    break;
+                };
                 session.checks.set(session.checks.get() + 1);
-                let right = credentials.matches(&user.userid, &user.password_hash, candidate);
-                remember_check(session, &user.userid, &user.password_hash, candidate, right);
+                remember_check(session, userid, stored, candidate, right);
                 right
             }
         };
@@ -911,6 +973,57 @@ fn out_of_order(ctx: &Ctx<'_>, checked: &[&str]) -> Result<Option<Refusal>, Serv
         }
     }
     Ok(None)
+}
+
+/// The account whose password the command `line` from `sender` may hold
+/// in a wrong place, and the words of it that may be the password, at
+/// most [`MAX_CANDIDATES`] in the order written (see [`out_of_order`]'s
+/// rulings): the first userid on file among its first words that the
+/// sender's address is on file for (none when the From was not
+/// authenticated, `unproved`), and the words other than that userid,
+/// the words of the language, numbers and `checked`.
+fn misplaced_candidates<'l>(
+    conn: &Connection,
+    line: &'l str,
+    sender: Option<&str>,
+    unproved: bool,
+    checked: &[&str],
+) -> Result<Option<(store::User, Vec<&'l str>)>, ServerError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let on_file = match sender {
+        Some(_) if unproved => return Ok(None),
+        Some(sender) => Some(store::userids_with_address(conn, sender)?),
+        None => None,
+    };
+    let mut owner = None;
+    for word in words.iter().take(12) {
+        if !command::is_valid_userid(word) || command::is_quotable(word) {
+            continue;
+        }
+        let Some(user) = store::user(conn, &word.to_ascii_lowercase())? else {
+            continue;
+        };
+        let owns = on_file
+            .as_ref()
+            .is_none_or(|ids| ids.iter().any(|u| u.eq_ignore_ascii_case(&user.userid)));
+        if user.signed_off_at.is_none() && owns {
+            owner = Some(user);
+            break;
+        }
+    }
+    let Some(user) = owner else {
+        return Ok(None);
+    };
+    let mut candidates: Vec<&str> = Vec::new();
+    for word in words {
+        let taken = candidates.iter().any(|c| c.eq_ignore_ascii_case(word))
+            || checked.iter().any(|c| c.eq_ignore_ascii_case(word));
+        if !taken && !word.eq_ignore_ascii_case(&user.userid) && !command::is_quotable(word) {
+            candidates.push(word);
+        }
+    }
+    candidates.truncate(MAX_CANDIDATES);
+    Ok(Some((user, candidates)))
 }
 
 /// A wrong password (or a userid that does not exist): the words after
