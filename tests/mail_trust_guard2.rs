@@ -75,3 +75,69 @@ fn words_out_of_order_are_checked_before_the_transaction() {
     let answer = w.replies().pop().unwrap();
     assert!(!answer.body.contains("out of order"), "{}", answer.body);
 }
+
+/// A stranger's mail that signs an account up and then gives passwords
+/// for it: every check is made before the transaction (the account's
+/// hash as the signup leaves it), none under the write lock.
+#[test]
+fn passwords_for_an_account_the_same_mail_signs_up_are_checked_ahead() {
+    let mut w = common::world::World::with_board();
+    let body = [
+        "signup zed Zed-Pass1",
+        "chess limit zed wrong1 3",
+        "chess limit zed wrong2 3",
+        "chess limit zed wrong3 3",
+        "chess limit zed Zed-Pass1 3",
+    ]
+    .join("\n");
+    let env = envelope("signup@t", "z@z.example", "multiple", &body);
+    let runs = {
+        let server = Server::new(&w.config, &w.clock, &w.templates);
+        runs_in_transaction(&mut w.conn, &server, &env)
+    };
+    assert_eq!(runs, 0);
+    let answer = w.replies().pop().unwrap();
+    assert!(
+        answer.body.contains("password for zed is wrong"),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.contains("zed takes Chess"), "{}", answer.body);
+}
+
+/// Mails handled in one transaction (a daemon's group) were all prepared
+/// before it: a password for an account an earlier mail of the group made
+/// or changed is not checked under the write lock; it is refused, the
+/// same whether right or wrong, and counted as a wrong one.
+#[test]
+fn a_password_whose_account_changed_since_its_mail_was_prepared_is_not_checked() {
+    let mut w = common::world::World::with_board();
+    let signup = envelope("g1@t", "z@z.example", "signup zed Zed-Pass1", "");
+    let right = envelope("g2@t", "y@y.example", "chess limit zed Zed-Pass1 3", "");
+    let wrong = envelope("g3@t", "x@x.example", "chess limit zed Wrong-1 3", "");
+    let runs = {
+        let server = Server::new(&w.config, &w.clock, &w.templates);
+        for env in [&signup, &right, &wrong] {
+            server.prepare_mail(&w.conn, env, 100).unwrap();
+        }
+        let before = server.credentials.stats().verifications;
+        let tx = w.conn.transaction().unwrap();
+        for env in [&signup, &right, &wrong] {
+            server.handle_mail_within(&tx, env, 100).unwrap();
+        }
+        tx.commit().unwrap();
+        server.credentials.stats().verifications - before
+    };
+    assert_eq!(runs, 0);
+    let replies = w.replies();
+    let to = |a: &str| {
+        replies
+            .iter()
+            .find(|r| r.to == a)
+            .map(|r| r.body.clone())
+            .unwrap_or_default()
+    };
+    let (right, wrong) = (to("y@y.example"), to("x@x.example"));
+    assert!(right.contains("was not checked"), "{right}");
+    assert_eq!(right, wrong);
+}

@@ -293,6 +293,9 @@ pub struct PreparedCheck {
 pub struct Prepared {
     pub hashes: Vec<PreparedHash>,
     pub checks: Vec<PreparedCheck>,
+    /// The mail's work was done ahead (`false`: a mail nobody prepared,
+    /// whose checks run in its transaction).
+    pub made: bool,
 }
 
 /// The argon2id work of mails (see [`Prepared`]), by Message-ID, until the

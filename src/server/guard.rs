@@ -82,8 +82,14 @@
 //!   password has no hash (past the budget) is refused as over the budget
 //!   ([`new_password_hash`]). A check made ahead is spent, and its answer
 //!   used, only when a command asks for it within the budget, as any
-//!   check; one whose stored hash changed since (an earlier command of the
-//!   group changed the password) runs in the transaction. The admin CLI
+//!   check. The mail's own signups and password changes are foreseen:
+//!   its later checks for those userids are made against the hashes they
+//!   will store. A password whose stored hash changed since otherwise (an
+//!   earlier mail of the daemon's group signed the account up or changed
+//!   its password) is not checked in the transaction: it is refused with
+//!   one sentence, the same right or wrong, and counts as a wrong one
+//!   ([`check_password`]). Only a mail nobody prepared (none of the
+//!   server's entry points) checks in its transaction. The admin CLI
 //!   hashes before its transaction too.
 //! - **Answers to unproved mail are bounded per address**
 //!   ([`answer_may_go`]): the answer to a mail (the mail to its From) is
@@ -214,6 +220,9 @@ pub(crate) struct Session {
     /// Passwords checked before the mail's transaction (see
     /// [`check_password`]).
     prechecks: Vec<super::credentials::PreparedCheck>,
+    /// The mail's argon2id work was done before its transaction: a check
+    /// not made then is not made in it (see [`check_password`]).
+    prepared_ahead: bool,
 }
 
 impl Session {
@@ -238,6 +247,7 @@ impl Session {
         self.checks.set(self.checks.get().saturating_add(n));
         *self.prepared.borrow_mut() = prepared.hashes;
         self.prechecks = prepared.checks;
+        self.prepared_ahead = prepared.made;
     }
 
     /// Whether this mail proved an account that has `address` among its
@@ -533,14 +543,35 @@ fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<
         ctx.session.failed(userid);
         return Err(e);
     }
-    // Checked before the transaction began, as a rule; in it only when
-    // the stored hash changed since (or nothing was prepared).
+    // Checked before the transaction began; in it only when nothing was
+    // prepared for the mail. A password whose account changed since
+    // (an earlier mail handled in the same transaction signed it up or
+    // changed its password) is not checked: no argon2id runs while the
+    // database is locked for writing.
     let credentials = &ctx.server.credentials;
-    let right = credentials
-        .prechecked(&ctx.session.prechecks, userid, Some(stored), password)
-        .unwrap_or_else(|| credentials.matches(userid, stored, password));
+    let right = match credentials.prechecked(&ctx.session.prechecks, userid, Some(stored), password)
+    {
+        Some(right) => right,
+        None if ctx.session.prepared_ahead => {
+            ctx.session.failed(userid);
+            return Err(not_checked(ctx, userid).into());
+        }
+        None => credentials.matches(userid, stored, password),
+    };
     remember_check(ctx.session, userid, stored, password, right);
     Ok(right)
+}
+
+/// The refusal of a password not checked because its account changed
+/// after the mail was read (see [`check_password`]): the same whatever the
+/// password is, and it counts as a wrong one.
+fn not_checked(ctx: &Ctx<'_>, userid: &str) -> Refusal {
+    if Session::told(&ctx.session.told_limits, &format!("changed:{userid}")) {
+        ctx.session.quiet.set(true);
+    }
+    Refusal::new(format!(
+        "The account {userid} was made or had its password changed after your mail came in, so the password this command gives was not checked; it counts as a wrong one. Send the command again in another mail."
+    ))
 }
 
 /// The argon2id hash of a new password (signup, change password): the
@@ -581,7 +612,10 @@ pub(crate) fn prepare_hashes(
     mail: &crate::mail::Envelope,
     raw_len: usize,
 ) -> Result<super::credentials::Prepared, ServerError> {
-    let mut prepared = super::credentials::Prepared::default();
+    let mut prepared = super::credentials::Prepared {
+        made: true,
+        ..Default::default()
+    };
     let (None, Some(sender)) = (&mail.never_answer, &mail.sender) else {
         return Ok(prepared);
     };
@@ -606,7 +640,11 @@ pub(crate) fn prepare_hashes(
     let admitted =
         |userid: &str| !strangers_closed || on_file.iter().any(|u| u.eq_ignore_ascii_case(userid));
     let credentials = &server.credentials;
-    let mut checked: Vec<(String, String)> = Vec::new();
+    // Checks made: userid, stored hash, password (lower-cased).
+    let mut checked: Vec<(String, String, String)> = Vec::new();
+    // The hashes this mail's signups and password changes will store, by
+    // userid: its later checks are made against them.
+    let mut made: Vec<(String, String)> = Vec::new();
     let request = command::parse_mail(&mail.subject, &mail.body);
     for parsed in request.commands.iter().flatten() {
         let runs = prepared.hashes.len() + prepared.checks.len();
@@ -615,14 +653,18 @@ pub(crate) fn prepare_hashes(
         }
         if let Some(who) = parsed.command.credentials().filter(|w| admitted(&w.userid)) {
             let (userid, password) = (who.userid.to_lowercase(), who.password.expose());
-            let pair = (userid.clone(), password.to_lowercase());
             let bucket = bucket_of(conn, Some(sender), unproved, &userid, Kind::Password)?;
-            if !checked.contains(&pair) && store::locked_until(conn, &bucket.key, now)?.is_none() {
-                let stored = bucket.user.as_ref().map(|u| u.password_hash.as_str());
+            let stored = stored_hash(&made, &userid, bucket.user.as_ref());
+            let check = (
+                userid.clone(),
+                stored.unwrap_or_default().to_string(),
+                password.to_lowercase(),
+            );
+            if !checked.contains(&check) && store::locked_until(conn, &bucket.key, now)?.is_none() {
                 prepared
                     .checks
                     .push(credentials.precheck(&userid, stored, password));
-                checked.push(pair);
+                checked.push(check);
             }
         }
         if prepared.hashes.len() + prepared.checks.len() >= PASSWORD_CHECKS_PER_MAIL as usize {
@@ -634,7 +676,12 @@ pub(crate) fn prepare_hashes(
             _ => continue,
         };
         if !new.expose().is_empty() {
-            prepared.hashes.push(credentials.prepare(new.expose())?);
+            let hash = credentials.prepare(new.expose())?;
+            if let Some(userid) = stores_hash(conn, credentials, &prepared, &made, &parsed.command)?
+            {
+                made.push((userid, hash.phc().to_string()));
+            }
+            prepared.hashes.push(hash);
         }
     }
     let line = if request.multiple {
@@ -654,6 +701,59 @@ pub(crate) fn prepare_hashes(
         &mut prepared,
     )?;
     Ok(prepared)
+}
+
+/// The stored hash of `userid` (`user` on file) as this mail's signups
+/// and password changes before the command in hand leave it (`made`).
+fn stored_hash<'a>(
+    made: &'a [(String, String)],
+    userid: &str,
+    user: Option<&'a store::User>,
+) -> Option<&'a str> {
+    made.iter()
+        .rev()
+        .find(|(u, _)| u == userid)
+        .map(|(_, phc)| phc.as_str())
+        .or(user.map(|u| u.password_hash.as_str()))
+}
+
+/// The userid whose stored hash `command` (a signup or a password change)
+/// sets, when it will run as prepared: a signup of a userid not taken, a
+/// change whose password the checks made so far found right; either with
+/// a new password the password rule takes.
+fn stores_hash(
+    conn: &Connection,
+    credentials: &super::credentials::VerifiedCredentials,
+    prepared: &super::credentials::Prepared,
+    made: &[(String, String)],
+    command: &command::Command,
+) -> Result<Option<String>, ServerError> {
+    Ok(match command {
+        command::Command::Signup { password, .. }
+        | command::Command::ChangePassword { new: password, .. }
+            if command::password_problem(password.expose()).is_some() =>
+        {
+            None
+        }
+        command::Command::Signup { userid, .. } => {
+            let userid = userid.to_lowercase();
+            let user = store::user(conn, &userid)?;
+            stored_hash(made, &userid, user.as_ref())
+                .is_none()
+                .then_some(userid)
+        }
+        command::Command::ChangePassword { who, .. } => {
+            let userid = who.userid.to_lowercase();
+            let user = store::user(conn, &userid)?;
+            let stored = stored_hash(made, &userid, user.as_ref());
+            let password = who.password.expose();
+            (stored.is_some()
+                && credentials.prechecked(&prepared.checks, &userid, stored, password)
+                    == Some(true))
+            .then_some(userid)
+        }
+        _ => None,
+    })
 }
 
 /// [`prepare_hashes`] for the words of the Subject's command `line` that
@@ -741,9 +841,10 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         session.failed(&who.userid);
         if checked_before(session, &who.userid, "", password).is_none() {
             spend_check(ctx)?;
-            if credentials
-                .prechecked(&session.prechecks, &who.userid, None, password)
-                .is_none()
+            if !session.prepared_ahead
+                && credentials
+                    .prechecked(&session.prechecks, &who.userid, None, password)
+                    .is_none()
             {
                 // As long as a wrong password: the time tells nothing.
                 credentials.no_such_user(password);
