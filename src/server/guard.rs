@@ -628,15 +628,7 @@ pub(crate) fn prepare_hashes(
     }
     let now = server.clock.now();
     let unproved = !mail.authenticated(server.config.security.authserv_id.as_deref());
-    let strangers_closed = store::commands_this_hour(conn, CountScope::Address, sender, now)?
-        >= limits.commands_per_hour
-        || store::commands_this_hour(conn, CountScope::Server, "", now)?
-            >= limits.commands_per_hour_total;
-    let on_file = if unproved {
-        Vec::new()
-    } else {
-        store::userids_with_address(conn, sender)?
-    };
+    let (strangers_closed, on_file) = admission_ahead(server, conn, (sender, unproved), now)?;
     let admitted =
         |userid: &str| !strangers_closed || on_file.iter().any(|u| u.eq_ignore_ascii_case(userid));
     let credentials = &server.credentials;
@@ -701,6 +693,29 @@ pub(crate) fn prepare_hashes(
         &mut prepared,
     )?;
     Ok(prepared)
+}
+
+/// For [`prepare_hashes`], as [`admit`] will find them: whether a
+/// stranger's command from `sender` is closed out by the hourly limits,
+/// and the userids `sender` is on file for (none when its From was not
+/// authenticated, `unproved`).
+fn admission_ahead(
+    server: &super::Server<'_>,
+    conn: &Connection,
+    (sender, unproved): (&str, bool),
+    now: DateTime<Utc>,
+) -> Result<(bool, Vec<String>), ServerError> {
+    let limits = &server.config.limits;
+    let strangers_closed = store::commands_this_hour(conn, CountScope::Address, sender, now)?
+        >= limits.commands_per_hour
+        || store::commands_this_hour(conn, CountScope::Server, "", now)?
+            >= limits.commands_per_hour_total;
+    let on_file = if unproved {
+        Vec::new()
+    } else {
+        store::userids_with_address(conn, sender)?
+    };
+    Ok((strangers_closed, on_file))
 }
 
 /// The stored hash of `userid` (`user` on file) as this mail's signups
