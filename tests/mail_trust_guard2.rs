@@ -141,3 +141,20 @@ fn a_password_whose_account_changed_since_its_mail_was_prepared_is_not_checked()
     assert!(right.contains("was not checked"), "{right}");
     assert_eq!(right, wrong);
 }
+
+/// The same through the real binary: one `poll` reads a signup and two
+/// guesses of the new account's password from other addresses in one
+/// batch; both guesses get the same answer, right or wrong.
+#[test]
+fn poll_answers_a_password_for_an_account_made_in_the_same_batch_alike() {
+    let mut s = common::Install::with_config("");
+    s.send("z@z.example", "signup zed Zed-Pass1", "");
+    s.send("y@y.example", "chess limit zed Zed-Pass1 3", "");
+    s.send("x@x.example", "chess limit zed Wrong-Pw1 3", "");
+    s.poll();
+    let mails = s.take_outbox();
+    let right = common::joined(&common::only_one(&mails, "y@y.example").body);
+    let wrong = common::joined(&common::only_one(&mails, "x@x.example").body);
+    assert!(right.contains("was not checked"), "{right}");
+    assert_eq!(right, wrong);
+}
