@@ -157,4 +157,7 @@ fn poll_answers_a_password_for_an_account_made_in_the_same_batch_alike() {
     let wrong = common::joined(&common::only_one(&mails, "x@x.example").body);
     assert!(right.contains("was not checked"), "{right}");
     assert_eq!(right, wrong);
+    for m in &mails {
+        assert!(m.body.lines().all(|l| l.chars().count() <= 78), "{m:#?}");
+    }
 }
