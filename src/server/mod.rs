@@ -701,7 +701,7 @@ impl<'a> Server<'a> {
         }
         let mut read_before: Vec<&Command> = Vec::new();
         // A stranger's answers are bounded (see `strangers`).
-        let stranger = strangers::is_stranger(ctx.conn, letter.sender)?;
+        let stranger = strangers::is_stranger(ctx, letter.sender)?;
         let commands = &letter.request.commands;
         for (i, parsed) in commands.iter().enumerate() {
             let so_far = tally

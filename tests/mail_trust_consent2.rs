@@ -1,0 +1,67 @@
+//! Issue #37, "Trust, third round", second pass: what one mail can make the
+//! server send, to whom. Each attack is replayed with the mail that carried
+//! it, against the real binary.
+
+mod common;
+
+use common::{joined, only_one, to, Install, SentMail};
+
+const ALICE: &str = "alice@players.org";
+const AUTHSERV: &str = "[security]\nauthserv_id = \"mx.games.test\"\n";
+
+fn round(s: &mut Install, from: &str, subject: &str, body: &str) -> Vec<SentMail> {
+    s.send(from, subject, body);
+    s.poll();
+    s.take_outbox()
+}
+
+/// Bytes of the mails to `addr` (subjects and bodies).
+fn bytes_to(mails: &[SentMail], addr: &str) -> usize {
+    to(mails, addr)
+        .iter()
+        .map(|m| m.subject.len() + m.body.len())
+        .sum()
+}
+
+const TWELVE_TOPICS: &str = "help commands reply if tournament chess doppelganger doublechess mchess shadowchess temporal zelig zelig2";
+
+/// With `[security] authserv_id` set, a mail whose From the receiving MTA
+/// did not authenticate may be anyone's: forged "from" a confirmed
+/// player, it gets the answers a stranger gets (one help page, 16 KB),
+/// not a player's, so a forger cannot aim the larger answers at players.
+#[test]
+fn with_authserv_id_an_unauthenticated_from_of_a_player_gets_a_strangers_answers() {
+    let mut s = Install::with_config(AUTHSERV);
+    // alice, confirmed (no confirmation asked on this server).
+    round(&mut s, ALICE, "signup alice apw", "");
+    let mails = round(&mut s, ALICE, TWELVE_TOPICS, "");
+    let answer = only_one(&mails, ALICE);
+    assert!(
+        bytes_to(&mails, ALICE) <= 16 * 1024,
+        "{}",
+        bytes_to(&mails, ALICE)
+    );
+    assert!(
+        joined(&answer.body).contains("This server sends one help page a command"),
+        "{}",
+        answer.body
+    );
+    let body = "help commands\nhelp if\nhelp tournament\nhelp temporal\nchess games\nhelp reply\n";
+    let mails = round(&mut s, ALICE, "multiple", body);
+    assert!(
+        bytes_to(&mails, ALICE) <= 17 * 1024,
+        "{}",
+        bytes_to(&mails, ALICE)
+    );
+    // Authenticated, alice is the player she is: every page.
+    let pass = "Authentication-Results: mx.games.test; dmarc=pass header.from=players.org\r\n";
+    let raw = common::raw_mail(ALICE, TWELVE_TOPICS, "", "authed.1@players.org");
+    s.deliver_raw(&raw.replacen("\r\n", &format!("\r\n{pass}"), 1));
+    s.poll();
+    let mails = s.take_outbox();
+    assert!(
+        bytes_to(&mails, ALICE) > 30 * 1024,
+        "{}",
+        bytes_to(&mails, ALICE)
+    );
+}
