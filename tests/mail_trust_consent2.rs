@@ -65,3 +65,50 @@ fn with_authserv_id_an_unauthenticated_from_of_a_player_gets_a_strangers_answers
         bytes_to(&mails, ALICE)
     );
 }
+
+const BOB: &str = "bob@players.org";
+const CAROL: &str = "carol@players.org";
+const MALLORY: &str = "mallory@evil.org";
+
+/// Whether `game` board between `a` and `b` exists.
+fn board_between(s: &Install, a: &str, b: &str) -> bool {
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let boards: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM board_players a JOIN board_players b
+             ON a.game = b.game AND a.board = b.board
+             WHERE a.userid = ?1 AND b.userid = ?2",
+            [a, b],
+            |r| r.get(0),
+        )
+        .unwrap();
+    boards > 0
+}
+
+/// A seeker at the head of the waiting list whose board cannot start (their
+/// day's boards spent, or their settings refusing every challenge) is
+/// passed over: they cannot keep everyone after them from being paired.
+#[test]
+fn a_waiting_seeker_who_cannot_play_does_not_block_the_waiting_list() {
+    let mut s = Install::with_config("[limits]\nboards_per_player_per_day = 1\n");
+    for (addr, userid) in [
+        (ALICE, "alice"),
+        (BOB, "bob"),
+        (CAROL, "carol"),
+        (MALLORY, "mallory"),
+    ] {
+        round(&mut s, addr, &format!("signup {userid} pw{userid}"), "");
+    }
+    // mallory waits first, then spends her day's board on bob.
+    round(&mut s, MALLORY, "chess seek mallory pwmallory", "");
+    let mails = round(&mut s, MALLORY, "chess challenge mallory bob", "");
+    assert!(board_between(&s, "mallory", "bob"), "{mails:#?}");
+    // alice seeks: mallory cannot play today, so alice waits.
+    let mails = round(&mut s, ALICE, "chess seek alice pwalice", "");
+    let answer = joined(&only_one(&mails, ALICE).body);
+    assert!(answer.contains("alice is on the waiting list"), "{answer}");
+    // carol seeks: she plays alice.
+    round(&mut s, CAROL, "chess seek carol pwcarol", "");
+    assert!(board_between(&s, "alice", "carol"));
+    assert!(!board_between(&s, "mallory", "carol"));
+}
