@@ -112,3 +112,38 @@ fn a_waiting_seeker_who_cannot_play_does_not_block_the_waiting_list() {
     assert!(board_between(&s, "alice", "carol"));
     assert!(!board_between(&s, "mallory", "carol"));
 }
+
+/// Confirmation mails charged to accounts (a player's own `change
+/// address`) are bounded server-wide too: accounts made for the purpose,
+/// each confirmed at an address of the attacker's own domain, cannot each
+/// spend their own hourly allowance on third parties past the server's
+/// `[limits] unconfirmed_mails_per_hour`.
+#[test]
+fn accounts_made_for_it_cannot_mail_third_parties_past_the_servers_hour() {
+    let mut s = Install::confirming("\n[limits]\nunconfirmed_mails_per_hour = 3\n");
+    let mut victims = 0;
+    for k in 0..4 {
+        let addr = format!("m{k}@evil.org");
+        let mails = round(&mut s, &addr, &format!("signup m{k} mpw{k}"), "");
+        let code = mails[0]
+            .subject
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .to_string();
+        round(&mut s, &addr, &format!("confirm address m{k} {code}"), "");
+        for v in ["a", "b"] {
+            let mails = round(
+                &mut s,
+                &addr,
+                &format!("change address m{k} mpw{k} {addr} v{k}{v}@victims.org"),
+                "",
+            );
+            victims += mails
+                .iter()
+                .filter(|m| m.to.ends_with("@victims.org"))
+                .count();
+        }
+    }
+    assert!(victims <= 3, "{victims} mails to third parties");
+}
