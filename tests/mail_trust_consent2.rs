@@ -147,3 +147,28 @@ fn accounts_made_for_it_cannot_mail_third_parties_past_the_servers_hour() {
     }
     assert!(victims <= 3, "{victims} mails to third parties");
 }
+
+/// One player's messages and chats reach one reader a bounded number of
+/// times an hour: a player cannot bury another in mail by `message` (or
+/// by `chat` on a board they observe); past the bound the reader is left
+/// out and the author told.
+#[test]
+fn one_players_messages_to_another_are_bounded_an_hour() {
+    let mut s = Install::new();
+    round(&mut s, MALLORY, "signup mal mpw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    let mut to_bob = 0;
+    let mut last = Vec::new();
+    for i in 0..12 {
+        last = round(
+            &mut s,
+            MALLORY,
+            "message mal mpw bob",
+            &format!("hello {i}"),
+        );
+        to_bob += to(&last, BOB).len();
+    }
+    assert!(to_bob <= 5, "{to_bob} messages to bob");
+    let told = joined(&only_one(&last, MALLORY).body);
+    assert!(told.contains("It did not go to bob"), "{told}");
+}
