@@ -172,3 +172,38 @@ fn one_players_messages_to_another_are_bounded_an_hour() {
     let told = joined(&only_one(&last, MALLORY).body);
     assert!(told.contains("It did not go to bob"), "{told}");
 }
+
+/// The same bound holds for `chat` on a board the author only observes.
+#[test]
+fn an_observers_chats_to_a_boards_players_are_bounded_an_hour() {
+    let mut s = Install::new();
+    round(&mut s, MALLORY, "signup mal mpw", "");
+    round(&mut s, BOB, "signup bob bpw", "");
+    round(&mut s, CAROL, "signup carol cpw", "");
+    round(&mut s, BOB, "chess challenge bob carol", "");
+    let conn = rusqlite::Connection::open(s.path("var/db.sqlite")).unwrap();
+    let board: i64 = conn
+        .query_row("SELECT max(board) FROM boards", [], |r| r.get(0))
+        .unwrap();
+    let mails = round(
+        &mut s,
+        MALLORY,
+        &format!("chess subscribe {board} mal mpw"),
+        "",
+    );
+    assert!(!mails.is_empty());
+    let mut to_bob = 0;
+    let mut last = Vec::new();
+    for i in 0..8 {
+        last = round(
+            &mut s,
+            MALLORY,
+            &format!("chess chat {board} mal mpw"),
+            &format!("hi {i}"),
+        );
+        to_bob += to(&last, BOB).len();
+    }
+    assert!(to_bob <= 5, "{to_bob} chats to bob");
+    let told = joined(&only_one(&last, MALLORY).body);
+    assert!(told.contains("It did not go to bob and carol"), "{told}");
+}
