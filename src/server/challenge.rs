@@ -7,7 +7,7 @@ use super::loaded::load;
 use super::play::{confirmed_author, copy_to_sender};
 use super::settings::check_challenge;
 use super::text::{capitalise, commented};
-use super::{Ctx, Handled, Refusal, Reply};
+use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::command::{Credentials, Timers};
 use crate::rules::{self, Game};
 use crate::store;
@@ -287,18 +287,11 @@ fn check_boards_per_day(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<(
     if ctx.sender.is_none() || asker.eq_ignore_ascii_case(computer) {
         return Ok(());
     }
-    let cap = ctx.server.config.limits.boards_per_player_per_day;
-    let since = ctx.now - Duration::days(1);
-    let started = store::boards_started_since(ctx.conn, asker, None, since)?;
-    if started >= cap {
-        return Err(Refusal::new(format!(
-            "{asker} has been put on {started} new boards in the last 24 hours by their own challenges and seeks, the most this server starts for one player in a day; challenge again tomorrow."
-        ))
-        .into());
-    }
+    check_day_allowance(ctx, asker)?;
     if opponent.eq_ignore_ascii_case(computer) {
         return Ok(());
     }
+    let since = ctx.now - Duration::days(1);
     let against = store::boards_started_since(ctx.conn, asker, Some(opponent), since)?;
     if against >= BOARDS_PER_OPPONENT_PER_DAY {
         return Err(Refusal::new(format!(
@@ -313,6 +306,25 @@ fn check_boards_per_day(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<(
     if together >= BOARDS_BETWEEN_TWO {
         return Err(Refusal::new(format!(
             "{asker} and {opponent} play {together} boards together already, the most this server starts for two players; challenge again when one has ended."
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// The part of [`check_boards_per_day`] that is `asker`'s alone: their
+/// `[limits] boards_per_player_per_day`.
+fn check_day_allowance(ctx: &Ctx<'_>, asker: &str) -> Handled<()> {
+    let computer = &ctx.server.config.computer.userid;
+    if ctx.sender.is_none() || asker.eq_ignore_ascii_case(computer) {
+        return Ok(());
+    }
+    let cap = ctx.server.config.limits.boards_per_player_per_day;
+    let since = ctx.now - Duration::days(1);
+    let started = store::boards_started_since(ctx.conn, asker, None, since)?;
+    if started >= cap {
+        return Err(Refusal::new(format!(
+            "{asker} has been put on {started} new boards in the last 24 hours by their own challenges and seeks, the most this server starts for one player in a day; challenge again tomorrow."
         ))
         .into());
     }
@@ -383,11 +395,23 @@ pub(crate) fn challenge(
     Ok(replies)
 }
 
+/// Waiting seekers one seek tries to pair with before it waits itself
+/// (see [`seek`]): the cost of one seek stays bounded.
+const SEEKERS_TRIED: usize = 20;
+
 /// `<game> seek <userid> <pw> [note]`: join the waiting list of the game;
 /// when someone else is already waiting, the longest-waiting seeker and
 /// this one start a board at once. Ruling: the one who waited plays White
 /// (they asked first), and their note is the new board's comment. Seeking
 /// again replaces one's note and keeps one's place.
+///
+/// Ruling (issue #37): a waiting seeker whose board with this one cannot
+/// start now (their day's boards spent, their settings refusing
+/// challenges, the two playing too many boards together) is passed over
+/// and keeps their place; the next is tried (at most [`SEEKERS_TRIED`]),
+/// and when none can play, this one waits. So no seeker at the head of
+/// the list keeps everyone after them from being paired. A seeker whose
+/// own day's boards are spent is refused, not put on the list.
 pub(crate) fn seek(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
@@ -395,20 +419,58 @@ pub(crate) fn seek(
     note: &str,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
-    let Some(waiting) = store::take_seek(ctx.conn, game.name(), &user.userid)? else {
-        store::add_seek(ctx.conn, game.name(), &user.userid, note, ctx.now)?;
-        let text = format!(
-            "{} is on the waiting list for {}: the next player who seeks a game of {} plays you, and you play White. Send the seek again to change your note.",
-            user.userid,
-            game.title(),
-            game.name()
-        );
-        return Ok(vec![ctx.notice(
-            ctx.answer_to(&user),
-            format!("{} seek", game.title()),
-            text,
-        )?]);
-    };
+    check_day_allowance(ctx, &user.userid)?;
+    let mut passed_over = Vec::new();
+    let mut paired = None;
+    while passed_over.len() < SEEKERS_TRIED {
+        let Some(waiting) = store::take_seek(ctx.conn, game.name(), &user.userid)? else {
+            break;
+        };
+        match ctx.session.savepoint(ctx.conn, "seek", || {
+            seek_board(ctx, game, &waiting, &user.userid)
+        }) {
+            Ok(replies) => {
+                paired = Some(replies);
+                break;
+            }
+            Err(Failure::Refused(_)) => passed_over.push(waiting),
+            Err(e) => return Err(e),
+        }
+    }
+    for waiting in &passed_over {
+        store::add_seek(
+            ctx.conn,
+            game.name(),
+            &waiting.userid,
+            &waiting.note,
+            waiting.created_at,
+        )?;
+    }
+    if let Some(replies) = paired {
+        return Ok(replies);
+    }
+    store::add_seek(ctx.conn, game.name(), &user.userid, note, ctx.now)?;
+    let text = format!(
+        "{} is on the waiting list for {}: the next player who seeks a game of {} plays you, and you play White. Send the seek again to change your note.",
+        user.userid,
+        game.title(),
+        game.name()
+    );
+    Ok(vec![ctx.notice(
+        ctx.answer_to(&user),
+        format!("{} seek", game.title()),
+        text,
+    )?])
+}
+
+/// The board of a seek: `waiting` (White, their note its comment) against
+/// `userid`, both spending their allowance.
+fn seek_board(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    waiting: &store::Seek,
+    userid: &str,
+) -> Handled<Vec<Reply>> {
     let paired = Ctx {
         conn: ctx.conn,
         server: ctx.server,
@@ -419,7 +481,7 @@ pub(crate) fn seek(
         vouched: ctx.vouched,
         session: ctx.session,
     };
-    let players = [waiting.userid.clone(), user.userid.clone()];
+    let players = [waiting.userid.clone(), userid.to_string()];
     let (_, replies) = start_board(
         &paired,
         game,

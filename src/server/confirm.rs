@@ -164,6 +164,11 @@ pub(crate) const STRANGER_MAILS_PER_MAIL: usize = 2;
 /// unconfirmed_mails_per_hour`.
 pub(crate) const STRANGER_MAILS_PER_ACCOUNT_PER_HOUR: u32 = 2;
 
+/// The server-wide hourly count of the mails charged to accounts' own
+/// allowances: bounded by `[limits] unconfirmed_mails_per_hour` apart
+/// from the strangers' and signups' count (see `Server::charge_strangers`).
+pub(crate) const ACCOUNTS_BUCKET: &str = "unconfirmed-mails-of-accounts";
+
 /// The account whose own allowance pays for a confirmation mail to `to`
 /// sent now: the account the code was issued for by this mail, when
 /// `sender` is one of its confirmed addresses (so a player's change of

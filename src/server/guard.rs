@@ -239,6 +239,12 @@ impl Session {
         self.from_unproved.set(true);
     }
 
+    /// Whether the mail's From is unauthenticated (see
+    /// [`Session::sent_unauthenticated`]).
+    pub(crate) fn sender_unproved(&self) -> bool {
+        self.from_unproved.get()
+    }
+
     /// The argon2id work done for this mail before its transaction: the
     /// new passwords' hashes are charged to its budget now, the checks
     /// when a command asks for them (see [`check_password`]).

@@ -43,7 +43,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     };
     // A stranger gets one page (see `strangers`); the note names the rest.
     let stranger = match ctx.sender {
-        Some(sender) => super::strangers::is_stranger(ctx.conn, sender)?,
+        Some(sender) => super::strangers::is_stranger(ctx, sender)?,
         None => false,
     };
     let (topics, others) = if stranger && topics.len() > 1 {

@@ -701,7 +701,7 @@ impl<'a> Server<'a> {
         }
         let mut read_before: Vec<&Command> = Vec::new();
         // A stranger's answers are bounded (see `strangers`).
-        let stranger = strangers::is_stranger(ctx.conn, letter.sender)?;
+        let stranger = strangers::is_stranger(ctx, letter.sender)?;
         let commands = &letter.request.commands;
         for (i, parsed) in commands.iter().enumerate() {
             let so_far = tally
@@ -1050,6 +1050,11 @@ impl<'a> Server<'a> {
     /// ([`confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR`]) instead of the
     /// server's, so that signups and strangers cannot spend what a
     /// player's change of address needs (see [`confirm::asking_account`]).
+    /// Those account-charged mails have a server-wide hour of their own,
+    /// `[limits] unconfirmed_mails_per_hour` as well
+    /// ([`confirm::ACCOUNTS_BUCKET`]): accounts made for the purpose
+    /// cannot each spend their allowance on third parties without bound,
+    /// so all mails of this kind stay within twice that limit an hour.
     #[allow(clippy::type_complexity)]
     fn charge_strangers(
         &self,
@@ -1072,22 +1077,34 @@ impl<'a> Server<'a> {
             let over = if strangers > confirm::STRANGER_MAILS_PER_MAIL {
                 Some(0)
             } else {
-                let (key, limit, which) = match confirm::asking_account(conn, &mail.0, sender, now)?
-                {
-                    Some(userid) => (
-                        format!("unconfirmed-mails:{userid}"),
-                        confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
-                        2,
-                    ),
-                    None => ("unconfirmed-mails".to_string(), limit, 1),
+                // Each bucket: its key, its hourly limit, and the list
+                // of those not sent past it.
+                let buckets = match confirm::asking_account(conn, &mail.0, sender, now)? {
+                    Some(userid) => vec![
+                        (
+                            format!("unconfirmed-mails:{userid}"),
+                            confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
+                            2,
+                        ),
+                        (confirm::ACCOUNTS_BUCKET.to_string(), limit, 1),
+                    ],
+                    None => vec![("unconfirmed-mails".to_string(), limit, 1)],
                 };
-                let used = store::commands_this_hour(conn, store::CountScope::Server, &key, now)?;
-                if used < limit {
-                    store::count_command(conn, store::CountScope::Server, &key, now)?;
-                    None
-                } else {
-                    Some(which)
+                let mut over = None;
+                for (key, limit, which) in &buckets {
+                    let used =
+                        store::commands_this_hour(conn, store::CountScope::Server, key, now)?;
+                    if used >= *limit {
+                        over = Some(*which);
+                        break;
+                    }
                 }
+                if over.is_none() {
+                    for (key, _, _) in &buckets {
+                        store::count_command(conn, store::CountScope::Server, key, now)?;
+                    }
+                }
+                over
             };
             match over {
                 None => kept.push(mail),

@@ -13,6 +13,37 @@ use crate::render::Drawing;
 use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus};
 
+/// Mails one player's `message`s and `chat`s make to one reader in a
+/// clock hour (see [`may_write_to`]).
+pub(crate) const WRITES_PER_READER_PER_HOUR: u32 = 5;
+
+/// Ruling (issue #37): a player's messages and chats reach one reader at
+/// most [`WRITES_PER_READER_PER_HOUR`] times a clock hour, so no one
+/// buries another in mail (a message names up to `[limits]
+/// max_list_items` readers, and any player may chat on a board they
+/// observe). Past it the reader is left out and the author told; counts
+/// one mail to `reader` when it may go.
+fn may_write_to(ctx: &Ctx<'_>, author: &str, reader: &str) -> Handled<bool> {
+    let key = format!("writes:{author}>{reader}");
+    let scope = store::CountScope::Server;
+    if store::commands_this_hour(ctx.conn, scope, &key, ctx.now)? >= WRITES_PER_READER_PER_HOUR {
+        return Ok(false);
+    }
+    store::count_command(ctx.conn, scope, &key, ctx.now)?;
+    Ok(true)
+}
+
+/// What the author is told of the readers [`may_write_to`] left out.
+fn over_sentence(over: &[String]) -> Option<String> {
+    if over.is_empty() {
+        return None;
+    }
+    let who = and_list(over);
+    Some(format!(
+        "It did not go to {who}: one player's messages and chats reach a reader at most {WRITES_PER_READER_PER_HOUR} times an hour on this server; write again next hour."
+    ))
+}
+
 /// `<game> chat <board> <userid> <pw>`: the body goes to the players and
 /// observers of the board (the sender included, as a receipt).
 pub(crate) fn chat(
@@ -59,6 +90,7 @@ pub(crate) fn chat(
     );
     let mut replies = Vec::new();
     let mut held = Vec::new();
+    let mut over = Vec::new();
     for userid in readers.iter().filter(|r| **r != user.userid) {
         let Some(reader) = store::user(ctx.conn, userid)? else {
             continue;
@@ -71,6 +103,10 @@ pub(crate) fn chat(
             held.push(userid.clone());
             continue;
         }
+        if !may_write_to(ctx, &user.userid, userid)? {
+            over.push(userid.clone());
+            continue;
+        }
         replies.extend(ctx.notice_to_user(&reader, subject.clone(), &said)?);
     }
     // The sender's own copy, with who did not get it (issue #23 §5: as a
@@ -78,6 +114,9 @@ pub(crate) fn chat(
     // reader hears of it later; the sender hears now).
     let mut own = said;
     if let Some(sentence) = held_sentence(&held, &user.userid) {
+        own.push_str(&format!("\n\n{sentence}"));
+    }
+    if let Some(sentence) = over_sentence(&over) {
         own.push_str(&format!("\n\n{sentence}"));
     }
     replies.extend(ctx.notice_to_user(&user, subject, own)?);
@@ -424,6 +463,7 @@ pub(crate) fn message_users(
     let mut replies = Vec::new();
     let mut names = Vec::new();
     let mut held = Vec::new();
+    let mut over = Vec::new();
     for userid in to {
         let userid = userid.to_ascii_lowercase();
         let Some(reader) = store::user(ctx.conn, &userid)? else {
@@ -438,12 +478,16 @@ pub(crate) fn message_users(
             ))
             .into());
         }
-        if names.contains(&userid) || held.contains(&userid) {
+        if names.contains(&userid) || held.contains(&userid) || over.contains(&userid) {
             continue;
         }
         if reader.confirmed_addresses().next().is_none() {
             store::hold_back(ctx.conn, &userid, &user.userid, ctx.now)?;
             held.push(userid);
+            continue;
+        }
+        if !may_write_to(ctx, &user.userid, &userid)? {
+            over.push(userid);
             continue;
         }
         replies.extend(ctx.notice_to_user(
@@ -461,7 +505,10 @@ pub(crate) fn message_users(
     } else {
         format!("Your message went to {}.", and_list(&names))
     };
-    if let Some(sentence) = held_sentence(&held, &user.userid) {
+    for sentence in [held_sentence(&held, &user.userid), over_sentence(&over)]
+        .into_iter()
+        .flatten()
+    {
         answer.push(' ');
         answer.push_str(&sentence);
     }

@@ -2,7 +2,10 @@
 //!
 //! Ruling: a *stranger* is a sender whose address is no confirmed address
 //! of any account (not on file, or on file but never confirmed: a forged
-//! From may be anyone's). The answers to a stranger's mail are bounded in
+//! From may be anyone's), and, with `[security] authserv_id` set, any
+//! sender whose From the receiving MTA did not authenticate, whatever
+//! address it shows (forged "from" a player, it is aimed at the player).
+//! The answers to a stranger's mail are bounded in
 //! count and in bytes, whatever its commands (`help`, `games`,
 //! `standings`, `players`, `history`, `pgn`, `show`, `preview`, `list`,
 //! `tournament show|pgn`, or errors):
@@ -15,17 +18,17 @@
 //!   neither is any command after it; the reply says so, and how many
 //!   were left out. A confirmed player gets `[limits] max_reply_bytes`.
 
-use super::{Reply, ServerError};
+use super::{Ctx, Reply, ServerError};
 use crate::store;
-use rusqlite::Connection;
 
 /// Most bytes (subjects and bodies) the answers to one mail from a
 /// stranger hold.
 pub(crate) const STRANGER_REPLY_BYTES: usize = 16 * 1024;
 
-/// Whether `sender` is a stranger (module doc).
-pub(crate) fn is_stranger(conn: &Connection, sender: &str) -> Result<bool, ServerError> {
-    Ok(!store::is_confirmed_address(conn, sender)?)
+/// Whether `sender`, the sender of the mail `ctx` runs, is a stranger
+/// (module doc).
+pub(crate) fn is_stranger(ctx: &Ctx<'_>, sender: &str) -> Result<bool, ServerError> {
+    Ok(ctx.session.sender_unproved() || !store::is_confirmed_address(ctx.conn, sender)?)
 }
 
 /// The bytes of the answers to `sender` among `replies`.
