@@ -1,0 +1,58 @@
+//! What arrives pretending to be from the mail system, second round: a
+//! mail delivered again after a mail system on the way re-encoded it.
+//! Each attack is sent as the mail that carried it, through the real
+//! binary (`poll`, Maildir in and out).
+
+mod common;
+
+use common::{to, Install, SentMail, SERVER_ADDRESS};
+
+const ALICE: &str = "alice@a.example";
+const SIGNUP: &str = "signup alice Sesame-alice1\r\n";
+
+fn deliver(s: &mut Install, raw: &str) -> Vec<SentMail> {
+    s.deliver_raw(raw);
+    s.poll();
+    s.take_outbox()
+}
+
+/// alice's mail `id` with `body`, as a mail system on the way may have
+/// rewritten it (`content_type` and its encoded text).
+fn alices(id: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "From: {ALICE}\r\nTo: {SERVER_ADDRESS}\r\nSubject: commands\r\n\
+         Message-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n\
+         MIME-Version: 1.0\r\n{content_type}\r\n\r\n{body}"
+    )
+}
+
+#[test]
+fn a_mail_delivered_again_re_encoded_on_the_way_is_not_run_twice() {
+    let mut s = Install::new();
+    let id = "resent.1@a.example";
+    let plain = "Content-Type: text/plain; charset=utf-8";
+    let first = deliver(&mut s, &alices(id, plain, SIGNUP));
+    assert_eq!(to(&first, ALICE).len(), 1, "{first:#?}");
+    for (content_type, body) in [
+        // A trailing blank line added.
+        (plain, "signup alice Sesame-alice1\r\n\r\n"),
+        // White space added, the last line end dropped.
+        (plain, " signup  alice Sesame-alice1 \t"),
+        // Wrapped in a multipart by a relay (with another boundary).
+        (
+            "Content-Type: multipart/mixed; boundary=\"relay-1\"",
+            "--relay-1\r\nContent-Type: text/plain\r\n\r\nsignup alice Sesame-alice1\r\n--relay-1--\r\n",
+        ),
+        // Re-encoded as base64 without its line end.
+        (
+            "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64",
+            "c2lnbnVwIGFsaWNlIFNlc2FtZS1hbGljZTE=\r\n",
+        ),
+    ] {
+        let again = deliver(&mut s, &alices(id, content_type, body));
+        assert!(again.is_empty(), "{content_type} {body:?}: {again:#?}");
+    }
+    // Other text under the same id is another mail, and is answered.
+    let other = deliver(&mut s, &alices(id, plain, "signup alice Sesame-alice2\r\n"));
+    assert_eq!(to(&other, ALICE).len(), 1, "{other:#?}");
+}
