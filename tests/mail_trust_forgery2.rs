@@ -56,3 +56,26 @@ fn a_mail_delivered_again_re_encoded_on_the_way_is_not_run_twice() {
     let other = deliver(&mut s, &alices(id, plain, "signup alice Sesame-alice2\r\n"));
     assert_eq!(to(&other, ALICE).len(), 1, "{other:#?}");
 }
+
+/// `KARL@` with a KELVIN SIGN for its `K`: mail to it could only reach
+/// the ASCII look-alike `karl@`.
+const KELVIN_KARL: &str = "\u{212A}arl@k.example";
+
+#[test]
+fn the_admin_cli_adds_no_address_that_is_not_ascii() {
+    let s = Install::new();
+    let out = s.run(&["admin", "user", "add", "karl", "Sesame-karl1", KELVIN_KARL]);
+    let said =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("not plain ASCII"), "{said}");
+    // Nothing half-written: the userid is free for the right address.
+    s.ok(&[
+        "admin",
+        "user",
+        "add",
+        "karl",
+        "Sesame-karl1",
+        "karl@k.example",
+    ]);
+}
