@@ -79,3 +79,28 @@ fn the_admin_cli_adds_no_address_that_is_not_ascii() {
         "karl@k.example",
     ]);
 }
+
+#[test]
+fn a_mail_without_message_id_relayed_again_is_not_run_twice() {
+    let mut s = Install::new();
+    let mail = format!(
+        "From: {ALICE}\r\nTo: {SERVER_ADDRESS}\r\nSubject: commands\r\n\
+         Date: Sun, 22 Nov 2026 10:00:00 +0000\r\n\r\n{SIGNUP}"
+    );
+    let first = deliver(&mut s, &format!("Received: from a by mx; q1\r\n{mail}"));
+    assert_eq!(to(&first, ALICE).len(), 1, "{first:#?}");
+    // The sending relay saw no answer and sent it again: the receiving
+    // one adds its own trace headers, with another time and queue id.
+    let again = deliver(
+        &mut s,
+        &format!(
+            "Return-Path: <{ALICE}>\r\nDelivered-To: {SERVER_ADDRESS}\r\n\
+             Received: from a by mx; q2\r\n{mail}"
+        ),
+    );
+    assert!(again.is_empty(), "{again:#?}");
+    // Another mail of hers with the same text, written at another time,
+    // is another mail.
+    let later = deliver(&mut s, &mail.replace("10:00:00", "10:05:00"));
+    assert_eq!(to(&later, ALICE).len(), 1, "{later:#?}");
+}

@@ -159,8 +159,10 @@ impl MailError {
 /// One inbound message as the server needs it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Envelope {
-    /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
-    /// bytes when the mail has none. Recorded so a mail is applied once.
+    /// The Message-ID without angle brackets, or `hash:<hex>` of the
+    /// writer's fields and body when the mail has none (of the raw bytes
+    /// when it cannot be read; see `parse::content_id`). Recorded so a
+    /// mail is applied once.
     pub message_id: String,
     /// The sender's address (From; never Reply-To), ASCII-lower-cased as
     /// a whole (non-ASCII characters are never folded); `None` when the mail has no usable sender (or two From
