@@ -155,8 +155,12 @@ const WRITERS_FIELDS: &[&str] = &[
 /// ([`WRITERS_FIELDS`]) and its body as sent. Ruling: the same mail
 /// relayed again, with other trace headers on top, has the same id (and
 /// runs once); the same text sent at another time (another `Date`) is
-/// another mail.
+/// another mail. A mail without a `Date` either cannot be told from the
+/// same text sent again later, so it is named by all its bytes.
 fn content_id(headers: &[(String, String)], raw: &[u8]) -> String {
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("date")) {
+        return format!("hash:{}", hex(&Sha256::digest(raw)));
+    }
     let mut h = Sha256::new();
     for (name, value) in headers {
         let name = name.to_ascii_lowercase();
@@ -653,7 +657,13 @@ mod tests {
 
     #[test]
     fn missing_message_id_gives_content_hash() {
+        // Without a Date either: its bytes.
         let raw = mail("From: a@b.c\nSubject: x", "body");
+        let e = parse_envelope(&raw, &own());
+        let expected = format!("hash:{}", hex(&Sha256::digest(&raw)));
+        assert_eq!(e.message_id, expected);
+        let dated = |head: &str, body: &str| mail(&format!("{head}\nDate: {DATE}"), body);
+        let raw = dated("From: a@b.c\nSubject: x", "body");
         let e = parse_envelope(&raw, &own());
         assert!(e.message_id.starts_with("hash:"), "{}", e.message_id);
         assert_eq!(e.message_id.len(), 5 + 64);
@@ -665,16 +675,18 @@ mod tests {
         .concat();
         assert_eq!(parse_envelope(&relayed, &own()).message_id, e.message_id);
         for other in [
-            mail("From: a@b.c\nSubject: y", "body"),
-            mail("From: a@b.c\nSubject: x", "body2"),
+            dated("From: a@b.c\nSubject: y", "body"),
+            dated("From: a@b.c\nSubject: x", "body2"),
             mail(
-                "From: a@b.c\nSubject: x\nDate: Sun, 22 Nov 2026 10:00:00 +0000",
+                "From: a@b.c\nSubject: x\nDate: Sun, 22 Nov 2026 10:05:00 +0000",
                 "body",
             ),
         ] {
             assert_ne!(parse_envelope(&other, &own()).message_id, e.message_id);
         }
     }
+
+    const DATE: &str = "Sun, 22 Nov 2026 10:00:00 +0000";
 
     #[test]
     fn message_id_without_brackets_is_kept() {
