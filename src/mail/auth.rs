@@ -557,4 +557,75 @@ mod tests {
         assert!(!ok(&[]));
         assert!(authenticated(&results(&[pass]), "MX.Games.Test", ALICE));
     }
+
+    /// Pieces an attacker puts in the text an MTA copies into its header
+    /// unquoted (an envelope sender, a From domain).
+    const PIECES: &[&str] = &[
+        ";",
+        "=",
+        "\"",
+        "(",
+        ")",
+        "\\",
+        " ",
+        "\t",
+        "\r\n ",
+        "dmarc",
+        "pass",
+        "dmarc=pass",
+        "header.from",
+        "header.from=alice.org",
+        "alice.org",
+        "@",
+        "a",
+        ".",
+        "/1",
+        "mx.games.test",
+        "reason",
+        "policy.dmarc=reject",
+        "=?utf-8?q?x?=",
+        ",",
+    ];
+
+    fn injected() -> impl proptest::strategy::Strategy<Value = String> {
+        proptest::collection::vec(proptest::sample::select(PIECES), 0..24).prop_map(|p| p.concat())
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Whatever a sender's text adds where the MTA writes it unquoted,
+        /// in a result or in a comment, before or after the MTA's own
+        /// failed (or absent) verdict, the mail is not authenticated.
+        #[test]
+        fn injected_text_never_authenticates(x in injected(), template in 0usize..6) {
+            let value = match template {
+                0 => format!("mx.games.test; spf=pass smtp.mailfrom={x}; \
+                     dmarc=fail (p=reject dis=none) header.from=alice.org"),
+                1 => format!("mx.games.test; dkim=none; spf=pass (mx.games.test: domain \
+                     of {x} designates 192.0.2.9 as permitted sender) smtp.mailfrom={x}; \
+                     dmarc=fail reason=\"No valid SPF, No valid DKIM\" \
+                     header.from=alice.org (policy=reject)"),
+                2 => format!("mx.games.test; dmarc=none header.from={x}"),
+                3 => format!("mx.games.test; dmarc=fail header.from=alice.org; \
+                     spf=pass smtp.mailfrom={x}"),
+                4 => format!("mx.games.test; spf=pass smtp.mailfrom={x}; \
+                     dmarc=none (p=none) header.from=alice.org; arc=none"),
+                _ => format!("mx.games.test; dkim=pass header.d=evil.org header.s={x}; \
+                     dmarc=pass header.from=evil.org"),
+            };
+            prop_assert!(!passes(&value), "{value}");
+        }
+
+        /// Any text reads without a panic, and a long one in bounded work
+        /// (each character is looked at a bounded number of times).
+        #[test]
+        fn any_header_reads_without_a_panic(x in ".{0,300}", n in 0usize..40) {
+            let value = x.repeat(n);
+            let _ = parse_auth_results(&value);
+            let _ = authenticated(&results(&[&value, &value]), OURS, &value);
+        }
+    }
 }

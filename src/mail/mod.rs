@@ -159,8 +159,10 @@ impl MailError {
 /// One inbound message as the server needs it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Envelope {
-    /// The Message-ID without angle brackets, or `hash:<hex>` of the raw
-    /// bytes when the mail has none. Recorded so a mail is applied once.
+    /// The Message-ID without angle brackets, or `hash:<hex>` of the
+    /// writer's fields and body when the mail has none (of the raw bytes
+    /// when it cannot be read; see `parse::content_id`). Recorded so a
+    /// mail is applied once.
     pub message_id: String,
     /// The sender's address (From; never Reply-To), ASCII-lower-cased as
     /// a whole (non-ASCII characters are never folded); `None` when the mail has no usable sender (or two From
@@ -188,14 +190,24 @@ impl Envelope {
     /// hash of its sender, subject and text. A mail delivered again has
     /// the same; a stranger's mail carrying a player's Message-ID has not
     /// (see `store::mail_seen`).
+    ///
+    /// Ruling: the text is taken as its words, line by line, blank lines
+    /// dropped, so a mail a relay delivers again after re-encoding it
+    /// (another transfer encoding, wrapped in a multipart, white space
+    /// added or taken at a line's end, a blank line more) is still the
+    /// same mail and is not run twice. White space never changes what a
+    /// command line means; a mail whose words differ is another mail.
     pub fn fingerprint(&self) -> String {
         use sha2::{Digest, Sha256};
+        let text: Vec<String> = self
+            .body
+            .lines()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|line| !line.is_empty())
+            .collect();
+        let text = text.join("\n");
         let mut h = Sha256::new();
-        for part in [
-            self.sender.as_deref().unwrap_or(""),
-            &self.subject,
-            &self.body,
-        ] {
+        for part in [self.sender.as_deref().unwrap_or(""), &self.subject, &text] {
             h.update((part.len() as u64).to_be_bytes());
             h.update(part.as_bytes());
         }

@@ -65,8 +65,8 @@ pub fn parse_envelope(raw: &[u8], own_addresses: &[String]) -> Envelope {
     let Some(head) = MessageParser::default().parse_headers(raw) else {
         return no_sender("no sender (not a parseable mail)");
     };
-    let message_id = message_id_of(&head).unwrap_or_else(hash_id);
     let headers = raw_headers(&head);
+    let message_id = message_id_of(&head).unwrap_or_else(|| content_id(&headers, raw));
     let from_headers = headers
         .iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case("From"))
@@ -135,6 +135,53 @@ fn message_id_of(head: &Message<'_>) -> Option<String> {
             id
         }
     })
+}
+
+/// The fields that name a mail without a Message-ID: what its writer put
+/// in it, not what the mail systems on the way added (`Received`,
+/// `Delivered-To`, `Return-Path`, `Authentication-Results`...).
+const WRITERS_FIELDS: &[&str] = &[
+    "from",
+    "sender",
+    "to",
+    "cc",
+    "date",
+    "subject",
+    "in-reply-to",
+    "references",
+];
+
+/// The id of a mail without a Message-ID: a hash of its writer's fields
+/// ([`WRITERS_FIELDS`]) and its body as sent. Ruling: the same mail
+/// relayed again, with other trace headers on top, has the same id (and
+/// runs once); the same text sent at another time (another `Date`) is
+/// another mail. A mail without a `Date` either cannot be told from the
+/// same text sent again later, so it is named by all its bytes.
+fn content_id(headers: &[(String, String)], raw: &[u8]) -> String {
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("date")) {
+        return format!("hash:{}", hex(&Sha256::digest(raw)));
+    }
+    let mut h = Sha256::new();
+    for (name, value) in headers {
+        let name = name.to_ascii_lowercase();
+        if WRITERS_FIELDS.contains(&name.as_str()) {
+            for part in [name.as_bytes(), value.as_bytes()] {
+                h.update((part.len() as u64).to_be_bytes());
+                h.update(part);
+            }
+        }
+    }
+    let body_at = [&b"\r\n\r\n"[..], b"\n\n"]
+        .iter()
+        .filter_map(|end| {
+            raw.windows(end.len())
+                .position(|w| w == *end)
+                .map(|i| i + end.len())
+        })
+        .min()
+        .unwrap_or(raw.len());
+    h.update(&raw[body_at..]);
+    format!("hash:{}", hex(&h.finalize()))
 }
 
 /// Why a mail whose From address is not ASCII is never answered (see
@@ -610,12 +657,36 @@ mod tests {
 
     #[test]
     fn missing_message_id_gives_content_hash() {
+        // Without a Date either: its bytes.
         let raw = mail("From: a@b.c\nSubject: x", "body");
         let e = parse_envelope(&raw, &own());
         let expected = format!("hash:{}", hex(&Sha256::digest(&raw)));
         assert_eq!(e.message_id, expected);
+        let dated = |head: &str, body: &str| mail(&format!("{head}\nDate: {DATE}"), body);
+        let raw = dated("From: a@b.c\nSubject: x", "body");
+        let e = parse_envelope(&raw, &own());
+        assert!(e.message_id.starts_with("hash:"), "{}", e.message_id);
         assert_eq!(e.message_id.len(), 5 + 64);
+        // Trace headers added on the way change nothing; the writer's do.
+        let relayed = [
+            &b"Received: from x by y; 1\nDelivered-To: p@q.r\n"[..],
+            &raw,
+        ]
+        .concat();
+        assert_eq!(parse_envelope(&relayed, &own()).message_id, e.message_id);
+        for other in [
+            dated("From: a@b.c\nSubject: y", "body"),
+            dated("From: a@b.c\nSubject: x", "body2"),
+            mail(
+                "From: a@b.c\nSubject: x\nDate: Sun, 22 Nov 2026 10:05:00 +0000",
+                "body",
+            ),
+        ] {
+            assert_ne!(parse_envelope(&other, &own()).message_id, e.message_id);
+        }
     }
+
+    const DATE: &str = "Sun, 22 Nov 2026 10:00:00 +0000";
 
     #[test]
     fn message_id_without_brackets_is_kept() {

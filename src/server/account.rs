@@ -76,6 +76,14 @@ fn check_address(address: &str) -> Result<(), Refusal> {
             "\"{address}\" is not a mail address; write addresses like alice@example.org."
         )));
     }
+    if !address.is_ascii() {
+        // No mail is sent to it (`mail::build_message`), and none could
+        // reach it but an ASCII look-alike; the admin CLI too is held to it.
+        return Err(Refusal::new(format!(
+            "The address \"{address}\" is not plain ASCII (a look-alike letter?); \
+             type it again in plain letters, like alice@example.org."
+        )));
+    }
     Ok(())
 }
 
