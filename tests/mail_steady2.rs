@@ -1,0 +1,87 @@
+//! The daemon's storage under attack, driven through the real binary: a
+//! backup carries no quarantined mail's password or token, and a database
+//! file the server cannot take as its own is refused with a sentence.
+
+mod common;
+
+use std::process::Output;
+
+use common::{Install, SERVER_ADDRESS};
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn config(extra: &str) -> String {
+    format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\
+         [database]\npath = \"var/db.sqlite\"\n\
+         [inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\
+         [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n{extra}"
+    )
+}
+
+#[test]
+fn a_backup_keeps_no_quarantined_mail_with_its_password() {
+    // The fault: a help page that fails when rendered; the mail that
+    // meets it carries a player's password in clear.
+    let install = Install::with_whole_config(&config(
+        "[templates]\ndir = \"overrides\"\n[limits]\nfailures_before_quarantine = 2\n",
+    ));
+    install.ok(&[
+        "admin",
+        "user",
+        "add",
+        "bob",
+        "Sesame-77",
+        "bob@players.test",
+    ]);
+    let broken = install.path("overrides/help/general.txt");
+    std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
+    std::fs::write(&broken, "{{ no_such_function() }}\n").unwrap();
+    let mail = install.path("help.eml");
+    std::fs::write(
+        &mail,
+        common::raw_mail(
+            "bob@players.test",
+            "help",
+            "chess move 101 bob Pw-Quarantined-93 e4\n",
+            "h1@players.test",
+        ),
+    )
+    .unwrap();
+    let file = mail.to_str().unwrap();
+    assert_eq!(install.run(&["process", file]).status.code(), Some(75));
+    assert_eq!(install.run(&["process", file]).status.code(), Some(0));
+    let listed = install.ok(&["admin", "inbox", "list"]);
+    assert!(listed.contains("quarantined"), "{listed}");
+    let id = listed.split_whitespace().next().unwrap().to_string();
+    // The live database keeps the mail to replay it.
+    assert!(install
+        .ok(&["admin", "inbox", "show", &id])
+        .contains("Pw-Quarantined-93"));
+
+    let backup = install.path("backup.sqlite");
+    install.ok(&["admin", "backup", backup.to_str().unwrap()]);
+    let bytes = std::fs::read(&backup).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&bytes).contains("Pw-Quarantined-93"),
+        "the quarantined mail's password is in the backup"
+    );
+
+    // Restored, the quarantine still lists the mail and says where it is.
+    std::fs::copy(&backup, install.path("var/db.sqlite")).unwrap();
+    for side in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(install.path(&format!("var/db.sqlite{side}")));
+    }
+    assert!(install
+        .ok(&["admin", "inbox", "list"])
+        .contains("quarantined"));
+    let out = install.run(&["admin", "inbox", "retry", &id]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("quarantine folder"),
+        "{}",
+        stderr(&out)
+    );
+}
