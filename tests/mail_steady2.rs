@@ -85,3 +85,54 @@ fn a_backup_keeps_no_quarantined_mail_with_its_password() {
         stderr(&out)
     );
 }
+
+/// The database of `install` (users bob and carol) moved away with its
+/// write-ahead log left behind, as when the database file alone is
+/// deleted or moved while the log holds unwritten pages.
+fn leave_the_log_without_its_database(install: &Install) -> std::path::PathBuf {
+    install.ok(&[
+        "admin",
+        "user",
+        "add",
+        "bob",
+        "Sesame-77",
+        "bob@players.test",
+    ]);
+    let db = install.path("var/db.sqlite");
+    let wal = install.path("var/db.sqlite-wal");
+    let kept = install.path("kept-wal");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE t(x); INSERT INTO t VALUES (zeroblob(20000));
+             UPDATE users SET created_at = created_at || ' '",
+        )
+        .unwrap();
+        std::fs::copy(&wal, &kept).unwrap();
+    }
+    for side in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(install.path(&format!("var/db.sqlite{side}")));
+    }
+    std::fs::rename(&kept, &wal).unwrap();
+    wal
+}
+
+#[test]
+fn a_write_ahead_log_without_its_database_is_refused_not_replayed_into_a_new_one() {
+    for args in [&["admin", "user", "list"][..], &["poll"], &["init"]] {
+        let install = Install::with_whole_config(&config(""));
+        let wal = leave_the_log_without_its_database(&install);
+        let before = std::fs::read(&wal).unwrap();
+        let out = install.run(args);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let said = stderr(&out);
+        assert!(
+            said.contains("db.sqlite-wal") && said.contains("without its database"),
+            "{args:?}: {said}"
+        );
+        assert!(!install.path("var/db.sqlite").exists(), "{args:?}");
+        assert_eq!(std::fs::read(&wal).unwrap(), before, "{args:?}");
+    }
+}
