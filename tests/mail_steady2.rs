@@ -136,3 +136,55 @@ fn a_write_ahead_log_without_its_database_is_refused_not_replayed_into_a_new_one
         assert_eq!(std::fs::read(&wal).unwrap(), before, "{args:?}");
     }
 }
+
+#[test]
+fn a_database_of_a_newer_pbmchess_is_refused_with_a_sentence_and_left_alone() {
+    let install = Install::with_whole_config(&config(""));
+    install.ok(&[
+        "admin",
+        "user",
+        "add",
+        "bob",
+        "Sesame-77",
+        "bob@players.test",
+    ]);
+    let db = install.path("var/db.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let known: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        conn.execute_batch(&format!(
+            "CREATE TABLE from_a_newer_release(x); PRAGMA user_version = {};
+             PRAGMA wal_checkpoint(TRUNCATE);",
+            known + 3
+        ))
+        .unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    let mail = install.path("one.eml");
+    std::fs::write(
+        &mail,
+        common::raw_mail("bob@players.test", "help", "", "n1@players.test"),
+    )
+    .unwrap();
+    for args in [
+        &["admin", "user", "list"][..],
+        &["poll"],
+        &["init"],
+        &["process", mail.to_str().unwrap()],
+    ] {
+        let out = install.run(args);
+        let said = stderr(&out);
+        if args[0] == "process" {
+            assert_eq!(out.status.code(), Some(75), "{said}");
+        } else {
+            assert!(!out.status.success(), "{args:?}: {said}");
+        }
+        assert!(
+            said.contains("newer pbmchess") && said.contains("db.sqlite"),
+            "{args:?}: {said}"
+        );
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{args:?}");
+    }
+}

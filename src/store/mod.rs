@@ -224,7 +224,7 @@ fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
     match found_in(&conn)? {
-        Found::Ours => {}
+        Found::Ours => refuse_a_newer_schema(&conn, path)?,
         Found::Empty if opening == Opening::Init => {}
         Found::Empty => {
             return Err(StoreError::NotOurs(format!(
@@ -241,6 +241,25 @@ fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
     }
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// A pbmchess database with more migrations than this release knows
+/// (written by a newer pbmchess) is refused, and not written to.
+///
+/// Ruling: an older release cannot know what the newer schema means, so
+/// it neither runs on it nor touches it; the sentence says to run the
+/// newer release again or restore a backup this release made.
+fn refuse_a_newer_schema(conn: &Connection, path: &Path) -> Result<()> {
+    let version = migrations().current_version(conn)?;
+    if !matches!(version, rusqlite_migration::SchemaVersion::Outside(_)) {
+        return Ok(());
+    }
+    Err(StoreError::NotOurs(format!(
+        "the database {} was written by a newer pbmchess (schema version {}; this one knows up to {}) and is left as it is: run that newer pbmchess, or restore a backup made by this one",
+        path.display(),
+        usize::from(&version),
+        migrations().pending_migrations(&Connection::open_in_memory()?)?
+    )))
 }
 
 /// A write-ahead log (`NAME-wal`, not empty) beside a database file that
