@@ -188,3 +188,71 @@ fn a_database_of_a_newer_pbmchess_is_refused_with_a_sentence_and_left_alone() {
         assert_eq!(std::fs::read(&db).unwrap(), before, "{args:?}");
     }
 }
+
+/// The monitoring check of docs/deployment.md, as written there (the jq
+/// program of its `pbmchess status --json | jq -e '…'` line).
+fn documented_check() -> String {
+    let doc = include_str!("../docs/deployment.md");
+    let start = doc.find("pbmchess status --json | jq -e '").unwrap();
+    let program = &doc[start..];
+    let program = &program[program.find('\'').unwrap() + 1..];
+    program[..program.find('\'').unwrap()].to_string()
+}
+
+/// Whether the documented check passes on `install`'s status now (true:
+/// no alert); `None` when jq is not installed.
+fn check_passes(install: &Install) -> Option<bool> {
+    use std::io::Write;
+    let json = install.ok(&["status", "--json"]);
+    let mut jq = std::process::Command::new("jq")
+        .arg("-e")
+        .arg(documented_check())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    jq.stdin.take().unwrap().write_all(json.as_bytes()).unwrap();
+    Some(jq.wait().unwrap().success())
+}
+
+/// Set when the last pass and the last mail were, `ago` seconds back
+/// (`None`: never), as `serve` records them.
+fn set_ages(install: &Install, pass_ago: Option<i64>, mail_ago: Option<i64>) {
+    let conn = rusqlite::Connection::open(install.path("var/db.sqlite")).unwrap();
+    for (key, ago) in [("last_pass", pass_ago), ("last_mail", mail_ago)] {
+        conn.execute("DELETE FROM service_state WHERE key = ?1", [key])
+            .unwrap();
+        if let Some(ago) = ago {
+            let at = chrono::Utc::now() - chrono::Duration::seconds(ago);
+            conn.execute(
+                "INSERT INTO service_state (key, value, at) VALUES (?1, '', ?2)",
+                rusqlite::params![key, at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)],
+            )
+            .unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_documented_monitoring_check_alerts_on_a_stuck_or_never_started_server_only() {
+    let install = Install::with_whole_config(&config(""));
+    install.ok(&["init"]);
+    let states = [
+        // The daemon never ran a pass (it does not start): alert.
+        ("never a pass", None, None, false),
+        ("never a pass, mail handled by process", None, Some(5), true),
+        ("idle an hour: passes go on", Some(5), Some(3600), true),
+        ("idle, no mail ever", Some(5), None, true),
+        ("busy with one long step", Some(3600), Some(5), true),
+        ("stuck", Some(3600), Some(3600), false),
+        ("stuck, no mail ever", Some(3600), None, false),
+    ];
+    for (state, pass_ago, mail_ago, healthy) in states {
+        set_ages(&install, pass_ago, mail_ago);
+        let Some(passes) = check_passes(&install) else {
+            eprintln!("jq is not installed: the check is not run");
+            return;
+        };
+        assert_eq!(passes, healthy, "{state}: {}", documented_check());
+    }
+}
