@@ -256,3 +256,48 @@ fn the_documented_monitoring_check_alerts_on_a_stuck_or_never_started_server_onl
         assert_eq!(passes, healthy, "{state}: {}", documented_check());
     }
 }
+
+/// An SMTP relay that accepts connections and never says a word: the
+/// number of connections it took.
+fn silent_smtp_relay() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let taken = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = taken.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    (port, taken)
+}
+
+#[test]
+fn a_silent_smtp_relay_costs_a_poll_one_timeout_not_one_per_reply() {
+    use std::sync::atomic::Ordering;
+    let (port, taken) = silent_smtp_relay();
+    let mut install = Install::with_whole_config(&format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\
+         [database]\npath = \"var/db.sqlite\"\n\
+         [inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\
+         [outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"none\"\n\
+         timeout_seconds = 1\n\
+         [accounts]\nconfirm_addresses = false\n"
+    ));
+    for i in 0..6 {
+        install.send(&format!("p{i}@players.example"), "help", "");
+    }
+    let out = install.run(&["poll"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        taken.load(Ordering::SeqCst),
+        1,
+        "after the relay hung the pass tried no more mail to it: {}",
+        stderr(&out)
+    );
+    let status = install.ok(&["status", "--json"]);
+    assert!(status.contains("\"outbox_waiting\":6"), "{status}");
+}
