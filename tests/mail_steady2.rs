@@ -301,3 +301,102 @@ fn a_silent_smtp_relay_costs_a_poll_one_timeout_not_one_per_reply() {
     let status = install.ok(&["status", "--json"]);
     assert!(status.contains("\"outbox_waiting\":6"), "{status}");
 }
+
+/// A `serve` of the test, logging at `info` into a file; killed if the
+/// test fails before it stops.
+struct Serving {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+}
+
+impl Serving {
+    fn start(install: &Install) -> Serving {
+        let log = install.path("serve.log");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+            .arg("--config")
+            .arg(&install.config)
+            .arg("serve")
+            .env("RUST_LOG", "info")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let serving = Serving { child, log };
+        serving.wait_for("serve to start", |log| log.contains("serving"));
+        serving
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Wait (30 s at most) until `done` holds of the log; fails the test
+    /// when serve ended first or the time ran out.
+    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let log = self.log();
+            if done(&log) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "timed out waiting for {what}: {log}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[test]
+fn a_config_read_again_that_cannot_be_served_on_is_refused_and_the_old_one_kept() {
+    let base = config("[poll]\ninterval_seconds = 1\n[accounts]\nconfirm_addresses = false\n");
+    let mut install = Install::with_whole_config(&base);
+    install.ok(&["init"]);
+    std::fs::write(install.path("not-a-folder"), "a file\n").unwrap();
+    std::fs::write(install.path("empty.sqlite"), "").unwrap();
+    let serving = Serving::start(&install);
+    // Configs that read well but cannot be served on: an inbox under a
+    // file, an outbox under a file, a database file that is empty.
+    let unusable = [
+        base.replace("path = \"var/inbox\"", "path = \"not-a-folder/inbox\""),
+        base.replace("path = \"var/outbox\"", "path = \"not-a-folder/outbox\""),
+        base.replace("var/db.sqlite", "empty.sqlite"),
+    ];
+    for (n, broken) in unusable.iter().enumerate() {
+        std::fs::write(&install.config, broken).unwrap();
+        serving.signal("HUP");
+        serving.wait_for("the reload refused", |log| {
+            log.matches("serving on with the one in use").count() > n
+        });
+        // Still serving, on the config in use: a mail is answered.
+        let id = install.send(&format!("p{n}@players.example"), "help", "");
+        serving.wait_for("a mail answered after the reload", |log| log.contains(&id));
+    }
+    assert_eq!(install.take_outbox().len(), unusable.len());
+    assert_eq!(
+        std::fs::metadata(install.path("empty.sqlite"))
+            .unwrap()
+            .len(),
+        0
+    );
+    std::fs::write(&install.config, &base).unwrap();
+    serving.signal("TERM");
+}
