@@ -400,3 +400,53 @@ fn a_config_read_again_that_cannot_be_served_on_is_refused_and_the_old_one_kept(
     std::fs::write(&install.config, &base).unwrap();
     serving.signal("TERM");
 }
+
+/// A sendmail that hangs (a minute) on every mail.
+fn hanging_sendmail(install: &Install) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = install.path("hanging-sendmail");
+    std::fs::write(&path, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn a_sighup_takes_effect_within_seconds_while_a_send_hangs() {
+    let install = Install::new();
+    let program = hanging_sendmail(&install);
+    let mut install = install;
+    let config = format!(
+        "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\
+         [database]\npath = \"var/db.sqlite\"\n\
+         [inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\
+         [outbox]\nkind = \"sendmail\"\ncommand = \"{}\"\ntimeout_seconds = 40\n\
+         [poll]\ninterval_seconds = 1\n[accounts]\nconfirm_addresses = false\n",
+        program.display()
+    );
+    std::fs::write(&install.config, &config).unwrap();
+    install.ok(&["init"]);
+    let serving = Serving::start(&install);
+    install.send("p1@players.example", "help", "");
+    serving.wait_for("the reply's send to begin", |log| {
+        log.contains("mail processed")
+    });
+    // The send of the reply hangs (for up to 40 s): a SIGHUP now is
+    // taken within seconds all the same.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let asked = std::time::Instant::now();
+    serving.signal("HUP");
+    serving.wait_for("the config read again", |log| {
+        log.contains("config read again")
+    });
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(10),
+        "the reload waited {:?} for the hanging send: {}",
+        asked.elapsed(),
+        serving.log()
+    );
+    // The reply was not sent: it waits in the outbox, not given up.
+    assert!(install
+        .ok(&["status", "--json"])
+        .contains("\"outbox_waiting\":1"));
+    serving.signal("TERM");
+}

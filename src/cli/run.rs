@@ -122,7 +122,8 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
         tracing::info!(in_use = %app.in_use(), "starting");
         let served = {
             let mut daemon = app.daemon(conn)?;
-            let served = daemon.serve_until(&signals.stop, &signals.reload);
+            let served =
+                daemon.serve_until_abandoning(&signals.stop, &signals.reload, &signals.abandon);
             conn = daemon.conn;
             served
         };
@@ -132,6 +133,12 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
         signals
             .reload
             .store(false, std::sync::atomic::Ordering::SeqCst);
+        // Sends are abandoned again only for the next signal (a stop that
+        // came meanwhile keeps it set).
+        signals.abandon.store(
+            signals.stop.load(std::sync::atomic::Ordering::SeqCst),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         match App::load(app.config_path.as_deref(), None).and_then(|new| {
             let moved = new.config.database.path != app.config.database.path;
             let new_conn = serves_on(&new, moved)?;
