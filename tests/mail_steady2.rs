@@ -1,6 +1,10 @@
-//! The daemon's storage under attack, driven through the real binary: a
-//! backup carries no quarantined mail's password or token, and a database
-//! file the server cannot take as its own is refused with a sentence.
+//! The daemon and its storage under attack, driven through the real
+//! binary: a backup carries no quarantined mail's password or token; a
+//! write-ahead log without its database and a database of a newer
+//! pbmchess are refused with a sentence; the documented monitoring check
+//! alerts on a daemon that never ran a pass; a silent SMTP relay costs a
+//! pass one timeout; a SIGHUP never stops `serve` (a config that cannot
+//! be served on is refused) and is not held up by a send that hangs.
 
 mod common;
 
