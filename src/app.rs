@@ -331,6 +331,9 @@ pub fn stop_on_signals() -> Result<Arc<AtomicBool>, AppError> {
 pub struct Signals {
     pub stop: Arc<AtomicBool>,
     pub reload: Arc<AtomicBool>,
+    /// Set with `stop` and with `reload`: the send in hand is abandoned
+    /// (see `daemon::Pace::abandon`). Cleared with `reload`.
+    pub abandon: Arc<AtomicBool>,
 }
 
 /// How long `serve` may take to finish the work in hand after SIGTERM or
@@ -352,7 +355,8 @@ pub fn serve_signals() -> Result<Signals, AppError> {
     let reload = Arc::new(AtomicBool::new(false));
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| AppError::Failed(format!("cannot install the signal handlers: {e}")))?;
-    let (stop_flag, reload_flag) = (stop.clone(), reload.clone());
+    let abandon = Arc::new(AtomicBool::new(false));
+    let (stop_flag, reload_flag, abandon_flag) = (stop.clone(), reload.clone(), abandon.clone());
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -360,8 +364,10 @@ pub fn serve_signals() -> Result<Signals, AppError> {
                 if signal == SIGHUP {
                     tracing::info!("SIGHUP: the config is read again after the pass in hand");
                     reload_flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                    abandon_flag.store(true, std::sync::atomic::Ordering::SeqCst);
                     continue;
                 }
+                abandon_flag.store(true, std::sync::atomic::Ordering::SeqCst);
                 if stop_flag.swap(true, std::sync::atomic::Ordering::SeqCst) {
                     continue;
                 }
@@ -377,7 +383,11 @@ pub fn serve_signals() -> Result<Signals, AppError> {
             }
         })
         .map_err(|e| AppError::Failed(format!("cannot start the signal thread: {e}")))?;
-    Ok(Signals { stop, reload })
+    Ok(Signals {
+        stop,
+        reload,
+        abandon,
+    })
 }
 
 /// `tick --now`: the clock stopped at an RFC 3339 time.

@@ -253,6 +253,10 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
 pub struct Pace<'a> {
     pub stop: &'a AtomicBool,
     pub reload: Option<&'a AtomicBool>,
+    /// Set with `stop` and with `reload` (`serve`: by its signal
+    /// handler): a send in hand is abandoned when it is set (a hanging
+    /// relay holds neither a stop nor a reload); `None`: `stop`.
+    pub abandon: Option<&'a AtomicBool>,
     /// No mail is begun after this instant (`serve`: [`READ_SLICE`] after
     /// the pass began).
     pub read_until: Option<Instant>,
@@ -267,6 +271,7 @@ impl<'a> Pace<'a> {
         Pace {
             stop,
             reload: None,
+            abandon: None,
             read_until: None,
             send_slice: None,
         }
@@ -288,8 +293,17 @@ impl<'a> Pace<'a> {
         Pace {
             stop,
             reload: Some(reload),
+            abandon: None,
             read_until: Some(Instant::now() + READ_SLICE),
             send_slice: Some(SEND_SLICE),
+        }
+    }
+
+    /// This pace, its send in hand abandoned when `abandon` is set.
+    pub fn abandoning(self, abandon: &'a AtomicBool) -> Pace<'a> {
+        Pace {
+            abandon: Some(abandon),
+            ..self
         }
     }
 
@@ -676,7 +690,9 @@ pub fn drain_outbox_paced(
     pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<(), ServerError> {
-    let stop = pace.stop;
+    // A send abandoned (a stop, or `serve`'s reload) is not tried: it is
+    // due again at once.
+    let stop = pace.abandon.unwrap_or(pace.stop);
     let until = pace.send_until();
     let out_of_time = || pace.interrupted() || until.is_some_and(|t| Instant::now() >= t);
     // The holder's last look and its letting go are two steps: rows
@@ -1329,6 +1345,18 @@ impl<'a> Daemon<'a> {
     /// `reload` is (SIGHUP: [`Served::Reload`], after the pass in hand;
     /// the caller reads the config again and serves on).
     pub fn serve_until(&mut self, stop: &AtomicBool, reload: &AtomicBool) -> Served {
+        self.serve_until_abandoning(stop, reload, stop)
+    }
+
+    /// [`Daemon::serve_until`], a send in hand abandoned once `abandon`
+    /// is set (the caller sets it with `stop` and with `reload`, so that a
+    /// relay that hangs holds up neither: see [`Pace::abandon`]).
+    pub fn serve_until_abandoning(
+        &mut self,
+        stop: &AtomicBool,
+        reload: &AtomicBool,
+        abandon: &AtomicBool,
+    ) -> Served {
         let interval = Duration::from_secs(self.server.config.poll.interval_seconds.max(1));
         info!(interval_seconds = interval.as_secs(), "serving");
         while !stop.load(Ordering::SeqCst) {
@@ -1338,18 +1366,19 @@ impl<'a> Daemon<'a> {
             let started = Instant::now();
             // After a mail failed, wait the whole interval: it is still in
             // the inbox and would otherwise be retried at once, again and again.
-            let (wake_early, more) = match self.pass_paced(&Pace::serving(stop, reload)) {
-                Ok(r) => {
-                    if r != PassReport::default() {
-                        r.log();
+            let (wake_early, more) =
+                match self.pass_paced(&Pace::serving(stop, reload).abandoning(abandon)) {
+                    Ok(r) => {
+                        if r != PassReport::default() {
+                            r.log();
+                        }
+                        (r.mails_failed == 0, r.more_waiting && r.mails_failed == 0)
                     }
-                    (r.mails_failed == 0, r.more_waiting && r.mails_failed == 0)
-                }
-                Err(e) => {
-                    error!(error = %e, "pass failed; will try again");
-                    (false, false)
-                }
-            };
+                    Err(e) => {
+                        error!(error = %e, "pass failed; will try again");
+                        (false, false)
+                    }
+                };
             if !more {
                 self.wait(started, interval, wake_early, stop, reload);
             }

@@ -223,7 +223,7 @@ pub fn unreadable(
 pub enum ReplayError {
     #[error("there is no quarantined mail {0}; `pbmchess admin inbox list` shows them")]
     NotQuarantined(i64),
-    #[error("mail {0} was quarantined without its bytes (it could not be read); find it in the quarantine folder")]
+    #[error("mail {0} has no bytes kept here (it could not be read, or this database is a backup, which keeps none); find it in the inbox's quarantine folder")]
     NoBytes(i64),
     #[error("mail {id} still fails: {error}")]
     StillFails { id: i64, error: ServerError },

@@ -111,8 +111,8 @@ fn check(app: &App, probe: Option<std::time::Duration>) -> Result<ExitCode, AppE
 
 /// `serve`: passes until SIGTERM/SIGINT. SIGHUP reads the config file
 /// again (and its templates) after the pass in hand and serves on with it;
-/// a config that no longer loads is logged (without its values) and the
-/// one in use is kept. Ruling: the log goes to standard error only (the
+/// a config that no longer loads, or cannot be served on ([`serves_on`]),
+/// is logged (without its values) and the one in use is kept. Ruling: the log goes to standard error only (the
 /// journal, or a file the caller's shell opened), so SIGHUP has no log
 /// file to reopen; and the log format stays as it was at the start.
 fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
@@ -122,7 +122,8 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
         tracing::info!(in_use = %app.in_use(), "starting");
         let served = {
             let mut daemon = app.daemon(conn)?;
-            let served = daemon.serve_until(&signals.stop, &signals.reload);
+            let served =
+                daemon.serve_until_abandoning(&signals.stop, &signals.reload, &signals.abandon);
             conn = daemon.conn;
             served
         };
@@ -132,10 +133,20 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
         signals
             .reload
             .store(false, std::sync::atomic::Ordering::SeqCst);
-        match App::load(app.config_path.as_deref(), None) {
-            Ok(new) => {
-                if new.config.database.path != app.config.database.path {
-                    conn = new.open_database()?;
+        // Sends are abandoned again only for the next signal (a stop that
+        // came meanwhile keeps it set).
+        signals.abandon.store(
+            signals.stop.load(std::sync::atomic::Ordering::SeqCst),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        match App::load(app.config_path.as_deref(), None).and_then(|new| {
+            let moved = new.config.database.path != app.config.database.path;
+            let new_conn = serves_on(&new, moved)?;
+            Ok((new, new_conn))
+        }) {
+            Ok((new, new_conn)) => {
+                if let Some(new_conn) = new_conn {
+                    conn = new_conn;
                 }
                 app = new;
                 tracing::info!("config read again");
@@ -147,6 +158,23 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
             }
         }
     }
+}
+
+/// Whether `serve` can go on with the config read again in `new`: its
+/// inbox and outbox open (Maildir folders made, nothing connected), and
+/// its database opens when `moved` (then its connection). Ruling: a config
+/// that reads well but cannot be served on (an inbox folder under a file,
+/// a database file that is empty or not pbmchess's) is refused like one
+/// that does not read, and the one in use is kept: a SIGHUP never stops
+/// the server.
+fn serves_on(new: &App, moved: bool) -> Result<Option<Connection>, AppError> {
+    pbmchess::mail::open_inbox(&new.config.inbox)?;
+    pbmchess::mail::open_sender(&new.config.outbox)?;
+    Ok(if moved {
+        Some(new.open_database()?)
+    } else {
+        None
+    })
 }
 
 /// One pass. Exit 2 when the inbox could not be read or a mail not

@@ -217,13 +217,14 @@ fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
             source,
         })?;
     }
+    refuse_a_log_without_its_database(path)?;
     if std::fs::symlink_metadata(path).is_err() {
         create_whole(path)?;
     }
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(30))?;
     match found_in(&conn)? {
-        Found::Ours => {}
+        Found::Ours => refuse_a_newer_schema(&conn, path)?,
         Found::Empty if opening == Opening::Init => {}
         Found::Empty => {
             return Err(StoreError::NotOurs(format!(
@@ -240,6 +241,48 @@ fn open_as(path: &Path, opening: Opening) -> Result<Connection> {
     }
     prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// A pbmchess database with more migrations than this release knows
+/// (written by a newer pbmchess) is refused, and not written to.
+///
+/// Ruling: an older release cannot know what the newer schema means, so
+/// it neither runs on it nor touches it; the sentence says to run the
+/// newer release again or restore a backup this release made.
+fn refuse_a_newer_schema(conn: &Connection, path: &Path) -> Result<()> {
+    let version = migrations().current_version(conn)?;
+    if !matches!(version, rusqlite_migration::SchemaVersion::Outside(_)) {
+        return Ok(());
+    }
+    Err(StoreError::NotOurs(format!(
+        "the database {} was written by a newer pbmchess (schema version {}; this one knows up to {}) and is left as it is: run that newer pbmchess, or restore a backup made by this one",
+        path.display(),
+        usize::from(&version),
+        migrations().pending_migrations(&Connection::open_in_memory()?)?
+    )))
+}
+
+/// A write-ahead log (`NAME-wal`, not empty) beside a database file that
+/// is missing or 0 bytes is refused, by every subcommand and `init`.
+///
+/// Ruling: the log holds pages of a database that was moved or deleted
+/// without it (or restored without its log). SQLite would replay those
+/// pages into whatever database is at `path`, a new one included: part
+/// of the old server inside a new one. So nothing is made or opened;
+/// the sentence says to put the database back beside its log, or to
+/// remove the log to start anew.
+fn refuse_a_log_without_its_database(path: &Path) -> Result<()> {
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).ok();
+    let wal = std::path::PathBuf::from(format!("{}-wal", path.display()));
+    if size(path).unwrap_or(0) > 0 || size(&wal).unwrap_or(0) == 0 {
+        return Ok(());
+    }
+    Err(StoreError::NotOurs(format!(
+        "{} is a write-ahead log without its database (the database file {} is missing or empty) and is left as it is: put the database back beside it (or restore it from a backup), or remove {} and its -shm file to start a new server with `pbmchess init`",
+        wal.display(),
+        path.display(),
+        wal.display()
+    )))
 }
 
 /// Make the database at `path`, which does not exist, whole or not at

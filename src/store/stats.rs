@@ -252,9 +252,12 @@ pub const SCRUBBED_IN_BACKUP: &str =
 /// sending, and the mail is given up in the copy (restored, it is not sent
 /// with holes; `admin outbox list` shows it). Codes of addresses waiting
 /// for confirmation are removed (a 6-letter code's hash can be searched):
-/// restored, such an address asks for a new code. Reply tokens and
-/// passwords are kept as hashes only, and stay. True when anything was
-/// scrubbed.
+/// restored, such an address asks for a new code. The kept bytes of
+/// quarantined mail are removed: a player's mail holds their password in
+/// clear and its `In-Reply-To` a reply token that plays; restored,
+/// `admin inbox retry` names the quarantine folder, which still holds the
+/// mail. Reply tokens and passwords are kept as hashes only, and stay.
+/// True when anything was scrubbed.
 pub fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool> {
     let tx = copy.unchecked_transaction()?;
     let ids: Vec<i64> = tx
@@ -280,8 +283,12 @@ pub fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool>
          WHERE code_hash <> ''",
         [],
     )?;
+    let quarantined = tx.exec(
+        "UPDATE inbound_failures SET raw = NULL WHERE raw IS NOT NULL",
+        [],
+    )?;
     tx.commit()?;
-    Ok(!ids.is_empty() || codes + mails > 0)
+    Ok(!ids.is_empty() || codes + mails + quarantined > 0)
 }
 
 #[cfg(test)]
