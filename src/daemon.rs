@@ -542,11 +542,18 @@ fn read_slice(
     let mut failed = Vec::new();
     let mut taken = 0;
     for (message, key) in slice {
-        taken += 1;
-        debug_abort(&message.raw);
         // Of a mail over the size limit only the header was read: the
         // server refuses it by its size, answering from the header.
         let envelope = server.envelope_of(&message.raw);
+        // An earlier mail of this group signed up an account this one
+        // gives a password for, or changed its password: the group ends
+        // before it, and the next prepares it again outside the lock.
+        if taken > 0 && !server.prepared_is_current(&tx, &envelope.message_id)? {
+            server.forget_prepared(&envelope.message_id);
+            break;
+        }
+        taken += 1;
+        debug_abort(&message.raw);
         let result = store::savepoint(&tx, "mail", || {
             handle_one(server, &tx, &envelope, &message.raw, message.size).map_err(InMail::Failed)
         });

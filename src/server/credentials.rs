@@ -296,6 +296,21 @@ pub struct Prepared {
     /// The mail's work was done ahead (`false`: a mail nobody prepared,
     /// whose checks run in its transaction).
     pub made: bool,
+    /// The accounts the work was done against, each with its stored hash
+    /// then (none: no such account): the work holds while they are so
+    /// (see `Server::prepared_is_current`).
+    pub accounts: Vec<(String, Option<String>)>,
+}
+
+impl Prepared {
+    /// Note that the work was done against `userid` with `stored` hash
+    /// (the first time it is read).
+    pub fn note_account(&mut self, userid: &str, stored: Option<&str>) {
+        if !self.accounts.iter().any(|(u, _)| u == userid) {
+            self.accounts
+                .push((userid.to_string(), stored.map(str::to_string)));
+        }
+    }
 }
 
 /// The argon2id work of mails (see [`Prepared`]), by Message-ID, until the
@@ -327,6 +342,16 @@ impl PreparedHashes {
         while by_mail.len() > PREPARED_MAILS {
             by_mail.pop_front();
         }
+    }
+
+    /// The accounts the mail `message_id`'s work was done against (see
+    /// [`Prepared::accounts`]).
+    pub fn accounts_of(&self, message_id: &str) -> Vec<(String, Option<String>)> {
+        self.lock()
+            .iter()
+            .find(|(id, _)| id == message_id)
+            .map(|(_, p)| p.accounts.clone())
+            .unwrap_or_default()
     }
 
     /// What was prepared for the mail `message_id` (nothing when not).

@@ -550,10 +550,11 @@ fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<
         return Err(e);
     }
     // Checked before the transaction began; in it only when nothing was
-    // prepared for the mail. A password whose account changed since
-    // (an earlier mail handled in the same transaction signed it up or
-    // changed its password) is not checked: no argon2id runs while the
-    // database is locked for writing.
+    // prepared for the mail. A password whose account changed since is
+    // not checked: no argon2id runs while the database is locked for
+    // writing. (The daemon ends a group before a mail an earlier mail of
+    // the group made stale, `Server::prepared_is_current`, so this is
+    // left for a change made by another process in between.)
     let credentials = &ctx.server.credentials;
     let right = match credentials.prechecked(&ctx.session.prechecks, userid, Some(stored), password)
     {
@@ -652,6 +653,8 @@ pub(crate) fn prepare_hashes(
         if let Some(who) = parsed.command.credentials().filter(|w| admitted(&w.userid)) {
             let (userid, password) = (who.userid.to_lowercase(), who.password.expose());
             let bucket = bucket_of(conn, Some(sender), unproved, &userid, Kind::Password)?;
+            let on_file = bucket.user.as_ref().map(|u| u.password_hash.as_str());
+            prepared.note_account(&userid, on_file);
             let stored = stored_hash(&made, &userid, bucket.user.as_ref());
             let check = (
                 userid.clone(),
@@ -673,6 +676,11 @@ pub(crate) fn prepare_hashes(
             command::Command::ChangePassword { who, new } if admitted(&who.userid) => new,
             _ => continue,
         };
+        if let command::Command::Signup { userid, .. } = &parsed.command {
+            let userid = userid.to_ascii_lowercase();
+            let user = store::user(conn, &userid)?;
+            prepared.note_account(&userid, user.as_ref().map(|u| u.password_hash.as_str()));
+        }
         if !new.expose().is_empty() {
             let hash = credentials.prepare(new.expose())?;
             if let Some(userid) = stores_hash(conn, credentials, &prepared, &made, &parsed.command)?

@@ -457,6 +457,32 @@ impl<'a> Server<'a> {
         Ok(())
     }
 
+    /// Whether the work [`Server::prepare_mail`] did for the mail
+    /// `message_id` still holds: every account it was done against has
+    /// the stored hash it had then. An earlier mail of the same group may
+    /// have signed one up or changed its password; the daemon then ends
+    /// the group before this mail, which is prepared again outside the
+    /// write lock (see [`Server::forget_prepared`]).
+    pub fn prepared_is_current(
+        &self,
+        conn: &Connection,
+        message_id: &str,
+    ) -> Result<bool, ServerError> {
+        for (userid, stored) in self.prepared.accounts_of(message_id) {
+            let now = crate::store::user(conn, &userid)?.map(|u| u.password_hash);
+            if now != stored {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Drop the work prepared for the mail `message_id`, so that
+    /// [`Server::prepare_mail`] does it again.
+    pub fn forget_prepared(&self, message_id: &str) {
+        self.prepared.take(message_id);
+    }
+
     /// The body of a plain text answer, from `message.txt`.
     pub(crate) fn notice_body(&self, text: &str) -> Result<String, TemplateError> {
         self.templates
