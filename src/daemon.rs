@@ -530,10 +530,16 @@ fn read_slice(
     pace: &Pace<'_>,
     report: &mut PassReport,
 ) -> Result<usize, ServerError> {
-    // Passwords are checked and hashed before the write lock is taken.
-    for (message, _) in slice {
-        let envelope = server.envelope_of(&message.raw);
-        if let Err(e) = server.prepare_mail(conn, &envelope, message.size) {
+    // Of a mail over the size limit only the header was read: the server
+    // refuses it by its size, answering from the header. Each mail is
+    // parsed once; its passwords are checked and hashed before the write
+    // lock is taken.
+    let envelopes: Vec<mail::Envelope> = slice
+        .iter()
+        .map(|(m, _)| server.envelope_of(&m.raw))
+        .collect();
+    for ((message, _), envelope) in slice.iter().zip(&envelopes) {
+        if let Err(e) = server.prepare_mail(conn, envelope, message.size) {
             warn!(error = %e, "cannot check or hash the passwords of a mail before its transaction");
         }
     }
@@ -541,10 +547,7 @@ fn read_slice(
     let mut handled = Vec::with_capacity(slice.len());
     let mut failed = Vec::new();
     let mut taken = 0;
-    for (message, key) in slice {
-        // Of a mail over the size limit only the header was read: the
-        // server refuses it by its size, answering from the header.
-        let envelope = server.envelope_of(&message.raw);
+    for ((message, key), envelope) in slice.iter().zip(envelopes) {
         // An earlier mail of this group signed up an account this one
         // gives a password for, or changed its password: the group ends
         // before it, and the next prepares it again outside the lock.

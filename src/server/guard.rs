@@ -529,7 +529,7 @@ fn checked_before(session: &Session, userid: &str, stored: &str, password: &str)
 /// [`checked_before`]).
 fn remember_check(session: &Session, userid: &str, stored: &str, password: &str, right: bool) {
     session.checked.borrow_mut().push((
-        userid.to_lowercase(),
+        userid.to_ascii_lowercase(),
         stored.to_string(),
         password.to_lowercase(),
         right,
@@ -651,7 +651,7 @@ pub(crate) fn prepare_hashes(
             break;
         }
         if let Some(who) = parsed.command.credentials().filter(|w| admitted(&w.userid)) {
-            let (userid, password) = (who.userid.to_lowercase(), who.password.expose());
+            let (userid, password) = (who.userid.to_ascii_lowercase(), who.password.expose());
             let bucket = bucket_of(conn, Some(sender), unproved, &userid, Kind::Password)?;
             let on_file = bucket.user.as_ref().map(|u| u.password_hash.as_str());
             prepared.note_account(&userid, on_file);
@@ -765,14 +765,14 @@ fn stores_hash(
             None
         }
         command::Command::Signup { userid, .. } => {
-            let userid = userid.to_lowercase();
+            let userid = userid.to_ascii_lowercase();
             let user = store::user(conn, &userid)?;
             stored_hash(made, &userid, user.as_ref())
                 .is_none()
                 .then_some(userid)
         }
         command::Command::ChangePassword { who, .. } => {
-            let userid = who.userid.to_lowercase();
+            let userid = who.userid.to_ascii_lowercase();
             let user = store::user(conn, &userid)?;
             let stored = stored_hash(made, &userid, user.as_ref());
             let password = who.password.expose();
@@ -1343,7 +1343,7 @@ pub(crate) fn answer_may_go(
     if !to.eq_ignore_ascii_case(sender) || session.proved_address(conn, to)? {
         return Ok(true);
     }
-    let key = format!("unproved-answers:{}", to.to_lowercase());
+    let key = format!("unproved-answers:{}", to.to_ascii_lowercase());
     let n = store::count_command(conn, CountScope::Server, &key, now)?;
     Ok(n <= server.config.limits.unproved_answers())
 }
