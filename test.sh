@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, and every test. The end-to-end
-# mail tests start Dovecot and aiosmtpd themselves when those are installed
-# (apt-get install dovecot-imapd python3-aiosmtpd) and say "skipped" otherwise.
+# The whole test suite: formatting, lints, every crate's tests, the benches
+# in their quick mode, and the docs. Each step says what it runs; a failing
+# test does not stop the others (--no-fail-fast), and the run ends with
+# the failures listed. The end-to-end mail tests start Dovecot and aiosmtpd
+# themselves when those are installed (apt-get install dovecot-imapd
+# python3-aiosmtpd) and say "skipped" otherwise. A first run builds
+# everything and takes some minutes.
 set -euo pipefail
 cd "$(dirname "$0")"
-cargo fmt --check
-cargo clippy --all-targets --quiet -- -D warnings
-cargo test --all-targets
-cargo test --doc
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "formatting: cargo fmt --all --check"
+cargo fmt --all --check
+step "lints: cargo clippy --workspace --all-targets"
+cargo clippy --workspace --all-targets -- -D warnings
+step "tests: cargo test --workspace --no-fail-fast"
+cargo test --workspace --no-fail-fast
+step "benches, quick mode: cargo test --workspace --benches"
+cargo test --workspace --benches --no-fail-fast
+step "docs: cargo doc --workspace --no-deps, warnings refused"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+step "all passed"

@@ -221,7 +221,7 @@ fn add_filler(b: &Bench<'_>, n: usize) {
                 pbmchess::store::BoardId::new("chess", number),
                 &pbmchess::store::Ply {
                     ply: i as u32 + 1,
-                    seat: pbmchess::rules::Color::from_index(i % 2).unwrap(),
+                    seat: rules::Color::from_index(i % 2).unwrap(),
                     notation: mv.to_string(),
                     events: vec![],
                     comment: String::new(),

@@ -30,7 +30,6 @@ mod support;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use pbmchess::rules;
 use pbmchess::store::{self, NewBoard, Ply};
 use support::{quick, Rng};
 

@@ -20,13 +20,13 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 
 use crate::app::{App, AppError};
-use crate::command::{
-    self, Command, GameCommand, Timers, TournamentAction, TournamentCommand, TournamentPlan,
-};
 use crate::quarantine::{self, ReplayError};
 pub use crate::server::AdminError;
 use crate::server::{MailOutcome, Refusal};
 use crate::store::{self, BoardStatus};
+use game::command::{
+    self, Command, GameCommand, Timers, TournamentAction, TournamentCommand, TournamentPlan,
+};
 
 /// Days of mail counts `admin stats` shows.
 pub const STATS_DAYS: i64 = 14;
@@ -283,11 +283,11 @@ pub fn board_list(
     all: bool,
 ) -> Result<Vec<String>, AppError> {
     let games: Vec<&str> = match game {
-        Some(name) => match crate::rules::game(name) {
+        Some(name) => match rules::game(name) {
             Some(g) => vec![g.name()],
             None => return Err(Refusal::new(format!("there is no game called {name}")).into()),
         },
-        None => crate::rules::registry().iter().map(|g| g.name()).collect(),
+        None => rules::registry().iter().map(|g| g.name()).collect(),
     };
     let mut lines = Vec::new();
     for game in games {

@@ -7,7 +7,6 @@ use std::path::Path;
 use std::time::Instant;
 
 use argon2::password_hash::PasswordHasher;
-use pbmchess::rules;
 use pbmchess::store;
 
 /// Whether to run the small version: under `cargo test --all-targets` (no

@@ -1,7 +1,7 @@
 // Checks the targets share (included, not a module of its own).
 
 /// No word of the quote is the password of a command that has one.
-pub fn password_not_quoted(parsed: &pbmchess::command::Parsed) {
+pub fn password_not_quoted(parsed: &game::command::Parsed) {
     if let Some(password) = parsed.command.passwords().into_iter().next() {
         let secret = password.expose();
         if secret.is_empty() {

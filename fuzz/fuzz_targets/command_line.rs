@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbmchess::command;
+use game::command;
 
 fuzz_target!(|text: &str| {
     if let Ok(parsed) = command::parse_line(text) {

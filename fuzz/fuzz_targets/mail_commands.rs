@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbmchess::command;
+use game::command;
 use pbmchess::mail;
 
 fuzz_target!(|raw: &[u8]| {

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use rusqlite::Connection;
 
+use game::command::{BoardSize, Timers};
 use pbmchess::admin;
 use pbmchess::app::{self, App, AppError};
-use pbmchess::command::{BoardSize, Timers};
 use pbmchess::server::{AdminTournamentAct, Refusal, Ruling};
 
 use super::run::{lines, say};

@@ -8,7 +8,6 @@ use std::sync::atomic::AtomicBool;
 use rusqlite::Connection;
 
 use pbmchess::app::{self, App, AppError};
-use pbmchess::rules;
 use pbmchess::server::Refusal;
 
 use super::{Cli, Cmd};

@@ -5,8 +5,8 @@ use super::confirm::Issued;
 pub(crate) use super::password::hash_password;
 use super::{addresses, confirm, Ctx, Handled, Refusal, Reply};
 
-use crate::command::{self, Credentials, Password};
 use crate::store::{self, AddressStatus};
+use game::command::{self, Credentials, Password};
 
 /// A userid has the parser's shape ([`command::is_valid_userid`]: a letter
 /// first, then letters, digits, `-`, `_`, `.`), is none of the listing

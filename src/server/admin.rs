@@ -28,10 +28,9 @@ use rusqlite::{Connection, TransactionBehavior};
 use super::loaded::{finish, load};
 use super::{account, challenge, guard, show};
 use super::{Ctx, Failure, Handled, Refusal, Reply, Server, ServerError};
-use crate::command::{self, BoardSize, Credentials};
-use crate::render::Drawing;
-use crate::rules;
 use crate::store::{self, Vacation};
+use game::command::{self, BoardSize, Credentials};
+use game::render::Drawing;
 
 /// Why an admin command changed nothing: the admin's request was refused
 /// (the sentence says why and how to fix it), or the server failed. One
@@ -309,7 +308,7 @@ impl Server<'_> {
         timers: &command::Timers,
     ) -> Result<u32, AdminError> {
         self.admin_command(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
+            let Some(rules) = rules::game(game) else {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             let (number, replies) =
@@ -328,7 +327,7 @@ impl Server<'_> {
         size: BoardSize,
     ) -> Result<String, AdminError> {
         self.admin_command(conn, |ctx| {
-            let Some(rules) = crate::rules::game(game) else {
+            let Some(rules) = rules::game(game) else {
                 return Err(Refusal::new(format!("There is no game called {game}.")).into());
             };
             show::show_body(ctx, rules, board, None, Drawing::from(size))

@@ -8,10 +8,10 @@ use super::play::{confirmed_author, copy_to_sender};
 use super::settings::check_challenge;
 use super::text::{capitalise, commented};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{Credentials, Timers};
-use crate::rules::{self, Game};
 use crate::store;
 use chrono::Duration;
+use game::command::{Credentials, Timers};
+use rules::{self, Game};
 
 /// Start a board: check the players and options, store it, and return its
 /// number and the board mails to the players. The comment (if any) is
@@ -118,7 +118,7 @@ fn insert_board(
     game: &'static dyn Game,
     players: &[String; 2],
     options: &[String],
-    level: Option<crate::computer::Level>,
+    level: Option<::computer::Level>,
     timers: &Timers,
 ) -> Handled<u32> {
     rules::check_options(game, options).map_err(|e| Refusal::new(capitalise(&e.to_string())))?;

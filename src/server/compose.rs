@@ -7,10 +7,10 @@ use minijinja::context;
 
 use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
-use crate::ratings;
-use crate::render::{Drawing, MoveRecord};
-use crate::rules::{Color, Game, Position};
 use crate::store::{self, BoardStatus, Ply, Proposal};
+use game::ratings;
+use game::render::{Drawing, MoveRecord};
+use rules::{Color, Game, Position};
 
 /// Plies shown in a turn mail; show and final mails list them all.
 pub(crate) const RECENT_PLIES: usize = 10;
@@ -77,7 +77,7 @@ pub(crate) fn numbered_move_list(
     };
     let mut records: Vec<MoveRecord> = plies.iter().map(record).collect();
     records.extend(more);
-    Ok(crate::render::move_list_after(
+    Ok(game::render::move_list_after(
         &records,
         Some(recent),
         lines_before,
@@ -173,7 +173,7 @@ impl<'a> BoardView<'a> {
     /// `It is bob's turn.` / `Game won by alice (checkmate).` / `Game was a tie (stalemate).`
     pub fn status(&self) -> String {
         if let Occasion::Historic { ply, of } = self.occasion {
-            let then = if self.position.outcome() == crate::rules::Outcome::Ongoing {
+            let then = if self.position.outcome() == rules::Outcome::Ongoing {
                 format!(" {} was to act then.", self.to_act())
             } else {
                 String::new()
@@ -294,7 +294,7 @@ impl<'a> BoardView<'a> {
             numbered_move_list(ctx, game, board, self.plies, vec![], RECENT_PLIES)
         } else {
             let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
-            Ok(crate::render::move_list(&records, None))
+            Ok(game::render::move_list(&records, None))
         }
     }
 
@@ -410,7 +410,7 @@ impl<'a> BoardView<'a> {
         drawing: Drawing,
         conditional: Option<String>,
     ) -> Handled<String> {
-        let board = crate::render::board(&self.position.diagram(), drawing);
+        let board = game::render::board(&self.position.diagram(), drawing);
         let board = board.trim_end();
         let (commenter, comment) = match &self.comment {
             Some((who, text)) => (who.as_str(), text.as_str()),
@@ -553,14 +553,14 @@ pub(crate) fn time_used(
         .into_iter()
         .map(|v| (v.starts_at, v.ends_at))
         .collect();
-    Ok(crate::timers::time_used(&turns, &away))
+    Ok(game::timers::time_used(&turns, &away))
 }
 
 /// A player's conditional moves as their board mails show them: a title
 /// line, then the tree drawn as indented lines within 78 columns (each
 /// line of moves from the next ply on; the branches under the moves they
 /// share).
-pub(crate) fn conditional_text(from: u32, tree: &crate::conditional::Tree) -> String {
+pub(crate) fn conditional_text(from: u32, tree: &game::conditional::Tree) -> String {
     let mut text = format!(
         "Your conditional moves (only you see them), from ply {} on:",
         from + 1

@@ -2,7 +2,7 @@
 //! level a challenge option, `-level=1` to `-level=5`), and it acts in the
 //! same transaction as the action that gives it the turn, so the board
 //! mail that answers a player's move already carries the computer's
-//! reply. What it plays comes from [`crate::computer`].
+//! reply. What it plays comes from [`computer`].
 //!
 //! # Rulings
 //! - Its account has no password and no address: nobody can act for it
@@ -12,7 +12,7 @@
 //! - Switched off, it cannot be challenged; its running boards wait, and
 //!   the first pass after it is switched on again plays them.
 //! - It is never reminded and never forfeits.
-//! - It answers draw proposals at once (see [`crate::computer`] for when
+//! - It answers draw proposals at once (see [`computer`] for when
 //!   it accepts), and declines every proposal to take back a ply.
 //! - It has a budget ([`Budget`], `[computer] seconds_per_mail`, 0.8 s)
 //!   for one inbound mail, one pass of the timers or one admin command: a
@@ -38,9 +38,9 @@ use std::time::{Duration, Instant};
 use super::loaded::{apply_move, finish, Loaded};
 use super::queued::{self, Notice};
 use super::{Ctx, Handled, Refusal, ServerError};
-use crate::computer::{self, Level};
-use crate::rules::{Color, Game};
 use crate::store::{self, Proposal};
+use computer::{self, Level};
+use rules::{Color, Game};
 
 /// Whether `userid` is the computer while it plays.
 pub(crate) fn is_computer(ctx: &Ctx<'_>, userid: &str) -> bool {

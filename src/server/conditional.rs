@@ -1,5 +1,5 @@
 //! `if`: conditional moves (issue #26). The tree itself is
-//! `crate::conditional` (pure); it is played in `queued`, right after each
+//! `game::conditional` (pure); it is played in `queued`, right after each
 //! ply, in the transaction of the mail that played the ply.
 //!
 //! Rulings (where the issue is silent):
@@ -17,7 +17,7 @@
 //!   reveal is the ply of whoever must decide it. A line may name it where
 //!   it falls, or leave it out: the next ply is then read after the first
 //!   choice that allows it, and the tree waits there for the decision,
-//!   whatever it is (`crate::conditional`'s open step). A tree plays its
+//!   whatever it is (`game::conditional`'s open step). A tree plays its
 //!   owner's plies only (their own reveals when the line names them),
 //!   never the opponent's and never an open decision.
 //! - On the player's own turn the line's first ply is played at once
@@ -43,11 +43,11 @@ use super::loaded::{load, Loaded};
 use super::play;
 use super::text::move_refusal;
 use super::{Ctx, Handled, Refusal, Reply};
-use crate::command::{Conditional, Credentials, MoveAction};
-use crate::conditional::{Added, Line, Step, Tree};
 use crate::limits::{MAX_CONDITIONAL_LINES, MAX_CONDITIONAL_PLIES};
-use crate::rules::{Color, Game, Position};
 use crate::store::{self, BoardStatus, PendingKind};
+use game::command::{Conditional, Credentials, MoveAction};
+use game::conditional::{Added, Line, Step, Tree};
+use rules::{Color, Game, Position};
 
 /// `<game> if <board> <userid> <pw> <moves>|list|cancel [<moves>]`.
 pub(crate) fn run(
@@ -174,7 +174,7 @@ fn play_words(
     position: &mut dyn Position,
     word: &str,
     next: Option<&str>,
-) -> Result<(String, usize), crate::rules::MoveError> {
+) -> Result<(String, usize), rules::MoveError> {
     let refused = match position.play(word) {
         Ok(p) => return Ok((p.notation, 1)),
         Err(e) => e,
@@ -188,7 +188,7 @@ fn play_words(
 }
 
 fn too_long(plies: usize) -> String {
-    crate::conditional::Refused::TooLong {
+    game::conditional::Refused::TooLong {
         plies,
         max: MAX_CONDITIONAL_PLIES,
     }

@@ -47,8 +47,8 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use super::{Ctx, Handled, Refusal, Reply, ServerError};
-use crate::command::Password;
 use crate::store::{self, AddressStatus};
+use game::command::Password;
 
 /// The letters and digits of codes: none that reads like another.
 pub(crate) const ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTUVWXY34679";

@@ -149,8 +149,8 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use super::{text, Ctx, Handled, Refusal, Reply, ServerError};
-use crate::command::{self, Credentials};
 use crate::store::{self, CountScope};
+use game::command::{self, Credentials};
 
 /// Words after the userid of a command with a wrong password that are
 /// masked (one of them may be the password, put in the wrong place).

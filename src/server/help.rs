@@ -4,12 +4,12 @@
 use minijinja::context;
 
 use super::{Ctx, Handled, Refusal, Reply};
-use crate::command;
+use game::command;
 
 /// `help [topic...]`, `<game> help`.
 pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
     let server = ctx.server;
-    let games: Vec<_> = crate::rules::registry()
+    let games: Vec<_> = rules::registry()
         .iter()
         .map(|g| context! { name => g.name(), title => g.title() })
         .collect();
@@ -62,7 +62,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
                 "tournament".into(),
             ];
             known.extend(
-                crate::rules::registry()
+                rules::registry()
                     .iter()
                     .map(|g| g.name().to_string())
                     .filter(|g| server.templates.has(&format!("help/{g}.txt"))),
@@ -73,7 +73,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             ))
             .into());
         }
-        let subject = match (topic.as_str(), crate::rules::game(topic)) {
+        let subject = match (topic.as_str(), rules::game(topic)) {
             ("general", _) => format!("Help for {}", server.config.server.name),
             (_, Some(g)) => format!("Help for {}", g.title()),
             (t, None) => format!("Help on {t}"),

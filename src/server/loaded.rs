@@ -7,10 +7,10 @@ use std::cell::OnceCell;
 use super::compose::{BoardView, Occasion, RECENT_PLIES};
 use super::record::every_ply;
 use super::{Ctx, Handled, Refusal, Reply, ServerError};
-use crate::command::BoardFilter;
-use crate::ratings::{self, Score};
-use crate::rules::{self, Game, Position};
 use crate::store::{self, BoardEnding, BoardStatus, Ply};
+use game::command::BoardFilter;
+use game::ratings::{self, Score};
+use rules::{self, Game, Position};
 
 /// A board with its recent plies and the position they lead to.
 ///
@@ -99,7 +99,7 @@ fn replay_seeing(
 /// Replay the whole game from the start, and store the resume point it
 /// leads to (after an undo).
 pub(crate) fn replay_all(ctx: &Ctx<'_>, loaded: &mut Loaded) -> Handled<()> {
-    let game = crate::rules::game(&loaded.row.game).ok_or_else(|| ServerError::Replay {
+    let game = rules::game(&loaded.row.game).ok_or_else(|| ServerError::Replay {
         game: loaded.row.game.clone(),
         board: loaded.row.board,
         reason: "no such game".into(),
@@ -604,7 +604,7 @@ mod tests {
     #[test]
     fn a_board_loaded_from_its_keys_is_the_replayed_board() {
         let mut repetitions = 0;
-        for &game in crate::rules::registry() {
+        for &game in rules::registry() {
             for seed in 1..=3u64 {
                 with_ctx(|ctx| {
                     let mut rng = Seeded(0x9e37_79b9_7f4a_7c15 ^ (seed * 7919));
@@ -671,7 +671,7 @@ mod tests {
     /// keys written for the next load.
     #[test]
     fn plies_without_fitting_keys_are_replayed_and_keyed() {
-        let chess = crate::rules::game("chess").unwrap();
+        let chess = rules::game("chess").unwrap();
         for spoil in [
             "UPDATE plies SET position_key = NULL",
             "UPDATE plies SET position_key = NULL WHERE ply % 3 = 0",

@@ -71,11 +71,11 @@ use minijinja::context;
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::clock::Clock;
-use crate::command::{self, Command, Credentials, GameCommand, Parsed};
 use crate::config::Config;
 use crate::mail::{Envelope, Outgoing};
-use crate::render::Drawing;
 use crate::store::{self, StoreError};
+use game::command::{self, Command, Credentials, GameCommand, Parsed};
+use game::render::Drawing;
 use templates::{TemplateError, Templates};
 
 pub use admin::{AdminError, Ruling};
@@ -1307,7 +1307,7 @@ impl<'a> Server<'a> {
         let title = refusal
             .game
             .as_deref()
-            .and_then(crate::rules::game)
+            .and_then(rules::game)
             .map(|g| g.title());
         let subject = match (title, refusal.board) {
             (Some(t), Some(b)) => format!("{t} Board {b} Error"),
@@ -1380,7 +1380,7 @@ impl<'a> Server<'a> {
         game: &str,
         command: &GameCommand,
     ) -> Handled<Vec<Reply>> {
-        let Some(rules) = crate::rules::game(game) else {
+        let Some(rules) = rules::game(game) else {
             return Err(Refusal::new(format!(
                 "This server does not referee {game} yet; send \"help\" for the games it has."
             ))

@@ -62,10 +62,10 @@ use super::loaded::{all_plies, load, replay, Loaded};
 use super::play;
 use super::text::{capitalise, commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{Credentials, MoveAction, PreviewFrom};
-use crate::render::{self, Drawing, MoveRecord};
-use crate::rules::{self, Color, Game, MoveError, Played, Position};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove};
+use game::command::{Credentials, MoveAction, PreviewFrom};
+use game::render::{self, Drawing, MoveRecord};
+use rules::{self, Color, Game, MoveError, Played, Position};
 
 /// How many boards replayed to an earlier ply one mail keeps.
 const KEPT_PREVIEWS: usize = 4;

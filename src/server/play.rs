@@ -8,9 +8,9 @@ use super::loaded::{apply_move, finish, load, replay_all, Loaded};
 use super::queued;
 use super::text::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{Credentials, MoveAction};
-use crate::rules::{self, Game};
 use crate::store::{self, BoardEnding, BoardStatus, Proposal};
+use game::command::{Credentials, MoveAction};
+use rules::{self, Game};
 
 /// Whether `userid` may have text relayed to other players: an account
 /// with at least one confirmed address (issue #31). With `[accounts]

@@ -8,9 +8,9 @@
 use super::compose::{BoardView, QUEUED_COMMENT};
 use super::loaded::{apply_move, apply_ply, Loaded, Origin};
 use super::{Ctx, Handled, Reply};
-use crate::conditional::Advance;
-use crate::rules::{Color, Game};
 use crate::store::{self, PendingKind};
+use game::conditional::Advance;
+use rules::{Color, Game};
 
 /// A sentence for one player only, added to their copy of a board mail.
 pub(crate) struct Notice {
@@ -115,7 +115,7 @@ fn follow_trees(
             continue;
         };
         let userid = loaded.row.players[seat.index()].clone();
-        let decision = crate::render::is_decision(&last.notation);
+        let decision = game::render::is_decision(&last.notation);
         let expected =
             from + 1 == last.ply && tree.advance(&last.notation, decision) == Advance::Expected;
         if expected {

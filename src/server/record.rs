@@ -3,9 +3,9 @@
 //! mails show the record); imports only `store`, `render` and `rules`.
 
 use super::{Ctx, Handled};
-use crate::render::{MoveRecord, AUTO, COND};
-use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus, Ply};
+use game::render::{MoveRecord, AUTO, COND};
+use rules::{self, Game};
 
 /// A stored ply as the move list shows it.
 pub(crate) fn record(p: &Ply) -> MoveRecord {
@@ -42,7 +42,7 @@ pub(crate) fn every_ply(
     }
 }
 
-/// The game record of a board in PGN's layout (see [`crate::render::record`]):
+/// The game record of a board in PGN's layout (see [`game::render::record`]):
 /// PGN proper for chess; the same tags and layout with its own move text for
 /// every other game (a `Variant` tag names it). A board that did not start
 /// from the game's usual position carries `SetUp` and `FEN` tags with its
@@ -91,7 +91,7 @@ pub(crate) fn game_record(
             "-".to_string(),
         ),
     };
-    let tags = crate::render::RecordTags {
+    let tags = game::render::RecordTags {
         event,
         site: format!("{} <{}>", server.name, server.address),
         date: row.created_at.format("%Y.%m.%d").to_string(),
@@ -102,5 +102,5 @@ pub(crate) fn game_record(
         extra,
     };
     let records: Vec<_> = plies.iter().map(record).collect();
-    Ok(crate::render::record(&tags, &records))
+    Ok(game::render::record(&tags, &records))
 }

@@ -65,9 +65,9 @@
 use sha2::{Digest, Sha256};
 
 use super::{Refusal, Server, ServerError};
-use crate::command::{self, Command, GameCommand, ParseError, Parsed, Request};
 use crate::mail::Envelope;
 use crate::store;
+use game::command::{self, Command, GameCommand, ParseError, Parsed, Request};
 
 /// What a board mail to a player is keyed to: a reply to it is `userid`'s
 /// command on board `board` of `game`, sent when `ply` plies were played.
@@ -225,7 +225,7 @@ fn token_in<'a>(id: &'a str, domain: &str) -> Option<&'a str> {
 
 /// The game and board a Subject like `Re: Chess Board 101 bob` (a board
 /// mail's, answered) names.
-fn board_mail_subject(subject: &str) -> Option<(&'static dyn crate::rules::Game, u32)> {
+fn board_mail_subject(subject: &str) -> Option<(&'static dyn rules::Game, u32)> {
     let words: Vec<&str> = subject.split_whitespace().collect();
     let at = words.iter().position(|w| w.eq_ignore_ascii_case("board"))?;
     let number: u32 = words.get(at + 1)?.parse().ok()?;
@@ -237,7 +237,7 @@ fn board_mail_subject(subject: &str) -> Option<(&'static dyn crate::rules::Game,
         })
         .collect();
     let title = before.join(" ");
-    let game = crate::rules::registry()
+    let game = rules::registry()
         .iter()
         .copied()
         .find(|g| g.title().eq_ignore_ascii_case(&title))?;
@@ -295,7 +295,7 @@ pub(crate) fn read(
             comment,
         )));
     };
-    let Some(game) = crate::rules::game(&key.game) else {
+    let Some(game) = rules::game(&key.game) else {
         return Ok(None);
     };
     let row = match refuse_token(conn, game, &key, sender)? {
@@ -325,7 +325,7 @@ pub(crate) fn read(
 /// player's addresses.
 fn refuse_token(
     conn: &rusqlite::Connection,
-    game: &'static dyn crate::rules::Game,
+    game: &'static dyn rules::Game,
     key: &store::ReplyToken,
     sender: &str,
 ) -> Result<Result<store::BoardRow, Refusal>, ServerError> {
@@ -368,7 +368,7 @@ fn read_by_player(
     conn: &rusqlite::Connection,
     server: &Server<'_>,
     mail: &Envelope,
-    game: &'static dyn crate::rules::Game,
+    game: &'static dyn rules::Game,
     key: store::ReplyToken,
     row: &store::BoardRow,
     text: Option<crate::mail::ReplyText>,
@@ -458,7 +458,7 @@ fn any_ply_will_do(command: &Command) -> bool {
 /// set `noreply`.
 fn answerable_key(
     conn: &rusqlite::Connection,
-    game: &'static dyn crate::rules::Game,
+    game: &'static dyn rules::Game,
     key: &store::ReplyToken,
     ply: u32,
 ) -> Result<Option<ReplyKey>, ServerError> {
@@ -475,7 +475,7 @@ fn answerable_key(
 /// A reply to a mail that showed another ply than the board's (the
 /// implicit `#N` guard).
 struct Stale<'a> {
-    game: &'static dyn crate::rules::Game,
+    game: &'static dyn rules::Game,
     key: &'a store::ReplyToken,
     row: &'a store::BoardRow,
     /// The plies on the board now.

@@ -5,9 +5,9 @@ use chrono::{Datelike, Duration, TimeZone, Utc};
 
 use super::loaded::require_board;
 use super::{Ctx, Handled, Refusal, Reply};
-use crate::command::{BoardSize, Credentials, Look};
-use crate::rules::Game;
 use crate::store::{self, ChallengeSettings, Vacation};
+use game::command::{BoardSize, Credentials, Look};
+use rules::Game;
 
 fn confirm(
     ctx: &Ctx<'_>,
@@ -79,7 +79,7 @@ fn tell_opponents(
         if !b.is_active() {
             continue;
         }
-        let title = crate::rules::game(&b.game).map_or(b.game.clone(), |g| g.title().to_string());
+        let title = rules::game(&b.game).map_or(b.game.clone(), |g| g.title().to_string());
         for opponent in b.players.iter().filter(|p| *p != userid) {
             let named = format!("{title} Board {}", b.board);
             match boards_of.iter_mut().find(|(o, _)| o == opponent) {

@@ -4,10 +4,10 @@
 use super::compose::Occasion;
 use super::loaded::{all_plies, load, passes, replay, seat_to_act};
 use super::{Ctx, Handled, Refusal, Reply};
-use crate::command::{BoardFilter, BoardRef};
-use crate::render::Drawing;
-use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus};
+use game::command::{BoardFilter, BoardRef};
+use game::render::Drawing;
+use rules::{self, Game};
 
 /// The board drawn for the sender of an erroneous command, if it exists.
 pub(crate) fn drawing_for_sender(
@@ -23,7 +23,7 @@ pub(crate) fn drawing_for_sender(
     }
     let loaded = load(ctx, game, number)?;
     let drawing = ctx.sender_drawing(game.name())?;
-    Ok(Some(crate::render::board(
+    Ok(Some(game::render::board(
         &loaded.position.diagram(),
         drawing,
     )))

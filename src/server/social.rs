@@ -7,11 +7,11 @@ use super::loaded::{load, passes, require_board, seat_to_act};
 use super::show::show_mail;
 use super::text::{and_list, counted};
 use super::{confirm, Ctx, Handled, Refusal, Reply};
-use crate::command::Credentials;
-use crate::ratings;
-use crate::render::Drawing;
-use crate::rules::{self, Game};
 use crate::store::{self, BoardStatus};
+use game::command::Credentials;
+use game::ratings;
+use game::render::Drawing;
+use rules::{self, Game};
 
 /// Mails one player's `message`s and `chat`s make to one reader in a
 /// clock hour (see [`may_write_to`]).
@@ -569,7 +569,7 @@ fn user_boards(
     games: &[&'static dyn Game],
     userid: &str,
     numbers: &[u32],
-    filter: crate::command::BoardFilter,
+    filter: game::command::BoardFilter,
     drawing: Option<Drawing>,
 ) -> Handled<Vec<Reply>> {
     let mut replies = Vec::new();
@@ -607,7 +607,7 @@ fn user_boards(
 pub(crate) fn all_show(
     ctx: &Ctx<'_>,
     userid: &str,
-    filter: crate::command::BoardFilter,
+    filter: game::command::BoardFilter,
 ) -> Handled<Vec<Reply>> {
     let userid = userid.to_ascii_lowercase();
     if store::user(ctx.conn, &userid)?.is_none() {
@@ -626,7 +626,7 @@ pub(crate) fn show_as(
     game: &'static dyn Game,
     who: &Credentials,
     boards: &[u32],
-    filter: crate::command::BoardFilter,
+    filter: game::command::BoardFilter,
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     let drawing = ctx.drawing_of(&user.userid, game.name())?;

@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use super::Ctx;
-use crate::command::Password;
-use crate::rules::MoveError;
+use game::command::Password;
+use rules::MoveError;
 
 /// `s` with its first letter in upper case (the rules' errors start in
 /// lower case; a refusal is a sentence).
@@ -41,7 +41,7 @@ pub(crate) fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
 /// as sent: the password was checked before this refusal, so the move
 /// text is the player's move, not a misplaced secret.
 pub(crate) fn out_of_turn(
-    game: &dyn crate::rules::Game,
+    game: &dyn rules::Game,
     number: u32,
     to_act: &str,
     userid: &str,

@@ -1,13 +1,13 @@
 //! The timers' run: the reminders and forfeits due now (`tick`, and each
-//! pass of the daemon). What is due is decided by `crate::timers` (pure
+//! pass of the daemon). What is due is decided by `game::timers` (pure
 //! clock arithmetic); the time a player has used is shown by `compose`.
 
 use super::compose::{days, time_used, Occasion};
 use super::computer;
 use super::loaded::{finish, finish_unrated, load, seat_to_act};
 use super::{Ctx, Handled, Reply};
-use crate::rules::{self, Game};
 use crate::store::{self, BoardEnding, ForfeitLimit, Proposal};
+use rules::{self, Game};
 
 /// Reminders and forfeits due now on every active board: one mail per
 /// board and reader (`Nag: ...` for a reminder).
@@ -64,7 +64,7 @@ fn player_timers(
     row: &store::BoardRow,
     to_act: rules::Color,
 ) -> Handled<Vec<Reply>> {
-    use crate::timers::{decide, BoardClock, TimerAction};
+    use game::timers::{decide, BoardClock, TimerAction};
     let defaults = &ctx.server.config.timers;
     let userid = &row.players[to_act.index()];
     // A player on vacation is neither reminded nor forfeited, and the
@@ -85,7 +85,7 @@ fn player_timers(
     };
     let clock = BoardClock {
         last_action_at: row.last_action_at
-            + crate::timers::time_on_vacation(&away, row.last_action_at, ctx.now),
+            + game::timers::time_on_vacation(&away, row.last_action_at, ctx.now),
         last_nag_at: row.last_nag_at,
         nag_days: row.nag_days.unwrap_or(defaults.nag_days),
         forfeit_days: row.forfeit_days.unwrap_or(defaults.forfeit_days),

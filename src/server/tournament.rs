@@ -3,7 +3,7 @@
 //! every round robin round or the first Swiss round, the boards), the next
 //! Swiss round when a round's last board ends, withdrawals and forfeits
 //! for silence, and the final crosstable. The pairing and the scoring are
-//! `crate::tournament`'s (pure); this module maps the store's rows to its
+//! `game::tournament`'s (pure); this module maps the store's rows to its
 //! `History` and back.
 //!
 //! Rulings:
@@ -47,7 +47,7 @@
 //!   no legal pairing exists, the tournament ends there, saying why.
 //! - Withdrawal (`withdraw`, while it runs) and a forfeit for silence on
 //!   any tournament board end the player's tournament the same way:
-//!   `crate::tournament::withdraw` rules (before half their games are
+//!   `game::tournament::withdraw` rules (before half their games are
 //!   finished every result is annulled; later, the games in play are lost
 //!   by forfeit); their boards in play end at once, unrated, and a Swiss
 //!   pairs them no more. The board forfeited for silence itself is rated
@@ -59,13 +59,13 @@
 use super::challenge::{check_tournament_options, start_tournament_board};
 use super::loaded::{all_plies, finish_unrated, load};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::command::{Credentials, Timers, TournamentAction, TournamentCommand, TournamentPlan};
-use crate::rules::{self, Color, Game};
 use crate::store::{
     self, BoardEnding, BoardStatus, EntrantRow, Tournament, TournamentGame, TournamentKind,
     TournamentState,
 };
-use crate::tournament::{self as pure, Kind, Score};
+use game::command::{Credentials, Timers, TournamentAction, TournamentCommand, TournamentPlan};
+use game::tournament::{self as pure, Kind, Score};
+use rules::{self, Color, Game};
 
 /// Most players of a Swiss tournament.
 pub(crate) const MAX_PLAYERS: u32 = 64;
@@ -167,7 +167,7 @@ pub(crate) fn tournament(
 /// The tournament of `game` called `name`, or the refusal saying there is
 /// none.
 pub(crate) fn find(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handled<Tournament> {
-    if !crate::command::is_tournament_name(name) {
+    if !game::command::is_tournament_name(name) {
         return Err(not_a_name());
     }
     store::tournament(ctx.conn, game.name(), name)?.ok_or_else(|| {
@@ -186,7 +186,7 @@ fn not_a_name() -> super::Failure {
     Refusal::new(format!(
         "The word after the action should be a tournament's name: 1 to {} letters, digits or \
          '-', a letter or digit first.",
-        crate::command::MAX_TOURNAMENT_NAME
+        game::command::MAX_TOURNAMENT_NAME
     ))
     .into()
 }
@@ -244,7 +244,7 @@ pub(crate) fn open(
     creator: Option<&str>,
     plan: &TournamentPlan,
 ) -> Handled<Tournament> {
-    if !crate::command::is_tournament_name(name) {
+    if !game::command::is_tournament_name(name) {
         return Err(not_a_name());
     }
     let rounds = check_plan(plan)?;
@@ -434,7 +434,7 @@ fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<()> 
             continue;
         }
         let rating = store::rating(ctx.conn, game.name(), &e.userid)?
-            .map_or(crate::ratings::START_RATING, |r| r.rating);
+            .map_or(game::ratings::START_RATING, |r| r.rating);
         rated.push((rating, e));
     }
     rated.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.joined.cmp(&b.1.joined)));

@@ -1,7 +1,6 @@
 //! Boards, their players and their plies.
 
 use super::Cached;
-use crate::rules;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::fmt;
@@ -568,7 +567,7 @@ pub fn append_ply(
 /// The move-list line of a ply about to be stored: its predecessor's, or
 /// the next when it opens a line (a seat-0 turn, or a turn whose last
 /// turn before is not seat 0's; a decision never opens one, see
-/// [`crate::render::is_decision`]). `None` when the predecessor is missing.
+/// [`game::render::is_decision`]). `None` when the predecessor is missing.
 fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u32>> {
     let (game, number) = (id.game, id.number);
     if ply.ply <= 1 {
@@ -591,7 +590,7 @@ fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u3
             }
         }
     };
-    if crate::render::is_decision(&ply.notation) {
+    if game::render::is_decision(&ply.notation) {
         return Ok(Some(line));
     }
     let opens = ply.seat == rules::Color::White || last_turn_seat(conn, id, ply.ply)? != Some(0);
@@ -599,7 +598,7 @@ fn line_after(conn: &Connection, id: BoardId<'_>, ply: &Ply) -> Result<Option<u3
 }
 
 /// Whether a stored ply is a turn, not a decision, in SQL over `plies`
-/// (the same test as [`crate::render::is_decision`]).
+/// (the same test as [`game::render::is_decision`]).
 const IS_TURN: &str = "substr(notation, 1, 7) <> 'reveal '";
 
 /// The seat of the last turn (not decision) before ply `ply`, if any.
@@ -664,7 +663,7 @@ pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> 
 /// `render::move_list` writes them): how many lines the plies before it
 /// fill, and whether the last of those holds a White turn still waiting
 /// for Black's (the last turn before it is seat 0's; decisions do not
-/// count, see [`crate::render::is_decision`]). Read from the line stored
+/// count, see [`game::render::is_decision`]). Read from the line stored
 /// with the ply before it (migration 0026); counted by the database from
 /// the seats where that has none.
 pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
@@ -1334,7 +1333,7 @@ mod tests {
     /// reads as the same lines of the whole game's list.
     #[test]
     fn stored_move_lines_number_decisions_inside_their_move() {
-        use crate::render::{move_list, move_list_after, MoveRecord};
+        use game::render::{move_list, move_list_after, MoveRecord};
         let conn = setup();
         let n = new_board(&conn, "shadowchess");
         // (seat, decision): W, B, W, B decides, B, W decides, W, W decides,

@@ -1,12 +1,12 @@
 //! Conditional moves (issue #26): each player's tree of lines on a board,
 //! one row per line (migration 0040). The tree itself is
-//! [`crate::conditional::Tree`].
+//! [`game::conditional::Tree`].
 
 use rusqlite::{params, Connection};
 
 use super::{BoardId, Cached, Result, StoreError};
-use crate::conditional::{Line, Step, Tree};
-use crate::rules::Color;
+use game::conditional::{Line, Step, Tree};
+use rules::Color;
 
 /// The tree of the player in `seat`, with how many plies had been played
 /// when its lines start (their first ply is the one after); `None` when

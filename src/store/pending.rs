@@ -30,7 +30,7 @@ impl PendingKind {
 pub struct PendingMove {
     pub game: String,
     pub board: u32,
-    pub seat: crate::rules::Color,
+    pub seat: rules::Color,
     pub kind: PendingKind,
     /// The move text to play.
     pub notation: String,
@@ -49,7 +49,7 @@ pub struct PendingMove {
 pub fn pending_move(
     conn: &Connection,
     id: BoardId<'_>,
-    seat: crate::rules::Color,
+    seat: rules::Color,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
     let (game, number) = (id.game, id.number);
@@ -126,7 +126,7 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
 pub fn take_pending_move(
     conn: &Connection,
     id: BoardId<'_>,
-    seat: crate::rules::Color,
+    seat: rules::Color,
     kind: PendingKind,
 ) -> Result<Option<PendingMove>> {
     let (game, number) = (id.game, id.number);
@@ -161,7 +161,7 @@ mod tests {
         PendingMove {
             game: "chess".into(),
             board: 101,
-            seat: crate::rules::Color::Black,
+            seat: rules::Color::Black,
             kind,
             notation: notation.into(),
             guard: Some(2),
@@ -199,34 +199,18 @@ mod tests {
         let old = set_pending_move(&conn, &pending(q, "c5")).unwrap();
         assert_eq!(old.map(|p| p.notation), Some("e5".to_string()));
         set_pending_move(&conn, &pending(PendingKind::Submitted, "d5")).unwrap();
-        let got = pending_move(
-            &conn,
-            BoardId::new("chess", 101),
-            crate::rules::Color::Black,
-            q,
-        )
-        .unwrap()
-        .unwrap();
+        let got = pending_move(&conn, BoardId::new("chess", 101), rules::Color::Black, q)
+            .unwrap()
+            .unwrap();
         assert_eq!(got, pending(q, "c5"));
         assert_eq!(
-            take_pending_move(
-                &conn,
-                BoardId::new("chess", 101),
-                crate::rules::Color::Black,
-                q
-            )
-            .unwrap()
-            .map(|p| p.notation),
+            take_pending_move(&conn, BoardId::new("chess", 101), rules::Color::Black, q)
+                .unwrap()
+                .map(|p| p.notation),
             Some("c5".to_string())
         );
         assert_eq!(
-            pending_move(
-                &conn,
-                BoardId::new("chess", 101),
-                crate::rules::Color::Black,
-                q
-            )
-            .unwrap(),
+            pending_move(&conn, BoardId::new("chess", 101), rules::Color::Black, q).unwrap(),
             None
         );
         assert_eq!(

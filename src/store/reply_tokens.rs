@@ -265,7 +265,7 @@ mod tests {
         for (ply, notation) in [(1, "e4"), (2, "e5")] {
             let ply = Ply {
                 ply,
-                seat: crate::rules::Color::from_index((ply as usize + 1) % 2).unwrap(),
+                seat: rules::Color::from_index((ply as usize + 1) % 2).unwrap(),
                 notation: notation.into(),
                 events: vec![],
                 comment: String::new(),

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
-use crate::command::BoardSize;
+use game::command::BoardSize;
 
 /// A signed-up player.
 #[derive(Clone, Debug, PartialEq, Eq)]

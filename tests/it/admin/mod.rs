@@ -1,0 +1,5 @@
+//! The admin command line, driven through the real binary.
+
+mod commands;
+mod storage;
+mod tournament;

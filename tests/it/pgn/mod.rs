@@ -1,0 +1,4 @@
+//! Game records: PGN written and replayed.
+
+mod record;
+mod replay;

@@ -1,0 +1,4 @@
+//! The games as the server sees them: every registered game and its keys.
+
+mod keys;
+mod registry;
