@@ -8,6 +8,7 @@
 pub mod admin;
 pub mod app;
 pub mod check;
+pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod daemon;

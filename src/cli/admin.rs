@@ -1,5 +1,5 @@
 //! `pbmchess admin …`: each admin subcommand to its function in the
-//! library's one admin module (`pbmchess::admin`, with the server-side
+//! library's one admin module (`crate::admin`, with the server-side
 //! changes in `server::admin`), then what it did printed in one line.
 
 use std::io::Write;
@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use rusqlite::Connection;
 
 use game::command::{BoardSize, Timers};
-use pbmchess::admin;
-use pbmchess::app::{self, App, AppError};
-use pbmchess::server::{AdminTournamentAct, Refusal, Ruling};
+use crate::admin;
+use crate::app::{self, App, AppError};
+use crate::server::{AdminTournamentAct, Refusal, Ruling};
 
 use super::run::{lines, say};
 use super::{AdminCmd, BoardCmd, InboxCmd, OutboxCmd, Size, TournamentCmd, UserCmd};
@@ -88,7 +88,7 @@ fn tournament(
                 &name,
                 AdminTournamentAct::Show,
             )?;
-            crate::out(&text);
+            crate::cli::out(&text);
             return Ok(ExitCode::SUCCESS);
         }
         TournamentCmd::Cancel { name, game } => {
@@ -274,6 +274,6 @@ fn admin_show(
         Size::Large => BoardSize::Large,
     };
     let text = app.server().admin_show(&mut conn, game, board, size)?;
-    crate::out(&text);
+    crate::cli::out(&text);
     Ok(ExitCode::SUCCESS)
 }

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use rusqlite::Connection;
 
-use pbmchess::app::{self, App, AppError};
-use pbmchess::server::Refusal;
+use crate::app::{self, App, AppError};
+use crate::server::Refusal;
 
 use super::{Cli, Cmd};
 
@@ -23,19 +23,19 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
         divide,
     } = &cli.command
     {
-        crate::init_logging(cli.log_format.unwrap_or_default());
+        crate::cli::init_logging(cli.log_format.unwrap_or_default());
         return perft(game, *depth, position.as_deref(), options, *divide);
     }
     let now = match &cli.command {
         Cmd::Tick { now } => now.as_deref(),
         _ => None,
     };
-    let config_path = pbmchess::config::chosen_path(
+    let config_path = crate::config::chosen_path(
         cli.config.as_deref(),
-        Path::new(pbmchess::config::SYSTEM_CONFIG),
+        Path::new(crate::config::SYSTEM_CONFIG),
     );
     let app = App::load(config_path.as_deref(), now)?;
-    crate::init_logging(cli.log_format.unwrap_or(app.config.log.format));
+    crate::cli::init_logging(cli.log_format.unwrap_or(app.config.log.format));
     if let Cmd::Check {
         probe,
         probe_seconds,
@@ -63,7 +63,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
 
 /// `status`: text lines, or one JSON object.
 fn status(app: &App, conn: &Connection, json: bool) -> Result<ExitCode, AppError> {
-    let status = pbmchess::status::status(app, conn)?;
+    let status = crate::status::status(app, conn)?;
     if json {
         say(status.json())
     } else {
@@ -94,9 +94,9 @@ pub(super) fn lines(lines: Vec<String>) -> Result<ExitCode, AppError> {
 /// `check`: one line per item (and the probe's, when asked for and the
 /// rest works); exit 2 when one failed.
 fn check(app: &App, probe: Option<std::time::Duration>) -> Result<ExitCode, AppError> {
-    let mut items = pbmchess::check::check(app);
+    let mut items = crate::check::check(app);
     if let Some(wait) = probe.filter(|_| items.iter().all(|i| i.ok)) {
-        items.push(pbmchess::check::probe_item(app, wait));
+        items.push(crate::check::probe_item(app, wait));
     }
     for item in &items {
         println!("{}", item.line());
@@ -126,7 +126,7 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
             conn = daemon.conn;
             served
         };
-        if served == pbmchess::daemon::Served::Stopped {
+        if served == crate::daemon::Served::Stopped {
             return Ok(ExitCode::SUCCESS);
         }
         signals
@@ -152,7 +152,7 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
             }
             Err(e) => {
                 // The secrets of the config in use stay remembered.
-                pbmchess::config::remember_secrets(&app.config);
+                crate::config::remember_secrets(&app.config);
                 tracing::error!(error = %e, "the config was not read again; serving on with the one in use");
             }
         }
@@ -167,8 +167,8 @@ fn serve(mut app: App, conn: Connection) -> Result<ExitCode, AppError> {
 /// that does not read, and the one in use is kept: a SIGHUP never stops
 /// the server.
 fn serves_on(new: &App, moved: bool) -> Result<Option<Connection>, AppError> {
-    pbmchess::mail::open_inbox(&new.config.inbox)?;
-    pbmchess::mail::open_sender(&new.config.outbox)?;
+    crate::mail::open_inbox(&new.config.inbox)?;
+    crate::mail::open_sender(&new.config.outbox)?;
     Ok(if moved {
         Some(new.open_database()?)
     } else {
@@ -197,7 +197,7 @@ fn process(app: &App, mut conn: Connection, file: Option<&Path>) -> Result<ExitC
 
 fn tick(app: &App, mut conn: Connection) -> Result<ExitCode, AppError> {
     let n = app.server().run_timers(&mut conn)?;
-    pbmchess::daemon::prune(&app.config, app.clock(), &conn)?;
+    crate::daemon::prune(&app.config, app.clock(), &conn)?;
     println!("{n} timer mails queued");
     app.send_now(&conn)?;
     Ok(ExitCode::SUCCESS)
