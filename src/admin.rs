@@ -21,7 +21,6 @@ use rusqlite::Connection;
 
 use crate::app::{App, AppError};
 use crate::quarantine::{self, ReplayError};
-pub use crate::server::AdminError;
 use crate::server::{MailOutcome, Refusal};
 use crate::store::{self, BoardStatus};
 use game::command::{
@@ -29,7 +28,7 @@ use game::command::{
 };
 
 /// Days of mail counts `admin stats` shows.
-pub const STATS_DAYS: i64 = 14;
+pub(crate) const STATS_DAYS: i64 = 14;
 
 fn when(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M").to_string()
@@ -37,7 +36,7 @@ fn when(t: DateTime<Utc>) -> String {
 
 /// `admin user vacation USERID DAYS`: the days (a positive number), or
 /// `None` for `off` (the vacation ends).
-pub fn vacation_days(days: &str) -> Result<Option<u32>, Refusal> {
+pub(crate) fn vacation_days(days: &str) -> Result<Option<u32>, Refusal> {
     match days.to_lowercase().as_str() {
         "off" => Ok(None),
         text => Ok(Some(
@@ -55,7 +54,11 @@ impl App {
     /// `signoff` by mail does: their reply tokens end and they leave every
     /// open tournament (see `Server::admin_remove_user`). Returns the
     /// userid as stored (lower case).
-    pub fn remove_user(&self, conn: &mut Connection, userid: &str) -> Result<String, AppError> {
+    pub(crate) fn remove_user(
+        &self,
+        conn: &mut Connection,
+        userid: &str,
+    ) -> Result<String, AppError> {
         let userid = self.server().admin_remove_user(conn, userid)?;
         self.send_now(conn)?;
         Ok(userid)
@@ -64,7 +67,7 @@ impl App {
     /// `admin challenge GAME WORDS...`: start a board of `game` (the players
     /// get their board mails); returns its number. The words are read as
     /// the mail command reads them: players, `-options`, `--timers`.
-    pub fn challenge(
+    pub(crate) fn challenge(
         &self,
         conn: &mut Connection,
         game: &str,
@@ -82,7 +85,7 @@ impl App {
 
 /// `admin user list`: one line per user, their addresses and whether they
 /// signed off.
-pub fn user_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+pub(crate) fn user_list(conn: &Connection) -> Result<Vec<String>, AppError> {
     Ok(store::users(conn)?
         .into_iter()
         .map(|u| {
@@ -119,7 +122,7 @@ fn challenge_words(words: &[String]) -> Result<(Vec<String>, Vec<String>, Timers
 
 /// The plan of `admin tournament create`, its options and timers read as
 /// `tournament create` by mail reads them.
-pub fn tournament_plan(
+pub(crate) fn tournament_plan(
     swiss: bool,
     players: u32,
     double: bool,
@@ -166,7 +169,7 @@ pub fn tournament_plan(
 
 /// `admin outbox list`: every mail not yet sent, one line each (id,
 /// state, attempts, recipient, subject), the last error under it.
-pub fn outbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+pub(crate) fn outbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
     let mut lines = Vec::new();
     for e in store::unsent_mail(conn)? {
         let state = match e.failed_at {
@@ -185,7 +188,7 @@ pub fn outbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
 }
 
 /// `admin outbox retry ID`: make a waiting or given-up mail due now.
-pub fn outbox_retry(app: &App, conn: &Connection, id: i64) -> Result<(), AppError> {
+pub(crate) fn outbox_retry(app: &App, conn: &Connection, id: i64) -> Result<(), AppError> {
     if store::retry_mail(conn, id, app.clock().now())? {
         Ok(())
     } else {
@@ -194,7 +197,7 @@ pub fn outbox_retry(app: &App, conn: &Connection, id: i64) -> Result<(), AppErro
 }
 
 /// `admin outbox drop ID`: remove a mail that was not sent.
-pub fn outbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
+pub(crate) fn outbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
     if store::drop_mail(conn, id)? {
         Ok(())
     } else {
@@ -211,7 +214,7 @@ fn no_outbox_mail(id: i64) -> AppError {
 
 /// `admin inbox list`: failing mail still in the inbox and quarantined
 /// mail, one line each, the last error under it.
-pub fn inbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
+pub(crate) fn inbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
     let mut lines = Vec::new();
     for f in quarantine::list(conn)? {
         let state = match f.quarantined_at {
@@ -232,7 +235,7 @@ pub fn inbox_list(conn: &Connection) -> Result<Vec<String>, AppError> {
 
 /// `admin inbox retry ID`: replay a quarantined mail, then send what it
 /// caused. Returns what became of it.
-pub fn inbox_retry(app: &App, conn: &mut Connection, id: i64) -> Result<String, AppError> {
+pub(crate) fn inbox_retry(app: &App, conn: &mut Connection, id: i64) -> Result<String, AppError> {
     let outcome = quarantine::replay(&app.server(), conn, id).map_err(|e| match e {
         ReplayError::Store(e) => AppError::Store(e),
         ReplayError::StillFails { .. } => AppError::Failed(e.to_string()),
@@ -253,7 +256,7 @@ pub fn inbox_retry(app: &App, conn: &mut Connection, id: i64) -> Result<String, 
 }
 
 /// `admin inbox show ID`: the quarantined message as it was received.
-pub fn inbox_show(conn: &Connection, id: i64) -> Result<Vec<u8>, AppError> {
+pub(crate) fn inbox_show(conn: &Connection, id: i64) -> Result<Vec<u8>, AppError> {
     match store::inbound_failure(conn, id)? {
         Some((_, Some(raw))) => Ok(raw),
         _ => Err(Refusal::new(format!(
@@ -264,7 +267,7 @@ pub fn inbox_show(conn: &Connection, id: i64) -> Result<Vec<u8>, AppError> {
 }
 
 /// `admin inbox drop ID`: forget a quarantined mail for good.
-pub fn inbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
+pub(crate) fn inbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
     if quarantine::discard(conn, id)? {
         Ok(())
     } else {
@@ -277,7 +280,7 @@ pub fn inbox_drop(conn: &Connection, id: i64) -> Result<(), AppError> {
 
 /// `admin board list [GAME] [--all]`: the active boards (every board with
 /// `all`), one line each: game, number, players, plies, state, last action.
-pub fn board_list(
+pub(crate) fn board_list(
     conn: &Connection,
     game: Option<&str>,
     all: bool,
@@ -317,7 +320,7 @@ pub fn board_list(
 }
 
 /// `admin stats`: the numbers an admin looks at first.
-pub fn stats(app: &App, conn: &Connection) -> Result<Vec<String>, AppError> {
+pub(crate) fn stats(app: &App, conn: &Connection) -> Result<Vec<String>, AppError> {
     let now = app.clock().now();
     let since = (now - Duration::days(STATS_DAYS - 1))
         .date_naive()
@@ -353,7 +356,7 @@ pub fn stats(app: &App, conn: &Connection) -> Result<Vec<String>, AppError> {
 /// daemon runs, its live secrets scrubbed (see [`store::backup_into`]).
 /// Refuses anything at `file`: a file, a folder, a symlink (dangling or
 /// not).
-pub fn backup(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<(), AppError> {
+pub(crate) fn backup(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<(), AppError> {
     if std::fs::symlink_metadata(file).is_ok() {
         return Err(Refusal::new(format!(
             "{} exists already; give a new file name (a backup never overwrites)",
@@ -371,7 +374,7 @@ pub fn backup(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<(), 
 /// echoed) or, with `--password-stdin`, from the first line of standard
 /// input (scripts). The argument still works, with a warning on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PasswordSource {
+pub(crate) enum PasswordSource {
     /// Given on the command line.
     Argument,
     /// The first line of standard input.
@@ -381,14 +384,14 @@ pub enum PasswordSource {
 }
 
 /// What stderr says when the password was an argument.
-pub const PASSWORD_ARGUMENT_WARNING: &str = "warning: a password given as an argument is visible to other users of this machine (ps) and stays in your shell history; leave it out to be asked for it, or use --password-stdin";
+pub(crate) const PASSWORD_ARGUMENT_WARNING: &str = "warning: a password given as an argument is visible to other users of this machine (ps) and stays in your shell history; leave it out to be asked for it, or use --password-stdin";
 
 /// Split the words of `admin user add USERID [PASSWORD] EMAIL...` into the
 /// password (when given as an argument) and the addresses. Ruling: with
 /// `--password-stdin` every word is an address; otherwise a first word
 /// without `@` is the password (a password with `@` in it is to be typed
 /// at the prompt or piped in).
-pub fn split_user_add_words(
+pub(crate) fn split_user_add_words(
     words: &[String],
     password_stdin: bool,
 ) -> (Option<String>, Vec<String>) {
@@ -402,7 +405,7 @@ pub fn split_user_add_words(
 
 /// The password, from the argument (with the warning), standard input or
 /// the terminal; `Refused` with one sentence when there is none to read.
-pub fn read_password(
+pub(crate) fn read_password(
     argument: Option<String>,
     password_stdin: bool,
     userid: &str,

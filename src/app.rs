@@ -23,7 +23,7 @@ use crate::store::{self, StoreError};
 /// Why a subcommand did not do what it was asked. Its `Display` is the
 /// message for the user; [`AppError::exit_code`] is the process's exit code.
 #[derive(Debug, thiserror::Error)]
-pub enum AppError {
+pub(crate) enum AppError {
     /// The request was wrong (exit 1); the sentence says why.
     #[error("{}", .0.sentence)]
     Refused(Refusal),
@@ -67,13 +67,13 @@ impl From<AdminError> for AppError {
 }
 
 /// `EX_TEMPFAIL` of sysexits.h: an MTA defers the mail and delivers it again later.
-pub const EX_TEMPFAIL: u8 = 75;
+pub(crate) const EX_TEMPFAIL: u8 = 75;
 /// `EX_CONFIG` of sysexits.h: a local configuration error.
-pub const EX_CONFIG: u8 = 78;
+pub(crate) const EX_CONFIG: u8 = 78;
 
 impl AppError {
     /// 1 when the request was refused, 2 when something failed.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             AppError::Refused(_) => 1,
             _ => 2,
@@ -91,7 +91,7 @@ impl AppError {
     /// read is [`EX_TEMPFAIL`]: a permission change or a file system not
     /// yet mounted passes, and the MTA keeps the mail for days; only a file
     /// that was read and is invalid is [`EX_CONFIG`] (Postfix bounces it).
-    pub fn mta_exit_code(&self) -> u8 {
+    pub(crate) fn mta_exit_code(&self) -> u8 {
         match self {
             AppError::Config(ConfigError::Read { .. })
             | AppError::Template(TemplateError::Read { .. }) => EX_TEMPFAIL,
@@ -104,7 +104,7 @@ impl AppError {
 /// What every subcommand but `perft` runs with: the config, the templates
 /// and the clock. The database is opened apart ([`App::open_database`]),
 /// as the daemon owns its connection.
-pub struct App {
+pub(crate) struct App {
     /// The config file loaded (`None`: the built-in defaults).
     pub config_path: Option<std::path::PathBuf>,
     pub config: Config,
@@ -116,7 +116,7 @@ impl App {
     /// Load the config file (the built-in defaults when `None`) and the
     /// templates it names. The clock is the real time, or stopped at `now`
     /// (RFC 3339, as `tick --now` gives it).
-    pub fn load(config: Option<&Path>, now: Option<&str>) -> Result<App, AppError> {
+    pub(crate) fn load(config: Option<&Path>, now: Option<&str>) -> Result<App, AppError> {
         let config_path = config.map(Path::to_path_buf);
         let config = Config::load(config)?;
         crate::config::remember_secrets(&config);
@@ -135,7 +135,7 @@ impl App {
 
     /// One line saying which config and which database are in use (`serve`
     /// and `poll` log it at their start).
-    pub fn in_use(&self) -> String {
+    pub(crate) fn in_use(&self) -> String {
         format!(
             "config {}, database {}",
             match &self.config_path {
@@ -149,25 +149,25 @@ impl App {
         )
     }
 
-    pub fn clock(&self) -> &dyn Clock {
+    pub(crate) fn clock(&self) -> &dyn Clock {
         self.clock.as_ref()
     }
 
     /// The server on this config, templates and clock.
-    pub fn server(&self) -> Server<'_> {
+    pub(crate) fn server(&self) -> Server<'_> {
         Server::new(&self.config, self.clock(), &self.templates)
     }
 
     /// Open the database, creating it and its folder when missing, with
     /// its schema brought up to date. An existing file that is empty or
     /// not a pbmchess database is refused (see [`store::open`]).
-    pub fn open_database(&self) -> Result<Connection, AppError> {
+    pub(crate) fn open_database(&self) -> Result<Connection, AppError> {
         self.with_busy_timeout(store::open(&self.config.database.path)?)
     }
 
     /// [`App::open_database`] for `init`: an empty file is made a
     /// database too (see [`store::open_for_init`]).
-    pub fn open_database_for_init(&self) -> Result<Connection, AppError> {
+    pub(crate) fn open_database_for_init(&self) -> Result<Connection, AppError> {
         self.with_busy_timeout(store::open_for_init(&self.config.database.path)?)
     }
 
@@ -181,7 +181,7 @@ impl App {
 
     /// What in the config is likely a mistake, one sentence each (`init`
     /// prints them as warnings).
-    pub fn config_warnings(&self) -> Vec<String> {
+    pub(crate) fn config_warnings(&self) -> Vec<String> {
         let mut warnings = Vec::new();
         if self.config.server.address == crate::config::EXAMPLE_ADDRESS {
             warnings.push(format!(
@@ -195,7 +195,7 @@ impl App {
     /// `init`: create the Maildir inbox and the Maildir outbox when those
     /// are configured (an IMAP or SMTP server is not contacted), and say
     /// where the database and the mail are, one line each to `say`.
-    pub fn init(&self, mut say: impl FnMut(String)) -> Result<(), AppError> {
+    pub(crate) fn init(&self, mut say: impl FnMut(String)) -> Result<(), AppError> {
         say(format!("database: {}", self.config.database.path.display()));
         match &self.config.inbox {
             InboxConfig::Maildir { path } => {
@@ -222,30 +222,25 @@ impl App {
     }
 
     /// The daemon (`serve`, `poll`) on `conn`, its inbox and outbox opened.
-    pub fn daemon(&self, conn: Connection) -> Result<Daemon<'_>, AppError> {
+    pub(crate) fn daemon(&self, conn: Connection) -> Result<Daemon<'_>, AppError> {
         Ok(Daemon::open(self.server(), conn)?)
     }
 
-    /// `process`: answer one raw RFC 5322 message, then send the replies
-    /// at once when the transport takes them. A mail that fails inside the
-    /// server is [`AppError::MailFailed`] until it has failed
-    /// `[limits] failures_before_quarantine` times; then it is quarantined
-    /// (kept in the database for `admin inbox retry`) and this returns Ok.
-    pub fn process(&self, conn: &mut Connection, raw: &[u8]) -> Result<(), AppError> {
-        self.process_sized(conn, raw, raw.len())
-    }
-
-    /// [`App::process`] of a mail `size` bytes long of which `raw` was
-    /// read (only its header when it is over `[limits] max_message_bytes`;
-    /// see [`read_inbound`]).
-    pub fn process_sized(
+    /// `process`: answer one raw RFC 5322 message `size` bytes long of
+    /// which `raw` was read (only its header when it is over `[limits]
+    /// max_message_bytes`; see [`read_inbound`]), then send the replies at
+    /// once when the transport takes them. A mail that fails inside the
+    /// server is [`AppError::MailFailed`] until it has failed `[limits]
+    /// failures_before_quarantine` times; then it is quarantined (kept in
+    /// the database for `admin inbox retry`) and this returns Ok.
+    pub(crate) fn process_sized(
         &self,
         conn: &mut Connection,
         raw: &[u8],
         size: usize,
     ) -> Result<(), AppError> {
         match daemon::take_mail(&self.server(), conn, raw, size) {
-            daemon::Taken::Done(_) => self.send_now(conn),
+            daemon::Taken::Done => self.send_now(conn),
             daemon::Taken::Failed {
                 verdict: Some(Verdict::Quarantined { .. }),
                 ..
@@ -255,13 +250,13 @@ impl App {
     }
 
     /// Send the due outbox mail now (see [`daemon::send_outbox_now`]).
-    pub fn send_now(&self, conn: &Connection) -> Result<(), AppError> {
+    pub(crate) fn send_now(&self, conn: &Connection) -> Result<(), AppError> {
         Ok(daemon::send_outbox_now(&self.config, self.clock(), conn)?)
     }
 }
 
 /// The raw message `process` answers: the file, or standard input.
-pub fn read_message(file: Option<&Path>) -> Result<Vec<u8>, AppError> {
+pub(crate) fn read_message(file: Option<&Path>) -> Result<Vec<u8>, AppError> {
     let mut raw = Vec::new();
     match file {
         Some(path) => {
@@ -281,7 +276,10 @@ pub fn read_message(file: Option<&Path>) -> Result<Vec<u8>, AppError> {
 /// and its size: read whole when it is at most `max_bytes` long, else only
 /// its header is kept (the rest is read and dropped, so the MTA's pipe is
 /// drained) and the server refuses it by its size.
-pub fn read_inbound(file: Option<&Path>, max_bytes: usize) -> Result<(Vec<u8>, usize), AppError> {
+pub(crate) fn read_inbound(
+    file: Option<&Path>,
+    max_bytes: usize,
+) -> Result<(Vec<u8>, usize), AppError> {
     let (mut input, name): (Box<dyn Read>, String) =
         match file {
             Some(path) => (
@@ -312,23 +310,9 @@ pub fn read_inbound(file: Option<&Path>, max_bytes: usize) -> Result<(Vec<u8>, u
     Ok((raw, size))
 }
 
-/// A flag that SIGINT and SIGTERM set: `serve` finishes the mail in hand
-/// and returns.
-pub fn stop_on_signals() -> Result<Arc<AtomicBool>, AppError> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(signal, stop.clone()).map_err(|e| {
-            AppError::Failed(format!(
-                "cannot install the handler for signal {signal}: {e}"
-            ))
-        })?;
-    }
-    Ok(stop)
-}
-
 /// The flags `serve` watches: `stop` (SIGTERM, SIGINT) and `reload`
 /// (SIGHUP).
-pub struct Signals {
+pub(crate) struct Signals {
     pub stop: Arc<AtomicBool>,
     pub reload: Arc<AtomicBool>,
     /// Set with `stop` and with `reload`: the send in hand is abandoned
@@ -343,13 +327,13 @@ pub struct Signals {
 /// Exiting mid-step is safe by design: a mail is filed away only after its
 /// transaction committed, an outbox row is marked sent only after the
 /// transport took it, so what is cut off is done again at the next start.
-pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(6);
+pub(crate) const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(6);
 
 /// Install the handlers of `serve`: SIGTERM and SIGINT set `stop` (and, if
 /// the loop has not returned [`STOP_GRACE`] later, the process exits with
 /// status 0); SIGHUP sets `reload` (the config is read again after the
 /// pass in hand; see `main.rs`).
-pub fn serve_signals() -> Result<Signals, AppError> {
+pub(crate) fn serve_signals() -> Result<Signals, AppError> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
     let reload = Arc::new(AtomicBool::new(false));
@@ -536,7 +520,7 @@ mod tests {
         )
         .unwrap();
         let raw = read_message(Some(&file)).unwrap();
-        app.process(&mut conn, &raw).unwrap();
+        app.process_sized(&mut conn, &raw, raw.len()).unwrap();
         assert_eq!(store::pending_count(&conn).unwrap(), 0);
         assert_eq!(
             std::fs::read_dir(dir.path().join("out/new"))

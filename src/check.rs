@@ -20,7 +20,7 @@ use crate::mail::{self, InboxConfig, OutboxConfig};
 
 /// One line of `check`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
+pub(crate) struct Item {
     /// `config`, `database`, `inbox`, `outbox`.
     pub what: &'static str,
     pub ok: bool,
@@ -41,7 +41,7 @@ impl Item {
     }
 
     /// `ok      inbox: Maildir /var/lib/pbmchess/inbox`
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "{:<6} {}: {}",
             if self.ok { "ok" } else { "FAILED" },
@@ -55,7 +55,7 @@ impl Item {
 const SENDMAIL_CHECK_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Run every check (the config was loaded already: `app`).
-pub fn check(app: &App) -> Vec<Item> {
+pub(crate) fn check(app: &App) -> Vec<Item> {
     let mut items = vec![Item::new("config", config_item(app))];
     items.push(Item::new("database", database_item(app)));
     items.push(Item::new("inbox", inbox_item(app)));
@@ -198,7 +198,7 @@ const PROBE_FETCH: usize = 500;
 /// player). Otherwise the line says where to look: mail to the server's
 /// address is delivered somewhere the daemon does not read (with Postfix,
 /// a `mailbox_command` such as procmail wins over `home_mailbox`).
-pub fn probe_item(app: &App, wait: Duration) -> Item {
+pub(crate) fn probe_item(app: &App, wait: Duration) -> Item {
     Item::new("probe", probe(app, wait))
 }
 
@@ -307,7 +307,11 @@ fn inbox_name(inbox: &InboxConfig) -> String {
 /// under the unit's settings). The program and all it started (its
 /// process group) are killed after `timeout`: a `postdrop` that cannot
 /// write the queue retries for ever.
-pub fn sendmail_verify(command: &Path, address: &str, timeout: Duration) -> Result<String, String> {
+pub(crate) fn sendmail_verify(
+    command: &Path,
+    address: &str,
+    timeout: Duration,
+) -> Result<String, String> {
     let mut cmd = Command::new(command);
     cmd.arg("-bv")
         .arg(address)

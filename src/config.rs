@@ -20,16 +20,16 @@ pub struct Config {
     pub database: DatabaseSection,
     pub inbox: InboxConfig,
     pub outbox: OutboxConfig,
-    pub poll: PollSection,
-    pub retry: RetrySection,
-    pub timers: TimersSection,
+    pub(crate) poll: PollSection,
+    pub(crate) retry: RetrySection,
+    pub(crate) timers: TimersSection,
     pub limits: LimitsSection,
-    pub retention: RetentionSection,
-    pub templates: TemplatesSection,
-    pub log: LogSection,
+    pub(crate) retention: RetentionSection,
+    pub(crate) templates: TemplatesSection,
+    pub(crate) log: LogSection,
     pub computer: ComputerSection,
     pub accounts: AccountsSection,
-    pub security: SecuritySection,
+    pub(crate) security: SecuritySection,
     pub tournaments: TournamentsSection,
 }
 
@@ -46,7 +46,7 @@ pub struct TournamentsSection {
 /// Who may act without a password (issue #31).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct SecuritySection {
+pub(crate) struct SecuritySection {
     /// The receiving MTA's name as it writes it in `Authentication-Results`
     /// (RFC 8601). When set, only the topmost such header of this host
     /// counts, and a command without a password (a reply by token, a
@@ -86,12 +86,12 @@ impl Default for ServerSection {
 impl ServerSection {
     /// The domain of `address`, as the Message-IDs of the server's mails
     /// name it (see `mail::outgoing_message_id`).
-    pub fn domain(&self) -> &str {
+    pub(crate) fn domain(&self) -> &str {
         self.address.trim().rsplit_once('@').map_or("", |(_, d)| d)
     }
 
     /// Whether `userid` is one of the `admins` (compared in lower case).
-    pub fn is_admin(&self, userid: &str) -> bool {
+    pub(crate) fn is_admin(&self, userid: &str) -> bool {
         self.admins.iter().any(|a| a.eq_ignore_ascii_case(userid))
     }
 }
@@ -116,7 +116,7 @@ impl Default for DatabaseSection {
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct PollSection {
+pub(crate) struct PollSection {
     /// Seconds `serve` waits between passes.
     pub interval_seconds: u64,
 }
@@ -132,7 +132,7 @@ impl Default for PollSection {
 /// How outgoing mail that failed temporarily is tried again.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct RetrySection {
+pub(crate) struct RetrySection {
     /// Seconds before the first retry; each further wait doubles.
     pub first_seconds: u64,
     /// The longest wait between two attempts, in seconds.
@@ -159,7 +159,7 @@ impl Default for RetrySection {
 }
 
 impl RetrySection {
-    pub fn policy(&self) -> crate::mail::RetryPolicy {
+    pub(crate) fn policy(&self) -> crate::mail::RetryPolicy {
         use std::time::Duration;
         crate::mail::RetryPolicy {
             first_delay: Duration::from_secs(self.first_seconds.max(1)),
@@ -172,7 +172,7 @@ impl RetrySection {
 /// Defaults for boards that name no timers of their own.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct TimersSection {
+pub(crate) struct TimersSection {
     /// Days without action before the player to act is reminded (daily).
     pub nag_days: u32,
     /// Days without action before the player to act forfeits.
@@ -247,7 +247,7 @@ pub struct LimitsSection {
 impl LimitsSection {
     /// `unproved_answers_per_hour`, or `commands_per_hour` and one when
     /// unset.
-    pub fn unproved_answers(&self) -> u32 {
+    pub(crate) fn unproved_answers(&self) -> u32 {
         self.unproved_answers_per_hour
             .unwrap_or(self.commands_per_hour.saturating_add(1))
     }
@@ -275,7 +275,7 @@ impl Default for LimitsSection {
 /// How long the records of finished mail are kept (see `crate::limits`).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct RetentionSection {
+pub(crate) struct RetentionSection {
     /// Days the Message-IDs of processed inbound mail are kept (a mail
     /// delivered again within them is recognised and not applied twice),
     /// and reply tokens of past plies and ended games.
@@ -368,17 +368,17 @@ impl Default for ComputerSection {
 
 impl ComputerSection {
     /// Whether `userid` (lower case) is the computer, while it plays.
-    pub fn is(&self, userid: &str) -> bool {
+    pub(crate) fn is(&self, userid: &str) -> bool {
         self.enabled && userid.eq_ignore_ascii_case(&self.userid)
     }
 
     /// The time it may think about one move at level 5.
-    pub fn move_time(&self) -> std::time::Duration {
+    pub(crate) fn move_time(&self) -> std::time::Duration {
         std::time::Duration::from_secs_f64(self.move_seconds.clamp(0.01, 600.0))
     }
 
     /// The time it may think in all for one mail (or timers pass).
-    pub fn mail_time(&self) -> std::time::Duration {
+    pub(crate) fn mail_time(&self) -> std::time::Duration {
         let seconds = self.seconds_per_mail;
         let seconds = if seconds.is_nan() { 0.8 } else { seconds };
         std::time::Duration::from_secs_f64(seconds.clamp(0.0, 3600.0))
@@ -387,7 +387,7 @@ impl ComputerSection {
 
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct TemplatesSection {
+pub(crate) struct TemplatesSection {
     /// A folder whose files override the built-in templates of the same name.
     pub dir: Option<PathBuf>,
 }
@@ -395,7 +395,7 @@ pub struct TemplatesSection {
 /// `[log]`: how log lines are written to standard error.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct LogSection {
+pub(crate) struct LogSection {
     /// `text` (one readable line per event) or `json` (one JSON object per
     /// line, for log collectors); `--log-format` overrides it.
     pub format: LogFormat,
@@ -403,7 +403,7 @@ pub struct LogSection {
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     #[default]
     Text,
     Json,
@@ -411,7 +411,7 @@ pub enum LogFormat {
 
 /// Where the config is looked for when neither `--config` nor
 /// `PBMCHESS_CONFIG` names one: the path of docs/deployment.md.
-pub const SYSTEM_CONFIG: &str = "/etc/pbmchess/pbmchess.toml";
+pub(crate) const SYSTEM_CONFIG: &str = "/etc/pbmchess/pbmchess.toml";
 
 /// The config file to load: the one named (`--config`, `PBMCHESS_CONFIG`),
 /// else `system` when a file is there (so a command run on a host set up
@@ -421,7 +421,7 @@ pub const SYSTEM_CONFIG: &str = "/etc/pbmchess/pbmchess.toml";
 /// Ruling: a file at `system` that exists but cannot be read is still
 /// chosen, so the command fails with "cannot read" rather than quietly
 /// working on an empty `var/` of its own.
-pub fn chosen_path(given: Option<&Path>, system: &Path) -> Option<PathBuf> {
+pub(crate) fn chosen_path(given: Option<&Path>, system: &Path) -> Option<PathBuf> {
     match given {
         Some(path) => Some(path.to_path_buf()),
         None if std::fs::symlink_metadata(system).is_ok() => Some(system.to_path_buf()),
@@ -440,7 +440,7 @@ const SHORTEST_SCRUBBED: usize = 4;
 /// SMTP url, the contents of the password files) so that [`scrub`] can
 /// take them out of anything printed or logged: the last guard behind
 /// [`crate::mail::Secret`], which keeps them out of `Debug` and `Display`.
-pub fn remember_secrets(config: &Config) {
+pub(crate) fn remember_secrets(config: &Config) {
     let values = secrets_of(config);
     if let Ok(mut secrets) = SECRETS.lock() {
         *secrets = values;
@@ -448,7 +448,7 @@ pub fn remember_secrets(config: &Config) {
 }
 
 /// The secrets of `config` (see [`remember_secrets`]), longest first.
-pub fn secrets_of(config: &Config) -> Vec<String> {
+pub(crate) fn secrets_of(config: &Config) -> Vec<String> {
     let mut found = Vec::new();
     let mut file = |path: &Option<PathBuf>| {
         if let Some(text) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
@@ -475,13 +475,13 @@ pub fn secrets_of(config: &Config) -> Vec<String> {
 }
 
 /// The remembered secrets (see [`remember_secrets`]).
-pub fn secrets() -> Vec<String> {
+pub(crate) fn secrets() -> Vec<String> {
     SECRETS.lock().map(|s| s.clone()).unwrap_or_default()
 }
 
 /// `text` with every remembered secret replaced by `*****`. Every error
 /// the binary prints and every log line pass through it.
-pub fn scrub(text: &str) -> String {
+pub(crate) fn scrub(text: &str) -> String {
     let Ok(secrets) = SECRETS.lock() else {
         return text.to_string();
     };
@@ -489,7 +489,7 @@ pub fn scrub(text: &str) -> String {
 }
 
 /// `text` with each of `secrets` replaced by `*****`.
-pub fn scrub_with(text: &str, secrets: &[String]) -> String {
+pub(crate) fn scrub_with(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_string();
     for secret in secrets {
         if out.contains(secret.as_str()) {
@@ -516,7 +516,7 @@ const SECRET_KEYS: [&str; 5] = ["password", "secret", "token", "url", "pass"];
 /// "..."`, ``unknown variant `...` ``) are left out, and as a last guard
 /// any value of a secret key ([`SECRET_KEYS`]) is masked should it still
 /// appear. Key names are kept: they are what the admin must fix.
-pub fn describe_error(e: &toml::de::Error, text: &str) -> String {
+pub(crate) fn describe_error(e: &toml::de::Error, text: &str) -> String {
     let message = strip_values(e.message());
     let message = message
         .lines()
@@ -651,7 +651,7 @@ fn mask_secret_values(message: &str, text: &str) -> String {
 
 /// Why the config could not be loaded.
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     #[error("cannot read the config file {path}: {source}")]
     Read {
         path: String,
@@ -664,7 +664,7 @@ pub enum ConfigError {
 impl Config {
     /// Load `path`, or the built-in defaults when `None` (see [`chosen_path`]
     /// for how the command line picks the path).
-    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+    pub(crate) fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
         let Some(path) = path else {
             return Ok(Config::default());
         };
@@ -688,7 +688,7 @@ impl Config {
     }
 
     /// Make relative paths relative to `base`.
-    pub fn resolve_paths(&mut self, base: &Path) {
+    pub(crate) fn resolve_paths(&mut self, base: &Path) {
         let fix = |p: &mut PathBuf| {
             if p.is_relative() {
                 *p = base.join(&*p);

@@ -54,16 +54,16 @@ impl PassReport {
     /// Whether the pass failed (`poll` exits 2): the inbox could not be
     /// read, or a mail could not be processed. Replies that wait for the
     /// SMTP server are no failure: the outbox keeps them.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.inbox_failed || self.mails_failed > 0
     }
 }
 
 /// What became of one inbound message taken from an inbox or the pipe.
 #[derive(Debug)]
-pub enum Taken {
+pub(crate) enum Taken {
     /// The server committed it.
-    Done(MailOutcome),
+    Done,
     /// It failed inside the server; `verdict` says whether it is tried
     /// again or quarantined (`None`: not even the failure could be
     /// recorded, so it stays where it is).
@@ -79,7 +79,12 @@ pub enum Taken {
 /// `[limits] max_message_bytes`. Its attempt is committed before it runs,
 /// so a mail that kills the process is counted (see [`quarantine`]); one
 /// that did so too often is quarantined here without running.
-pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: usize) -> Taken {
+pub(crate) fn take_mail(
+    server: &Server<'_>,
+    conn: &mut Connection,
+    raw: &[u8],
+    size: usize,
+) -> Taken {
     let key = quarantine::mail_key(raw);
     // Checked, and its attempt begun (alone), in one transaction.
     let begun =
@@ -118,7 +123,7 @@ pub fn take_mail(server: &Server<'_>, conn: &mut Connection, raw: &[u8], size: u
         Ok(processed.outcome)
     })();
     match handled {
-        Ok(outcome) => Taken::Done(outcome),
+        Ok(_) => Taken::Done,
         Err(error) => {
             let subject = crate::server::log_subject(&envelope.subject);
             let verdict =
@@ -230,7 +235,7 @@ fn log_rolled_back(envelope: &mail::Envelope) {
 
 /// The name of an outcome for the log: its variant's name in snake case
 /// (`Answered` → `answered`, `TooLarge` → `too_large`).
-pub fn outcome_name(outcome: &MailOutcome) -> String {
+pub(crate) fn outcome_name(outcome: &MailOutcome) -> String {
     let debug = format!("{outcome:?}");
     let name = debug
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -250,7 +255,7 @@ pub fn outcome_name(outcome: &MailOutcome) -> String {
 /// SIGINT), at `reload` (SIGHUP), and at its time slices. `poll` reads
 /// without a slice: all that was waiting when it began, then it exits.
 #[derive(Clone, Copy)]
-pub struct Pace<'a> {
+pub(crate) struct Pace<'a> {
     pub stop: &'a AtomicBool,
     pub reload: Option<&'a AtomicBool>,
     /// Set with `stop` and with `reload` (`serve`: by its signal
@@ -267,7 +272,7 @@ pub struct Pace<'a> {
 
 impl<'a> Pace<'a> {
     /// No slices, no reload: `process`, `tick`, and the tests.
-    pub fn unhurried(stop: &'a AtomicBool) -> Pace<'a> {
+    pub(crate) fn unhurried(stop: &'a AtomicBool) -> Pace<'a> {
         Pace {
             stop,
             reload: None,
@@ -281,7 +286,7 @@ impl<'a> Pace<'a> {
     /// and each drain sends for [`SEND_SLICE`] at most (a slow relay does
     /// not keep a cron job running; what is left waits in the outbox for
     /// the next pass).
-    pub fn polling(stop: &'a AtomicBool) -> Pace<'a> {
+    pub(crate) fn polling(stop: &'a AtomicBool) -> Pace<'a> {
         Pace {
             send_slice: Some(SEND_SLICE),
             ..Pace::unhurried(stop)
@@ -289,7 +294,7 @@ impl<'a> Pace<'a> {
     }
 
     /// The pace of a `serve` pass that begins now.
-    pub fn serving(stop: &'a AtomicBool, reload: &'a AtomicBool) -> Pace<'a> {
+    pub(crate) fn serving(stop: &'a AtomicBool, reload: &'a AtomicBool) -> Pace<'a> {
         Pace {
             stop,
             reload: Some(reload),
@@ -300,7 +305,7 @@ impl<'a> Pace<'a> {
     }
 
     /// This pace, its send in hand abandoned when `abandon` is set.
-    pub fn abandoning(self, abandon: &'a AtomicBool) -> Pace<'a> {
+    pub(crate) fn abandoning(self, abandon: &'a AtomicBool) -> Pace<'a> {
         Pace {
             abandon: Some(abandon),
             ..self
@@ -309,7 +314,7 @@ impl<'a> Pace<'a> {
 
     /// A stop or a reload was asked for: the pass ends after the mail in
     /// hand.
-    pub fn interrupted(&self) -> bool {
+    pub(crate) fn interrupted(&self) -> bool {
         self.stop.load(Ordering::SeqCst) || self.reload.is_some_and(|r| r.load(Ordering::SeqCst))
     }
 
@@ -334,7 +339,7 @@ impl<'a> Pace<'a> {
 /// batch in which a mail failed (it stays in the inbox for the next pass,
 /// which then starts with it). No more is sent once the relay hangs
 /// ([`PassReport::relay_hung`]).
-pub fn read_inbox(
+pub(crate) fn read_inbox(
     server: &Server<'_>,
     conn: &mut Connection,
     inbox: &mut dyn Inbox,
@@ -692,7 +697,7 @@ pub fn drain_outbox(
 /// asked for, and none after a send that failed only after [`HUNG_SEND`]
 /// or more ([`PassReport::relay_hung`]): a relay that hangs costs a pass
 /// one timeout, not one per due mail.
-pub fn drain_outbox_paced(
+pub(crate) fn drain_outbox_paced(
     config: &Config,
     clock: &dyn Clock,
     conn: &Connection,
@@ -1065,7 +1070,11 @@ impl Sending<'_> {
 /// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
 /// outbox mails and reply tokens of past plies older than its days, a
 /// bounded number per call (each pass, and `tick`). Logs what it removed.
-pub fn prune(config: &Config, clock: &dyn Clock, conn: &Connection) -> Result<(), ServerError> {
+pub(crate) fn prune(
+    config: &Config,
+    clock: &dyn Clock,
+    conn: &Connection,
+) -> Result<(), ServerError> {
     let now = clock.now();
     let days = |n: u32| now - chrono::Duration::days(i64::from(n));
     let keep = &config.retention;
@@ -1124,7 +1133,7 @@ const IMAP_PRUNE_DAY: &str = "retention: IMAP processed mail pruned";
 /// Send the due outbox mail now (after `process` and `tick`), when the
 /// configured transport opens; otherwise it waits in the outbox for the
 /// next pass, and a warning is logged.
-pub fn send_outbox_now(
+pub(crate) fn send_outbox_now(
     config: &Config,
     clock: &dyn Clock,
     conn: &Connection,
@@ -1139,9 +1148,6 @@ pub fn send_outbox_now(
         }
     }
 }
-
-/// How long a pass holds a mail it is sending: see [`crate::limits::SEND_LEASE`].
-pub use crate::limits::SEND_LEASE;
 
 /// Temporary send failures in a row after which a pass stops sending.
 const DOWN_AFTER_FAILURES: u32 = 3;
@@ -1170,7 +1176,7 @@ const SEND_SLICE: Duration = Duration::from_secs(2);
 /// A send that fails only after this long hangs (a timeout, or a relay
 /// too slow to wait for): the pass sends no more (a refusal or a 4xx
 /// comes back within milliseconds).
-pub const HUNG_SEND: Duration = Duration::from_secs(1);
+pub(crate) const HUNG_SEND: Duration = Duration::from_secs(1);
 
 /// How long `serve` sends nothing after a pass found the relay hanging;
 /// doubled each time it hangs again, up to [`RELAY_PAUSE_MAX`].
@@ -1188,7 +1194,7 @@ const WAIT_SLICE: Duration = Duration::from_secs(5);
 const MIN_PASS_SPACING: Duration = Duration::from_millis(100);
 
 /// Everything the daemon holds open between passes.
-pub struct Daemon<'a> {
+pub(crate) struct Daemon<'a> {
     pub server: Server<'a>,
     pub conn: Connection,
     pub inbox: Box<dyn Inbox>,
@@ -1203,7 +1209,10 @@ pub struct Daemon<'a> {
 impl<'a> Daemon<'a> {
     /// The daemon of `server` on `conn`, with the inbox and the outbox of
     /// its config opened (an IMAP or SMTP server is not connected yet).
-    pub fn open(server: Server<'a>, conn: Connection) -> Result<Daemon<'a>, mail::MailError> {
+    pub(crate) fn open(
+        server: Server<'a>,
+        conn: Connection,
+    ) -> Result<Daemon<'a>, mail::MailError> {
         let mut inbox = mail::open_inbox(&server.config.inbox)?;
         inbox.limit_message_bytes(server.config.limits.max_message_bytes);
         let sender = mail::open_sender(&server.config.outbox)?;
@@ -1220,7 +1229,7 @@ impl<'a> Daemon<'a> {
     /// One pass of `poll`: what was waiting in the inbox when it began,
     /// however long that takes ([`Pace::polling`]); see
     /// [`Daemon::pass_paced`].
-    pub fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
+    pub(crate) fn pass(&mut self, stop: &AtomicBool) -> Result<PassReport, ServerError> {
         self.pass_paced(&Pace::polling(stop))
     }
 
@@ -1235,7 +1244,7 @@ impl<'a> Daemon<'a> {
     /// doubles with each pass that finds it hanging still
     /// ([`RELAY_PAUSE`] up to [`RELAY_PAUSE_MAX`]), so that the inbox is
     /// read on: one timeout per pause, not one per pass.
-    pub fn pass_paced(&mut self, pace: &Pace<'_>) -> Result<PassReport, ServerError> {
+    pub(crate) fn pass_paced(&mut self, pace: &Pace<'_>) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();
         let checks_before = self.server.credentials.stats();
         let sending = self.relay_paused_until.is_none_or(|t| Instant::now() >= t);
@@ -1345,23 +1354,14 @@ impl<'a> Daemon<'a> {
         }
     }
 
-    /// Repeat passes every `interval` until `stop` is set; a pass in hand is
-    /// finished first. Database failures are logged and retried.
-    pub fn serve(&mut self, stop: &AtomicBool) {
-        self.serve_until(stop, &AtomicBool::new(false));
-    }
-
-    /// [`Daemon::serve`] until `stop` is set ([`Served::Stopped`]) or
-    /// `reload` is (SIGHUP: [`Served::Reload`], after the pass in hand;
-    /// the caller reads the config again and serves on).
-    pub fn serve_until(&mut self, stop: &AtomicBool, reload: &AtomicBool) -> Served {
-        self.serve_until_abandoning(stop, reload, stop)
-    }
-
-    /// [`Daemon::serve_until`], a send in hand abandoned once `abandon`
+    /// Repeat passes every `interval` until `stop` is set
+    /// ([`Served::Stopped`]) or `reload` is (SIGHUP: [`Served::Reload`],
+    /// after the pass in hand; the caller reads the config again and
+    /// serves on). A pass in hand is finished first; database failures are
+    /// logged and retried. A send in hand is abandoned once `abandon`
     /// is set (the caller sets it with `stop` and with `reload`, so that a
     /// relay that hangs holds up neither: see [`Pace::abandon`]).
-    pub fn serve_until_abandoning(
+    pub(crate) fn serve_until_abandoning(
         &mut self,
         stop: &AtomicBool,
         reload: &AtomicBool,
@@ -1398,9 +1398,9 @@ impl<'a> Daemon<'a> {
     }
 }
 
-/// Why [`Daemon::serve_until`] returned.
+/// Why [`Daemon::serve_until_abandoning`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Served {
+pub(crate) enum Served {
     /// SIGTERM or SIGINT: the daemon is done.
     Stopped,
     /// SIGHUP: read the config again and serve on.
@@ -1410,7 +1410,7 @@ pub enum Served {
 impl PassReport {
     /// The `pass done` log line, each count a field of its own (plain
     /// numbers in `--log-format json`, not a Rust debug string).
-    pub fn log(&self) {
+    pub(crate) fn log(&self) {
         info!(
             inbox_failed = self.inbox_failed,
             mails_read = self.mails_read,
@@ -1430,6 +1430,7 @@ impl PassReport {
 mod tests {
     use super::*;
     use crate::clock::FixedClock;
+    use crate::limits::SEND_LEASE;
     use crate::mail::{Outgoing, SendError};
 
     /// A transport that fails temporarily for some recipients (or all).

@@ -1,20 +1,28 @@
-//! pbmchess: a play-by-email turn server for chess variants.
+//! pbmchess: a play-by-email turn server for chess variants. This crate
+//! is the server around the pure crates (`rules`, the referee;
+//! `computer`, the computer player; `game`, the command language,
+//! drawings, tournaments, conditional moves, ratings and timers):
+//! `cli -> app -> {daemon, admin, check, status} -> quarantine -> server
+//! -> store`, with `mail` reading inbound mail and sending the outbox.
+//! docs/architecture.md maps the whole tree.
 //!
-//! The layers, arrows pointing one way: `main -> app -> {daemon, server}`
-//! (and `main -> rules` for perft), `daemon -> quarantine -> server ->
-//! {command, rules, render, store}`; `mail` reads inbound mail for the server and drains the
-//! outbox. `rules` imports nothing of ours.
+//! Everything is `pub(crate)` unless the binary's integration tests and
+//! benches use it (`unreachable_pub` warns of a `pub` nobody outside can
+//! reach), so rustc sees dead code; the modules those tests drive are the
+//! public ones below.
 
-pub mod admin;
-pub mod app;
-pub mod check;
+#![warn(unreachable_pub)]
+
+mod admin;
+mod app;
+mod check;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod daemon;
-pub mod limits;
+mod limits;
 pub mod mail;
-pub mod quarantine;
+mod quarantine;
 pub mod server;
-pub mod status;
+mod status;
 pub mod store;

@@ -50,10 +50,10 @@
 /// The default of `[limits] max_message_bytes`: what an inbox reads of
 /// one mail until the configuration says otherwise (here, not in
 /// `config`, so that `mail` needs nothing of `config`).
-pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
 /// The most of an oversized inbound mail that is read: its header.
-pub const HEADER_BYTES: usize = 64 * 1024;
+pub(crate) const HEADER_BYTES: usize = 64 * 1024;
 
 /// How long a pass holds a mail it is sending, by default. A pass claims a
 /// batch for the lease (or twice the transport's [`crate::mail::Sender::longest_send`],
@@ -69,22 +69,22 @@ pub const HEADER_BYTES: usize = 64 * 1024;
 /// `[retry] lease_seconds` sets it. It lives here, with the other limits,
 /// so that `config` (its default) and `daemon` (its user) both import it
 /// from below them.
-pub const SEND_LEASE: std::time::Duration = std::time::Duration::from_secs(600);
+pub(crate) const SEND_LEASE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// The longest field taken from a mail that a log line shows.
-pub const LOG_FIELD_CHARS: usize = 200;
+pub(crate) const LOG_FIELD_CHARS: usize = 200;
 
 /// Outbox rows larger than this many times `max_reply_bytes` (written
 /// before the bound existed) are given up rather than sent.
-pub const MAX_SENDABLE_FACTOR: usize = 4;
+pub(crate) const MAX_SENDABLE_FACTOR: usize = 4;
 
 /// Rows of each kind one prune deletes at most, so a pass stays short.
-pub const PRUNE_BATCH: u32 = 5000;
+pub(crate) const PRUNE_BATCH: u32 = 5000;
 
 /// `text` safe for one log line: control characters (escape sequences,
 /// line breaks, NUL) written as `\u{..}` escapes, and cut after
 /// [`LOG_FIELD_CHARS`] characters with `…` and the full length.
-pub fn log_field(text: &str) -> String {
+pub(crate) fn log_field(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(LOG_FIELD_CHARS + 16));
     for (n, c) in text.chars().enumerate() {
         if n == LOG_FIELD_CHARS {
@@ -103,7 +103,7 @@ pub fn log_field(text: &str) -> String {
 /// The header of a raw mail: the bytes up to and with the blank line that
 /// ends it, at most [`HEADER_BYTES`] (a mail whose header runs longer is
 /// cut there).
-pub fn header_of(raw: &[u8]) -> &[u8] {
+pub(crate) fn header_of(raw: &[u8]) -> &[u8] {
     let head = &raw[..raw.len().min(HEADER_BYTES)];
     let end = head
         .windows(2)
@@ -123,7 +123,7 @@ pub fn header_of(raw: &[u8]) -> &[u8] {
 /// bytes (`None` when they fit in `max`). It does not tell the size: the
 /// size of answers not sent could tell a guesser which of their commands
 /// were answered how (issue #31).
-pub fn reply_too_large(size: usize, max: usize) -> Option<String> {
+pub(crate) fn reply_too_large(size: usize, max: usize) -> Option<String> {
     (size > max).then(|| {
         format!(
             "The answers to your mail would be longer than the {max} bytes this server sends in one mail, so nothing of it was done (what it was charged, such as commands and wrong passwords, still counts); ask for fewer boards, topics or players at a time, or send a shorter message."
@@ -133,11 +133,11 @@ pub fn reply_too_large(size: usize, max: usize) -> Option<String> {
 
 /// Conditional moves (issue #26): the most plies one line of a tree may
 /// have, as the player writes it (an own first ply played at once counts).
-pub const MAX_CONDITIONAL_PLIES: usize = 20;
+pub(crate) const MAX_CONDITIONAL_PLIES: usize = 20;
 
 /// Conditional moves: the most lines one player's tree on one board may
 /// hold (lines that share a beginning count once per end).
-pub const MAX_CONDITIONAL_LINES: usize = 50;
+pub(crate) const MAX_CONDITIONAL_LINES: usize = 50;
 
 #[cfg(test)]
 mod tests {

@@ -38,7 +38,7 @@ use crate::store::{self, FailedMail, InboundFailure, StoreError};
 
 /// What a failure means for the mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Leave it where it is; it is tried again (this was try `attempts`;
     /// 0 when the failure did not count: the database was busy).
     TryAgain { attempts: u32 },
@@ -50,7 +50,7 @@ pub enum Verdict {
 /// subject with passwords masked) and decide. A busy database (another
 /// process holds it) is waited out, not counted. An error here (the
 /// database itself is failing) leaves the mail in the inbox.
-pub fn note_failure(
+pub(crate) fn note_failure(
     server: &Server<'_>,
     conn: &Connection,
     envelope: &Envelope,
@@ -99,7 +99,7 @@ pub fn note_failure(
 
 /// The key of a mail's attempts: the SHA-256 of its bytes, hex (known
 /// before the mail is parsed, and the same on every delivery of it).
-pub fn mail_key(raw: &[u8]) -> String {
+pub(crate) fn mail_key(raw: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     Sha256::digest(raw)
         .iter()
@@ -109,7 +109,7 @@ pub fn mail_key(raw: &[u8]) -> String {
 
 /// What an open attempt at a mail, found before it runs, means.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Before {
+pub(crate) enum Before {
     /// No attempt was open: run it as planned.
     Fresh,
     /// The process died while it ran (in a group, or alone but fewer than
@@ -126,7 +126,7 @@ pub enum Before {
 /// transaction: one commit for a group. A caller that then runs mails of
 /// a group one at a time begins each one's attempt again, alone, with
 /// [`store::begin_attempts`].
-pub fn check_attempts(
+pub(crate) fn check_attempts(
     server: &Server<'_>,
     conn: &Connection,
     mails: &[(&str, &[u8])],
@@ -189,7 +189,7 @@ pub fn check_attempts(
 /// is the inbox's handle, `error` why): recorded without its bytes under
 /// the Message-ID `unreadable:<id>`, so `admin inbox list` shows it and
 /// the inbox moves it out of the way. Returns its quarantine row.
-pub fn unreadable(
+pub(crate) fn unreadable(
     server: &Server<'_>,
     conn: &Connection,
     id: &str,
@@ -220,7 +220,7 @@ pub fn unreadable(
 
 /// Why a replay did not happen.
 #[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
+pub(crate) enum ReplayError {
     #[error("there is no quarantined mail {0}; `pbmchess admin inbox list` shows them")]
     NotQuarantined(i64),
     #[error("mail {0} has no bytes kept here (it could not be read, or this database is a backup, which keeps none); find it in the inbox's quarantine folder")]
@@ -234,7 +234,7 @@ pub enum ReplayError {
 /// Replay quarantined mail `id` through the server. On success (also when
 /// it turns out to have been processed meanwhile) it leaves the
 /// quarantine; on failure it stays, with the new error recorded.
-pub fn replay(
+pub(crate) fn replay(
     server: &Server<'_>,
     conn: &mut Connection,
     id: i64,
@@ -264,7 +264,7 @@ pub fn replay(
 
 /// Forget quarantined mail `id` for good (the copy in the quarantine
 /// folder stays). False when there is none.
-pub fn discard(conn: &Connection, id: i64) -> Result<bool, StoreError> {
+pub(crate) fn discard(conn: &Connection, id: i64) -> Result<bool, StoreError> {
     match store::inbound_failure(conn, id)? {
         Some((row, _)) if row.quarantined_at.is_some() => store::forget_inbound_failure(conn, id),
         _ => Ok(false),
@@ -272,6 +272,6 @@ pub fn discard(conn: &Connection, id: i64) -> Result<bool, StoreError> {
 }
 
 /// Failing and quarantined mail, oldest first.
-pub fn list(conn: &Connection) -> Result<Vec<InboundFailure>, StoreError> {
+pub(crate) fn list(conn: &Connection) -> Result<Vec<InboundFailure>, StoreError> {
     store::inbound_failures(conn)
 }

@@ -21,7 +21,7 @@ use crate::store;
 
 /// Everything `status` shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
+pub(crate) struct Status {
     pub now: DateTime<Utc>,
     pub state: store::ServiceState,
     /// Mails waiting in a Maildir inbox's `new/`; `None` for IMAP.
@@ -32,7 +32,7 @@ pub struct Status {
 }
 
 /// Gather the status.
-pub fn status(app: &App, conn: &Connection) -> Result<Status, AppError> {
+pub(crate) fn status(app: &App, conn: &Connection) -> Result<Status, AppError> {
     let now = app.clock().now();
     let stats = store::stats(conn, now)?;
     let inbox_waiting = match &app.config.inbox {
@@ -88,7 +88,7 @@ fn time(t: DateTime<Utc>) -> String {
 
 impl Status {
     /// The text form, one fact a line.
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         let s = &self.state;
         let mut lines = vec![match s.last_pass_at {
             Some(t) => format!(
@@ -154,7 +154,7 @@ impl Status {
 
     /// The JSON form: one object, plain strings and numbers (`null` when
     /// unknown or never); times are RFC 3339, ages in seconds.
-    pub fn json(&self) -> String {
+    pub(crate) fn json(&self) -> String {
         let s = &self.state;
         let opt_time =
             |t: Option<DateTime<Utc>>| t.map_or("null".to_string(), |t| json_str(&t.to_rfc3339()));
@@ -211,7 +211,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// `text` as a JSON string.
-pub fn json_str(text: &str) -> String {
+pub(crate) fn json_str(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use rusqlite::Connection;
 
-use game::command::{BoardSize, Timers};
 use crate::admin;
 use crate::app::{self, App, AppError};
 use crate::server::{AdminTournamentAct, Refusal, Ruling};
+use game::command::{BoardSize, Timers};
 
 use super::run::{lines, say};
 use super::{AdminCmd, BoardCmd, InboxCmd, OutboxCmd, Size, TournamentCmd, UserCmd};

@@ -298,7 +298,6 @@ pub(crate) enum Size {
     Large,
 }
 
-
 /// Exit codes: 0 done, 1 refused (the request was wrong), 2 failure (config,
 /// database, mail system). `process` speaks to an MTA instead: 0 done
 /// (also a mail quarantined), 75 try again later, 78 broken config.

@@ -271,7 +271,7 @@ fn resinfo(parts: &[Part]) -> Option<(AuthMethod, &[Part])> {
 /// Parse one header value (unfolded); `None` when not even its
 /// authserv-id can be read. A header that does not read cleanly to its
 /// end keeps its authserv-id and is not `readable` (module doc).
-pub fn parse_auth_results(value: &str) -> Option<AuthResults> {
+pub(crate) fn parse_auth_results(value: &str) -> Option<AuthResults> {
     let too_long = value.len() > MAX_HEADER;
     let head = if too_long {
         let mut end = MAX_HEADER;
@@ -308,7 +308,7 @@ pub fn parse_auth_results(value: &str) -> Option<AuthResults> {
 
 /// Whether `results` (topmost first) say that a mail from `from` is
 /// authenticated by the host `authserv_id` (module doc).
-pub fn authenticated(results: &[AuthResults], authserv_id: &str, from: &str) -> bool {
+pub(super) fn authenticated(results: &[AuthResults], authserv_id: &str, from: &str) -> bool {
     let wanted = authserv_id.trim().to_ascii_lowercase();
     let mut ours = results.iter().filter(|r| r.authserv_id == wanted);
     let Some(top) = ours.next() else {

@@ -9,7 +9,7 @@
 
 /// A hard bounce read from a DSN.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bounce {
+pub(crate) struct Bounce {
     /// The `Final-Recipient` whose `Action` is `failed`, ASCII lower case.
     pub recipient: String,
     /// The `Message-ID` (without brackets) of the mail that bounced, from
@@ -22,7 +22,7 @@ pub struct Bounce {
 /// `Final-Recipient` (`rfc822; address`), and the original Message-ID
 /// from the returned message or headers that follow. `None` for anything
 /// else (no such part, only delayed/delivered/relayed actions).
-pub fn hard_bounce(raw: &[u8]) -> Option<Bounce> {
+pub(crate) fn hard_bounce(raw: &[u8]) -> Option<Bounce> {
     let text = String::from_utf8_lossy(raw);
     let lower = text.to_ascii_lowercase();
     let start = lower.find("message/delivery-status")?;

@@ -17,7 +17,7 @@ impl Secret {
     }
 
     /// The secret itself, for the one place that needs it.
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -152,7 +152,7 @@ pub struct ImapConfig {
 
 impl ImapConfig {
     /// The configured port, or 993 for implicit TLS and 143 otherwise.
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.port.unwrap_or(match self.tls {
             ImapTls::Implicit => 993,
             ImapTls::Starttls | ImapTls::Plain => 143,
@@ -289,7 +289,7 @@ pub struct SmtpConfig {
 
 impl SmtpConfig {
     /// The configured port, or 465 / 587 / 25 by TLS mode.
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.port.unwrap_or(match self.tls {
             SmtpTls::Implicit => 465,
             SmtpTls::Starttls => 587,

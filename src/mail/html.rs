@@ -33,12 +33,12 @@ const WIDTH: usize = 78;
 /// max_reply_bytes`, which bounds every mail the server sends; escaping
 /// may make the HTML several times the text). A board mail too large for
 /// both goes out as text alone.
-pub fn wants_html_part(text: &str, max_bytes: usize) -> bool {
+pub(crate) fn wants_html_part(text: &str, max_bytes: usize) -> bool {
     carries_drawing(text) && text.len() + html_document(text).len() <= max_bytes
 }
 
 /// Whether `text` carries a board drawing (see the module's rulings).
-pub fn carries_drawing(text: &str) -> bool {
+pub(crate) fn carries_drawing(text: &str) -> bool {
     text.lines().any(is_frame_line)
 }
 
@@ -54,7 +54,7 @@ fn is_frame_line(line: &str) -> bool {
 }
 
 /// The HTML document of the text part `text`: the same lines in a `<pre>`.
-pub fn html_document(text: &str) -> String {
+pub(crate) fn html_document(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8 + 256);
     out.push_str(
         "<!DOCTYPE html>\n\

@@ -356,7 +356,7 @@ impl ImapInbox {
     }
 
     /// Logs out politely (also done on drop).
-    pub fn disconnect(&mut self) {
+    pub(crate) fn disconnect(&mut self) {
         if let Some(mut c) = self.conn.take() {
             let _ = c.session.logout();
         }

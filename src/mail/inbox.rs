@@ -25,18 +25,14 @@ pub struct InboundMessage {
 
 impl InboundMessage {
     /// A message read whole.
-    pub fn whole(id: String, raw: Vec<u8>) -> InboundMessage {
+    #[cfg(test)]
+    pub(crate) fn whole(id: String, raw: Vec<u8>) -> InboundMessage {
         InboundMessage {
             id,
             size: raw.len(),
             raw,
             unreadable: None,
         }
-    }
-
-    /// Whether only the header of the message was read (it is over the limit).
-    pub fn is_cut(&self) -> bool {
-        self.size > self.raw.len()
     }
 }
 
@@ -96,7 +92,7 @@ pub trait Inbox: Send {
 /// Maildir flags given by [`MaildirInbox::mark_done`]: `S` (seen) for
 /// processed mail; `FS` (flagged, seen) for ignored mail, so an admin can
 /// spot the filed-away loop-protection cases in `cur/` with any mail reader.
-pub fn maildir_flags(outcome: Done) -> &'static str {
+pub(crate) fn maildir_flags(outcome: Done) -> &'static str {
     match outcome {
         Done::Processed => "S",
         Done::Ignored => "FS",
@@ -106,7 +102,7 @@ pub fn maildir_flags(outcome: Done) -> &'static str {
 
 /// The Maildir++ subfolder of a Maildir inbox that quarantined mail is
 /// moved to (mail readers show it as the folder `Quarantine`).
-pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
+pub(crate) const MAILDIR_QUARANTINE: &str = ".Quarantine";
 
 /// An inbox in a local Maildir (`new/`, `cur/`, `tmp/`), the default local
 /// setup: an MTA (or a test) delivers into `new/`.
@@ -130,7 +126,7 @@ pub const MAILDIR_QUARANTINE: &str = ".Quarantine";
 /// `new/` again, so a failed message comes first again and mail delivered
 /// meanwhile is found.
 #[derive(Debug)]
-pub struct MaildirInbox {
+pub(crate) struct MaildirInbox {
     path: PathBuf,
     max_bytes: usize,
     /// Names of the last listing not yet handed out, oldest first.
@@ -151,7 +147,7 @@ pub(crate) fn default_max_bytes() -> usize {
 impl MaildirInbox {
     /// Opens the Maildir at `path`, creating `new/`, `cur/` and `tmp/` if
     /// missing.
-    pub fn open(path: impl Into<PathBuf>) -> Result<Self, MailError> {
+    pub(crate) fn open(path: impl Into<PathBuf>) -> Result<Self, MailError> {
         let path = path.into();
         create_maildir(&path)?;
         Ok(MaildirInbox {
@@ -161,10 +157,6 @@ impl MaildirInbox {
             out: Default::default(),
             held: None,
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The pending file names in `new/`, oldest delivery first.
@@ -250,7 +242,7 @@ pub(crate) fn create_maildir(path: &Path) -> Result<(), MailError> {
 }
 
 /// `fs::create_dir_all`, each folder it creates 0700 (on Unix).
-pub fn create_dir_owner_only(dir: &Path) -> io::Result<()> {
+pub(crate) fn create_dir_owner_only(dir: &Path) -> io::Result<()> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -264,7 +256,7 @@ pub fn create_dir_owner_only(dir: &Path) -> io::Result<()> {
 /// Processed mail holds passwords in clear: it is kept only for
 /// `[retention] inbox_mail_days` (see `daemon::prune`). Returns how many
 /// files were deleted.
-pub fn prune_processed_maildir(
+pub(crate) fn prune_processed_maildir(
     path: &Path,
     before: std::time::SystemTime,
     batch: usize,

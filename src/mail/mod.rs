@@ -3,7 +3,7 @@
 //! sending [`Outgoing`] mail from the outbox.
 //!
 //! Pure parts ([`parse_envelope`], [`extract_comment`], [`html_to_text`],
-//! [`build_message`], [`next_attempt_delay`], [`retry_after_failure`]) are
+//! [`build_message`], the retry policy) are
 //! separate from the I/O parts (the [`Inbox`] and [`Sender`]
 //! implementations).
 //!
@@ -42,10 +42,8 @@
 //!             .and_then(|m| sender.send(&m))
 //!         {
 //!             Ok(()) => { /* mark the row sent */ }
-//!             Err(e) => match retry_after_failure(&e, 1, Duration::ZERO) {
-//!                 Retry::After(delay) => { /* next attempt at now + delay */ }
-//!                 Retry::GiveUp => { /* mark the row failed, log e */ }
-//!             },
+//!             // The retry policy says when to try again, or to give up.
+//!             Err(e) => { /* next attempt later, or mark the row failed, log e */ }
 //!         }
 //!     }
 //! }
@@ -95,7 +93,7 @@
 //!   give up after 3 days of temporary failures, at once on a permanent one.
 
 mod auth;
-pub mod bounce;
+pub(crate) mod bounce;
 mod config;
 mod connect;
 mod html;
@@ -108,25 +106,22 @@ mod smtp;
 mod text;
 mod transports;
 
-pub use auth::{parse_auth_results, AuthMethod, AuthResults};
+pub(crate) use auth::AuthResults;
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
-pub use html::{carries_drawing, html_document, wants_html_part};
+pub(crate) use html::wants_html_part;
 pub use imap::ImapInbox;
-pub use inbox::{
-    create_dir_owner_only, maildir_flags, prune_processed_maildir, Done, InboundMessage, Inbox,
-    MaildirInbox, MAILDIR_QUARANTINE,
-};
+pub(crate) use inbox::{create_dir_owner_only, prune_processed_maildir, MaildirInbox};
+pub use inbox::{Done, InboundMessage, Inbox};
 pub use open::{open_inbox, open_sender};
-pub use outbound::{
-    build_message, build_message_in_form, build_message_with_id, is_error_message_id,
-    is_error_subject, next_attempt_delay, outgoing_message_id, retry_after_failure, MailForm,
-    MaildirOutbox, MessageId, Retry, RetryPolicy, SendError, Sender, GIVE_UP_AFTER,
-    RETRY_FIRST_DELAY, RETRY_MAX_DELAY,
+pub use outbound::{build_message, outgoing_message_id, MaildirOutbox, SendError, Sender};
+pub(crate) use outbound::{
+    build_message_in_form, build_message_with_id, is_error_message_id, is_error_subject, MailForm,
+    MessageId, Retry, RetryPolicy,
 };
-pub use parse::{is_plausible_address, parse_envelope};
-pub use smtp::{dot_stuffed, Security, SmtpClient, SmtpClientConfig, SmtpError};
-pub use text::{decode_entities, extract_comment, html_to_text, reply_text, ReplyText};
-pub use transports::{SendmailOutbox, SmtpOutbox, SENDMAIL_TIMEOUT};
+pub(crate) use parse::is_plausible_address;
+pub use parse::parse_envelope;
+pub(crate) use text::{extract_comment, reply_text, ReplyText};
+pub use transports::{SendmailOutbox, SmtpOutbox};
 
 use std::path::{Path, PathBuf};
 
@@ -219,7 +214,7 @@ impl Envelope {
     /// cleanly, with one `dmarc=pass` for the From domain). With no
     /// `authserv_id` configured every mail counts as authenticated (the
     /// server then trusts From).
-    pub fn authenticated(&self, authserv_id: Option<&str>) -> bool {
+    pub(crate) fn authenticated(&self, authserv_id: Option<&str>) -> bool {
         match authserv_id.map(str::trim).filter(|id| !id.is_empty()) {
             None => true,
             Some(id) => self

@@ -29,7 +29,7 @@ pub enum SendError {
 }
 
 impl SendError {
-    pub fn is_permanent(&self) -> bool {
+    pub(crate) fn is_permanent(&self) -> bool {
         matches!(self, SendError::Permanent(_))
     }
 }
@@ -123,14 +123,14 @@ const ERROR_ID_SUFFIX: &str = ".error";
 
 /// Whether a mail with this Subject is an error mail: the server's error
 /// mails are titled `Error`, `<Game> Error` or `<Game> Board <n> Error`.
-pub fn is_error_subject(subject: &str) -> bool {
+pub(crate) fn is_error_subject(subject: &str) -> bool {
     subject == "Error" || subject.ends_with(" Error")
 }
 
 /// Whether `id` (without brackets) is the Message-ID of one of our error
 /// mails: our shape, in the domain of our `address` (which may be `Name
 /// <address>`).
-pub fn is_error_message_id(id: &str, address: &str) -> bool {
+pub(crate) fn is_error_message_id(id: &str, address: &str) -> bool {
     let address = address.trim().trim_end_matches('>');
     let Some((_, domain)) = address.rsplit_once('@') else {
         return false;
@@ -177,13 +177,13 @@ pub fn build_message(
 /// the server's key (see [`outgoing_message_id`]), or its own (without
 /// brackets; a board mail's reply token, kept with the row).
 #[derive(Clone, Copy, Debug)]
-pub enum MessageId<'a> {
+pub(crate) enum MessageId<'a> {
     Row(i64, &'a [u8]),
     Own(&'a str),
 }
 
 /// [`build_message`] with the Message-ID chosen by the caller.
-pub fn build_message_with_id(
+pub(crate) fn build_message_with_id(
     out: &Outgoing,
     message_id: MessageId<'_>,
     from: &str,
@@ -194,7 +194,7 @@ pub fn build_message_with_id(
 
 /// What the body of a mail is made of (issue #23 §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MailForm {
+pub(crate) enum MailForm {
     /// One text/plain part.
     Plain,
     /// multipart/alternative: the text/plain part, then a text/html part
@@ -204,7 +204,7 @@ pub enum MailForm {
 
 impl MailForm {
     /// The form an outbox mail was queued with (`html` of its row).
-    pub fn of_row(html: bool) -> MailForm {
+    pub(crate) fn of_row(html: bool) -> MailForm {
         if html {
             MailForm::WithHtml
         } else {
@@ -215,7 +215,7 @@ impl MailForm {
 
 /// [`build_message_with_id`] in the form `form`. Every text part goes out
 /// `7bit` when it is ASCII and `8bit` when not (see [`text_body`]).
-pub fn build_message_in_form(
+pub(crate) fn build_message_in_form(
     out: &Outgoing,
     message_id: MessageId<'_>,
     form: MailForm,
@@ -362,7 +362,7 @@ fn boundary(text: &str, html: &str) -> String {
 /// Ruling: an answer to a mail that had no Message-ID is queued without a
 /// cause and so goes out `auto-generated`; both values keep other
 /// responders from answering it.
-pub fn auto_submitted(out: &Outgoing) -> &'static str {
+pub(super) fn auto_submitted(out: &Outgoing) -> &'static str {
     if out.in_reply_to.is_some() {
         "auto-replied"
     } else {
@@ -529,7 +529,7 @@ impl Sender for MaildirOutbox {
 /// The key a message's file name in the outbox Maildir ends in: 16 hex
 /// digits of the SHA-256 of its Message-ID (of the whole message, should
 /// it have none). A message sent again keeps its Message-ID, so its key.
-pub fn message_key(msg: &Message) -> String {
+pub(super) fn message_key(msg: &Message) -> String {
     let mut h = Sha256::new();
     match msg.headers().get_raw("Message-ID") {
         Some(id) => h.update(id.trim().as_bytes()),
@@ -582,19 +582,19 @@ fn sync_maildir(new: &Path, files: &[PathBuf]) -> std::io::Result<()> {
 }
 
 /// First retry delay after a temporary failure.
-pub const RETRY_FIRST_DELAY: Duration = Duration::from_secs(60);
+pub(crate) const RETRY_FIRST_DELAY: Duration = Duration::from_secs(60);
 /// Longest delay between two attempts.
-pub const RETRY_MAX_DELAY: Duration = Duration::from_secs(60 * 60);
+pub(crate) const RETRY_MAX_DELAY: Duration = Duration::from_secs(60 * 60);
 /// A row still failing temporarily this long after its first attempt is
 /// given up (as MTAs do with their queue lifetime).
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(3 * 24 * 60 * 60);
+pub(crate) const GIVE_UP_AFTER: Duration = Duration::from_secs(3 * 24 * 60 * 60);
 
 /// How often and how long a mail that failed temporarily is tried again.
 /// The defaults: 1 min after the first failure, doubling each time (2, 4,
 /// 8, 16, 32 min), at most [`RETRY_MAX_DELAY`] apart, given up after
 /// [`GIVE_UP_AFTER`] (as MTAs do with their queue lifetime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RetryPolicy {
+pub(crate) struct RetryPolicy {
     pub first_delay: Duration,
     pub max_delay: Duration,
     pub give_up_after: Duration,
@@ -613,7 +613,7 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// How long to wait before the next attempt, after `attempts` failed
     /// ones. `attempts == 0` means no failure yet: no delay.
-    pub fn delay(&self, attempts: u32) -> Duration {
+    pub(crate) fn delay(&self, attempts: u32) -> Duration {
         if attempts == 0 {
             return Duration::ZERO;
         }
@@ -627,7 +627,7 @@ impl RetryPolicy {
     /// The retry decision for a row that just failed with `error`:
     /// `attempts` counts the failed attempts including this one,
     /// `since_first_attempt` is the time from the row's first attempt to now.
-    pub fn after_failure(
+    pub(crate) fn after_failure(
         &self,
         error: &SendError,
         attempts: u32,
@@ -641,28 +641,14 @@ impl RetryPolicy {
     }
 }
 
-/// [`RetryPolicy::delay`] of the default policy.
-pub fn next_attempt_delay(attempts: u32) -> Duration {
-    RetryPolicy::default().delay(attempts)
-}
-
 /// What to do with an outbox row after a failed attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Retry {
+pub(crate) enum Retry {
     /// Try again after this delay.
     After(Duration),
     /// Stop: mark the row failed (permanent error, or temporary for longer
     /// than the policy's give-up time).
     GiveUp,
-}
-
-/// [`RetryPolicy::after_failure`] of the default policy.
-pub fn retry_after_failure(
-    error: &SendError,
-    attempts: u32,
-    since_first_attempt: Duration,
-) -> Retry {
-    RetryPolicy::default().after_failure(error, attempts, since_first_attempt)
 }
 
 #[cfg(test)]
@@ -903,11 +889,11 @@ mod tests {
     #[test]
     fn retry_delays_double_from_one_minute_up_to_one_hour() {
         let mins: Vec<u64> = (0..10)
-            .map(|a| next_attempt_delay(a).as_secs() / 60)
+            .map(|a| RetryPolicy::default().delay(a).as_secs() / 60)
             .collect();
         assert_eq!(mins, [0, 1, 2, 4, 8, 16, 32, 60, 60, 60]);
-        assert_eq!(next_attempt_delay(u32::MAX), RETRY_MAX_DELAY);
-        assert_eq!(next_attempt_delay(64), RETRY_MAX_DELAY);
+        assert_eq!(RetryPolicy::default().delay(u32::MAX), RETRY_MAX_DELAY);
+        assert_eq!(RetryPolicy::default().delay(64), RETRY_MAX_DELAY);
     }
 
     #[test]
@@ -915,15 +901,21 @@ mod tests {
         let temp = SendError::Temporary("421".into());
         let perm = SendError::Permanent("550".into());
         assert_eq!(
-            retry_after_failure(&temp, 1, Duration::ZERO),
+            RetryPolicy::default().after_failure(&temp, 1, Duration::ZERO),
             Retry::After(Duration::from_secs(60))
         );
         assert_eq!(
-            retry_after_failure(&temp, 40, GIVE_UP_AFTER - Duration::from_secs(1)),
+            RetryPolicy::default().after_failure(&temp, 40, GIVE_UP_AFTER - Duration::from_secs(1)),
             Retry::After(RETRY_MAX_DELAY)
         );
-        assert_eq!(retry_after_failure(&temp, 41, GIVE_UP_AFTER), Retry::GiveUp);
-        assert_eq!(retry_after_failure(&perm, 1, Duration::ZERO), Retry::GiveUp);
+        assert_eq!(
+            RetryPolicy::default().after_failure(&temp, 41, GIVE_UP_AFTER),
+            Retry::GiveUp
+        );
+        assert_eq!(
+            RetryPolicy::default().after_failure(&perm, 1, Duration::ZERO),
+            Retry::GiveUp
+        );
     }
 
     fn in_form(out: &Outgoing, form: MailForm) -> String {

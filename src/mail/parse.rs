@@ -186,7 +186,7 @@ fn content_id(headers: &[(String, String)], raw: &[u8]) -> String {
 
 /// Why a mail whose From address is not ASCII is never answered (see
 /// [`is_plausible_address`]).
-pub const NON_ASCII_FROM: &str = "a From address that is not ASCII (an answer could only \
+pub(super) const NON_ASCII_FROM: &str = "a From address that is not ASCII (an answer could only \
      reach an ASCII look-alike of it; write from a plain ASCII address)";
 
 /// Every address of the From headers, trimmed and ASCII-lower-cased.
@@ -227,7 +227,7 @@ fn body_and_comment(raw: &[u8]) -> (String, String) {
 
 /// Message-IDs longer than this (the line length limit of RFC 5322) are
 /// kept as a hash.
-pub const MAX_MESSAGE_ID: usize = 998;
+pub(super) const MAX_MESSAGE_ID: usize = 998;
 
 /// A Message-ID without its brackets; none when empty or holding spaces.
 fn bare_message_id(id: &str) -> Option<String> {
@@ -291,7 +291,7 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
 /// letter `K`), so mail to `Karl@...` written with a KELVIN SIGN would
 /// reach `karl@...`; such an address can be answered at nothing but a
 /// look-alike, and a mail from it is never answered ([`NON_ASCII_FROM`]).
-pub fn is_plausible_address(a: &str) -> bool {
+pub(crate) fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {
             a.is_ascii()

@@ -32,20 +32,20 @@ use std::time::{Duration, Instant};
 use super::config::Secret;
 
 /// How often a wait on the socket looks at the stop flag.
-pub const STOP_SLICE: Duration = Duration::from_millis(200);
+pub(super) const STOP_SLICE: Duration = Duration::from_millis(200);
 
 /// The longest reply line read (RFC 5321 allows 512; servers go beyond).
-pub const MAX_LINE: usize = 4096;
+pub(super) const MAX_LINE: usize = 4096;
 
 /// The most lines one reply may have.
-pub const MAX_REPLY_LINES: usize = 200;
+pub(super) const MAX_REPLY_LINES: usize = 200;
 
 /// An idle connection older than this is checked with `RSET` before use.
 const IDLE_CHECK: Duration = Duration::from_secs(5);
 
 /// How the connection is secured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Security {
+pub(crate) enum Security {
     /// No TLS.
     None,
     /// STARTTLS; `required`: fail when it is not offered, else go on plain.
@@ -56,7 +56,7 @@ pub enum Security {
 
 /// Where and how to connect.
 #[derive(Clone)]
-pub struct SmtpClientConfig {
+pub(crate) struct SmtpClientConfig {
     pub host: String,
     pub port: u16,
     pub security: Security,
@@ -71,7 +71,7 @@ pub struct SmtpClientConfig {
 
 /// A failure of one step.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SmtpError {
+pub(crate) enum SmtpError {
     /// The server answered with this reply code and text.
     Reply { code: u16, text: String },
     /// The connection failed (refused, closed, timed out, TLS, bad reply).
@@ -92,7 +92,7 @@ impl std::fmt::Display for SmtpError {
 
 /// The outcome of one mail: delivered, or why not and at which stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SendFailure {
+pub(crate) struct SendFailure {
     pub error: SmtpError,
     /// Whether the failure is about this mail (a refusal in its
     /// transaction), as opposed to the connection or the login.
@@ -164,7 +164,7 @@ struct Extensions {
 }
 
 /// One open connection, after EHLO (and STARTTLS and AUTH).
-pub struct SmtpSession {
+pub(super) struct SmtpSession {
     stream: BufReader<Stream>,
     /// The socket under the stream, for its timeouts.
     tcp: TcpStream,
@@ -201,7 +201,7 @@ fn base64(data: &[u8]) -> String {
 
 /// The message with every line starting with a dot doubled (RFC 5321
 /// §4.5.2), ending in CRLF, followed by the final `.` line.
-pub fn dot_stuffed(message: &[u8]) -> Vec<u8> {
+pub(crate) fn dot_stuffed(message: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(message.len() + message.len() / 64 + 8);
     let mut at_line_start = true;
     for &b in message {
@@ -233,7 +233,10 @@ fn timed_out(e: &std::io::Error) -> bool {
 impl SmtpSession {
     /// Connects, reads the greeting, says EHLO, secures and logs in as
     /// configured.
-    pub fn open(cfg: &SmtpClientConfig, stop: &AtomicBool) -> Result<SmtpSession, SmtpError> {
+    pub(super) fn open(
+        cfg: &SmtpClientConfig,
+        stop: &AtomicBool,
+    ) -> Result<SmtpSession, SmtpError> {
         let addrs = super::connect::lookup(&cfg.host, cfg.port, cfg.timeout)
             .map_err(|e| io_err("cannot resolve the host", e))?;
         let mut last = None;
@@ -485,7 +488,7 @@ impl SmtpSession {
 
     /// Sends one mail: `from` (the envelope sender), `to` (the recipients)
     /// and the whole message (CRLF line ends).
-    pub fn send(
+    pub(super) fn send(
         &mut self,
         from: &str,
         to: &[String],
@@ -602,7 +605,7 @@ impl SmtpSession {
     }
 
     /// Says QUIT and closes, waiting at most one slice for the answer.
-    pub fn quit(mut self) {
+    pub(super) fn quit(mut self) {
         let never = AtomicBool::new(false);
         if self.write_all(b"QUIT\r\n", &never).is_ok() {
             let _ = self.tcp.set_read_timeout(Some(STOP_SLICE));
@@ -631,13 +634,13 @@ fn tls(
 
 /// A client that keeps one session open across mails and reconnects when
 /// it has to.
-pub struct SmtpClient {
+pub(crate) struct SmtpClient {
     config: SmtpClientConfig,
     session: Option<SmtpSession>,
 }
 
 impl SmtpClient {
-    pub fn new(config: SmtpClientConfig) -> Self {
+    pub(crate) fn new(config: SmtpClientConfig) -> Self {
         SmtpClient {
             config,
             session: None,
@@ -648,7 +651,7 @@ impl SmtpClient {
     /// none). A session that was reused and failed before the mail was
     /// handed over is replaced and the mail tried once more; after any
     /// other failure outside the transaction the session is closed.
-    pub fn send(
+    pub(crate) fn send(
         &mut self,
         from: &str,
         to: &[String],
@@ -705,21 +708,17 @@ impl SmtpClient {
 
     /// Connects, greets, secures and logs in as a send would, then quits
     /// without sending (`pbmchess check`).
-    pub fn test_login(&self) -> Result<(), SmtpError> {
+    pub(crate) fn test_login(&self) -> Result<(), SmtpError> {
         let stop = AtomicBool::new(false);
         SmtpSession::open(&self.config, &stop)?.quit();
         Ok(())
     }
 
     /// Ends the session, if one is open.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         if let Some(s) = self.session.take() {
             s.quit();
         }
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.session.is_some()
     }
 }
 

@@ -21,7 +21,7 @@
 /// message size limit): where the next line would make it longer, the
 /// text ends (issue #32: a mail of nested quotes and line breaks must not
 /// buy gigabytes of `> `).
-pub fn html_to_text(html: &str) -> String {
+pub(crate) fn html_to_text(html: &str) -> String {
     let mut out = HtmlText {
         most: html.len(),
         ..HtmlText::default()
@@ -78,7 +78,7 @@ pub fn html_to_text(html: &str) -> String {
 }
 
 /// The most `> ` a line of HTML-to-text gets for nested `<blockquote>`s.
-pub const MAX_QUOTE_DEPTH: usize = 8;
+pub(super) const MAX_QUOTE_DEPTH: usize = 8;
 
 /// Index of the `>` closing the tag whose name starts at `from`, honouring
 /// quoted attribute values; `bytes.len()` when unterminated.
@@ -253,7 +253,7 @@ impl HtmlText {
 /// Decodes HTML character references (`&amp;`, `&#233;`, `&#xE9;`, every
 /// named HTML5 entity mail-parser knows). `&nbsp;` becomes a plain space.
 /// Unknown or malformed references stay as written.
-pub fn decode_entities(s: &str) -> String {
+pub(crate) fn decode_entities(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
@@ -295,7 +295,7 @@ pub fn decode_entities(s: &str) -> String {
 /// quoted original (`-----Original Message-----`, or a line of underscores
 /// followed by `From:`), which cuts the rest of the body. Runs of blank lines
 /// left behind collapse to one; the result is trimmed.
-pub fn extract_comment(body: &str) -> String {
+pub(crate) fn extract_comment(body: &str) -> String {
     let lines: Vec<&str> = body.lines().map(|l| l.trim_end_matches('\r')).collect();
     // 1. Cut at the signature or an Outlook original.
     let mut end = lines.len();
@@ -356,7 +356,7 @@ pub fn extract_comment(body: &str) -> String {
 /// What a player wrote above the quote of a reply to a board mail: the
 /// action (its first line that is not blank) and the comment (the rest).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplyText {
+pub(crate) struct ReplyText {
     pub action: String,
     pub comment: String,
 }
@@ -365,7 +365,7 @@ pub struct ReplyText {
 /// attribution, no Outlook original, no signature), whose first line is
 /// the action and whose remaining lines are the comment. `None` when
 /// nothing was written above the quote.
-pub fn reply_text(body: &str) -> Option<ReplyText> {
+pub(crate) fn reply_text(body: &str) -> Option<ReplyText> {
     let text = extract_comment(body);
     let (action, comment) = text.split_once('\n').unwrap_or((&text, ""));
     let action = action.trim();

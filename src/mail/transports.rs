@@ -299,7 +299,7 @@ pub struct SendmailOutbox {
 }
 
 /// `[outbox] timeout_seconds` of the sendmail outbox when not set.
-pub const SENDMAIL_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const SENDMAIL_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl SendmailOutbox {
     pub fn new(command: &Path) -> Self {
@@ -307,7 +307,7 @@ impl SendmailOutbox {
     }
 
     /// A sendmail outbox whose program is killed after `timeout`.
-    pub fn with_timeout(command: &Path, timeout: Duration) -> Self {
+    pub(crate) fn with_timeout(command: &Path, timeout: Duration) -> Self {
         SendmailOutbox {
             command: command.to_path_buf(),
             timeout: timeout.max(Duration::from_secs(1)),
@@ -414,7 +414,7 @@ impl SmtpOutbox {
     /// Connect, greet and log in as a send would, then quit without
     /// sending (`pbmchess check`). The error names the server, never the
     /// credentials.
-    pub fn test_login(&self) -> Result<(), String> {
+    pub(crate) fn test_login(&self) -> Result<(), String> {
         self.client
             .test_login()
             .map_err(|e| format!("SMTP {}: {e}", self.label))

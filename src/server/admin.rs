@@ -47,7 +47,7 @@ pub enum AdminError {
 
 /// How an admin ends a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ruling {
+pub(crate) enum Ruling {
     /// This player wins.
     Win(String),
     Draw,
@@ -55,7 +55,7 @@ pub enum Ruling {
 
 impl Ruling {
     /// `draw`, or the userid of the winner.
-    pub fn parse(text: &str) -> Ruling {
+    pub(crate) fn parse(text: &str) -> Ruling {
         if text.eq_ignore_ascii_case("draw") {
             Ruling::Draw
         } else {
@@ -78,7 +78,7 @@ fn game(name: &str) -> Handled<&'static dyn rules::Game> {
 impl Server<'_> {
     /// `admin board adjudicate GAME N RESULT`: end an active board with
     /// this result, rated, and mail the final board.
-    pub fn admin_adjudicate(
+    pub(crate) fn admin_adjudicate(
         &self,
         conn: &mut rusqlite::Connection,
         game_name: &str,
@@ -129,7 +129,7 @@ impl Server<'_> {
 
     /// `admin board delete GAME N`: remove a board; its players and
     /// observers are told. Returns whom.
-    pub fn admin_delete_board(
+    pub(crate) fn admin_delete_board(
         &self,
         conn: &mut rusqlite::Connection,
         game_name: &str,
@@ -171,7 +171,7 @@ impl Server<'_> {
 
     /// `admin user vacation USER DAYS|off`: a vacation beyond the yearly
     /// allowance (or its end); the user is told.
-    pub fn admin_vacation(
+    pub(crate) fn admin_vacation(
         &self,
         conn: &mut rusqlite::Connection,
         userid: &str,
@@ -214,7 +214,7 @@ impl Server<'_> {
 
     /// `admin broadcast`: `text` to every user not signed off. Returns how
     /// many addresses were written to.
-    pub fn admin_broadcast(
+    pub(crate) fn admin_broadcast(
         &self,
         conn: &mut rusqlite::Connection,
         subject: &str,
@@ -253,7 +253,7 @@ impl Server<'_> {
     /// `admin user remove`: sign the user off as `signoff` by mail does
     /// (their tokens end, they leave every open tournament and those they
     /// opened are removed). Returns the userid as stored.
-    pub fn admin_remove_user(
+    pub(crate) fn admin_remove_user(
         &self,
         conn: &mut Connection,
         userid: &str,
@@ -273,7 +273,7 @@ impl Server<'_> {
     }
 
     /// Set a user's password from the admin CLI.
-    pub fn admin_set_password(
+    pub(crate) fn admin_set_password(
         &self,
         conn: &mut Connection,
         userid: &str,
@@ -299,7 +299,7 @@ impl Server<'_> {
     }
 
     /// Start a board from the admin CLI; the players get their board mails.
-    pub fn admin_challenge(
+    pub(crate) fn admin_challenge(
         &self,
         conn: &mut Connection,
         game: &str,
@@ -319,7 +319,7 @@ impl Server<'_> {
     }
 
     /// The board mail body of a board, as `show` would send it.
-    pub fn admin_show(
+    pub(crate) fn admin_show(
         &self,
         conn: &mut Connection,
         game: &str,

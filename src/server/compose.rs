@@ -114,7 +114,7 @@ impl<'a> BoardView<'a> {
     /// addresses not yet confirmed (they get nothing a player wrote). What
     /// is left out is said, with how to confirm (issue #23 §5; see
     /// [`super::text::held_back_comments`]).
-    pub fn without_comment(&self) -> BoardView<'a> {
+    pub(super) fn without_comment(&self) -> BoardView<'a> {
         let (kept, dropped): (Vec<String>, Vec<String>) = self
             .news
             .iter()
@@ -150,7 +150,7 @@ impl<'a> BoardView<'a> {
     /// `Chess Board 101 bob`: the player to act, or `finished`; ` **`
     /// when a comment is attached; `New `/`Nag: ` before it for a new
     /// board or a reminder; a historic view says so.
-    pub fn subject(&self) -> String {
+    pub(super) fn subject(&self) -> String {
         let stars = if self.comment.is_some() { " **" } else { "" };
         let title = self.game.title();
         let number = self.row.board;
@@ -171,7 +171,7 @@ impl<'a> BoardView<'a> {
     }
 
     /// `It is bob's turn.` / `Game won by alice (checkmate).` / `Game was a tie (stalemate).`
-    pub fn status(&self) -> String {
+    pub(super) fn status(&self) -> String {
         if let Occasion::Historic { ply, of } = self.occasion {
             let then = if self.position.outcome() == rules::Outcome::Ongoing {
                 format!(" {} was to act then.", self.to_act())
@@ -364,7 +364,7 @@ impl<'a> BoardView<'a> {
     }
 
     /// The body as drawn for one reader.
-    pub fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
+    pub(super) fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
         if let Some((_, body)) = self.bodies.borrow().iter().find(|(d, _)| *d == drawing) {
             return Ok(body.clone());
         }
@@ -377,7 +377,12 @@ impl<'a> BoardView<'a> {
     /// conditional moves on this board under the move list when they hold
     /// some (issue #26: only the owner's own mails show a tree, never the
     /// opponent's or an observer's, nor a copy to another address).
-    pub fn body_for(&self, ctx: &Ctx<'_>, drawing: Drawing, userid: &str) -> Handled<String> {
+    pub(super) fn body_for(
+        &self,
+        ctx: &Ctx<'_>,
+        drawing: Drawing,
+        userid: &str,
+    ) -> Handled<String> {
         match self.conditional_of(ctx, userid)? {
             Some(tree) => self.render_body(ctx, drawing, Some(tree)),
             None => self.body(ctx, drawing),
@@ -447,7 +452,7 @@ impl<'a> BoardView<'a> {
     /// One mail to each address of each player and each observer (and, once
     /// the game is over, of each who asked for its result), drawn as each
     /// reader asked. Signed-off users get no more mail.
-    pub fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
+    pub(super) fn to_players(&self, ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
         let mut readers = self.row.players.to_vec();
         let mut others = store::observers(
             ctx.conn,
@@ -482,7 +487,7 @@ impl<'a> BoardView<'a> {
 
     /// What a reply to this mail to `userid` is keyed to: a player of an
     /// active board, as it stands, who has not set `noreply` for the game.
-    pub fn reply_key(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Option<ReplyKey>> {
+    pub(super) fn reply_key(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Option<ReplyKey>> {
         let current = matches!(
             self.occasion,
             Occasion::Turn | Occasion::New | Occasion::Nag
@@ -504,7 +509,7 @@ impl<'a> BoardView<'a> {
 
     /// This board mail to each address of one user (none when the user
     /// does not exist or has signed off).
-    pub fn to_user(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Vec<Reply>> {
+    pub(super) fn to_user(&self, ctx: &Ctx<'_>, userid: &str) -> Handled<Vec<Reply>> {
         let Some(user) = store::user(ctx.conn, userid)? else {
             return Ok(vec![]);
         };

@@ -170,18 +170,18 @@ const SHORTEST_SEARCH: Duration = Duration::from_millis(50);
 /// What the computer thought so far in one unit of work (a mail, a pass
 /// of the timers, an admin command); see the rulings above.
 #[derive(Debug, Default)]
-pub struct Budget {
+pub(crate) struct Budget {
     spent: Mutex<Option<Duration>>,
 }
 
 impl Budget {
     /// Start a new unit of work: nothing spent.
-    pub fn start(&self) {
+    pub(crate) fn start(&self) {
         *self.lock() = None;
     }
 
     /// Whether the computer thought since [`Budget::start`].
-    pub fn used(&self) -> bool {
+    pub(crate) fn used(&self) -> bool {
         self.lock().is_some()
     }
 

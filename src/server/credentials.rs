@@ -36,7 +36,7 @@ use super::password;
 /// later ones in its heap, where they pile up (over 100 MiB after a
 /// backlog of 200 players' checks instead of about 30). Call once at the
 /// start of the process; elsewhere than glibc it does nothing.
-pub fn return_large_blocks_at_once() {
+pub(crate) fn return_large_blocks_at_once() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets an allocator parameter; called before any
     // other thread exists.
@@ -57,12 +57,12 @@ fn dummy_hash() -> Option<&'static String> {
 /// Make what the checks need once a process (the hash an unknown userid
 /// is checked against) now: called before a mail's transaction, so that
 /// no hashing runs while the database is locked for writing.
-pub fn warm_up() {
+pub(crate) fn warm_up() {
     let _ = dummy_hash();
 }
 
 /// Users whose verified credentials are kept at most.
-pub const CAPACITY: usize = 10_000;
+pub(crate) const CAPACITY: usize = 10_000;
 
 /// How many argon2id verifications ran, and how long they took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,7 +130,7 @@ impl VerifiedCredentials {
 
     /// Whether `password` is the password of `userid`, whose stored argon2id
     /// PHC string is `stored_hash`.
-    pub fn matches(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
+    pub(crate) fn matches(&self, userid: &str, stored_hash: &str, password: &str) -> bool {
         // Passwords are compared case-insensitively: so is the cache.
         let tag = self.tag(userid, stored_hash, &password.to_lowercase());
         {
@@ -158,7 +158,7 @@ impl VerifiedCredentials {
 
     /// A check for a userid that does not exist: always false, after the
     /// same argon2id work as a real check.
-    pub fn no_such_user(&self, password: &str) -> bool {
+    pub(crate) fn no_such_user(&self, password: &str) -> bool {
         if let Some(hash) = dummy_hash() {
             let started = Instant::now();
             let _ = self.verify(hash, password);
@@ -172,7 +172,7 @@ impl VerifiedCredentials {
 
     /// Forget what was verified for `userid` (password changed, signed off,
     /// deleted).
-    pub fn forget(&self, userid: &str) {
+    pub(crate) fn forget(&self, userid: &str) {
         let mut inner = self.lock();
         if inner.tags.remove(userid).is_some() {
             inner.order.retain(|u| u != userid);
@@ -188,7 +188,7 @@ impl VerifiedCredentials {
     /// Give the argon2id working memory (19 MiB at the default parameters)
     /// back to the system: the daemon does so after each pass, so a server
     /// waiting for mail holds none of it.
-    pub fn release_memory(&self) {
+    pub(crate) fn release_memory(&self) {
         let mut memory = self.memory.lock().unwrap_or_else(|e| e.into_inner());
         *memory = Vec::new();
     }
@@ -207,14 +207,14 @@ impl VerifiedCredentials {
 /// A new password hashed before its mail's transaction began (see
 /// [`PreparedHashes`]): its argon2id PHC string, and a keyed tag of the
 /// password it was made of (the password itself is not kept).
-pub struct PreparedHash {
+pub(crate) struct PreparedHash {
     tag: [u8; 32],
     phc: String,
 }
 
 impl PreparedHash {
     /// The argon2id PHC string to store.
-    pub fn phc(&self) -> &str {
+    pub(crate) fn phc(&self) -> &str {
         &self.phc
     }
 }
@@ -226,7 +226,7 @@ impl VerifiedCredentials {
 
     /// Hash a new password (signup, change password) ahead of its mail's
     /// transaction: one argon2id run, counted in the stats.
-    pub fn prepare(&self, password: &str) -> Result<PreparedHash, super::ServerError> {
+    pub(crate) fn prepare(&self, password: &str) -> Result<PreparedHash, super::ServerError> {
         let started = Instant::now();
         let phc = password::hash_password(password)?;
         let mut inner = self.lock();
@@ -242,7 +242,12 @@ impl VerifiedCredentials {
     /// userid that does not exist) ahead of its mail's transaction: one
     /// argon2id run (or the cache's answer), kept as a keyed tag and the
     /// answer (see [`Prepared`]).
-    pub fn precheck(&self, userid: &str, stored: Option<&str>, password: &str) -> PreparedCheck {
+    pub(crate) fn precheck(
+        &self,
+        userid: &str,
+        stored: Option<&str>,
+        password: &str,
+    ) -> PreparedCheck {
         let right = match stored {
             Some(hash) => self.matches(userid, hash, password),
             None => self.no_such_user(password),
@@ -255,7 +260,7 @@ impl VerifiedCredentials {
 
     /// What a check made ahead (one of `checks`) said of `password` for
     /// `userid` with the stored hash `stored`, if one was made.
-    pub fn prechecked(
+    pub(crate) fn prechecked(
         &self,
         checks: &[PreparedCheck],
         userid: &str,
@@ -275,14 +280,14 @@ impl VerifiedCredentials {
     }
 
     /// Whether `prepared` was made of `password`.
-    pub fn prepared_for(&self, prepared: &PreparedHash, password: &str) -> bool {
+    pub(crate) fn prepared_for(&self, prepared: &PreparedHash, password: &str) -> bool {
         constant_time_eq(&prepared.tag, &self.new_password_tag(password))
     }
 }
 
 /// A password checked before its mail's transaction began: a keyed tag
 /// of userid, stored hash and password, and whether it was right.
-pub struct PreparedCheck {
+pub(crate) struct PreparedCheck {
     tag: [u8; 32],
     right: bool,
 }
@@ -290,7 +295,7 @@ pub struct PreparedCheck {
 /// The argon2id work of one mail, done before its transaction began: the
 /// hashes of its new passwords and the checks of the passwords it gives.
 #[derive(Default)]
-pub struct Prepared {
+pub(crate) struct Prepared {
     pub hashes: Vec<PreparedHash>,
     pub checks: Vec<PreparedCheck>,
     /// The mail's work was done ahead (`false`: a mail nobody prepared,
@@ -305,7 +310,7 @@ pub struct Prepared {
 impl Prepared {
     /// Note that the work was done against `userid` with `stored` hash
     /// (the first time it is read).
-    pub fn note_account(&mut self, userid: &str, stored: Option<&str>) {
+    pub(crate) fn note_account(&mut self, userid: &str, stored: Option<&str>) {
         if !self.accounts.iter().any(|(u, _)| u == userid) {
             self.accounts
                 .push((userid.to_string(), stored.map(str::to_string)));
@@ -322,21 +327,21 @@ impl Prepared {
 /// (their new passwords are then refused as over the mail's budget, their
 /// checks made in the transaction).
 #[derive(Default)]
-pub struct PreparedHashes {
+pub(crate) struct PreparedHashes {
     by_mail: Mutex<VecDeque<(String, Prepared)>>,
 }
 
 /// Mails whose hashes wait at most.
-pub const PREPARED_MAILS: usize = 200;
+pub(crate) const PREPARED_MAILS: usize = 200;
 
 impl PreparedHashes {
     /// Whether the mail `message_id` has its hashes already.
-    pub fn has(&self, message_id: &str) -> bool {
+    pub(crate) fn has(&self, message_id: &str) -> bool {
         self.lock().iter().any(|(id, _)| id == message_id)
     }
 
     /// Keep what was prepared for the mail `message_id`.
-    pub fn put(&self, message_id: &str, hashes: Prepared) {
+    pub(crate) fn put(&self, message_id: &str, hashes: Prepared) {
         let mut by_mail = self.lock();
         by_mail.push_back((message_id.to_string(), hashes));
         while by_mail.len() > PREPARED_MAILS {
@@ -346,7 +351,7 @@ impl PreparedHashes {
 
     /// The accounts the mail `message_id`'s work was done against (see
     /// [`Prepared::accounts`]).
-    pub fn accounts_of(&self, message_id: &str) -> Vec<(String, Option<String>)> {
+    pub(crate) fn accounts_of(&self, message_id: &str) -> Vec<(String, Option<String>)> {
         self.lock()
             .iter()
             .find(|(id, _)| id == message_id)
@@ -355,7 +360,7 @@ impl PreparedHashes {
     }
 
     /// What was prepared for the mail `message_id` (nothing when not).
-    pub fn take(&self, message_id: &str) -> Prepared {
+    pub(crate) fn take(&self, message_id: &str) -> Prepared {
         let mut by_mail = self.lock();
         match by_mail.iter().position(|(id, _)| id == message_id) {
             Some(at) => by_mail.remove(at).map(|(_, h)| h).unwrap_or_default(),

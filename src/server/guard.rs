@@ -227,7 +227,7 @@ pub(crate) struct Session {
 
 impl Session {
     /// The session of a mail; `reply` when it is a reply to a board mail.
-    pub fn for_reply(reply: bool) -> Session {
+    pub(crate) fn for_reply(reply: bool) -> Session {
         let session = Session::default();
         session.reply.set(reply);
         session
@@ -235,7 +235,7 @@ impl Session {
 
     /// A mail whose From the receiving MTA did not authenticate
     /// (`[security] authserv_id` set): no address of it counts as on file.
-    pub fn sent_unauthenticated(&self) {
+    pub(crate) fn sent_unauthenticated(&self) {
         self.from_unproved.set(true);
     }
 
@@ -248,7 +248,7 @@ impl Session {
     /// The argon2id work done for this mail before its transaction: the
     /// new passwords' hashes are charged to its budget now, the checks
     /// when a command asks for them (see [`check_password`]).
-    pub fn prepared(&mut self, prepared: super::credentials::Prepared) {
+    pub(crate) fn prepared(&mut self, prepared: super::credentials::Prepared) {
         let n = u32::try_from(prepared.hashes.len()).unwrap_or(u32::MAX);
         self.checks.set(self.checks.get().saturating_add(n));
         *self.prepared.borrow_mut() = prepared.hashes;
@@ -273,19 +273,19 @@ impl Session {
     }
 
     /// Start a command: `quote` is its masked line.
-    pub fn begin(&self, quote: &str) {
+    pub(crate) fn begin(&self, quote: &str) {
         *self.quote.borrow_mut() = quote.to_string();
         self.verified.borrow_mut().clear();
         self.quiet.set(false);
     }
 
     /// Whether the command in hand was refused with a repeated sentence.
-    pub fn quiet(&self) -> bool {
+    pub(crate) fn quiet(&self) -> bool {
         self.quiet.get()
     }
 
     /// A wrong password for `userid`: counted after the command.
-    pub fn failed(&self, userid: &str) {
+    pub(crate) fn failed(&self, userid: &str) {
         self.failures
             .borrow_mut()
             .push((userid.to_string(), Kind::Password));
@@ -293,7 +293,7 @@ impl Session {
 
     /// A wrong confirmation code for `userid`: counted after the command,
     /// apart from wrong passwords.
-    pub fn failed_code(&self, userid: &str) {
+    pub(crate) fn failed_code(&self, userid: &str) {
         self.failures
             .borrow_mut()
             .push((userid.to_string(), Kind::Code));
@@ -310,20 +310,20 @@ impl Session {
     }
 
     /// `text` with every password this mail showed masked.
-    pub fn mask(&self, text: &str) -> String {
+    pub(crate) fn mask(&self, text: &str) -> String {
         self.secrets.borrow().mask(text)
     }
 
     /// A command's quote (or the Subject, for the log) with every password
     /// and every word that may be one masked.
-    pub fn mask_quote(&self, quote: &str) -> String {
+    pub(crate) fn mask_quote(&self, quote: &str) -> String {
         self.mask(&self.hidden.borrow().mask(quote))
     }
 
     /// Every reply to `sender` with the passwords this mail showed masked;
     /// the replies to anyone else are left as they are (see the rulings:
     /// no text another receives depends on what a password is).
-    pub fn mask_replies(&self, replies: &mut [Reply], sender: &str) {
+    pub(crate) fn mask_replies(&self, replies: &mut [Reply], sender: &str) {
         let secrets = self.secrets.borrow();
         if secrets.is_empty() {
             return;
@@ -345,7 +345,7 @@ impl Session {
     /// the time as an argument (`ctx.now`), not from the clock. Still in
     /// the mail's transaction: a crash charges nothing (the mail is
     /// handled, and charged, again).
-    pub fn lasting<T: 'static>(
+    pub(crate) fn lasting<T: 'static>(
         &self,
         conn: &Connection,
         charge: impl Fn(&Connection) -> Result<T, ServerError> + 'static,
@@ -358,13 +358,13 @@ impl Session {
     }
 
     /// Where the charges stand: take it when a savepoint opens.
-    pub fn mark(&self) -> usize {
+    pub(crate) fn mark(&self) -> usize {
         self.ledger.borrow().len()
     }
 
     /// After `ROLLBACK TO` a savepoint opened at `mark`: write again the
     /// charges made since.
-    pub fn replay_since(&self, conn: &Connection, mark: usize) -> Result<(), ServerError> {
+    pub(crate) fn replay_since(&self, conn: &Connection, mark: usize) -> Result<(), ServerError> {
         let ledger = self.ledger.borrow();
         for charge in ledger.iter().skip(mark) {
             charge(conn)?;
@@ -376,7 +376,7 @@ impl Session {
     /// when it returns `Ok`; when it returns `Err` everything it wrote is
     /// rolled back, and then every charge it made is written again (see
     /// [`Session::lasting`]): no rollback undoes a charge.
-    pub fn savepoint<T, E>(
+    pub(crate) fn savepoint<T, E>(
         &self,
         conn: &Connection,
         name: &'static str,
@@ -398,7 +398,7 @@ impl Session {
     /// a mail's commands cannot confirm the address of a command after
     /// them that quotes a comment (a `multiple` quotes none, every other
     /// mail holds one command).
-    pub fn sender_confirmed(
+    pub(crate) fn sender_confirmed(
         &self,
         conn: &Connection,
         sender: Option<&str>,
@@ -416,7 +416,7 @@ impl Session {
 
     /// The lockout notices this mail made (for a mail whose other answers
     /// were rolled back).
-    pub fn notices(&self) -> Vec<Reply> {
+    pub(crate) fn notices(&self) -> Vec<Reply> {
         self.notices.borrow().clone()
     }
 

@@ -47,7 +47,7 @@ mod compose;
 mod computer;
 mod conditional;
 mod confirm;
-pub mod credentials;
+pub(crate) mod credentials;
 mod guard;
 mod help;
 mod loaded;
@@ -78,9 +78,9 @@ use game::command::{self, Command, Credentials, GameCommand, Parsed};
 use game::render::Drawing;
 use templates::{TemplateError, Templates};
 
-pub use admin::{AdminError, Ruling};
+pub(crate) use admin::{AdminError, Ruling};
 pub use pending::play_move_words;
-pub use reply::ReplyKey;
+pub(crate) use reply::ReplyKey;
 pub use tournament::AdminTournamentAct;
 
 /// What became of one inbound mail.
@@ -115,7 +115,7 @@ pub struct Processed {
 /// The Subject of a mail as a log line (or the record of a failed mail)
 /// may show it: the one place that text is made. Passwords are not written
 /// to logs.
-pub fn log_subject(subject: &str) -> String {
+pub(crate) fn log_subject(subject: &str) -> String {
     command::log_line(subject)
 }
 
@@ -155,7 +155,7 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    pub fn new(sentence: impl Into<String>) -> Refusal {
+    pub(crate) fn new(sentence: impl Into<String>) -> Refusal {
         Refusal {
             sentence: sentence.into(),
             game: None,
@@ -163,7 +163,7 @@ impl Refusal {
         }
     }
 
-    pub fn on(mut self, game: &str, board: Option<u32>) -> Refusal {
+    pub(crate) fn on(mut self, game: &str, board: Option<u32>) -> Refusal {
         self.game = Some(game.to_string());
         self.board = board;
         self
@@ -172,7 +172,7 @@ impl Refusal {
 
 /// A command's failure: refused (the player's mistake) or internal.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     Refused(Refusal),
     Internal(ServerError),
 }
@@ -203,11 +203,11 @@ impl Failure {
 }
 
 /// What a command (or a step of one) comes to: its value, or its [`Failure`].
-pub type Handled<T> = Result<T, Failure>;
+pub(crate) type Handled<T> = Result<T, Failure>;
 
 /// One mail the server wants to send, before grouping per recipient.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub to: String,
     pub subject: String,
     pub body: String,
@@ -256,7 +256,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A plain text answer (a confirmation or a notice) to `to`.
-    pub fn notice(
+    pub(crate) fn notice(
         &self,
         to: &str,
         subject: impl Into<String>,
@@ -273,7 +273,7 @@ impl Ctx<'_> {
     /// A plain text notice, or text a player wrote (chat, message), to each
     /// confirmed address of `user` (see [`Reply::to_user`]; none once
     /// signed off).
-    pub fn notice_to_user(
+    pub(crate) fn notice_to_user(
         &self,
         user: &store::User,
         subject: impl Into<String>,
@@ -288,13 +288,13 @@ impl Ctx<'_> {
 
     /// Where an answer to `user`'s command goes: the sender, or (from the
     /// admin CLI) the user's own address.
-    pub fn answer_to<'u>(&'u self, user: &'u store::User) -> &'u str {
+    pub(crate) fn answer_to<'u>(&'u self, user: &'u store::User) -> &'u str {
         self.sender.unwrap_or(user.address())
     }
 
     /// The board drawing the sender prefers for `game`: that of the user
     /// whose address it is, else large from White's side.
-    pub fn sender_drawing(&self, game: &str) -> Handled<Drawing> {
+    pub(crate) fn sender_drawing(&self, game: &str) -> Handled<Drawing> {
         let Some(sender) = self.sender else {
             return Ok(Drawing::default());
         };
@@ -305,7 +305,7 @@ impl Ctx<'_> {
     }
 
     /// The board drawing `userid` chose for `game` (`set ... small|large|flip`).
-    pub fn drawing_of(&self, userid: &str, game: &str) -> Handled<Drawing> {
+    pub(crate) fn drawing_of(&self, userid: &str, game: &str) -> Handled<Drawing> {
         Ok(Drawing {
             size: store::board_size(self.conn, userid, game)?,
             from_black: store::from_black(self.conn, userid, game)?,
@@ -314,7 +314,7 @@ impl Ctx<'_> {
 
     /// Check a userid and password, throttled; the user is returned when
     /// they match (see [`guard`]).
-    pub fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
+    pub(crate) fn authenticate(&self, who: &Credentials) -> Handled<store::User> {
         guard::authenticate(self, who)
     }
 
@@ -323,7 +323,7 @@ impl Ctx<'_> {
     /// that undid it, so a refused command or a mail whose answers are too
     /// large is still charged. It must take the time as `self.now` (it may
     /// run twice on the same state). See [`guard::Session::lasting`].
-    pub fn charge_lasting<T: 'static>(
+    pub(crate) fn charge_lasting<T: 'static>(
         &self,
         charge: impl Fn(&Connection) -> Result<T, ServerError> + 'static,
     ) -> Result<T, ServerError> {
@@ -333,7 +333,7 @@ impl Ctx<'_> {
 
 /// `text` (an outbox Subject, for a log line) without the confirmation
 /// codes it shows: a log must hold nothing that can be replayed (#31).
-pub fn hide_secrets(text: &str) -> String {
+pub(crate) fn hide_secrets(text: &str) -> String {
     confirm::hide_codes(text)
 }
 
@@ -463,7 +463,7 @@ impl<'a> Server<'a> {
     /// have signed one up or changed its password; the daemon then ends
     /// the group before this mail, which is prepared again outside the
     /// write lock (see [`Server::forget_prepared`]).
-    pub fn prepared_is_current(
+    pub(crate) fn prepared_is_current(
         &self,
         conn: &Connection,
         message_id: &str,
@@ -479,7 +479,7 @@ impl<'a> Server<'a> {
 
     /// Drop the work prepared for the mail `message_id`, so that
     /// [`Server::prepare_mail`] does it again.
-    pub fn forget_prepared(&self, message_id: &str) {
+    pub(crate) fn forget_prepared(&self, message_id: &str) {
         self.prepared.take(message_id);
     }
 
@@ -492,7 +492,7 @@ impl<'a> Server<'a> {
     /// The envelope of a raw inbound mail, read with this server's own
     /// address (mail from it is never answered): the one place the daemon
     /// and the quarantine's replay read a mail.
-    pub fn envelope_of(&self, raw: &[u8]) -> crate::mail::Envelope {
+    pub(crate) fn envelope_of(&self, raw: &[u8]) -> crate::mail::Envelope {
         let own = [self.config.server.address.to_ascii_lowercase()];
         crate::mail::parse_envelope(raw, &own)
     }

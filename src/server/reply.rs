@@ -72,7 +72,7 @@ use game::command::{self, Command, GameCommand, ParseError, Parsed, Request};
 /// What a board mail to a player is keyed to: a reply to it is `userid`'s
 /// command on board `board` of `game`, sent when `ply` plies were played.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplyKey {
+pub(crate) struct ReplyKey {
     pub game: String,
     pub board: u32,
     pub userid: String,
@@ -105,7 +105,7 @@ pub(crate) struct ByReply {
 
 impl ByReply {
     /// The request to run, as the Subject parser would give it.
-    pub fn request(&self) -> Request {
+    pub(super) fn request(&self) -> Request {
         Request {
             multiple: false,
             body_after_command: None,

@@ -170,7 +170,11 @@ impl Templates {
     }
 
     /// Render `name` with `context`; the text ends with one newline.
-    pub fn render<V: Into<Value>>(&self, name: &str, context: V) -> Result<String, TemplateError> {
+    pub(crate) fn render<V: Into<Value>>(
+        &self,
+        name: &str,
+        context: V,
+    ) -> Result<String, TemplateError> {
         let err = |source| TemplateError::Render {
             name: name.to_string(),
             source,

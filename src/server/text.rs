@@ -331,7 +331,7 @@ pub(crate) struct Hidden {
 
 impl Hidden {
     /// Hide `word` (any case, however punctuated) from now on.
-    pub fn insert(&mut self, word: &str) {
+    pub(super) fn insert(&mut self, word: &str) {
         let word = word.trim();
         if !word.is_empty() {
             self.keys.insert(word_key(word));
@@ -339,7 +339,7 @@ impl Hidden {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
@@ -353,7 +353,7 @@ impl Hidden {
     /// word is what lies between white space; the punctuation around a
     /// hidden word stays (`'*****'.`), unless the word is hidden as it
     /// stands (a password that ends in `!` is masked whole).
-    pub fn mask(&self, text: &str) -> String {
+    pub(super) fn mask(&self, text: &str) -> String {
         if self.is_empty() {
             return text.to_string();
         }

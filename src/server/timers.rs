@@ -11,7 +11,7 @@ use rules::{self, Game};
 
 /// Reminders and forfeits due now on every active board: one mail per
 /// board and reader (`Nag: ...` for a reminder).
-pub(crate) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
+pub(super) fn run_timers(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     let defaults = &ctx.server.config.timers;
     let mut replies = Vec::new();
     let candidates = store::boards_for_timers(

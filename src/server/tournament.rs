@@ -97,7 +97,7 @@ pub(crate) fn execute(
 }
 
 /// `<game> tournament <action> <name> <userid> <pw> ...`
-pub(crate) fn tournament(
+pub(super) fn tournament(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     name: &str,
@@ -237,7 +237,7 @@ fn check_plan(plan: &TournamentPlan) -> Handled<u32> {
 
 /// Open a tournament (by mail: `creator` is the player; from the admin
 /// CLI: `None`), after the bounds and the name are checked.
-pub(crate) fn open(
+pub(super) fn open(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     name: &str,
@@ -1115,7 +1115,7 @@ fn named(
 /// one transaction with the mails it causes.
 impl super::Server<'_> {
     /// `admin tournament create NAME GAME ...`: open it (no entrant).
-    pub fn admin_tournament_create(
+    pub(crate) fn admin_tournament_create(
         &self,
         conn: &mut rusqlite::Connection,
         game: &str,
@@ -1137,7 +1137,7 @@ impl super::Server<'_> {
     }
 
     /// `admin tournament list [GAME]`: one line a tournament.
-    pub fn admin_tournament_list(
+    pub(crate) fn admin_tournament_list(
         &self,
         conn: &mut rusqlite::Connection,
         game: Option<&str>,

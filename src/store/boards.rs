@@ -119,7 +119,7 @@ impl BoardEnding {
     /// text that reads as an ending but would not be written back letter
     /// for letter (or reads as none) is [`BoardEnding::Other`], so what a
     /// player is shown never changes.
-    pub fn read(text: &str) -> BoardEnding {
+    pub(crate) fn read(text: &str) -> BoardEnding {
         match Self::parse(text) {
             Some(ending) if ending == text => ending,
             _ => BoardEnding::Other(text.to_string()),
@@ -187,7 +187,7 @@ impl BoardEnding {
     }
 
     /// The PGN `Termination` tag of a board that ended so.
-    pub fn termination(&self) -> &'static str {
+    pub(crate) fn termination(&self) -> &'static str {
         match self {
             BoardEnding::Forfeit { .. } => "time forfeit",
             BoardEnding::LeftTournament { .. } => "abandoned",
@@ -278,7 +278,7 @@ pub struct BoardRow {
 
 impl BoardRow {
     /// Which board this is.
-    pub fn id(&self) -> BoardId<'_> {
+    pub(crate) fn id(&self) -> BoardId<'_> {
         BoardId::new(&self.game, self.board)
     }
 
@@ -454,7 +454,7 @@ pub fn boards_of_game(conn: &Connection, game: &str) -> Result<Vec<BoardRow>> {
 }
 
 /// Boards of `game` (or of every game when `None`) where `userid` plays.
-pub fn boards_of_user(
+pub(crate) fn boards_of_user(
     conn: &Connection,
     game: Option<&str>,
     userid: &str,
@@ -473,7 +473,7 @@ pub fn boards_of_user(
 /// those the computer player (`computer`) plays. Time on vacation only
 /// ever shortens the idle time, so no board left out can be due; a board
 /// whose time cannot be read is kept in.
-pub fn boards_for_timers(
+pub(crate) fn boards_for_timers(
     conn: &Connection,
     now: DateTime<Utc>,
     nag_days: u32,
@@ -499,7 +499,7 @@ pub fn plies(conn: &Connection, id: BoardId<'_>) -> Result<Vec<Ply>> {
 }
 
 /// The plies after ply `first` (all of them for 0), in order.
-pub fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec<Ply>> {
+pub(crate) fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Result<Vec<Ply>> {
     let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT ply, seat, notation, events, comment, played_at, auto FROM plies
@@ -636,7 +636,7 @@ fn count_lines(conn: &Connection, id: BoardId<'_>) -> Result<()> {
 
 /// The position keys stored with ply `from` and every ply after it, in
 /// order (`None` for a ply stored without one).
-pub fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<Vec<Option<u64>>> {
+pub(crate) fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<Vec<Option<u64>>> {
     let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT position_key FROM plies WHERE game = ?1 AND board = ?2 AND ply >= ?3 ORDER BY ply",
@@ -648,7 +648,7 @@ pub fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<Vec<Opt
 }
 
 /// Store the position keys of plies (by ply number) stored without them.
-pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> Result<()> {
+pub(crate) fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> Result<()> {
     let (game, number) = (id.game, id.number);
     for &(ply, key) in keys {
         conn.exec(
@@ -666,7 +666,7 @@ pub fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> 
 /// count, see [`game::render::is_decision`]). Read from the line stored
 /// with the ply before it (migration 0026); counted by the database from
 /// the seats where that has none.
-pub fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
+pub(crate) fn move_line_of(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<(u32, bool)> {
     let (game, number) = (id.game, id.number);
     let stored: Option<(Option<u32>, bool)> = conn
         .prepare_cached(
@@ -713,7 +713,7 @@ pub fn ply_count(conn: &Connection, id: BoardId<'_>) -> Result<u32> {
 
 /// The seats that have played at least one ply on a board (each seat's
 /// search stops at its first ply, so a long game costs no more).
-pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<rules::Color>> {
+pub(crate) fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<rules::Color>> {
     let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT s.seat FROM board_players s
@@ -728,7 +728,7 @@ pub fn seats_that_played(conn: &Connection, id: BoardId<'_>) -> Result<Vec<rules
 
 /// Take back the last ply (undo). A resume point after the plies left is
 /// dropped (loading then replays from the start until a new one is set).
-pub fn remove_last_ply(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+pub(crate) fn remove_last_ply(conn: &Connection, id: BoardId<'_>) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM plies WHERE game = ?1 AND board = ?2
@@ -746,7 +746,7 @@ pub fn remove_last_ply(conn: &Connection, id: BoardId<'_>) -> Result<()> {
 
 /// Where loading a board starts: a ply and the position text after it
 /// (`None`: ply 0, the start position). See migration 0014.
-pub fn resume_point(conn: &Connection, id: BoardId<'_>) -> Result<(u32, Option<String>)> {
+pub(crate) fn resume_point(conn: &Connection, id: BoardId<'_>) -> Result<(u32, Option<String>)> {
     let (game, number) = (id.game, id.number);
     Ok(conn
         .prepare_cached(
@@ -789,7 +789,7 @@ pub fn update_position(
 }
 
 /// Record that the board saw an action now (a proposal or its answer).
-pub fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
@@ -798,7 +798,7 @@ pub fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<(
     Ok(())
 }
 
-pub fn set_proposal(
+pub(crate) fn set_proposal(
     conn: &Connection,
     id: BoardId<'_>,
     proposal: Option<(Proposal, rules::Color)>,
@@ -817,7 +817,7 @@ pub fn set_proposal(
 }
 
 /// End a board.
-pub fn finish_board(
+pub(crate) fn finish_board(
     conn: &Connection,
     id: BoardId<'_>,
     winner_seat: Option<rules::Color>,
@@ -846,7 +846,7 @@ pub fn finish_board(
 }
 
 /// Remove a board entirely (a game resigned before both players moved).
-pub fn delete_board(conn: &Connection, id: BoardId<'_>) -> Result<()> {
+pub(crate) fn delete_board(conn: &Connection, id: BoardId<'_>) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
         "DELETE FROM boards WHERE game = ?1 AND board = ?2",
@@ -855,7 +855,7 @@ pub fn delete_board(conn: &Connection, id: BoardId<'_>) -> Result<()> {
     Ok(())
 }
 
-pub fn set_last_nag(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn set_last_nag(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
     let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
@@ -875,7 +875,7 @@ pub fn observers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
 }
 
 /// Start observing; false when `userid` observed the board already.
-pub fn add_observer(conn: &Connection, id: BoardId<'_>, userid: &str) -> Result<bool> {
+pub(crate) fn add_observer(conn: &Connection, id: BoardId<'_>, userid: &str) -> Result<bool> {
     let (game, number) = (id.game, id.number);
     let n = conn.exec(
         "INSERT OR IGNORE INTO observers (game, board, userid) VALUES (?1, ?2, ?3)",
@@ -886,7 +886,7 @@ pub fn add_observer(conn: &Connection, id: BoardId<'_>, userid: &str) -> Result<
 
 /// Stop observing one board (or every board of `game` when `number` is
 /// `None`); returns how many subscriptions ended.
-pub fn remove_observer(
+pub(crate) fn remove_observer(
     conn: &Connection,
     game: &str,
     number: Option<u32>,
@@ -899,7 +899,7 @@ pub fn remove_observer(
 }
 
 /// Whether a board with this number exists (used before a board is loaded).
-pub fn board_exists(conn: &Connection, id: BoardId<'_>) -> Result<bool> {
+pub(crate) fn board_exists(conn: &Connection, id: BoardId<'_>) -> Result<bool> {
     let (game, number) = (id.game, id.number);
     Ok(conn
         .row(

@@ -12,7 +12,7 @@ use super::{parse_opt_time, parse_time, time_text, Cached, Result};
 
 /// One address that bounced.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bounced {
+pub(crate) struct Bounced {
     pub address: String,
     /// Distinct mails bounced since the last delivery accepted.
     pub bounces: u32,
@@ -23,7 +23,7 @@ pub struct Bounced {
 
 /// The run of bounces of one address, as [`count_bounce`] leaves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BounceRun {
+pub(crate) struct BounceRun {
     /// False when this mail's bounce was counted before (quoted again).
     pub new: bool,
     /// Distinct mails bounced since the last delivery accepted.
@@ -52,7 +52,7 @@ pub fn message_id_key(conn: &Connection) -> Result<Vec<u8>> {
 /// bounces it belongs to: the distinct mails to the address that bounced
 /// after the last one the relay accepted without a bounce, and queued
 /// after mail last came from the address.
-pub fn count_bounce(
+pub(crate) fn count_bounce(
     conn: &Connection,
     address: &str,
     outbox_id: i64,
@@ -99,7 +99,7 @@ pub fn count_bounce(
 }
 
 /// Stop mail to `address` (from `now`, unless it is stopped already).
-pub fn stop_address(conn: &Connection, address: &str, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn stop_address(conn: &Connection, address: &str, now: DateTime<Utc>) -> Result<()> {
     conn.exec(
         "UPDATE address_bounces SET stopped_at = coalesce(stopped_at, ?2) WHERE address = ?1",
         params![folded(address), time_text(now)],
@@ -111,7 +111,7 @@ pub fn stop_address(conn: &Connection, address: &str, now: DateTime<Utc>) -> Res
 /// (and a bounce of any mail queued before now counts for nothing), and
 /// it gets mail again. A stopped address is owed a notice (see
 /// [`take_bounce_notice`]). True when it had bounced.
-pub fn clear_bounces(conn: &Connection, address: &str) -> Result<bool> {
+pub(crate) fn clear_bounces(conn: &Connection, address: &str) -> Result<bool> {
     let address = folded(address);
     let row: Option<(u32, Option<String>)> = conn
         .row(
@@ -144,7 +144,7 @@ pub fn clear_bounces(conn: &Connection, address: &str) -> Result<bool> {
 /// The notice owed to `address` since its stop ended: how many mails had
 /// bounced and when it was stopped. Taken once, and only while the
 /// address is not stopped again (a mail to it then is not sent).
-pub fn take_bounce_notice(
+pub(crate) fn take_bounce_notice(
     conn: &Connection,
     address: &str,
 ) -> Result<Option<(u32, DateTime<Utc>)>> {
@@ -166,7 +166,7 @@ pub fn take_bounce_notice(
 }
 
 /// Whether mail to `address` is stopped by its bounces.
-pub fn bounces_stopped(conn: &Connection, address: &str) -> Result<bool> {
+pub(crate) fn bounces_stopped(conn: &Connection, address: &str) -> Result<bool> {
     Ok(conn
         .row(
             "SELECT 1 FROM address_bounces WHERE address = ?1 AND stopped_at IS NOT NULL",
@@ -178,7 +178,7 @@ pub fn bounces_stopped(conn: &Connection, address: &str) -> Result<bool> {
 }
 
 /// Every address with bounces counted, stopped ones first, then by address.
-pub fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
+pub(crate) fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
     let mut stmt = conn.prepare_cached(
         "SELECT address, bounces, last_at, stopped_at FROM address_bounces
          WHERE bounces > 0 OR stopped_at IS NOT NULL
@@ -210,7 +210,7 @@ pub fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
 /// caller checks the id is really that row's (see
 /// [`crate::mail::outgoing_message_id`]). Returns (row id, recipient, the
 /// mail as queued, its own Message-ID).
-pub fn outbox_mail_for_id(
+pub(crate) fn outbox_mail_for_id(
     conn: &Connection,
     message_id: &str,
 ) -> Result<Option<(i64, crate::mail::Outgoing, Option<String>)>> {

@@ -8,18 +8,22 @@ use super::Result;
 
 /// The password hash of the computer's account: no PHC string, so no
 /// password ever matches it.
-pub const COMPUTER_PASSWORD_HASH: &str = "computer: no password";
+pub(crate) const COMPUTER_PASSWORD_HASH: &str = "computer: no password";
 
 /// Create the computer's account (no password, no address) unless the
 /// userid exists already.
-pub fn ensure_computer_user(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn ensure_computer_user(
+    conn: &Connection,
+    userid: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
     if super::user(conn, userid)?.is_none() {
         super::insert_user(conn, userid, COMPUTER_PASSWORD_HASH, &[], now)?;
     }
     Ok(())
 }
 
-pub fn set_computer_level(conn: &Connection, id: BoardId<'_>, level: u8) -> Result<()> {
+pub(crate) fn set_computer_level(conn: &Connection, id: BoardId<'_>, level: u8) -> Result<()> {
     let (game, board) = (id.game, id.number);
     conn.exec(
         "INSERT OR REPLACE INTO computer_levels (game, board, level) VALUES (?1, ?2, ?3)",
@@ -29,7 +33,7 @@ pub fn set_computer_level(conn: &Connection, id: BoardId<'_>, level: u8) -> Resu
 }
 
 /// The computer's level on a board, if it plays there.
-pub fn computer_level(conn: &Connection, id: BoardId<'_>) -> Result<Option<u8>> {
+pub(crate) fn computer_level(conn: &Connection, id: BoardId<'_>) -> Result<Option<u8>> {
     let (game, board) = (id.game, id.number);
     Ok(conn
         .prepare_cached("SELECT level FROM computer_levels WHERE game = ?1 AND board = ?2")?

@@ -47,7 +47,7 @@ pub fn conditional_tree(
 
 /// Store the tree of the player in `seat` (replacing theirs), its lines
 /// starting after `from_ply` plies; an empty tree removes it.
-pub fn set_conditional_tree(
+pub(crate) fn set_conditional_tree(
     conn: &Connection,
     id: BoardId<'_>,
     seat: Color,
@@ -79,7 +79,11 @@ pub fn set_conditional_tree(
 }
 
 /// Forget the tree of the player in `seat`; whether there was one.
-pub fn clear_conditional_tree(conn: &Connection, id: BoardId<'_>, seat: Color) -> Result<bool> {
+pub(crate) fn clear_conditional_tree(
+    conn: &Connection,
+    id: BoardId<'_>,
+    seat: Color,
+) -> Result<bool> {
     Ok(conn.exec(
         "DELETE FROM conditional_lines WHERE game = ?1 AND board = ?2 AND seat = ?3",
         params![id.game, id.number, seat.index() as i64],
@@ -87,7 +91,7 @@ pub fn clear_conditional_tree(conn: &Connection, id: BoardId<'_>, seat: Color) -
 }
 
 /// Forget every tree on a board (a draw offer, an undo, the game's end).
-pub fn clear_conditional_trees(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
+pub(crate) fn clear_conditional_trees(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
     Ok(conn.exec(
         "DELETE FROM conditional_lines WHERE game = ?1 AND board = ?2",
         params![id.game, id.number],

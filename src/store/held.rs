@@ -8,7 +8,12 @@ use rusqlite::{params, Connection};
 use super::{time_text, Cached, Result};
 
 /// Count one message from `author` held back from `userid`.
-pub fn hold_back(conn: &Connection, userid: &str, author: &str, at: DateTime<Utc>) -> Result<()> {
+pub(crate) fn hold_back(
+    conn: &Connection,
+    userid: &str,
+    author: &str,
+    at: DateTime<Utc>,
+) -> Result<()> {
     conn.exec(
         "INSERT INTO held_back (userid, author, count, last_at) VALUES (?1, ?2, 1, ?3)
          ON CONFLICT (userid, author) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
@@ -23,7 +28,7 @@ pub fn hold_back(conn: &Connection, userid: &str, author: &str, at: DateTime<Utc
 
 /// The authors of the messages held back from `userid`, with how many
 /// each, by author; forgotten once read (each is told once).
-pub fn take_held_back(conn: &Connection, userid: &str) -> Result<Vec<(String, i64)>> {
+pub(crate) fn take_held_back(conn: &Connection, userid: &str) -> Result<Vec<(String, i64)>> {
     let userid = userid.to_ascii_lowercase();
     let mut stmt = conn
         .prepare_cached("SELECT author, count FROM held_back WHERE userid = ?1 ORDER BY author")?;

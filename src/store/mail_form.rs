@@ -8,7 +8,8 @@ use super::{Cached, Result};
 
 /// Whether `userid` asked for text-only mail (`<game> set <userid> <pw>
 /// plain`). The choice holds for every game.
-pub fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
+#[cfg(test)]
+pub(crate) fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
     Ok(conn.row(
         "SELECT EXISTS (SELECT 1 FROM plain_mail_users WHERE userid = ?1)",
         params![userid],
@@ -17,7 +18,7 @@ pub fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
 }
 
 /// `set … plain` (true) or `set … html` (false).
-pub fn set_plain_mail(conn: &Connection, userid: &str, plain: bool) -> Result<()> {
+pub(crate) fn set_plain_mail(conn: &Connection, userid: &str, plain: bool) -> Result<()> {
     if plain {
         conn.exec(
             "INSERT OR IGNORE INTO plain_mail_users (userid) VALUES (?1)",
@@ -37,7 +38,7 @@ pub fn set_plain_mail(conn: &Connection, userid: &str, plain: bool) -> Result<()
 /// gets text only when either asked (text alone is readable everywhere);
 /// an address of no player (a stranger's, a confirmation mail's) gets the
 /// default, both parts.
-pub fn address_wants_plain(conn: &Connection, address: &str) -> Result<bool> {
+pub(crate) fn address_wants_plain(conn: &Connection, address: &str) -> Result<bool> {
     Ok(conn.row(
         "SELECT EXISTS (SELECT 1 FROM user_addresses a JOIN plain_mail_users p
                         ON p.userid = a.userid WHERE a.address = ?1)",
@@ -47,7 +48,7 @@ pub fn address_wants_plain(conn: &Connection, address: &str) -> Result<bool> {
 }
 
 /// Marks the outbox mail `id` to go out with an HTML part.
-pub fn set_outbox_html(conn: &Connection, id: i64) -> Result<()> {
+pub(crate) fn set_outbox_html(conn: &Connection, id: i64) -> Result<()> {
     conn.exec("UPDATE outbox SET html = 1 WHERE id = ?1", params![id])?;
     Ok(())
 }

@@ -24,7 +24,7 @@ pub fn mail_seen(conn: &Connection, message_id: &str, fingerprint: &str) -> Resu
 
 /// Record a processed mail. `outcome` is a short word for the log
 /// (`answered`, `ignored`, `rate-limited`).
-pub fn record_mail(
+pub(crate) fn record_mail(
     conn: &Connection,
     (message_id, fingerprint): (&str, &str),
     sender: Option<&str>,
@@ -40,7 +40,12 @@ pub fn record_mail(
 }
 
 /// How many mails from `sender` were processed since `since`.
-pub fn mails_from_since(conn: &Connection, sender: &str, since: DateTime<Utc>) -> Result<u32> {
+#[cfg(test)]
+pub(crate) fn mails_from_since(
+    conn: &Connection,
+    sender: &str,
+    since: DateTime<Utc>,
+) -> Result<u32> {
     Ok(conn.row(
         "SELECT count(*) FROM processed_mail WHERE sender = ?1 AND processed_at >= ?2",
         params![sender, time_text(since)],
@@ -104,7 +109,7 @@ const DUE_MAIL: &str =
 /// The first `limit` outbox mails due at `now` (oldest first): a sending
 /// pass works through a long outbox in batches of these, so that it never
 /// holds more than one batch in memory.
-pub fn due_mail_first(
+pub(crate) fn due_mail_first(
     conn: &Connection,
     now: DateTime<Utc>,
     limit: u32,
@@ -147,7 +152,12 @@ pub fn pending_count(conn: &Connection) -> Result<u32> {
 /// [`mark_failed`] or [`unclaim`] records what became of it; a claim
 /// still marked when the next sender takes the [`SendLock`] was left by a
 /// sender that died, and [`reclaim_orphans`] makes it due again at once.
-pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn claim(
+    conn: &Connection,
+    id: i64,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> Result<bool> {
     let n = conn.exec(
         "UPDATE outbox SET next_attempt_at = ?3, claimed = 1
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?2",
@@ -157,7 +167,7 @@ pub fn claim(conn: &Connection, id: i64, now: DateTime<Utc>, until: DateTime<Utc
 }
 
 /// Give back a claimed mail that was not tried: due again at `at`.
-pub fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
+pub(crate) fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<()> {
     conn.exec(
         "UPDATE outbox SET next_attempt_at = ?2, claimed = 0
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
@@ -178,7 +188,12 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
 }
 
 /// A temporary failure: try again at `next`.
-pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) -> Result<()> {
+pub(crate) fn mark_retry(
+    conn: &Connection,
+    id: i64,
+    next: DateTime<Utc>,
+    error: &str,
+) -> Result<()> {
     conn.exec(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3,
              claimed = 0
@@ -189,7 +204,12 @@ pub fn mark_retry(conn: &Connection, id: i64, next: DateTime<Utc>, error: &str) 
 }
 
 /// A permanent failure: never tried again.
-pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) -> Result<()> {
+pub(crate) fn mark_failed(
+    conn: &Connection,
+    id: i64,
+    now: DateTime<Utc>,
+    error: &str,
+) -> Result<()> {
     conn.exec(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3, claimed = 0
          WHERE id = ?1",
@@ -202,7 +222,7 @@ pub fn mark_failed(conn: &Connection, id: i64, now: DateTime<Utc>, error: &str) 
 /// longer claimed: called by a sender that has just taken the
 /// [`SendLock`], when no other process can be sending them (issue #24: a
 /// crash no longer strands a batch for the lease). Returns how many.
-pub fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
+pub(crate) fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE outbox SET claimed = 0, next_attempt_at = ?1
          WHERE claimed = 1 AND sent_at IS NULL AND failed_at IS NULL",
@@ -211,7 +231,7 @@ pub fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
 }
 
 /// Whether any outbox row is due at `now`.
-pub fn any_due(conn: &Connection, now: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn any_due(conn: &Connection, now: DateTime<Utc>) -> Result<bool> {
     Ok(!due_mail_first(conn, now, 1)?.is_empty())
 }
 
@@ -223,13 +243,13 @@ pub fn any_due(conn: &Connection, now: DateTime<Utc>) -> Result<bool> {
 /// `process`) never sends a row another live process is sending, and a
 /// claim found by the next holder was left by a dead one.
 #[derive(Debug)]
-pub struct SendLock {
+pub(crate) struct SendLock {
     _file: std::fs::File,
 }
 
 /// What [`SendLock::try_take`] found.
 #[derive(Debug)]
-pub enum SendLockState {
+pub(crate) enum SendLockState {
     /// Taken: this process may send.
     Taken(SendLock),
     /// Another live process holds it and is sending.
@@ -241,14 +261,14 @@ pub enum SendLockState {
 
 impl SendLock {
     /// The lock file of the database `conn` has open, if it is a file.
-    pub fn path_for(conn: &Connection) -> Option<std::path::PathBuf> {
+    pub(crate) fn path_for(conn: &Connection) -> Option<std::path::PathBuf> {
         conn.path()
             .filter(|p| !p.is_empty())
             .map(|p| std::path::PathBuf::from(format!("{p}.send-lock")))
     }
 
     /// Tries to take the send lock of `conn`'s database without waiting.
-    pub fn try_take(conn: &Connection) -> SendLockState {
+    pub(crate) fn try_take(conn: &Connection) -> SendLockState {
         let Some(path) = SendLock::path_for(conn) else {
             return SendLockState::Unavailable(None);
         };
@@ -288,7 +308,7 @@ impl SendLock {
 /// it is (its game ended, or a later ply was played); a reply to its mail
 /// is then answered as one to a mail the server does not know. The token
 /// of a board's current ply stays, however old.
-pub fn prune(
+pub(crate) fn prune(
     conn: &Connection,
     processed_before: DateTime<Utc>,
     sent_before: DateTime<Utc>,
@@ -323,7 +343,7 @@ pub fn prune(
 
 /// Rows [`prune`] removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pruned {
+pub(crate) struct Pruned {
     pub processed: usize,
     pub sent: usize,
     pub reply_tokens: usize,

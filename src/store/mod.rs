@@ -24,19 +24,19 @@ mod users;
 
 pub use boards::*;
 pub use bounces::*;
-pub use computer::*;
+pub(crate) use computer::*;
 pub use conditional::*;
-pub use held::*;
-pub use mail_form::*;
+pub(crate) use held::*;
+pub(crate) use mail_form::*;
 pub use mailbox::*;
 pub use pending::*;
-pub use quarantine::*;
-pub use reply_tokens::*;
-pub use savepoint::savepoint;
-pub use service::*;
-pub use settings::*;
-pub use stats::*;
-pub use throttles::*;
+pub(crate) use quarantine::*;
+pub(crate) use reply_tokens::*;
+pub(crate) use savepoint::savepoint;
+pub(crate) use service::*;
+pub(crate) use settings::*;
+pub(crate) use stats::*;
+pub(crate) use throttles::*;
 pub use tournaments::*;
 pub use users::*;
 
@@ -71,7 +71,7 @@ pub enum StoreError {
     File(String),
 }
 
-pub type Result<T> = std::result::Result<T, StoreError>;
+pub(crate) type Result<T> = std::result::Result<T, StoreError>;
 
 /// `execute` and `query_row` through the connection's cache of prepared
 /// statements: the store's statements are fixed texts, run many times a
@@ -167,7 +167,7 @@ fn migrations() -> Migrations<'static> {
 
 /// The `application_id` in the header of a pbmchess database ("PBMC"),
 /// set by migration 0048.
-pub const APPLICATION_ID: i64 = 0x5042_4D43;
+pub(crate) const APPLICATION_ID: i64 = 0x5042_4D43;
 
 /// Tables every pbmchess database has had since its first migration: a
 /// database made before [`APPLICATION_ID`] was written is known by them.
@@ -199,7 +199,7 @@ pub fn open(path: &Path) -> Result<Connection> {
 
 /// [`open`] for `pbmchess init`: also makes the database in an empty file
 /// (0 bytes, or SQLite without a table). A foreign file is refused too.
-pub fn open_for_init(path: &Path) -> Result<Connection> {
+pub(crate) fn open_for_init(path: &Path) -> Result<Connection> {
     open_as(path, Opening::Init)
 }
 
@@ -392,7 +392,7 @@ fn found_in(conn: &Connection) -> Result<Found> {
 /// index against its table): its first `max` complaints, none when the
 /// database is sound. `quick_check` does not compare indexes with their
 /// tables, so it passes a database whose index lost or changed a row.
-pub fn integrity_problems(conn: &Connection, max: u32) -> Result<Vec<String>> {
+pub(crate) fn integrity_problems(conn: &Connection, max: u32) -> Result<Vec<String>> {
     let mut stmt = conn.prepare(&format!("PRAGMA integrity_check({})", max.max(1)))?;
     let lines: Vec<String> = stmt
         .query_map([], |r| r.get(0))?

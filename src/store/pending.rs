@@ -89,7 +89,10 @@ pub fn pending_move(
 
 /// Store a pending move, replacing the player's earlier one of that kind;
 /// returns the replaced one.
-pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Option<PendingMove>> {
+pub(crate) fn set_pending_move(
+    conn: &Connection,
+    pending: &PendingMove,
+) -> Result<Option<PendingMove>> {
     let old = take_pending_move(
         conn,
         BoardId::new(&pending.game, pending.board),
@@ -123,7 +126,7 @@ pub fn set_pending_move(conn: &Connection, pending: &PendingMove) -> Result<Opti
 }
 
 /// Remove and return the pending move of `kind` of the player in `seat`.
-pub fn take_pending_move(
+pub(crate) fn take_pending_move(
     conn: &Connection,
     id: BoardId<'_>,
     seat: rules::Color,
@@ -143,7 +146,7 @@ pub fn take_pending_move(
 /// Forget every pending move on a board (an accepted undo, the game's end),
 /// the players' conditional moves too (issue #26); returns how many
 /// queued or submitted moves there were.
-pub fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
+pub(crate) fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
     super::clear_conditional_trees(conn, id)?;
     let (game, number) = (id.game, id.number);
     Ok(conn.exec(

@@ -9,7 +9,7 @@ use super::{parse_opt_time, parse_time, time_text, Result};
 
 /// One failing or quarantined inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InboundFailure {
+pub(crate) struct InboundFailure {
     pub id: i64,
     pub message_id: String,
     pub sender: Option<String>,
@@ -26,7 +26,7 @@ pub struct InboundFailure {
 /// Whether a failure is another process holding the database (busy or
 /// locked): a wait, not a fault of the mail, so it does not count towards
 /// the quarantine.
-pub fn is_busy(error: &rusqlite::Error) -> bool {
+pub(crate) fn is_busy(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
@@ -34,7 +34,7 @@ pub fn is_busy(error: &rusqlite::Error) -> bool {
 }
 
 /// What is known of a failing mail when it fails.
-pub struct FailedMail<'a> {
+pub(crate) struct FailedMail<'a> {
     pub message_id: &'a str,
     pub sender: Option<&'a str>,
     pub subject: &'a str,
@@ -74,7 +74,7 @@ fn finish_row(
 
 /// Count one more failure of a mail; returns its row as it now stands.
 /// A mail already quarantined stays so (its count still grows).
-pub fn note_inbound_failure(
+pub(crate) fn note_inbound_failure(
     conn: &Connection,
     mail: &FailedMail<'_>,
     now: DateTime<Utc>,
@@ -108,7 +108,7 @@ fn inbound_failure_by_message_id(
 
 /// Quarantine a failing mail: keep its bytes (`None` when they could not
 /// be read) so that it can be replayed.
-pub fn quarantine_inbound(
+pub(crate) fn quarantine_inbound(
     conn: &Connection,
     id: i64,
     raw: Option<&[u8]>,
@@ -123,7 +123,7 @@ pub fn quarantine_inbound(
 
 /// The failing mails still waiting in the inbox (those that went through
 /// meanwhile are left out) and the quarantined ones, oldest first.
-pub fn inbound_failures(conn: &Connection) -> Result<Vec<InboundFailure>> {
+pub(crate) fn inbound_failures(conn: &Connection) -> Result<Vec<InboundFailure>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM inbound_failures f
          WHERE quarantined_at IS NOT NULL
@@ -139,7 +139,7 @@ pub fn inbound_failures(conn: &Connection) -> Result<Vec<InboundFailure>> {
 }
 
 /// One failing or quarantined mail with its bytes (when kept).
-pub fn inbound_failure(
+pub(crate) fn inbound_failure(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<(InboundFailure, Option<Vec<u8>>)>> {
@@ -157,7 +157,7 @@ pub fn inbound_failure(
 }
 
 /// A replay failed again: count it and keep the newest error.
-pub fn note_replay_failure(
+pub(crate) fn note_replay_failure(
     conn: &Connection,
     id: i64,
     error: &str,
@@ -172,13 +172,13 @@ pub fn note_replay_failure(
 }
 
 /// Forget a failing mail (replayed, or dropped by the admin).
-pub fn forget_inbound_failure(conn: &Connection, id: i64) -> Result<bool> {
+pub(crate) fn forget_inbound_failure(conn: &Connection, id: i64) -> Result<bool> {
     Ok(conn.exec("DELETE FROM inbound_failures WHERE id = ?1", params![id])? == 1)
 }
 
 /// Note that the mails `keys` (see `inbound_attempts`, migration 0035)
 /// are being handled, `alone` or as a group; committed before they run.
-pub fn begin_attempts(
+pub(crate) fn begin_attempts(
     conn: &Connection,
     keys: &[&str],
     alone: bool,
@@ -197,7 +197,7 @@ pub fn begin_attempts(
 
 /// The mail `key` was handled to the end (committed, or its failure
 /// counted): forget its attempt.
-pub fn end_attempt(conn: &Connection, key: &str) -> Result<()> {
+pub(crate) fn end_attempt(conn: &Connection, key: &str) -> Result<()> {
     conn.exec(
         "DELETE FROM inbound_attempts WHERE mail_key = ?1",
         params![key],
@@ -207,7 +207,7 @@ pub fn end_attempt(conn: &Connection, key: &str) -> Result<()> {
 
 /// An attempt at mail `key` that never ended (the process died during
 /// it), taken away: `Some(alone)`, or `None` when there was none.
-pub fn take_attempt(conn: &Connection, key: &str) -> Result<Option<bool>> {
+pub(crate) fn take_attempt(conn: &Connection, key: &str) -> Result<Option<bool>> {
     Ok(conn
         .row(
             "DELETE FROM inbound_attempts WHERE mail_key = ?1 RETURNING alone",
@@ -218,7 +218,8 @@ pub fn take_attempt(conn: &Connection, key: &str) -> Result<Option<bool>> {
 }
 
 /// How many mails are quarantined.
-pub fn quarantined_count(conn: &Connection) -> Result<u32> {
+#[cfg(test)]
+pub(crate) fn quarantined_count(conn: &Connection) -> Result<u32> {
     Ok(conn.row(
         "SELECT count(*) FROM inbound_failures WHERE quarantined_at IS NOT NULL",
         [],

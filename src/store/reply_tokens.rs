@@ -12,7 +12,7 @@ use super::{time_text, Result};
 /// What a reply token stands for: a board mail sent to `userid` about
 /// board `board` of `game` when `ply` plies had been played.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplyToken {
+pub(crate) struct ReplyToken {
     pub game: String,
     pub board: u32,
     pub userid: String,
@@ -22,7 +22,7 @@ pub struct ReplyToken {
 }
 
 /// Remember a token by its hash (`token_hash`: hex SHA-256 of the token).
-pub fn insert_reply_token(
+pub(crate) fn insert_reply_token(
     conn: &Connection,
     token_hash: &str,
     token: &ReplyToken,
@@ -44,7 +44,7 @@ pub fn insert_reply_token(
 }
 
 /// The token with this hash, if the server issued it.
-pub fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyToken>> {
+pub(crate) fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyToken>> {
     Ok(conn
         .row(
             "SELECT game, board, userid, ply, expired_at IS NOT NULL FROM reply_tokens
@@ -64,7 +64,11 @@ pub fn reply_token(conn: &Connection, token_hash: &str) -> Result<Option<ReplyTo
 }
 
 /// The game on this board ended: none of its tokens plays any more.
-pub fn expire_reply_tokens(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn expire_reply_tokens(
+    conn: &Connection,
+    id: BoardId<'_>,
+    now: DateTime<Utc>,
+) -> Result<()> {
     let (game, board) = (id.game, id.number);
     conn.exec(
         "UPDATE reply_tokens SET expired_at = ?3
@@ -76,7 +80,11 @@ pub fn expire_reply_tokens(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc
 
 /// Every token `userid` holds, on every board, plays no more (`set ...
 /// noreply`, a new password or address, signoff: issue #31).
-pub fn expire_user_reply_tokens(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn expire_user_reply_tokens(
+    conn: &Connection,
+    userid: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
     conn.exec(
         "UPDATE reply_tokens SET expired_at = ?2 WHERE userid = ?1 AND expired_at IS NULL",
         params![userid, time_text(now)],
@@ -87,7 +95,7 @@ pub fn expire_user_reply_tokens(conn: &Connection, userid: &str, now: DateTime<U
 /// Remember the secrets outbox mail `id` carries (a reply token, codes):
 /// [`forget_secrets`] blanks them once it is sent. A mail given up keeps
 /// them (it reached nobody, and `admin outbox retry` sends it as it was).
-pub fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Result<()> {
+pub(crate) fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Result<()> {
     let words: Vec<&str> = secrets
         .iter()
         .map(|s| s.trim())
@@ -107,7 +115,7 @@ pub fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Res
 /// [`forget_secrets`]): a token's Message-ID (`t.TOKEN@domain`) with the
 /// token replaced by its SHA-256, so a bounce that quotes the id as it was
 /// sent still finds its row. `None` for an id that carried no token.
-pub fn message_id_at_rest(id: &str) -> Option<String> {
+pub(crate) fn message_id_at_rest(id: &str) -> Option<String> {
     let (local, domain) = id.rsplit_once('@')?;
     let token = local.strip_prefix("t.").filter(|t| !t.is_empty())?;
     Some(format!("t.{}@{domain}", hex_sha256(token)))
@@ -125,7 +133,7 @@ fn hex_sha256(word: &str) -> String {
 /// Message-ID (which then names the mail without being a token: a reply
 /// to it, or a forged one made from a backup, finds no token). Until now
 /// they stayed in clear, so that a resend after a crash is the same mail.
-pub fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
+pub(crate) fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
     let secrets: Option<Option<String>> = conn
         .row(
             "SELECT secrets FROM outbox WHERE id = ?1",
@@ -155,7 +163,7 @@ pub fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
 
 /// Whether a notice keyed `key` may be sent now: not sent within a day
 /// before `now`. When it may, it is recorded as sent now.
-pub fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>) -> Result<bool> {
     let last: Option<String> = conn
         .row(
             "SELECT sent_at FROM notices_sent WHERE key = ?1",
@@ -178,7 +186,7 @@ pub fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>) -> Res
 
 /// Send outbox mail `id` with this Message-ID (without brackets) instead
 /// of the one derived from the row.
-pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Result<()> {
+pub(crate) fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Result<()> {
     conn.exec(
         "UPDATE outbox SET message_id = ?2 WHERE id = ?1",
         params![id, message_id],
@@ -187,7 +195,7 @@ pub fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Re
 }
 
 /// Whether `userid` switched playing by reply off for `game` (`set ... noreply`).
-pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
+pub(crate) fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let off: Option<bool> = conn
         .row(
             "SELECT no_reply FROM preferences WHERE userid = ?1 AND game = ?2",
@@ -198,7 +206,7 @@ pub fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     Ok(off.unwrap_or(false))
 }
 
-pub fn set_no_reply(conn: &Connection, userid: &str, game: &str, off: bool) -> Result<()> {
+pub(crate) fn set_no_reply(conn: &Connection, userid: &str, game: &str, off: bool) -> Result<()> {
     conn.exec(
         "INSERT INTO preferences (userid, game, board_size, no_reply) VALUES (?1, ?2, 'large', ?3)
          ON CONFLICT (userid, game) DO UPDATE SET no_reply = excluded.no_reply",

@@ -12,7 +12,7 @@ use rusqlite::Connection;
 /// The one place the server writes `SAVEPOINT`: charges that a rollback
 /// must not undo are written again by `server::guard::Session::savepoint`,
 /// which wraps this.
-pub fn savepoint<T, E: From<rusqlite::Error>>(
+pub(crate) fn savepoint<T, E: From<rusqlite::Error>>(
     conn: &Connection,
     name: &'static str,
     work: impl FnOnce() -> Result<T, E>,

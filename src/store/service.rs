@@ -9,7 +9,11 @@ use super::{parse_opt_time, parse_time, time_text, Cached, Result};
 
 /// Record that a pass ended at `now`; `inbox_error` is why the inbox could
 /// not be read in it (kept, with its time, until the next error).
-pub fn record_pass(conn: &Connection, now: DateTime<Utc>, inbox_error: Option<&str>) -> Result<()> {
+pub(crate) fn record_pass(
+    conn: &Connection,
+    now: DateTime<Utc>,
+    inbox_error: Option<&str>,
+) -> Result<()> {
     let set = "INSERT INTO service_state (key, value, at) VALUES (?1, ?2, ?3)
                ON CONFLICT (key) DO UPDATE SET value = excluded.value, at = excluded.at";
     conn.exec(set, params!["last_pass", "", time_text(now)])?;
@@ -22,7 +26,7 @@ pub fn record_pass(conn: &Connection, now: DateTime<Utc>, inbox_error: Option<&s
 /// Record that an inbound mail was handled (committed) at `now`: `status`
 /// shows its age beside the last pass's, so a busy server is told from a
 /// stuck one.
-pub fn record_mail_handled(conn: &Connection, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn record_mail_handled(conn: &Connection, now: DateTime<Utc>) -> Result<()> {
     conn.exec(
         "INSERT INTO service_state (key, value, at) VALUES ('last_mail', '', ?1)
          ON CONFLICT (key) DO UPDATE SET at = excluded.at",
@@ -33,7 +37,7 @@ pub fn record_mail_handled(conn: &Connection, now: DateTime<Utc>) -> Result<()> 
 
 /// What `status` shows of the daemon itself and of the outbox.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ServiceState {
+pub(crate) struct ServiceState {
     /// When the last pass ended (never: `None`).
     pub last_pass_at: Option<DateTime<Utc>>,
     /// When the last inbound mail was handled (never: `None`).
@@ -49,7 +53,7 @@ pub struct ServiceState {
     pub outbox_error: Option<(i64, String)>,
 }
 
-pub fn service_state(conn: &Connection) -> Result<ServiceState> {
+pub(crate) fn service_state(conn: &Connection) -> Result<ServiceState> {
     let get = |key: &str| -> Result<Option<(String, String)>> {
         Ok(conn
             .row(

@@ -9,7 +9,7 @@ use super::{parse_time, time_text, Result};
 
 /// Whether `userid` takes challenges of `game`, and how many active boards at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChallengeSettings {
+pub(crate) struct ChallengeSettings {
     pub accepts: bool,
     pub limit: Option<u32>,
 }
@@ -23,7 +23,7 @@ impl Default for ChallengeSettings {
     }
 }
 
-pub fn challenge_settings(
+pub(crate) fn challenge_settings(
     conn: &Connection,
     userid: &str,
     game: &str,
@@ -43,7 +43,7 @@ pub fn challenge_settings(
         .unwrap_or_default())
 }
 
-pub fn set_challenge_settings(
+pub(crate) fn set_challenge_settings(
     conn: &Connection,
     userid: &str,
     game: &str,
@@ -59,7 +59,7 @@ pub fn set_challenge_settings(
 }
 
 /// Ask for the results of board `number` of `game` (`None`: every board).
-pub fn add_result_notification(
+pub(crate) fn add_result_notification(
     conn: &Connection,
     game: &str,
     number: Option<u32>,
@@ -73,7 +73,7 @@ pub fn add_result_notification(
 }
 
 /// Who asked for the result of this board, by userid.
-pub fn result_watchers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
+pub(crate) fn result_watchers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>> {
     let (game, number) = (id.game, id.number);
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT userid FROM result_notifications
@@ -85,13 +85,17 @@ pub fn result_watchers(conn: &Connection, id: BoardId<'_>) -> Result<Vec<String>
 
 /// One vacation, possibly still running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vacation {
+pub(crate) struct Vacation {
     pub starts_at: DateTime<Utc>,
     pub ends_at: DateTime<Utc>,
 }
 
 /// Every vacation of `userid` that ends after `since`, oldest first.
-pub fn vacations(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Result<Vec<Vacation>> {
+pub(crate) fn vacations(
+    conn: &Connection,
+    userid: &str,
+    since: DateTime<Utc>,
+) -> Result<Vec<Vacation>> {
     let mut stmt = conn.prepare_cached(
         "SELECT starts_at, ends_at FROM vacations WHERE userid = ?1 AND ends_at > ?2
          ORDER BY starts_at",
@@ -107,7 +111,7 @@ pub fn vacations(conn: &Connection, userid: &str, since: DateTime<Utc>) -> Resul
     Ok(out)
 }
 
-pub fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) -> Result<()> {
+pub(crate) fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) -> Result<()> {
     conn.exec(
         "INSERT INTO vacations (userid, starts_at, ends_at) VALUES (?1, ?2, ?3)",
         params![
@@ -120,7 +124,7 @@ pub fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) -> Resu
 }
 
 /// End every running vacation of `userid` at `now`; returns how many ended.
-pub fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<usize> {
+pub(crate) fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE vacations SET ends_at = ?2 WHERE userid = ?1 AND ends_at > ?2",
         params![userid, time_text(now)],
@@ -129,7 +133,7 @@ pub fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Res
 
 /// A player on the waiting list of `seek`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seek {
+pub(crate) struct Seek {
     pub userid: String,
     pub note: String,
     pub created_at: DateTime<Utc>,
@@ -137,7 +141,7 @@ pub struct Seek {
 
 /// Put `userid` on the waiting list of `game` (a second seek replaces the
 /// note and keeps the place).
-pub fn add_seek(
+pub(crate) fn add_seek(
     conn: &Connection,
     game: &str,
     userid: &str,
@@ -153,7 +157,7 @@ pub fn add_seek(
 }
 
 /// The longest-waiting seeker of `game` other than `except`, taken off the list.
-pub fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<Option<Seek>> {
+pub(crate) fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<Option<Seek>> {
     let found = conn
         .row(
             "SELECT userid, note, created_at FROM seeks

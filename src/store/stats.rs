@@ -11,7 +11,7 @@ use super::{parse_opt_time, parse_time, time_text, Result};
 
 /// One outbox mail not yet sent, as `admin outbox list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutboxEntry {
+pub(crate) struct OutboxEntry {
     pub id: i64,
     pub to: String,
     pub subject: String,
@@ -24,7 +24,7 @@ pub struct OutboxEntry {
 }
 
 /// The outbox mails not yet sent (waiting and given up), oldest first.
-pub fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
+pub(crate) fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, recipient, subject, created_at, attempts, next_attempt_at, failed_at,
                 last_error
@@ -61,7 +61,7 @@ pub fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
 
 /// Make an unsent mail (waiting or given up) due now. False when there is
 /// no unsent mail with that id.
-pub fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<bool> {
     Ok(conn.exec(
         "UPDATE outbox SET failed_at = NULL, next_attempt_at = ?2
          WHERE id = ?1 AND sent_at IS NULL",
@@ -70,7 +70,7 @@ pub fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<bool
 }
 
 /// Remove an unsent mail from the outbox. False when there is none with that id.
-pub fn drop_mail(conn: &Connection, id: i64) -> Result<bool> {
+pub(crate) fn drop_mail(conn: &Connection, id: i64) -> Result<bool> {
     Ok(conn.exec(
         "DELETE FROM outbox WHERE id = ?1 AND sent_at IS NULL",
         params![id],
@@ -79,7 +79,7 @@ pub fn drop_mail(conn: &Connection, id: i64) -> Result<bool> {
 
 /// The numbers of `admin stats`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub users: u32,
     pub signed_off: u32,
     /// Per game: (game, active boards, finished boards), by game name.
@@ -95,7 +95,7 @@ pub struct Stats {
 }
 
 /// Count what `admin stats` shows; mail per day from `since` on.
-pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
+pub(crate) fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
     let count = |sql: &str| -> Result<u32> { Ok(conn.row(sql, [], |r| r.get(0))?) };
     let mut s = Stats {
         users: count("SELECT count(*) FROM users WHERE signed_off_at IS NULL")?,
@@ -151,7 +151,7 @@ pub fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
 /// replaces anything there (a file or a symlink, dangling or not). On any
 /// failure (a full disk) the temporary file is removed: nothing named
 /// like the backup is left, so a file of that name is a whole backup.
-pub fn backup_into(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn backup_into(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Result<()> {
     let partial = partial_name(file)?;
     let written = write_copy(conn, &partial, now).and_then(|()| publish(&partial, file));
     // Linked (or failed): the temporary name goes either way.
@@ -242,7 +242,7 @@ fn publish(partial: &Path, file: &Path) -> Result<()> {
 }
 
 /// What the reason of an outbox mail scrubbed from a backup says.
-pub const SCRUBBED_IN_BACKUP: &str =
+pub(crate) const SCRUBBED_IN_BACKUP: &str =
     "not sent from this backup: its reply token and codes were removed when the backup was made";
 
 /// In a backup copy: remove every secret that still works, so that the
@@ -258,7 +258,7 @@ pub const SCRUBBED_IN_BACKUP: &str =
 /// `admin inbox retry` names the quarantine folder, which still holds the
 /// mail. Reply tokens and passwords are kept as hashes only, and stay.
 /// True when anything was scrubbed.
-pub fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Result<bool> {
     let tx = copy.unchecked_transaction()?;
     let ids: Vec<i64> = tx
         .prepare("SELECT id FROM outbox WHERE secrets IS NOT NULL")?

@@ -13,7 +13,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::{parse_opt_time, parse_time, time_text, Result};
 
 /// Until when `userid` takes no password, if it is locked now.
-pub fn locked_until(
+pub(crate) fn locked_until(
     conn: &Connection,
     userid: &str,
     now: DateTime<Utc>,
@@ -32,7 +32,7 @@ pub fn locked_until(
 /// window of `window` from the first; at `max` failures within it the
 /// userid is locked for `window`. Returns the end of the lockout when this
 /// failure began it (so the owner is told once).
-pub fn record_password_failure(
+pub(crate) fn record_password_failure(
     conn: &Connection,
     userid: &str,
     now: DateTime<Utc>,
@@ -64,7 +64,7 @@ pub fn record_password_failure(
 /// A new password set by the admin: the wrong ones before it are
 /// forgotten, from the account's own addresses and from strangers alike
 /// (wrong confirmation codes are not).
-pub fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
+pub(crate) fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
     conn.exec(
         "DELETE FROM password_failures WHERE userid IN (?1, 'stranger:' || ?1)",
         params![userid],
@@ -75,7 +75,7 @@ pub fn clear_password_failures(conn: &Connection, userid: &str) -> Result<()> {
 /// A right password: the wrong ones before it in its bucket are
 /// forgotten (only there: a player's own move does not give a stranger
 /// five more guesses).
-pub fn clear_failures_bucket(conn: &Connection, key: &str) -> Result<()> {
+pub(crate) fn clear_failures_bucket(conn: &Connection, key: &str) -> Result<()> {
     conn.exec(
         "DELETE FROM password_failures WHERE userid = ?1",
         params![key],
@@ -86,7 +86,7 @@ pub fn clear_failures_bucket(conn: &Connection, key: &str) -> Result<()> {
 /// The key of the throttle's keyed hashes: drawn at random by the
 /// migration that made it, kept in the database (so every process counts
 /// a nonexistent userid under the same hash).
-pub fn throttle_key(conn: &Connection) -> Result<Vec<u8>> {
+pub(crate) fn throttle_key(conn: &Connection) -> Result<Vec<u8>> {
     Ok(conn.row(
         "SELECT value FROM server_secrets WHERE name = 'throttle'",
         [],
@@ -95,7 +95,7 @@ pub fn throttle_key(conn: &Connection) -> Result<Vec<u8>> {
 }
 
 /// Whether `userid` was told of a lockout since `since`.
-pub fn lockout_noticed_since(
+pub(crate) fn lockout_noticed_since(
     conn: &Connection,
     userid: &str,
     since: DateTime<Utc>,
@@ -114,7 +114,11 @@ pub fn lockout_noticed_since(
 }
 
 /// `userid` is told of a lockout now.
-pub fn record_lockout_notice(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<()> {
+pub(crate) fn record_lockout_notice(
+    conn: &Connection,
+    userid: &str,
+    now: DateTime<Utc>,
+) -> Result<()> {
     conn.exec(
         "INSERT INTO lockout_notices (userid, sent_at) VALUES (?1, ?2)
          ON CONFLICT (userid) DO UPDATE SET sent_at = excluded.sent_at",
@@ -125,7 +129,7 @@ pub fn record_lockout_notice(conn: &Connection, userid: &str, now: DateTime<Utc>
 
 /// What a command count is kept for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CountScope {
+pub(crate) enum CountScope {
     /// Per sender address.
     Address,
     /// Per account whose password was right.
@@ -149,7 +153,7 @@ fn hour_of(now: DateTime<Utc>) -> String {
 }
 
 /// Commands counted for `key` in the clock hour of `now`.
-pub fn commands_this_hour(
+pub(crate) fn commands_this_hour(
     conn: &Connection,
     scope: CountScope,
     key: &str,
@@ -167,7 +171,7 @@ pub fn commands_this_hour(
 
 /// Count one command for `key` in the clock hour of `now`; returns the
 /// count after it. Counts of hours before the last are dropped as it goes.
-pub fn count_command(
+pub(crate) fn count_command(
     conn: &Connection,
     scope: CountScope,
     key: &str,
@@ -193,7 +197,7 @@ pub fn count_command(
 /// Boards `userid` asked for by mail since `since` (their challenges and
 /// seeks), as [`record_board_start`] recorded them (no rollback undoes
 /// them); with `opponent`, only those against that player.
-pub fn boards_started_since(
+pub(crate) fn boards_started_since(
     conn: &Connection,
     userid: &str,
     opponent: Option<&str>,
@@ -210,7 +214,7 @@ pub fn boards_started_since(
 
 /// `userid` asked for a board against `opponent` by mail now. Starts
 /// older than two days are dropped as it goes.
-pub fn record_board_start(
+pub(crate) fn record_board_start(
     conn: &Connection,
     userid: &str,
     opponent: &str,

@@ -16,7 +16,7 @@ pub enum TournamentKind {
 }
 
 impl TournamentKind {
-    pub fn text(self) -> &'static str {
+    pub(crate) fn text(self) -> &'static str {
         match self {
             TournamentKind::RoundRobin => "roundrobin",
             TournamentKind::Swiss => "swiss",
@@ -43,14 +43,6 @@ pub enum TournamentState {
 }
 
 impl TournamentState {
-    pub fn text(self) -> &'static str {
-        match self {
-            TournamentState::Open => "open",
-            TournamentState::Running => "running",
-            TournamentState::Finished => "finished",
-        }
-    }
-
     fn read(text: &str) -> Result<TournamentState> {
         match text {
             "open" => Ok(TournamentState::Open),
@@ -91,7 +83,7 @@ pub struct Tournament {
 }
 
 /// A tournament to open.
-pub struct NewTournament<'a> {
+pub(crate) struct NewTournament<'a> {
     pub game: &'a str,
     pub name: &'a str,
     pub kind: TournamentKind,
@@ -216,7 +208,7 @@ fn many(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<To
 }
 
 /// Open a tournament; its id. The caller checked that the name is free.
-pub fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> Result<i64> {
+pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> Result<i64> {
     conn.exec(
         "INSERT INTO tournaments (game, name, kind, double, rounds, size, options, nag_days,
                                   forfeit_days, total_days, creator, created_at)
@@ -249,7 +241,7 @@ pub fn tournament(conn: &Connection, game: &str, name: &str) -> Result<Option<To
 }
 
 /// The tournament with this id.
-pub fn tournament_by_id(conn: &Connection, id: i64) -> Result<Option<Tournament>> {
+pub(crate) fn tournament_by_id(conn: &Connection, id: i64) -> Result<Option<Tournament>> {
     let sql = format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?1");
     let raw = conn.row(&sql, params![id], read_tournament).optional()?;
     raw.map(RawTournament::cook).transpose()
@@ -266,34 +258,9 @@ pub fn tournaments(conn: &Connection, game: Option<&str>) -> Result<Vec<Tourname
     many(conn, &sql, params![game])
 }
 
-/// The running tournaments, oldest first.
-pub fn running_tournaments(conn: &Connection) -> Result<Vec<Tournament>> {
-    let sql = format!("SELECT {COLUMNS} FROM tournaments WHERE state = 'running' ORDER BY id");
-    many(conn, &sql, [])
-}
-
-/// The running tournaments with a board that finished at `now` (in the
-/// mail or pass at hand): those whose round may be over.
-pub fn tournaments_with_board_finished_at(
-    conn: &Connection,
-    now: DateTime<Utc>,
-) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT t.id FROM tournaments t
-         JOIN tournament_games g ON g.tournament = t.id
-         JOIN boards b ON b.game = t.game AND b.board = g.board
-         WHERE t.state = 'running' AND b.finished_at = ?1
-         ORDER BY t.id",
-    )?;
-    let ids = stmt
-        .query_map(params![time_text(now)], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
-    Ok(ids)
-}
-
 /// How many tournaments not finished `creator` opened (every one's when
 /// `None`).
-pub fn unfinished_tournaments(conn: &Connection, creator: Option<&str>) -> Result<u32> {
+pub(crate) fn unfinished_tournaments(conn: &Connection, creator: Option<&str>) -> Result<u32> {
     Ok(conn.row(
         "SELECT COUNT(*) FROM tournaments
          WHERE state != 'finished' AND (?1 IS NULL OR creator = ?1)",
@@ -304,7 +271,7 @@ pub fn unfinished_tournaments(conn: &Connection, creator: Option<&str>) -> Resul
 
 /// Remove an open tournament with its entrants (an admin's cancel, or its
 /// creator's account removed).
-pub fn delete_tournament(conn: &Connection, tournament: i64) -> Result<()> {
+pub(crate) fn delete_tournament(conn: &Connection, tournament: i64) -> Result<()> {
     for sql in [
         "DELETE FROM tournament_entrants WHERE tournament = ?1",
         "DELETE FROM tournament_games WHERE tournament = ?1",
@@ -338,7 +305,7 @@ pub fn entrants(conn: &Connection, tournament: i64) -> Result<Vec<EntrantRow>> {
 
 /// Add `userid` to an open tournament, last in join order; false when
 /// already in.
-pub fn add_entrant(conn: &Connection, tournament: i64, userid: &str) -> Result<bool> {
+pub(crate) fn add_entrant(conn: &Connection, tournament: i64, userid: &str) -> Result<bool> {
     let n = conn.exec(
         "INSERT OR IGNORE INTO tournament_entrants (tournament, userid, joined)
          SELECT ?1, ?2, COALESCE(MAX(joined), 0) + 1 FROM tournament_entrants
@@ -349,7 +316,7 @@ pub fn add_entrant(conn: &Connection, tournament: i64, userid: &str) -> Result<b
 }
 
 /// Take `userid` off an open tournament; false when not in it.
-pub fn remove_entrant(conn: &Connection, tournament: i64, userid: &str) -> Result<bool> {
+pub(crate) fn remove_entrant(conn: &Connection, tournament: i64, userid: &str) -> Result<bool> {
     let n = conn.exec(
         "DELETE FROM tournament_entrants WHERE tournament = ?1 AND userid = ?2",
         params![tournament, userid],
@@ -358,7 +325,7 @@ pub fn remove_entrant(conn: &Connection, tournament: i64, userid: &str) -> Resul
 }
 
 /// Fix the seeding at the start: each entrant's place and rating.
-pub fn set_seed(
+pub(crate) fn set_seed(
     conn: &Connection,
     tournament: i64,
     userid: &str,
@@ -375,7 +342,7 @@ pub fn set_seed(
 
 /// Mark `userid` withdrawn after `finished` of their games; false when
 /// they had withdrawn already.
-pub fn set_withdrawn(
+pub(crate) fn set_withdrawn(
     conn: &Connection,
     tournament: i64,
     userid: &str,
@@ -390,7 +357,7 @@ pub fn set_withdrawn(
 }
 
 /// Start a tournament: running, with its number of rounds.
-pub fn start_tournament(
+pub(crate) fn start_tournament(
     conn: &Connection,
     tournament: i64,
     rounds: u32,
@@ -405,7 +372,7 @@ pub fn start_tournament(
 }
 
 /// The rounds paired so far.
-pub fn set_tournament_round(conn: &Connection, tournament: i64, round: u32) -> Result<()> {
+pub(crate) fn set_tournament_round(conn: &Connection, tournament: i64, round: u32) -> Result<()> {
     conn.exec(
         "UPDATE tournaments SET round = ?2 WHERE id = ?1",
         params![tournament, round],
@@ -414,7 +381,7 @@ pub fn set_tournament_round(conn: &Connection, tournament: i64, round: u32) -> R
 }
 
 /// Finish a tournament, with a note when it ended early.
-pub fn finish_tournament(
+pub(crate) fn finish_tournament(
     conn: &Connection,
     tournament: i64,
     note: &str,
@@ -429,7 +396,7 @@ pub fn finish_tournament(
 }
 
 /// Record a pairing (once: the key is tournament, round, white, black).
-pub fn add_tournament_game(
+pub(crate) fn add_tournament_game(
     conn: &Connection,
     tournament: i64,
     round: u32,
@@ -445,7 +412,7 @@ pub fn add_tournament_game(
 }
 
 /// The board made for a pairing.
-pub fn set_tournament_board(
+pub(crate) fn set_tournament_board(
     conn: &Connection,
     tournament: i64,
     game: &TournamentGame,
@@ -466,7 +433,7 @@ pub fn set_tournament_board(
 }
 
 /// Rule on a game's score (a withdrawal's forfeit or annulment).
-pub fn rule_tournament_game(
+pub(crate) fn rule_tournament_game(
     conn: &Connection,
     tournament: i64,
     game: &TournamentGame,
@@ -507,7 +474,12 @@ pub fn tournament_games(conn: &Connection, tournament: i64) -> Result<Vec<Tourna
 }
 
 /// Record a bye (one per round).
-pub fn add_bye(conn: &Connection, tournament: i64, round: u32, entrant: usize) -> Result<()> {
+pub(crate) fn add_bye(
+    conn: &Connection,
+    tournament: i64,
+    round: u32,
+    entrant: usize,
+) -> Result<()> {
     conn.exec(
         "INSERT OR IGNORE INTO tournament_byes (tournament, round, entrant) VALUES (?1, ?2, ?3)",
         params![tournament, round, entrant as i64],
@@ -529,7 +501,7 @@ pub fn byes(conn: &Connection, tournament: i64) -> Result<Vec<(u32, usize)>> {
 }
 
 /// The tournament and round a board of `game` is played in, if any.
-pub fn tournament_of_board(
+pub(crate) fn tournament_of_board(
     conn: &Connection,
     game: &str,
     board: u32,
@@ -548,7 +520,7 @@ pub fn tournament_of_board(
 /// The running tournaments that may have to move on: every board made has
 /// ended (a round over), or a board ended by a forfeit for silence whose
 /// player has not left the tournament yet.
-pub fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
+pub(crate) fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id FROM tournaments t
          WHERE t.state = 'running' AND (

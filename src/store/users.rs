@@ -26,7 +26,7 @@ pub struct User {
 
 impl User {
     /// Where this user's mail goes.
-    pub fn address(&self) -> &str {
+    pub(crate) fn address(&self) -> &str {
         self.addresses.first().map(String::as_str).unwrap_or("")
     }
 
@@ -40,7 +40,7 @@ impl User {
 
 /// Whether an address has proved that it is read (see migration 0022).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AddressStatus {
+pub(crate) enum AddressStatus {
     /// Gets everything.
     Confirmed,
     /// The address a signup came from: nothing but its welcome mail
@@ -71,7 +71,7 @@ impl AddressStatus {
 
 /// One address of a user with its confirmation state.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AddressRecord {
+pub(crate) struct AddressRecord {
     pub address: String,
     pub status: AddressStatus,
     /// SHA-256 (hex) of the code mailed to it, while one is outstanding.
@@ -80,7 +80,7 @@ pub struct AddressRecord {
 }
 
 /// Every address of `userid` (pending ones too), in order.
-pub fn address_records(conn: &Connection, userid: &str) -> Result<Vec<AddressRecord>> {
+pub(crate) fn address_records(conn: &Connection, userid: &str) -> Result<Vec<AddressRecord>> {
     let mut stmt = conn.prepare_cached(
         "SELECT address, status, code_hash, code_expires_at FROM user_addresses
          WHERE userid = ?1 ORDER BY position",
@@ -107,7 +107,7 @@ pub fn address_records(conn: &Connection, userid: &str) -> Result<Vec<AddressRec
 }
 
 /// Set the confirmation state of one address of `userid`.
-pub fn set_address_status(
+pub(crate) fn set_address_status(
     conn: &Connection,
     userid: &str,
     address: &str,
@@ -142,7 +142,7 @@ pub fn insert_user(
     set_addresses(conn, userid, addresses)
 }
 
-pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> Result<()> {
+pub(crate) fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> Result<()> {
     conn.exec(
         "DELETE FROM user_addresses WHERE userid = ?1",
         params![userid],
@@ -156,7 +156,7 @@ pub fn set_addresses(conn: &Connection, userid: &str, addresses: &[String]) -> R
     Ok(())
 }
 
-pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<()> {
+pub(crate) fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<()> {
     conn.exec(
         "UPDATE users SET password_hash = ?2 WHERE userid = ?1",
         params![userid, hash],
@@ -165,7 +165,7 @@ pub fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> Result<
 }
 
 /// Mark a user as gone (history is kept). Returns false when there is no such user.
-pub fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
+pub(crate) fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
     let n = conn.exec(
         "UPDATE users SET signed_off_at = ?2 WHERE userid = ?1 AND signed_off_at IS NULL",
         params![userid, time_text(now)],
@@ -197,7 +197,7 @@ fn addresses_of(conn: &Connection, userid: &str) -> Result<(Vec<String>, Vec<Str
 
 /// Whether `address` is a confirmed address of some user (who may get
 /// any mail of their account; see `server::confirm`).
-pub fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
+pub(crate) fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
     let found: Option<i64> = conn
         .row(
             "SELECT 1 FROM user_addresses WHERE address = ?1 AND status = 'confirmed' LIMIT 1",
@@ -210,7 +210,7 @@ pub fn is_confirmed_address(conn: &Connection, address: &str) -> Result<bool> {
 
 /// The last confirmation mail sent to an address (see migration 0033).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfirmationMail {
+pub(crate) struct ConfirmationMail {
     pub userid: String,
     pub code_hash: String,
     pub code_expires_at: DateTime<Utc>,
@@ -218,7 +218,10 @@ pub struct ConfirmationMail {
 }
 
 /// The last confirmation mail sent to `address`, if any.
-pub fn confirmation_mail(conn: &Connection, address: &str) -> Result<Option<ConfirmationMail>> {
+pub(crate) fn confirmation_mail(
+    conn: &Connection,
+    address: &str,
+) -> Result<Option<ConfirmationMail>> {
     let row = conn
         .row(
             "SELECT userid, code_hash, code_expires_at, sent_at FROM confirmation_mails
@@ -246,7 +249,7 @@ pub fn confirmation_mail(conn: &Connection, address: &str) -> Result<Option<Conf
 }
 
 /// Record the confirmation mail sent to `address` now.
-pub fn record_confirmation_mail(
+pub(crate) fn record_confirmation_mail(
     conn: &Connection,
     address: &str,
     mail: &ConfirmationMail,
@@ -270,7 +273,7 @@ pub fn record_confirmation_mail(
 
 /// Forget the confirmation mail recorded for `address` at `sent_at` (it
 /// was not sent after all: see `server::Server::charge_strangers`).
-pub fn forget_confirmation_mail(
+pub(crate) fn forget_confirmation_mail(
     conn: &Connection,
     address: &str,
     sent_at: DateTime<Utc>,
@@ -283,7 +286,7 @@ pub fn forget_confirmation_mail(
 }
 
 /// The users (signed off or not) who have `address` among theirs, by userid.
-pub fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<String>> {
+pub(crate) fn userids_with_address(conn: &Connection, address: &str) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT userid FROM user_addresses WHERE address = ?1 ORDER BY userid",
     )?;
@@ -324,14 +327,14 @@ pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
 }
 
 /// Every userid (signed off too), in order.
-pub fn all_userids(conn: &Connection) -> Result<Vec<String>> {
+pub(crate) fn all_userids(conn: &Connection) -> Result<Vec<String>> {
     let mut stmt = conn.prepare_cached("SELECT userid FROM users ORDER BY userid")?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Every user, by userid.
-pub fn users(conn: &Connection) -> Result<Vec<User>> {
+pub(crate) fn users(conn: &Connection) -> Result<Vec<User>> {
     let mut stmt = conn.prepare_cached("SELECT userid FROM users ORDER BY userid")?;
     let ids = stmt
         .query_map([], |r| r.get::<_, String>(0))?
@@ -342,7 +345,7 @@ pub fn users(conn: &Connection) -> Result<Vec<User>> {
 }
 
 /// The board drawing `userid` chose for `game` (large unless set).
-pub fn board_size(conn: &Connection, userid: &str, game: &str) -> Result<BoardSize> {
+pub(crate) fn board_size(conn: &Connection, userid: &str, game: &str) -> Result<BoardSize> {
     let size: Option<String> = conn
         .row(
             "SELECT board_size FROM preferences WHERE userid = ?1 AND game = ?2",
@@ -356,7 +359,12 @@ pub fn board_size(conn: &Connection, userid: &str, game: &str) -> Result<BoardSi
     })
 }
 
-pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSize) -> Result<()> {
+pub(crate) fn set_board_size(
+    conn: &Connection,
+    userid: &str,
+    game: &str,
+    size: BoardSize,
+) -> Result<()> {
     let text = match size {
         BoardSize::Small => "small",
         BoardSize::Large => "large",
@@ -370,7 +378,7 @@ pub fn set_board_size(conn: &Connection, userid: &str, game: &str, size: BoardSi
 }
 
 /// Whether a player wants the boards of `game` drawn from Black's side.
-pub fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
+pub(crate) fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let flipped: Option<bool> = conn
         .row(
             "SELECT from_black FROM preferences WHERE userid = ?1 AND game = ?2",
@@ -381,7 +389,12 @@ pub fn from_black(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     Ok(flipped.unwrap_or(false))
 }
 
-pub fn set_from_black(conn: &Connection, userid: &str, game: &str, flipped: bool) -> Result<()> {
+pub(crate) fn set_from_black(
+    conn: &Connection,
+    userid: &str,
+    game: &str,
+    flipped: bool,
+) -> Result<()> {
     conn.exec(
         "INSERT INTO preferences (userid, game, board_size, from_black) VALUES (?1, ?2, 'large', ?3)
          ON CONFLICT (userid, game) DO UPDATE SET from_black = excluded.from_black",
@@ -424,7 +437,7 @@ pub fn set_rating(conn: &Connection, game: &str, userid: &str, rating: Rating) -
 }
 
 /// Every rating in `game`, best first.
-pub fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>> {
+pub(crate) fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT userid, rating, games FROM ratings WHERE game = ?1 ORDER BY rating DESC, userid",
     )?;
@@ -442,14 +455,14 @@ pub fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>>
 
 /// A player's finished games of one game: won, lost, tied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     pub won: i64,
     pub lost: i64,
     pub tied: i64,
 }
 
 /// The record of every player who finished a board of `game`, by userid.
-pub fn records(conn: &Connection, game: &str) -> Result<Vec<(String, Record)>> {
+pub(crate) fn records(conn: &Connection, game: &str) -> Result<Vec<(String, Record)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT p.userid,
                 SUM(b.winner_seat = p.seat),

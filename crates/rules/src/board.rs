@@ -188,11 +188,6 @@ impl Geometry {
         }
         self.square(f, r)
     }
-
-    /// The colour of a square: a1 is dark.
-    pub fn is_light(self, sq: Square) -> bool {
-        (sq.file() + sq.rank()) % 2 == 1
-    }
 }
 
 #[cfg(test)]

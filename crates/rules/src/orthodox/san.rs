@@ -80,12 +80,4 @@ impl<H: Hooks> State<H> {
         s.push_str(&m.to.to_string());
         s
     }
-
-    /// SAN of every legal move, sorted.
-    pub fn legal_sans(&self) -> Vec<String> {
-        let legal = self.legal_moves();
-        let mut out: Vec<String> = legal.iter().map(|&m| self.san_with(m, &legal)).collect();
-        out.sort();
-        out
-    }
 }

@@ -148,14 +148,6 @@ impl<H: Hooks> State<H> {
         self.side
     }
 
-    pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
-    pub fn fullmove_number(&self) -> u32 {
-        self.fullmove
-    }
-
     pub fn en_passant(&self) -> Option<Square> {
         self.ep
     }
