@@ -153,8 +153,15 @@ fn every_relative_link_of_the_readme_and_docs_leads_to_a_file_and_heading() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} links found: is the reader broken?");
-    assert!(failures.is_empty(), "broken links:\n{}", failures.join("\n"));
+    assert!(
+        checked > 20,
+        "only {checked} links found: is the reader broken?"
+    );
+    assert!(
+        failures.is_empty(),
+        "broken links:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
