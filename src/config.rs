@@ -514,7 +514,7 @@ const SECRET_KEYS: [&str; 5] = ["password", "secret", "token", "url", "pass"];
 /// MTA's bounce to a player (exit 78 of `process`), stderr and the log.
 /// Values that the parser's message quotes (`invalid type: string
 /// "..."`, ``unknown variant `...` ``) are left out, and as a last guard
-/// any value of a secret key ([`SECRET_KEYS`]) is masked should it still
+/// any value of a secret key (`SECRET_KEYS`) is masked should it still
 /// appear. Key names are kept: they are what the admin must fix.
 pub(crate) fn describe_error(e: &toml::de::Error, text: &str) -> String {
     let message = strip_values(e.message());

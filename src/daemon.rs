@@ -262,11 +262,11 @@ pub(crate) struct Pace<'a> {
     /// handler): a send in hand is abandoned when it is set (a hanging
     /// relay holds neither a stop nor a reload); `None`: `stop`.
     pub abandon: Option<&'a AtomicBool>,
-    /// No mail is begun after this instant (`serve`: [`READ_SLICE`] after
+    /// No mail is begun after this instant (`serve`: `READ_SLICE` after
     /// the pass began).
     pub read_until: Option<Instant>,
     /// Each drain of the outbox begins no send after this long
-    /// (`serve`: [`SEND_SLICE`]).
+    /// (`serve`: `SEND_SLICE`).
     pub send_slice: Option<Duration>,
 }
 
@@ -283,7 +283,7 @@ impl<'a> Pace<'a> {
     }
 
     /// The pace of `poll`: it reads all that was waiting when it began,
-    /// and each drain sends for [`SEND_SLICE`] at most (a slow relay does
+    /// and each drain sends for `SEND_SLICE` at most (a slow relay does
     /// not keep a cron job running; what is left waits in the outbox for
     /// the next pass).
     pub(crate) fn polling(stop: &'a AtomicBool) -> Pace<'a> {
@@ -329,7 +329,7 @@ impl<'a> Pace<'a> {
     }
 }
 
-/// Read the waiting inbound mail, in batches of [`FETCH_BATCH`]; after
+/// Read the waiting inbound mail, in batches of `FETCH_BATCH`; after
 /// each batch the replies it caused are sent, so a long backlog neither
 /// waits for its answers nor piles them up. Only mail that was waiting
 /// at the first fetch is read ([`Inbox::hold_to_waiting`]): the pass never
@@ -662,7 +662,7 @@ enum SendResult {
     GivenUp(String),
 }
 
-/// Send every due outbox mail, in batches of [`SEND_BATCH`]: a batch is
+/// Send every due outbox mail, in batches of `SEND_BATCH`: a batch is
 /// claimed in one transaction and sent, each mail on the transport's one
 /// connection for the pass ([`Sender::end_pass`] closes it).
 ///
@@ -1242,7 +1242,7 @@ impl<'a> Daemon<'a> {
     /// time); after a stop or a reload only the timers run. While the relay
     /// hangs ([`PassReport::relay_hung`]) nothing is sent for a pause that
     /// doubles with each pass that finds it hanging still
-    /// ([`RELAY_PAUSE`] up to [`RELAY_PAUSE_MAX`]), so that the inbox is
+    /// (`RELAY_PAUSE` up to `RELAY_PAUSE_MAX`), so that the inbox is
     /// read on: one timeout per pause, not one per pass.
     pub(crate) fn pass_paced(&mut self, pace: &Pace<'_>) -> Result<PassReport, ServerError> {
         let mut report = PassReport::default();

@@ -128,8 +128,8 @@ pub(crate) fn is_error_subject(subject: &str) -> bool {
 }
 
 /// Whether `id` (without brackets) is the Message-ID of one of our error
-/// mails: our shape, in the domain of our `address` (which may be `Name
-/// <address>`).
+/// mails: our shape, in the domain of our `address` (which may be
+/// `Name <address>`).
 pub(crate) fn is_error_message_id(id: &str, address: &str) -> bool {
     let address = address.trim().trim_end_matches('>');
     let Some((_, domain)) = address.rsplit_once('@') else {
@@ -152,11 +152,11 @@ pub(crate) fn is_error_message_id(id: &str, address: &str) -> bool {
 /// [`outgoing_message_id`]), `Date` (`date`: pass the row's creation time
 /// so a resend is the same mail),
 /// `In-Reply-To` and `References` to the cause when its id is a real
-/// Message-ID (not a `hash:` id), `Auto-Submitted` (see [`auto_submitted`]),
+/// Message-ID (not a `hash:` id), `Auto-Submitted` (see `auto_submitted`),
 /// `X-Loop: <the server's address>`,
 /// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`,
 /// `Content-Transfer-Encoding: 7bit` (`8bit` when not ASCII; see
-/// [`text_body`]). [`build_message_in_form`] builds a board mail with its
+/// `text_body`). [`build_message_in_form`] builds a board mail with its
 /// HTML part.
 ///
 /// The SMTP envelope sender is the server's address (not `<>`), so bounces
@@ -214,7 +214,7 @@ impl MailForm {
 }
 
 /// [`build_message_with_id`] in the form `form`. Every text part goes out
-/// `7bit` when it is ASCII and `8bit` when not (see [`text_body`]).
+/// `7bit` when it is ASCII and `8bit` when not (see `text_body`).
 pub(crate) fn build_message_in_form(
     out: &Outgoing,
     message_id: MessageId<'_>,
@@ -414,7 +414,7 @@ fn is_message_id(id: &str) -> bool {
 /// rows are not yet marked sent, so they are written again.
 ///
 /// Each message is written once: its file name ends in a key of its
-/// Message-ID (`….KEY.pbmchess`, see [`message_key`]), and a message
+/// Message-ID (`….KEY.pbmchess`, see `message_key`), and a message
 /// whose key is in `new/` already (a batch written, then not recorded as
 /// sent: the disk filled before the flush or the database's commit) is
 /// written over that file, not beside it. Ruling: what a reader took out

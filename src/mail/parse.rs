@@ -25,14 +25,14 @@ const MACHINE_LOCAL_PARTS: &[&str] = &[
 ///
 /// - `message_id`: the Message-ID without angle brackets, or
 ///   `hash:<hex sha256 of raw>` when the mail has none; a Message-ID
-///   longer than [`MAX_MESSAGE_ID`] bytes is kept as `hash:<hex sha256 of
+///   longer than `MAX_MESSAGE_ID` bytes is kept as `hash:<hex sha256 of
 ///   it>`, so stored header values are bounded.
 /// - `sender`: the address of From, ASCII-lower-cased (whole address;
 ///   local parts are case-insensitive in practice, and the server keys
 ///   accounts by it). Nothing else is folded: a non-ASCII character never
 ///   becomes an ASCII one (a KELVIN SIGN `K` is not `k`). Ruling: a From
 ///   that is not ASCII is no sender, and the mail is never answered
-///   ([`NON_ASCII_FROM`], in the log): it cannot be answered at exactly
+///   (`NON_ASCII_FROM`, in the log): it cannot be answered at exactly
 ///   itself (see [`is_plausible_address`]). `Reply-To` never names who is asking (issue #31: anyone may
 ///   write anyone's address there); answers go to From too. A mail with
 ///   two From headers, or a From naming several addresses, has no sender
@@ -42,9 +42,9 @@ const MACHINE_LOCAL_PARTS: &[&str] = &[
 ///   answered: the never-answer rules read the headers alone, so an ignored
 ///   mail costs the parsing of its headers (issue #32).
 /// - `comment`: see [`extract_comment`].
-/// - `never_answer`: see [`never_answer_reason`].
+/// - `never_answer`: see `never_answer_reason`.
 /// - `auth_results`: the `Authentication-Results` headers, topmost first
-///   (see [`super::auth`]).
+///   (see `mail::auth`).
 ///
 /// `own_addresses` are the server's own addresses (compared
 /// case-insensitively, with or without a `+tag`).
@@ -290,7 +290,7 @@ fn first_address(addr: &Address<'_>) -> Option<String> {
 /// non-ASCII address as it sends (NFKC: a KELVIN SIGN `K` becomes the
 /// letter `K`), so mail to `Karl@...` written with a KELVIN SIGN would
 /// reach `karl@...`; such an address can be answered at nothing but a
-/// look-alike, and a mail from it is never answered ([`NON_ASCII_FROM`]).
+/// look-alike, and a mail from it is never answered (`NON_ASCII_FROM`).
 pub(crate) fn is_plausible_address(a: &str) -> bool {
     match a.rsplit_once('@') {
         Some((local, domain)) => {

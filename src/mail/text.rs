@@ -10,7 +10,7 @@
 ///   first blank line.
 /// - Text inside `<blockquote>` is prefixed with `> ` per nesting level, so
 ///   quoted replies in HTML mail are stripped from the comment like plain
-///   text quotes. Deeper than [`MAX_QUOTE_DEPTH`] levels, a line gets that
+///   text quotes. Deeper than `MAX_QUOTE_DEPTH` levels, a line gets that
 ///   many (it is a quote all the same).
 /// - `<head>`, `<style>`, `<script>`, `<title>` and `<template>` are dropped,
 ///   as are comments; entities are decoded (`&nbsp;` becomes a plain space);

@@ -231,7 +231,7 @@ fn client_of_host(
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl Sender for SmtpOutbox {
-    /// One send is at most [`SMTP_STEPS`] steps (connect, greeting, EHLO,
+    /// One send is at most `SMTP_STEPS` steps (connect, greeting, EHLO,
     /// STARTTLS, EHLO, AUTH, RSET, MAIL, RCPT, DATA, the body, the final
     /// reply, and a reconnection, with room to spare), each bounded by
     /// `timeout_seconds`.

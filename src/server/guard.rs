@@ -17,8 +17,8 @@
 //!   address it shows (no address of it is on file, here and for the
 //!   hourly limits and [`out_of_order`]): forged mail cannot lock the owner
 //!   out. Without it, mail forged with the owner's address counts against
-//!   the owner's bucket: the server cannot tell it apart (see the README's
-//!   limits). A right password forgets the wrong ones
+//!   the owner's bucket: the server cannot tell it apart (see docs/security.md,
+//!   Limits). A right password forgets the wrong ones
 //!   of its own bucket only (the owner's moves do not reset the strangers'
 //!   count); a new password from the admin forgets both.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted

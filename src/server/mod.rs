@@ -518,10 +518,10 @@ impl<'a> Server<'a> {
     /// error the mail's changes are partly made: the caller rolls them
     /// back.
     ///
-    /// The mail goes through three steps: [`Server::admit`] (settled there,
-    /// or read into its commands), [`Server::run_commands`] and
-    /// [`Server::finish_answers`] (together in the savepoint `answers`,
-    /// which answers too large roll back), then [`Server::settle`] queues
+    /// The mail goes through three steps: `Server::admit` (settled there,
+    /// or read into its commands), `Server::run_commands` and
+    /// `Server::finish_answers` (together in the savepoint `answers`,
+    /// which answers too large roll back), then `Server::settle` queues
     /// what it sends and records the outcome.
     pub fn handle_mail_within(
         &self,

@@ -185,7 +185,7 @@ const FIRST_TABLES: [&str; 5] = [
 /// Rulings: a file that does not exist is created (the first use of a
 /// fresh install: `serve` on the built-in defaults makes its database, as
 /// it makes its mail folders), whole or not at all (see
-/// [`create_whole`]). A file that exists must be a pbmchess
+/// `create_whole`). A file that exists must be a pbmchess
 /// database: an empty one (0 bytes, or SQLite without a table) or a
 /// foreign one (not SQLite, another application's `application_id`, or
 /// tables of another application) is refused with a sentence naming

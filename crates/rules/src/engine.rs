@@ -6,7 +6,7 @@
 //! [`Tracked`] (the engine together with its [`History`]) gives the
 //! object-safe [`Position`] the server uses: `play`, `legal_actions`, the
 //! automatic draws, `perft` and `divide` are written once, here and in
-//! [`perft`](super::perft). A game's [`EngineGame`] (its names, options and
+//! [`perft`](mod@crate::perft). A game's [`EngineGame`] (its names, options and
 //! how to make its engines) likewise gives the object-safe [`Game`].
 //!
 //! # The replay contract

@@ -9,7 +9,7 @@
 //! [`Engine`](engine::Engine) (its rules, a position without history) and
 //! an [`EngineGame`](engine::EngineGame) (its names and how to make
 //! engines); [`engine`] turns them into `Position` and `Game`, with the
-//! draw [`history`] and [`perft`] written once. The chess-like games share
+//! draw [`history`] and [`perft`](mod@perft) written once. The chess-like games share
 //! the [`orthodox`] core and differ by data and hooks; geometry is in
 //! [`board`] (2D) and [`cube`] (3D).
 //!

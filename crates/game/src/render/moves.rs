@@ -152,7 +152,7 @@ pub fn move_list(plies: &[MoveRecord], recent: Option<usize>) -> String {
 /// [`move_list`] of the plies after line `lines_before` of the game's
 /// list (a game's later plies, without reading the earlier ones); with
 /// `white_open` that line holds a White turn waiting for Black's, and the
-/// plies that finish it are left out (see [`pairs`]).
+/// plies that finish it are left out (see `pairs`).
 pub fn move_list_after(
     plies: &[MoveRecord],
     recent: Option<usize>,

@@ -4,7 +4,7 @@
 //! partners, and the `pairs=` position field).
 //!
 //! A pair is two rooks, knights or bishops of one side carrying the same
-//! pair number, the core's [`Tag`]. A move that needs a choice (the enemy
+//! pair number, the core's [`Tag`](crate::orthodox::Tag). A move that needs a choice (the enemy
 //! pawn removed with a captured pawn, the own pawn that becomes a promoted
 //! piece's partner) is one turn action per choice:
 //! [`Hooks::expand`] turns it into [`Move::choosing`] moves, and

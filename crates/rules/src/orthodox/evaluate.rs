@@ -1,5 +1,5 @@
 //! How good a position is, for the computer player's search: material
-//! ([`value`](super::super::value)), piece placement and mobility, pawns
+//! ([`value`]), piece placement and mobility, pawns
 //! on their way to promotion, the royal king's shelter while the enemy has
 //! pieces to attack it, and, for the side clearly ahead, the enemy king
 //! driven to the edge (so that a won ending is won, not shuffled).

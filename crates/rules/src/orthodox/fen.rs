@@ -5,7 +5,7 @@
 //! both become a [`SetupError`] whose sentence is mailed as is.
 //!
 //! Fields after FEN's six that are `key=value` belong to the variant
-//! ([`Hooks::read_fields`](super::Hooks::read_fields)); chess has none.
+//! ([`Hooks::read_fields`]); chess has none.
 
 use super::super::board::Square;
 use super::super::{Color, SetupError};

@@ -16,7 +16,7 @@ use super::variant::{Castling, Variant};
 pub struct Spec {
     /// `None` for the coordinate form (whatever stands on the from-square);
     /// otherwise the kind the piece letter names, which stands for every
-    /// kind with that letter ([`Hooks::letter`](super::Hooks::letter)).
+    /// kind with that letter ([`Hooks::letter`]).
     pub piece: Option<Kind>,
     pub from_file: Option<u8>,
     pub from_rank: Option<u8>,

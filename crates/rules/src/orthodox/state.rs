@@ -26,7 +26,7 @@ pub enum Special {
 
 /// One move. For castling `from`/`to` are the king's squares. `choice` is a
 /// square the mover chose beyond from and to (a variant's extra removal or
-/// conversion, see [`Hooks::expand`](super::Hooks::expand)); chess never
+/// conversion, see [`Hooks::expand`]); chess never
 /// sets it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {

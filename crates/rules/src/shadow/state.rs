@@ -1,6 +1,6 @@
 //! The two boards, the turn actions, and the moves the rules allow: main
 //! and shadow targets, attacks, castling, listing and counting actions.
-//! What a turn does is in [`turn`](super::turn). The rulings are in the
+//! What a turn does is in `shadow::turn`. The rulings are in the
 //! [module docs](super).
 
 use super::super::orthodox::Kind;

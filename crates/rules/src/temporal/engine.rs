@@ -17,7 +17,7 @@ fn piece_value(kind: Kind) -> i32 {
 }
 
 /// The canonical state the key hashes (version 1 of
-/// [`key`](super::super::key)), 88 bytes: each cell in index order (0
+/// [`key`]), 88 bytes: each cell in index order (0
 /// empty, else 1 + 6 × colour index + kind index); each player's warp
 /// (kind: 0 none, 1 original, 2 + kind index of a vanished piece; cell;
 /// counters); each player's reserve counts in [`Kind::ALL`] order; the

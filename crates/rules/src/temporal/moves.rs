@@ -1,7 +1,7 @@
 //! Turn actions and their generation: king placements in the opening,
 //! then drops, moves, vanishes and clones (docs/rules.md §5).
 //!
-//! Every candidate is judged on its whole turn ([`State::resolve`]),
+//! Every candidate is judged on its whole turn (`State::resolve`),
 //! except where the answer is known without playing it: on a turn that
 //! starts out of check and ends no warp, a drop is legal exactly when the
 //! dropped piece does not attack the enemy royal king (a cell mask per

@@ -116,7 +116,7 @@ pub const MIN_PASSWORD_CHARS: usize = 2;
 /// command reads them (not empty; no white space or control characters,
 /// which no command line could carry); digits only, or a word of the
 /// language, would be quoted back in replies (see the rulings above); and
-/// it has at least [`MIN_PASSWORD_CHARS`] characters.
+/// it has at least `MIN_PASSWORD_CHARS` characters.
 pub fn password_problem(password: &str) -> Option<&'static str> {
     if password.is_empty() {
         Some("a password cannot be empty")
