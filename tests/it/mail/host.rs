@@ -93,7 +93,7 @@ fn check_runs_sendmail_bv_and_reports_a_queue_it_cannot_write() {
         );
         let config = install.path("sendmail.toml");
         std::fs::write(&config, text).unwrap();
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .arg("--config")
             .arg(&config)
             .arg("check")
@@ -338,7 +338,7 @@ fn signal(child: &std::process::Child, name: &str) {
 fn sighup_reads_the_config_again_and_sigterm_still_stops_serve() {
     let mut install = Install::with_config("\n[poll]\ninterval_seconds = 1\n");
     let log = install.path("serve.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
@@ -399,7 +399,7 @@ fn sighup_reads_the_config_again_and_sigterm_still_stops_serve() {
 fn a_broken_config_on_sighup_keeps_serve_running_on_the_old_one_without_leaking() {
     let install = Install::with_config("\n[poll]\ninterval_seconds = 1\n");
     let log = install.path("serve.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
@@ -454,7 +454,7 @@ fn sigterm_stops_serve_within_seconds_even_while_a_mail_server_hangs() {
          username = \"chess\"\npassword = \"{PLANTED}\"\ntimeout_seconds = 60\n\
          [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
     ));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
