@@ -181,6 +181,18 @@ impl Install {
     }
 }
 
+/// A loopback port that refuses every connection for as long as the
+/// returned socket lives (bound, never listening): a mail server that is
+/// not there, without guessing a port that nothing on the machine uses.
+pub fn refusing_port() -> (socket2::Socket, u16) {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    socket.bind(&loopback.into()).unwrap();
+    let port = socket.local_addr().unwrap().as_socket().unwrap().port();
+    (socket, port)
+}
+
 fn base_config() -> String {
     format!(
         "[server]\naddress = \"{SERVER_ADDRESS}\"\nname = \"Test PBM\"\n\n[database]\npath = \"var/db.sqlite\"\n\n[inbox]\nkind = \"maildir\"\npath = \"var/inbox\"\n\n[outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
