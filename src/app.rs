@@ -133,15 +133,15 @@ impl App {
         })
     }
 
-    /// One line saying which config and which database are in use (`serve`
-    /// and `poll` log it at their start).
+    /// One line saying which config and which database are in use (`serve`,
+    /// `poll` and `process` log it at their start).
     pub(crate) fn in_use(&self) -> String {
         format!(
             "config {}, database {}",
             match &self.config_path {
                 Some(path) => path.display().to_string(),
                 None => format!(
-                    "none (built-in defaults; no --config, no PBMCHESS_CONFIG, no {})",
+                    "none (built-in defaults; no --config, no PBMCHESS_CONFIG, {} absent or ignored)",
                     crate::config::SYSTEM_CONFIG
                 ),
             },

@@ -417,15 +417,20 @@ pub(crate) const SYSTEM_CONFIG: &str = "/etc/pbmchess/pbmchess.toml";
 /// else `system` when a file is there (so a command run on a host set up
 /// as docs/deployment.md says reads the real config, not the built-in
 /// defaults in the working folder), else none: the built-in defaults.
+/// `system` is `None` when the command line says to ignore the system
+/// config (`--no-system-config`, `PBMCHESS_NO_SYSTEM_CONFIG`): the tests,
+/// and trying things out on a host that has one.
 ///
 /// Ruling: a file at `system` that exists but cannot be read is still
 /// chosen, so the command fails with "cannot read" rather than quietly
 /// working on an empty `var/` of its own.
-pub(crate) fn chosen_path(given: Option<&Path>, system: &Path) -> Option<PathBuf> {
-    match given {
-        Some(path) => Some(path.to_path_buf()),
-        None if std::fs::symlink_metadata(system).is_ok() => Some(system.to_path_buf()),
-        None => None,
+pub(crate) fn chosen_path(given: Option<&Path>, system: Option<&Path>) -> Option<PathBuf> {
+    match (given, system) {
+        (Some(path), _) => Some(path.to_path_buf()),
+        (None, Some(system)) if std::fs::symlink_metadata(system).is_ok() => {
+            Some(system.to_path_buf())
+        }
+        (None, _) => None,
     }
 }
 
@@ -854,11 +859,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let system = dir.path().join("pbmchess.toml");
         let named = Path::new("/somewhere/else.toml");
-        assert_eq!(chosen_path(None, &system), None);
-        assert_eq!(chosen_path(Some(named), &system), Some(named.into()));
+        assert_eq!(chosen_path(None, Some(&system)), None);
+        assert_eq!(chosen_path(Some(named), Some(&system)), Some(named.into()));
         std::fs::write(&system, "").unwrap();
-        assert_eq!(chosen_path(None, &system), Some(system.clone()));
-        assert_eq!(chosen_path(Some(named), &system), Some(named.into()));
+        assert_eq!(chosen_path(None, Some(&system)), Some(system.clone()));
+        assert_eq!(chosen_path(Some(named), Some(&system)), Some(named.into()));
+        // Ignored (`--no-system-config`): the built-in defaults, unless one
+        // is named.
+        assert_eq!(chosen_path(None, None), None);
+        assert_eq!(chosen_path(Some(named), None), Some(named.into()));
     }
 
     #[test]

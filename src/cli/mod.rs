@@ -27,15 +27,26 @@ pub(crate) use run::run;
 /// A play-by-email turn server for chess variants.
 ///
 /// Without --config (or PBMCHESS_CONFIG) it reads
-/// /etc/pbmchess/pbmchess.toml when that file exists, else runs on built-in
-/// defaults: database var/pbmchess.sqlite, inbox Maildir var/inbox, outbox
-/// Maildir var/outbox.
+/// /etc/pbmchess/pbmchess.toml when that file exists (and
+/// --no-system-config is not given), else runs on built-in defaults:
+/// database var/pbmchess.sqlite, inbox Maildir var/inbox, outbox Maildir
+/// var/outbox.
 #[derive(Parser)]
 #[command(name = "pbmchess", version, about)]
 pub(crate) struct Cli {
     /// The config file (TOML); see config.example.toml.
     #[arg(long, global = true, env = "PBMCHESS_CONFIG")]
     pub(crate) config: Option<PathBuf>,
+    /// Without --config, run on the built-in defaults even when
+    /// /etc/pbmchess/pbmchess.toml exists (PBMCHESS_NO_SYSTEM_CONFIG=1 in
+    /// the environment does the same).
+    #[arg(
+        long,
+        global = true,
+        env = "PBMCHESS_NO_SYSTEM_CONFIG",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub(crate) no_system_config: bool,
     /// How log lines are written to standard error: text, or json (one
     /// object per line); overrides [log] format.
     #[arg(long, global = true, env = "PBMCHESS_LOG_FORMAT", value_enum)]

@@ -30,10 +30,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Tick { now } => now.as_deref(),
         _ => None,
     };
-    let config_path = crate::config::chosen_path(
-        cli.config.as_deref(),
-        Path::new(crate::config::SYSTEM_CONFIG),
-    );
+    let system = (!cli.no_system_config).then(|| Path::new(crate::config::SYSTEM_CONFIG));
+    let config_path = crate::config::chosen_path(cli.config.as_deref(), system);
     let app = App::load(config_path.as_deref(), now)?;
     crate::cli::init_logging(cli.log_format.unwrap_or(app.config.log.format));
     if let Cmd::Check {
@@ -190,6 +188,7 @@ fn poll(app: &App, conn: Connection) -> Result<ExitCode, AppError> {
 }
 
 fn process(app: &App, mut conn: Connection, file: Option<&Path>) -> Result<ExitCode, AppError> {
+    tracing::info!(in_use = %app.in_use(), "starting");
     let (raw, size) = app::read_inbound(file, app.config.limits.max_message_bytes)?;
     app.process_sized(&mut conn, &raw, size)?;
     Ok(ExitCode::SUCCESS)

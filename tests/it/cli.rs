@@ -28,10 +28,9 @@ fn init_creates_the_database_and_mail_folders() {
 fn built_in_defaults_work_without_a_config() {
     let dir = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .args(args)
             .current_dir(dir.path())
-            .env_remove("PBMCHESS_CONFIG")
             .output()
             .unwrap()
     };
@@ -55,7 +54,7 @@ fn process_reads_a_file_or_stdin_and_sends_at_once() {
     assert_eq!(mails.len(), 1);
     assert!(mails[0].subject.contains("Welcome"));
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("process")
@@ -177,7 +176,7 @@ fn tick_with_a_moved_clock_reminds_and_forfeits() {
 #[test]
 fn serve_answers_mail_and_stops_cleanly_on_sigterm() {
     let mut s = Install::with_config("\n[poll]\ninterval_seconds = 1\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("serve")
@@ -211,12 +210,7 @@ fn serve_answers_mail_and_stops_cleanly_on_sigterm() {
 
 #[test]
 fn perft_counts_without_a_config() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| common::pbmchess().args(args).output().unwrap();
     let out = run(&["perft", "chess", "3"]);
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "8902");
@@ -236,7 +230,7 @@ fn perft_counts_without_a_config() {
 
 #[test]
 fn perft_divide_prints_each_first_move_and_the_total() {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .args(["perft", "chess", "3", "--divide"])
         .output()
         .unwrap();
@@ -252,7 +246,7 @@ fn perft_divide_prints_each_first_move_and_the_total() {
         .sum();
     assert_eq!(sum, 8902);
     assert_eq!(lines[20], "total: 8902");
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .args(["perft", "doublechess", "0", "--divide"])
         .output()
         .unwrap();
@@ -275,7 +269,7 @@ fn admin_output_into_a_closed_pipe_exits_quietly() {
     // The reader is gone before the command writes (`... | head -0`).
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .args(["admin", "user", "list"])

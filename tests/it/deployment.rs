@@ -154,6 +154,40 @@ fn the_unit_with_the_sendmail_drop_in_passes_systemd_analyze_verify() {
     assert!(!stderr.contains("pbmchess.service"), "{stderr}");
 }
 
+/// A fresh folder of mode 0755 that the user nobody reaches (whatever the
+/// modes of the checkout's folders: a clone in a `mktemp -d` folder sits
+/// under one of mode 0700), on a file system mounted without nosuid: in the
+/// temp folder, else in the target folder; `None` when neither is.
+#[cfg(unix)]
+fn folder_for_nobody() -> Option<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    let parents = [
+        std::env::temp_dir(),
+        std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+    ];
+    parents.iter().find_map(|parent| {
+        let dir = tempfile::tempdir_in(parent).ok()?;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).ok()?;
+        let reached = Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "test",
+                "-x",
+            ])
+            .arg(dir.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        let nosuid = Command::new("findmnt")
+            .args(["-no", "OPTIONS", "-T"])
+            .arg(dir.path())
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nosuid"));
+        (reached && !nosuid).then_some(dir)
+    })
+}
+
 /// The privilege boundary Postfix's postdrop crosses, for real: a setgid
 /// program (a copy of touch(1), setgid to a "postdrop" group) writes a
 /// queue folder of mode 0730 owned by that group, run as an unprivileged
@@ -174,17 +208,11 @@ fn a_setgid_postdrop_stand_in_writes_its_queue_only_under_the_drop_in() {
         eprintln!("skipped: needs root and setpriv");
         return;
     }
-    let base = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let dir = base.path();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mount = Command::new("findmnt")
-        .args(["-no", "OPTIONS", "-T"])
-        .arg(dir)
-        .output();
-    if mount.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nosuid")) {
-        eprintln!("skipped: the test folder is mounted nosuid");
+    let Some(base) = folder_for_nobody() else {
+        eprintln!("skipped: no folder that nobody reaches on a file system without nosuid");
         return;
-    }
+    };
+    let dir = base.path();
     const POSTDROP_GID: u32 = 4242;
     let queue = dir.join("maildrop");
     std::fs::create_dir(&queue).unwrap();
@@ -234,7 +262,7 @@ fn process_exits_75_when_the_config_is_missing_or_unreadable() {
     let folder = install.path("conf.d");
     std::fs::create_dir(&folder).unwrap();
     for config in [install.path("missing.toml"), folder] {
-        let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let out = common::pbmchess()
             .arg("--config")
             .arg(&config)
             .args(["process", mail.to_str().unwrap()])
@@ -279,7 +307,7 @@ fn no_config_secret_reaches_the_exit_78_message_or_any_error() {
             format!("[server]\naddress = \"pbm@games.test\"\n{text}"),
         )
         .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let out = common::pbmchess()
             .arg("--config")
             .arg(&config)
             .args(["process", mail.to_str().unwrap()])
@@ -311,7 +339,7 @@ fn no_config_secret_reaches_the_exit_78_message_or_any_error() {
         vec!["check"],
         vec!["init"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let out = common::pbmchess()
             .arg("--config")
             .arg(&config)
             .args(&args)
@@ -475,7 +503,7 @@ fn process_exits_78_on_a_broken_config_and_touches_nothing() {
         "[server]\naddress = \"x@y\"\n[inbox]\nkind = \"pop3\"\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&broken)
         .args(["process", mail.to_str().unwrap()])
@@ -488,7 +516,7 @@ fn process_exits_78_on_a_broken_config_and_touches_nothing() {
         "{stderr}"
     );
     // The same broken config makes other commands exit 2, as documented.
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&broken)
         .arg("poll")
@@ -502,7 +530,7 @@ fn init_warns_while_the_address_is_the_examples() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbmchess.toml");
     std::fs::write(&config, "[database]\npath = \"var/db.sqlite\"\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&config)
         .arg("init")
@@ -522,7 +550,7 @@ fn init_warns_while_the_address_is_the_examples() {
 /// Run `poll` on one delivered mail with these log settings; its stderr.
 fn poll_log(install: &mut Install, rust_log: &str, args: &[&str]) -> String {
     install.send("a@players.test", "help", "");
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .args(args)

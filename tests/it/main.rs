@@ -6,7 +6,7 @@ mod admin;
 mod cli;
 mod common;
 mod deployment;
-mod docs;
+mod hermetic;
 mod mail;
 mod pgn;
 mod rules;

@@ -10,7 +10,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Install, SERVER_ADDRESS};
@@ -35,7 +35,7 @@ fn db_path(install: &Install) -> PathBuf {
 /// `pbmchess serve`, killed if it still runs after a minute (it must
 /// refuse at once): its output.
 fn serve_briefly(install: &Install) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
@@ -230,7 +230,7 @@ fn check_runs_integrity_check_and_fails_on_a_damaged_index() {
 /// Run the binary with `args`, writes of any file limited to `bytes`
 /// (RLIMIT_FSIZE: a full disk, without root), files made with umask 0.
 fn run_on_a_small_disk(install: &Install, args: &[&str], bytes: u64) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbmchess"));
+    let mut cmd = common::pbmchess();
     cmd.arg("--config")
         .arg(&install.config)
         .args(args)

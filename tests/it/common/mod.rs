@@ -34,6 +34,25 @@ pub struct Install {
 
 pub const SERVER_ADDRESS: &str = "pbm@games.test";
 
+/// The binary, apart from the machine it runs on: a config at
+/// `/etc/pbmchess/pbmchess.toml` is ignored (`PBMCHESS_NO_SYSTEM_CONFIG`;
+/// `--config` still names one), and the caller's `PBMCHESS_*` and
+/// `RUST_LOG` settings do not reach it (the log is at `info` unless the
+/// test sets `RUST_LOG`).
+pub fn pbmchess() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pbmchess"));
+    for name in [
+        "PBMCHESS_CONFIG",
+        "PBMCHESS_LOG_FORMAT",
+        "PBMCHESS_TEST_ABORT_ON",
+        "RUST_LOG",
+    ] {
+        command.env_remove(name);
+    }
+    command.env("PBMCHESS_NO_SYSTEM_CONFIG", "1");
+    command
+}
+
 impl Install {
     /// A fresh installation with Maildir inbox and outbox, initialised.
     pub fn new() -> Install {
@@ -79,7 +98,7 @@ impl Install {
 
     /// Run the binary with this config.
     pub fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        pbmchess()
             .arg("--config")
             .arg(&self.config)
             .args(args)
@@ -160,6 +179,18 @@ impl Install {
         }
         all
     }
+}
+
+/// A loopback port that refuses every connection for as long as the
+/// returned socket lives (bound, never listening): a mail server that is
+/// not there, without guessing a port that nothing on the machine uses.
+pub fn refusing_port() -> (socket2::Socket, u16) {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    socket.bind(&loopback.into()).unwrap();
+    let port = socket.local_addr().unwrap().as_socket().unwrap().port();
+    (socket, port)
 }
 
 fn base_config() -> String {

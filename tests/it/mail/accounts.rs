@@ -5,8 +5,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use chrono::Duration;
 use common::world::World;
 use common::{only_one, to, Install, SentMail};
@@ -22,7 +20,7 @@ fn round(s: &mut Install, from: &str, subject: &str, body: &str) -> Vec<SentMail
 
 /// `poll` with the log at info level; returns what it logged.
 fn poll_logged(s: &Install) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("poll")

@@ -4,15 +4,13 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use common::world::World;
 use common::Install;
 use pbmchess::server::MailOutcome;
 
 /// The `pass done` log line of one `poll` run with `RUST_LOG=info`.
 fn poll_log(install: &Install) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("poll")

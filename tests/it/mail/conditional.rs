@@ -11,8 +11,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use common::{joined, to, Install, SentMail, SERVER_ADDRESS};
 
 const ALICE: &str = "alice@players.test";
@@ -924,7 +922,7 @@ fn a_tree_answer_is_applied_once_across_a_kill_in_its_mails_pass() {
     s.send(BOB, "chess move 101 bob bpw e5", "");
     s.send("mallory@evil.test", "help", KILLER);
     let armed = |s: &Install| {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .arg("--config")
             .arg(&s.config)
             .arg("poll")
@@ -1065,7 +1063,7 @@ fn work_with_kills(s: &Install, rng: &mut Seeded, total: usize) -> usize {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
     let serve = || {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .arg("--config")
             .arg(&s.config)
             .arg("serve")

@@ -9,7 +9,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde::Deserialize;
 
@@ -50,7 +49,7 @@ fn corpus() -> PathBuf {
 }
 
 fn bin(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    common::pbmchess()
         .arg("--config")
         .arg(dir.join("pbmchess.toml"))
         .args(args)

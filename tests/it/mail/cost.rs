@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::{only_one, raw_mail, Install};
 
@@ -18,7 +18,7 @@ const KILLER: &str = "KILLS-THE-SERVER";
 
 /// Run the binary with the abort hook armed.
 fn run_armed(install: &Install, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .args(args)

@@ -8,7 +8,7 @@
 use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::Install;
@@ -109,7 +109,7 @@ fn a_backlog_survives_sigkill_with_every_mail_applied_once_and_answered() {
     }
     // Work it, killing the server at random moments.
     let serve = || {
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .arg("--config")
             .arg(&install.config)
             .arg("serve")

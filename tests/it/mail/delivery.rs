@@ -19,7 +19,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -133,7 +133,7 @@ commands_per_hour = 100000
 }
 
 fn serve(install: &Install) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")

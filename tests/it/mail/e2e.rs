@@ -610,7 +610,7 @@ struct Serve {
 impl Serve {
     fn start(s: &Install) -> Serve {
         let log = s.path("serve.log");
-        let child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let child = common::pbmchess()
             .arg("--config")
             .arg(&s.config)
             .arg("serve")

@@ -47,10 +47,11 @@ fn check_says_what_works_and_exits_0() {
 
 #[test]
 fn check_exits_2_on_a_failing_imap_login_and_never_prints_the_password() {
-    // Nothing listens on port 1 of the loopback: the login cannot work.
+    // Nothing listens on the port: the login cannot work.
+    let (_refusing, port) = common::refusing_port();
     let install = Install::with_whole_config(&format!(
         "[server]\naddress = \"{SERVER_ADDRESS}\"\n[database]\npath = \"var/db.sqlite\"\n\
-         [inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = 1\ntls = \"plain\"\n\
+         [inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"plain\"\n\
          username = \"chess\"\npassword = \"{PLANTED}\"\ntimeout_seconds = 2\n\
          [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
     ));
@@ -93,7 +94,7 @@ fn check_runs_sendmail_bv_and_reports_a_queue_it_cannot_write() {
         );
         let config = install.path("sendmail.toml");
         std::fs::write(&config, text).unwrap();
-        Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        common::pbmchess()
             .arg("--config")
             .arg(&config)
             .arg("check")
@@ -149,9 +150,10 @@ fn status_shows_the_last_pass_the_queues_and_the_last_errors() {
 #[test]
 fn status_shows_mail_the_outbox_cannot_send_with_its_age_and_error() {
     // An SMTP server that is not there: the replies wait.
-    let install = Install::with_config("").clone_with_outbox(
-        "[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = 1\ntls = \"none\"\ntimeout_seconds = 2\n",
-    );
+    let (_refusing, port) = common::refusing_port();
+    let install = Install::with_config("").clone_with_outbox(&format!(
+        "[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {port}\ntls = \"none\"\ntimeout_seconds = 2\n",
+    ));
     let mail = install.path("help.eml");
     std::fs::write(
         &mail,
@@ -166,13 +168,15 @@ fn status_shows_mail_the_outbox_cannot_send_with_its_age_and_error() {
         "{status}"
     );
     assert!(
-        status.contains("outbox last error: mail 1: ") && status.contains("SMTP 127.0.0.1:1"),
+        status.contains("outbox last error: mail 1: ")
+            && status.contains(&format!("SMTP 127.0.0.1:{port}")),
         "{status}"
     );
     let json = install.ok(&["status", "--json"]);
     assert!(json.contains("\"outbox_waiting\":1"), "{json}");
     assert!(
-        json.contains("\"outbox_last_error\":\"") && json.contains("SMTP 127.0.0.1:1"),
+        json.contains("\"outbox_last_error\":\"")
+            && json.contains(&format!("SMTP 127.0.0.1:{port}")),
         "{json}"
     );
 }
@@ -338,7 +342,7 @@ fn signal(child: &std::process::Child, name: &str) {
 fn sighup_reads_the_config_again_and_sigterm_still_stops_serve() {
     let mut install = Install::with_config("\n[poll]\ninterval_seconds = 1\n");
     let log = install.path("serve.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
@@ -399,7 +403,7 @@ fn sighup_reads_the_config_again_and_sigterm_still_stops_serve() {
 fn a_broken_config_on_sighup_keeps_serve_running_on_the_old_one_without_leaking() {
     let install = Install::with_config("\n[poll]\ninterval_seconds = 1\n");
     let log = install.path("serve.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")
@@ -454,7 +458,7 @@ fn sigterm_stops_serve_within_seconds_even_while_a_mail_server_hangs() {
          username = \"chess\"\npassword = \"{PLANTED}\"\ntimeout_seconds = 60\n\
          [outbox]\nkind = \"maildir\"\npath = \"var/outbox\"\n"
     ));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&install.config)
         .arg("serve")

@@ -360,7 +360,7 @@ fn after_sending_nothing_in_the_database_a_backup_or_the_log_replays_a_token_or_
     // No log line of a sent mail shows a code.
     let mut s = Install::confirming("");
     s.send(MALLORY, "signup carol Sesame-C3", "");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("poll")

@@ -5,8 +5,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use common::{only_one, Install, SentMail};
 
 const ALICE: &str = "alice@a.example";
@@ -32,7 +30,7 @@ fn players() -> Install {
 
 /// `poll` with the log at info level; returns what it logged.
 fn poll_logged(s: &Install) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("poll")

@@ -674,7 +674,7 @@ fn an_html_only_reply_plays_and_no_token_reaches_the_log() {
         html_escape(&to_alice.body)
     );
     s.deliver_raw(&raw);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("poll")

@@ -37,7 +37,7 @@ fn signal(child: &Child, name: &str) {
 
 /// The binary on the install's config, logging at `info` into `log`.
 fn command(install: &Install, args: &[&str], log: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_pbmchess"));
+    let mut c = common::pbmchess();
     c.arg("--config")
         .arg(&install.config)
         .args(args)

@@ -316,7 +316,7 @@ struct Serving {
 impl Serving {
     fn start(install: &Install) -> Serving {
         let log = install.path("serve.log");
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let child = common::pbmchess()
             .arg("--config")
             .arg(&install.config)
             .arg("serve")

@@ -568,7 +568,7 @@ fn admin_user_add_and_passwd_read_the_password_from_stdin() {
     use std::io::Write;
     let s = Install::new();
     let run = |args: &[&str], input: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+        let mut child = common::pbmchess()
             .arg("--config")
             .arg(&s.config)
             .args(args)

@@ -1091,7 +1091,7 @@ const KILLER: &str = "KILLS-THE-SERVER";
 
 /// One `poll` with the abort hook armed: it must die.
 fn poll_killed(s: &Install) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let out = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .arg("poll")

@@ -330,7 +330,7 @@ fn the_admin_cancels_tournaments_and_a_removed_creators_open_ones_go() {
 /// The binary run with `input` on standard input.
 fn run_with_input(s: &Install, args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbmchess"))
+    let mut child = common::pbmchess()
         .arg("--config")
         .arg(&s.config)
         .args(args)
