@@ -17,8 +17,10 @@ step "lints: cargo clippy --workspace --all-targets"
 cargo clippy --workspace --all-targets -- -D warnings
 step "tests: cargo test --workspace --no-fail-fast"
 cargo test --workspace --no-fail-fast
-step "benches, quick mode: cargo test --workspace --benches"
-cargo test --workspace --benches --no-fail-fast
-step "docs: cargo doc --workspace --no-deps, warnings refused"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+step "benches, quick mode: cargo test --workspace --bench '*'"
+cargo test --workspace --bench '*' --no-fail-fast
+step "docs: cargo doc, warnings refused (the server's private items too)"
+export RUSTDOCFLAGS="-D warnings"
+cargo doc --no-deps --quiet -p pbmchess-rules -p pbmchess-computer -p pbmchess-game
+cargo doc --no-deps --quiet -p pbmchess --document-private-items
 step "all passed"
