@@ -33,7 +33,7 @@ pub struct Config {
     pub tournaments: TournamentsSection,
 }
 
-/// Who may open tournaments by mail (issue #27).
+/// Who may open tournaments by mail.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct TournamentsSection {
@@ -43,7 +43,7 @@ pub struct TournamentsSection {
     pub players_may_create: bool,
 }
 
-/// Who may act without a password (issue #31).
+/// Who may act without a password.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct SecuritySection {
@@ -239,8 +239,8 @@ pub struct LimitsSection {
     /// Most observers (`subscribe`) one board may have.
     pub observers_per_board: usize,
     /// Tournaments not yet finished (open or running) the server holds at
-    /// once; `tournament create` by mail is refused beyond it (issue #27;
-    /// the admin CLI opens beyond it).
+    /// once; `tournament create` by mail is refused beyond it (the admin
+    /// CLI opens beyond it).
     pub open_tournaments: u32,
 }
 

@@ -72,7 +72,7 @@ pub enum BoardEnding {
         days: i64,
     },
     /// The timers ended the board against `absent`. `rated` is false for a
-    /// board `absent` never made a ply on (issue #15).
+    /// board `absent` never made a ply on.
     Forfeit {
         absent: String,
         limit: ForfeitLimit,
@@ -82,7 +82,7 @@ pub enum BoardEnding {
     Adjudication,
     /// A tournament board `absent` lost by forfeit, unrated, as they
     /// withdrew from the tournament or were forfeited for silence on
-    /// another of its boards (issue #27).
+    /// another of its boards.
     LeftTournament {
         absent: String,
     },
@@ -307,7 +307,7 @@ pub struct Ply {
     /// Played from the player's queue or conditional moves, not by a
     /// mail of theirs.
     pub auto: bool,
-    /// Played from the player's conditional moves (issue #26); stored as
+    /// Played from the player's conditional moves; stored as
     /// `auto` = 2.
     pub conditional: bool,
 }

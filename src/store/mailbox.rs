@@ -99,7 +99,7 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// The due rows, found by the partial index of rows waiting to be sent.
 /// Without `INDEXED BY` SQLite walks the whole table in id order to spare
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
-/// with every mail it had sent (issue #14).
+/// with every mail it had sent.
 const DUE_MAIL: &str =
     "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
      FROM outbox INDEXED BY outbox_due
@@ -220,8 +220,8 @@ pub(crate) fn mark_failed(
 
 /// Makes every claimed row not yet sent nor given up due at `now` and no
 /// longer claimed: called by a sender that has just taken the
-/// [`SendLock`], when no other process can be sending them (issue #24: a
-/// crash no longer strands a batch for the lease). Returns how many.
+/// [`SendLock`], when no other process can be sending them (so a crash
+/// does not strand a batch for the lease). Returns how many.
 pub(crate) fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE outbox SET claimed = 0, next_attempt_at = ?1

@@ -129,38 +129,38 @@ fn migrations() -> Migrations<'static> {
             "../../migrations/0027_reply_token_retention.sql"
         )),
         M::up(include_str!(
-            "../../migrations/0030_deploy_service_state.sql"
+            "../../migrations/0030_service_state.sql"
         )),
-        M::up(include_str!("../../migrations/0031_delivery_claims.sql")),
-        M::up(include_str!("../../migrations/0032_identity_secrets.sql")),
+        M::up(include_str!("../../migrations/0031_outbox_claims.sql")),
+        M::up(include_str!("../../migrations/0032_secrets_at_rest.sql")),
         M::up(include_str!(
-            "../../migrations/0033_strangers_confirmation_mails.sql"
+            "../../migrations/0033_confirmation_mails.sql"
         )),
-        M::up(include_str!("../../migrations/0034_charges_throttles.sql")),
+        M::up(include_str!("../../migrations/0034_throttle_key_and_board_starts.sql")),
         M::up(include_str!(
-            "../../migrations/0035_cpu_inbound_attempts.sql"
+            "../../migrations/0035_inbound_attempts.sql"
         )),
         M::up(include_str!(
-            "../../migrations/0036_rules25_position_keys.sql"
+            "../../migrations/0036_clear_old_position_keys.sql"
         )),
         M::up(include_str!("../../migrations/0037_html_mail_form.sql")),
         M::up(include_str!(
-            "../../migrations/0038_records_shadow_lines.sql"
+            "../../migrations/0038_recount_reveal_lines.sql"
         )),
-        M::up(include_str!("../../migrations/0039_polish_held_back.sql")),
+        M::up(include_str!("../../migrations/0039_held_back.sql")),
         M::up(include_str!(
-            "../../migrations/0040_cond_conditional_lines.sql"
-        )),
-        M::up(include_str!(
-            "../../migrations/0041_tourney_tournaments.sql"
-        )),
-        M::up(include_str!("../../migrations/0044_forgery_bounces.sql")),
-        M::up(include_str!("../../migrations/0045_forgery_duplicates.sql")),
-        M::up(include_str!(
-            "../../migrations/0046_consent_board_starts.sql"
+            "../../migrations/0040_conditional_lines.sql"
         )),
         M::up(include_str!(
-            "../../migrations/0048_storage_application_id.sql"
+            "../../migrations/0041_tournaments.sql"
+        )),
+        M::up(include_str!("../../migrations/0044_bounces_once_per_mail.sql")),
+        M::up(include_str!("../../migrations/0045_duplicates_by_fingerprint.sql")),
+        M::up(include_str!(
+            "../../migrations/0046_board_start_opponents.sql"
+        )),
+        M::up(include_str!(
+            "../../migrations/0048_application_id.sql"
         )),
     ])
 }
@@ -431,7 +431,7 @@ pub fn open_in_memory() -> Result<Connection> {
 
 /// Statements kept prepared per connection: every statement text of the
 /// store fits, so a mail's few dozen statements are parsed once per
-/// process, not once per mail (issue #14).
+/// process, not once per mail.
 const CACHED_STATEMENTS: usize = 256;
 
 /// Pages of the database kept in memory (negative: KiB), 8 MiB: the
@@ -491,13 +491,13 @@ mod tests {
         "0023_throttles.sql",
         "0026_ply_keys.sql",
         "0027_reply_token_retention.sql",
-        "0030_deploy_service_state.sql",
-        "0031_delivery_claims.sql",
-        "0032_identity_secrets.sql",
-        "0033_strangers_confirmation_mails.sql",
-        "0034_charges_throttles.sql",
-        "0035_cpu_inbound_attempts.sql",
-        "0036_rules25_position_keys.sql",
+        "0030_service_state.sql",
+        "0031_outbox_claims.sql",
+        "0032_secrets_at_rest.sql",
+        "0033_confirmation_mails.sql",
+        "0034_throttle_key_and_board_starts.sql",
+        "0035_inbound_attempts.sql",
+        "0036_clear_old_position_keys.sql",
     ];
 
     /// The file names `migrations()` lists, in its order, read from this

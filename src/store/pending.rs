@@ -144,7 +144,7 @@ pub(crate) fn take_pending_move(
 }
 
 /// Forget every pending move on a board (an accepted undo, the game's end),
-/// the players' conditional moves too (issue #26); returns how many
+/// the players' conditional moves too; returns how many
 /// queued or submitted moves there were.
 pub(crate) fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
     super::clear_conditional_trees(conn, id)?;

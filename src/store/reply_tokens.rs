@@ -79,7 +79,7 @@ pub(crate) fn expire_reply_tokens(
 }
 
 /// Every token `userid` holds, on every board, plays no more (`set ...
-/// noreply`, a new password or address, signoff: issue #31).
+/// noreply`, a new password or address, signoff).
 pub(crate) fn expire_user_reply_tokens(
     conn: &Connection,
     userid: &str,

@@ -1,4 +1,4 @@
-//! Tournaments (issue #27): their rows, entrants, games by round and byes
+//! Tournaments: their rows, entrants, games by round and byes
 //! (migration 0041). The pairing and scoring are `game::tournament`'s;
 //! the server maps these rows to its `History`.
 

@@ -17,8 +17,8 @@ pub struct User {
     /// get nothing but their confirmation mail.
     pub addresses: Vec<String>,
     /// Those of `addresses` that have not proved they are read (the
-    /// address a signup came from, until confirmed): since issue #31 they
-    /// get no mail of the account at all (see `server::confirm`).
+    /// address a signup came from, until confirmed): they get no mail of
+    /// the account at all (see `server::confirm`).
     pub unconfirmed: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub signed_off_at: Option<DateTime<Utc>>,
@@ -44,7 +44,7 @@ pub(crate) enum AddressStatus {
     /// Gets everything.
     Confirmed,
     /// The address a signup came from: nothing but its welcome mail
-    /// until confirmed (issue #31; it was "only text the server wrote").
+    /// until confirmed.
     Unconfirmed,
     /// An extra or changed address: nothing but its confirmation mail.
     Pending,

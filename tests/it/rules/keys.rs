@@ -165,7 +165,7 @@ fn a_board_stored_with_old_keys_replays_and_draws_by_repetition_at_ply_8() {
             w.conn
                 .execute_batch(include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/migrations/0036_rules25_position_keys.sql"
+                    "/migrations/0036_clear_old_position_keys.sql"
                 )))
                 .unwrap();
             let keyed: i64 = w
