@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::fmt;
 
-use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+use super::{Result, StoreError, StoredTime};
 
 /// Which board: its game's name and its number, as pbmserv writes them
 /// (`chess 101`). Every store function about one board takes it.
@@ -334,7 +334,7 @@ pub fn insert_board(conn: &Connection, new: &NewBoard<'_>) -> Result<u32> {
         params![new.game],
         |r| r.get(0),
     )?;
-    let now = time_text(new.now);
+    let now = StoredTime(new.now);
     conn.exec(
         "INSERT INTO boards (game, board, options, start_position, position, status,
                              nag_days, forfeit_days, total_days, created_at, last_action_at)
@@ -405,10 +405,10 @@ fn board_from_row(conn: &Connection, r: &Row<'_>) -> Result<BoardRow> {
         nag_days: r.get(10)?,
         forfeit_days: r.get(11)?,
         total_days: r.get(12)?,
-        created_at: parse_time(&r.get::<_, String>(13)?)?,
-        last_action_at: parse_time(&r.get::<_, String>(14)?)?,
-        last_nag_at: parse_opt_time(r.get(15)?)?,
-        finished_at: parse_opt_time(r.get(16)?)?,
+        created_at: r.get::<_, StoredTime>(13)?.0,
+        last_action_at: r.get::<_, StoredTime>(14)?.0,
+        last_nag_at: r.get::<_, Option<StoredTime>>(15)?.map(|t| t.0),
+        finished_at: r.get::<_, Option<StoredTime>>(16)?.map(|t| t.0),
         players,
         game,
         board,
@@ -490,7 +490,7 @@ pub(crate) fn boards_for_timers(
            OR EXISTS (SELECT 1 FROM board_players p
                       WHERE p.game = boards.game AND p.board = boards.board
                         AND p.userid = ?4 COLLATE NOCASE))",
-        params![time_text(now), nag_days, forfeit_days, computer],
+        params![StoredTime(now), nag_days, forfeit_days, computer],
     )
 }
 
@@ -519,7 +519,7 @@ pub(crate) fn plies_after(conn: &Connection, id: BoardId<'_>, first: u32) -> Res
                 .map(String::from)
                 .collect(),
             comment: r.get(4)?,
-            played_at: parse_time(&r.get::<_, String>(5)?)?,
+            played_at: r.get::<_, StoredTime>(5)?.0,
             auto: r.get::<_, i64>(6)? != 0,
             conditional: r.get::<_, i64>(6)? == 2,
         });
@@ -551,7 +551,7 @@ pub fn append_ply(
             ply.notation,
             ply.events.join("\n"),
             ply.comment,
-            time_text(ply.played_at),
+            StoredTime(ply.played_at),
             if ply.conditional {
                 2
             } else {
@@ -783,7 +783,7 @@ pub fn update_position(
     conn.exec(
         "UPDATE boards SET position = ?3, last_action_at = ?4, last_nag_at = NULL
          WHERE game = ?1 AND board = ?2",
-        params![game, number, position, time_text(now)],
+        params![game, number, position, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -793,7 +793,7 @@ pub(crate) fn touch(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc>) -> R
     let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_action_at = ?3, last_nag_at = NULL WHERE game = ?1 AND board = ?2",
-        params![game, number, time_text(now)],
+        params![game, number, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -834,7 +834,7 @@ pub(crate) fn finish_board(
             number,
             winner_seat.map(|s| s.index() as i64),
             ending.to_string(),
-            time_text(now)
+            StoredTime(now)
         ],
     )?;
     if n != 1 {
@@ -859,7 +859,7 @@ pub(crate) fn set_last_nag(conn: &Connection, id: BoardId<'_>, now: DateTime<Utc
     let (game, number) = (id.game, id.number);
     conn.exec(
         "UPDATE boards SET last_nag_at = ?3 WHERE game = ?1 AND board = ?2",
-        params![game, number, time_text(now)],
+        params![game, number, StoredTime(now)],
     )?;
     Ok(())
 }

@@ -2,7 +2,8 @@
 //!
 //! Every function takes a `&Connection`; a `rusqlite::Transaction` derefs to
 //! one, so the server runs a whole mail's work inside one transaction. Times
-//! are stored as RFC 3339 text in UTC.
+//! are stored as RFC 3339 text in UTC
+//! ([`StoredTime`]).
 
 mod boards;
 mod bounces;
@@ -19,6 +20,7 @@ mod service;
 mod settings;
 mod stats;
 mod throttles;
+mod time;
 mod tournaments;
 mod users;
 
@@ -37,12 +39,14 @@ pub(crate) use service::*;
 pub(crate) use settings::*;
 pub(crate) use stats::*;
 pub(crate) use throttles::*;
+#[cfg(test)]
+pub(crate) use time::time_text;
+pub(crate) use time::StoredTime;
 pub use tournaments::*;
 pub use users::*;
 
 use std::path::Path;
 
-use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 use rusqlite_migration::{Migrations, M};
 
@@ -51,7 +55,7 @@ use rusqlite_migration::{Migrations, M};
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(#[source] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migration(#[from] rusqlite_migration::Error),
     #[error("cannot create the database folder {path}: {source}")]
@@ -69,6 +73,19 @@ pub enum StoreError {
     /// sentence names it and why.
     #[error("{0}")]
     File(String),
+}
+
+/// A time column that does not hold a time is corrupt data, as a
+/// malformed value read by hand is.
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        if let rusqlite::Error::FromSqlConversionFailure(_, _, source) = &e {
+            if let Some(time) = source.downcast_ref::<time::MalformedTime>() {
+                return StoreError::Corrupt(time.0.clone());
+            }
+        }
+        StoreError::Sqlite(e)
+    }
 }
 
 pub(crate) type Result<T> = std::result::Result<T, StoreError>;
@@ -451,20 +468,6 @@ fn prepare(conn: &mut Connection) -> Result<()> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     migrations().to_latest(conn)?;
     Ok(())
-}
-
-pub(crate) fn time_text(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
-pub(crate) fn parse_time(text: &str) -> Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| StoreError::Corrupt(format!("time {text:?}: {e}")))
-}
-
-pub(crate) fn parse_opt_time(text: Option<String>) -> Result<Option<DateTime<Utc>>> {
-    text.as_deref().map(parse_time).transpose()
 }
 
 #[cfg(test)]
