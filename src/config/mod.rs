@@ -99,7 +99,7 @@ impl Config {
     }
 
     /// Parse config text (paths left as written). The error names the
-    /// line, the column and the key, never a value: see [`describe_error`].
+    /// line, the column and the key, never a value: see `describe_error`.
     pub fn parse(text: &str) -> Result<Config, String> {
         toml::from_str(text).map_err(|e| describe_error(&e, text))
     }

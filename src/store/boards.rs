@@ -58,7 +58,7 @@ pub enum BoardStatus {
 /// One board row with its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardRow {
-    /// The game's name as stored. Ruling: kept as text (see [`BoardRow::id`]
+    /// The game's name as stored. Ruling: kept as text (see `BoardRow::id`
     /// for the pair), not a `&'static` name of the rules' registry, so a
     /// row of a game this build does not know is still listed and skipped
     /// as before rather than failing every listing it is in.

@@ -4,7 +4,7 @@ use std::fmt;
 
 /// Why a board ended. Its `Display` is the prose the players read in the
 /// status line (`won by alice (checkmate)`); the `ending` column stores
-/// that prose, as it always did, and [`BoardEnding::read`] turns it back
+/// that prose, as it always did, and `BoardEnding::read` turns it back
 /// into the enum, so rows written before this type existed read the same.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardEnding {

@@ -3,7 +3,7 @@
 //! Every function takes a `&Connection`; a `rusqlite::Transaction` derefs to
 //! one, so the server runs a whole mail's work inside one transaction. Times
 //! are stored as RFC 3339 text in UTC
-//! ([`StoredTime`]).
+//! (`StoredTime`).
 
 mod boards;
 mod bounces;

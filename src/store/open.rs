@@ -23,7 +23,7 @@ const FIRST_TABLES: [&str; 5] = [
 ];
 
 /// Open the database at `path` and bring its schema up to date, for every
-/// subcommand but `init` (see [`open_for_init`]).
+/// subcommand but `init` (see `open_for_init`).
 ///
 /// Rulings: a file that does not exist is created (the first use of a
 /// fresh install: `serve` on the built-in defaults makes its database, as
