@@ -2,8 +2,7 @@
 //!
 //! Every function takes a `&Connection`; a `rusqlite::Transaction` derefs to
 //! one, so the server runs a whole mail's work inside one transaction. Times
-//! are stored as RFC 3339 text in UTC
-//! (`StoredTime`).
+//! are stored as RFC 3339 text in UTC (`StoredTime`).
 
 mod boards;
 mod bounces;
