@@ -1,5 +1,5 @@
--- Addresses prove they are read before they get text a player wrote
--- (issue #15). An address is
+-- Addresses prove they are read before they get text a player wrote.
+-- An address is
 --   'confirmed'   gets everything (every address on file before this
 --                 migration counts as confirmed, as do addresses the admin
 --                 adds with `admin user add`);

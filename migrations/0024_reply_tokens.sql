@@ -1,4 +1,4 @@
--- Reply to play (issue #17): each board mail to a player carries a
+-- Reply to play: each board mail to a player carries a
 -- Message-ID <t.TOKEN@domain>; a reply naming it is that player's command
 -- on that board. Only a SHA-256 of the token is kept here.
 CREATE TABLE reply_tokens (

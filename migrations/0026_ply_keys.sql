@@ -1,5 +1,5 @@
 -- What each ply leaves behind, so that loading a board and writing its turn
--- mail cost the same at ply 400 as at ply 4 (issue #14):
+-- mail cost the same at ply 400 as at ply 4:
 -- position_key: the 64-bit repetition key (`Position::position_key`, as a
 --   signed integer of the same bits) of the position after the ply. A load
 --   takes the board's position text and the keys of the plies since its

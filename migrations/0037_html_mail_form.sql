@@ -1,4 +1,4 @@
--- Issue #23: board mails go out as multipart/alternative (the text part
+-- Board mails go out as multipart/alternative (the text part
 -- and an HTML part showing the same text in a monospace <pre>).
 -- `<game> set <userid> <pw> plain` asks for the text part only (a row
 -- here), `html` for both again (no row). The choice is the player's for

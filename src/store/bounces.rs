@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_opt_time, parse_time, time_text, Cached, Result};
+use super::{Cached, Result, StoredTime};
 
 /// One address that bounced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ pub(crate) fn count_bounce(
     let address = folded(address);
     let new = conn.exec(
         "INSERT OR IGNORE INTO mail_bounces (address, outbox_id, bounced_at) VALUES (?1, ?2, ?3)",
-        params![address, outbox_id, time_text(now)],
+        params![address, outbox_id, StoredTime(now)],
     )? == 1;
     // The newest mail to the address the relay accepted that did not bounce.
     let accepted: i64 = conn.row(
@@ -79,7 +79,7 @@ pub(crate) fn count_bounce(
         )
         .optional()?
         .unwrap_or(0);
-    let (bounces, first, last): (u32, Option<String>, Option<String>) = conn.row(
+    let (bounces, first, last): (u32, Option<StoredTime>, Option<StoredTime>) = conn.row(
         "SELECT count(*), min(bounced_at), max(bounced_at) FROM mail_bounces
          WHERE address = ?1 AND outbox_id > ?2",
         params![address, accepted.max(read_after)],
@@ -88,13 +88,13 @@ pub(crate) fn count_bounce(
     conn.exec(
         "INSERT INTO address_bounces (address, bounces, last_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (address) DO UPDATE SET bounces = excluded.bounces, last_at = excluded.last_at",
-        params![address, bounces, time_text(now)],
+        params![address, bounces, StoredTime(now)],
     )?;
     Ok(BounceRun {
         new,
         bounces,
-        first_at: parse_opt_time(first)?,
-        last_at: parse_opt_time(last)?,
+        first_at: first.map(|t| t.0),
+        last_at: last.map(|t| t.0),
     })
 }
 
@@ -102,7 +102,7 @@ pub(crate) fn count_bounce(
 pub(crate) fn stop_address(conn: &Connection, address: &str, now: DateTime<Utc>) -> Result<()> {
     conn.exec(
         "UPDATE address_bounces SET stopped_at = coalesce(stopped_at, ?2) WHERE address = ?1",
-        params![folded(address), time_text(now)],
+        params![folded(address), StoredTime(now)],
     )?;
     Ok(())
 }
@@ -149,7 +149,7 @@ pub(crate) fn take_bounce_notice(
     address: &str,
 ) -> Result<Option<(u32, DateTime<Utc>)>> {
     let address = folded(address);
-    let notice: Option<(u32, String)> = conn
+    let notice: Option<(u32, StoredTime)> = conn
         .row(
             "SELECT n.bounces, n.stopped_at FROM bounce_notices n WHERE n.address = ?1
              AND NOT EXISTS (SELECT 1 FROM address_bounces b
@@ -162,7 +162,7 @@ pub(crate) fn take_bounce_notice(
         return Ok(None);
     };
     conn.exec("DELETE FROM bounce_notices WHERE address = ?1", [&address])?;
-    Ok(Some((bounces, parse_time(&stopped_at)?)))
+    Ok(Some((bounces, stopped_at.0)))
 }
 
 /// Whether mail to `address` is stopped by its bounces.
@@ -188,8 +188,8 @@ pub(crate) fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
         Ok((
             r.get::<_, String>(0)?,
             r.get::<_, u32>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, Option<String>>(3)?,
+            r.get::<_, StoredTime>(2)?,
+            r.get::<_, Option<StoredTime>>(3)?,
         ))
     })?;
     let mut out = Vec::new();
@@ -198,8 +198,8 @@ pub(crate) fn bounced_addresses(conn: &Connection) -> Result<Vec<Bounced>> {
         out.push(Bounced {
             address,
             bounces,
-            last_at: parse_time(&last)?,
-            stopped_at: parse_opt_time(stopped)?,
+            last_at: last.0,
+            stopped_at: stopped.map(|t| t.0),
         });
     }
     Ok(out)

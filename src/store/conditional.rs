@@ -1,4 +1,4 @@
-//! Conditional moves (issue #26): each player's tree of lines on a board,
+//! Conditional moves: each player's tree of lines on a board,
 //! one row per line (migration 0040). The tree itself is
 //! [`game::conditional::Tree`].
 

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
-use super::{time_text, Cached, Result};
+use super::{Cached, Result, StoredTime};
 
 /// Count one message from `author` held back from `userid`.
 pub(crate) fn hold_back(
@@ -20,7 +20,7 @@ pub(crate) fn hold_back(
         params![
             userid.to_ascii_lowercase(),
             author.to_ascii_lowercase(),
-            time_text(at)
+            StoredTime(at)
         ],
     )?;
     Ok(())

@@ -4,7 +4,7 @@ use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_time, time_text, Result};
+use super::{Result, StoredTime};
 use crate::mail::Outgoing;
 
 /// Whether a mail with this Message-ID and this fingerprint (its sender
@@ -34,7 +34,7 @@ pub(crate) fn record_mail(
     conn.exec(
         "INSERT INTO processed_mail (message_id, fingerprint, sender, processed_at, outcome)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![message_id, fingerprint, sender, time_text(now), outcome],
+        params![message_id, fingerprint, sender, StoredTime(now), outcome],
     )?;
     Ok(())
 }
@@ -48,7 +48,7 @@ pub(crate) fn mails_from_since(
 ) -> Result<u32> {
     Ok(conn.row(
         "SELECT count(*) FROM processed_mail WHERE sender = ?1 AND processed_at >= ?2",
-        params![sender, time_text(since)],
+        params![sender, StoredTime(since)],
         |r| r.get(0),
     )?)
 }
@@ -69,7 +69,7 @@ pub struct OutboxMail {
 
 /// Queue a mail; it is due at once.
 pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
-    let now = time_text(now);
+    let now = StoredTime(now);
     conn.exec(
         "INSERT INTO outbox (recipient, subject, body, in_reply_to, created_at, next_attempt_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
@@ -99,7 +99,7 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// The due rows, found by the partial index of rows waiting to be sent.
 /// Without `INDEXED BY` SQLite walks the whole table in id order to spare
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
-/// with every mail it had sent (issue #14).
+/// with every mail it had sent.
 const DUE_MAIL: &str =
     "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
      FROM outbox INDEXED BY outbox_due
@@ -115,7 +115,7 @@ pub(crate) fn due_mail_first(
     limit: u32,
 ) -> Result<Vec<OutboxMail>> {
     let mut stmt = conn.prepare_cached(DUE_MAIL)?;
-    let mut rows = stmt.query(params![time_text(now), limit])?;
+    let mut rows = stmt.query(params![StoredTime(now), limit])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         out.push(OutboxMail {
@@ -126,7 +126,7 @@ pub(crate) fn due_mail_first(
                 body: r.get(3)?,
                 in_reply_to: r.get(4)?,
             },
-            created_at: parse_time(&r.get::<_, String>(5)?)?,
+            created_at: r.get::<_, StoredTime>(5)?.0,
             attempts: r.get(6)?,
             message_id: r.get(7)?,
             html: r.get(8)?,
@@ -161,7 +161,7 @@ pub(crate) fn claim(
     let n = conn.exec(
         "UPDATE outbox SET next_attempt_at = ?3, claimed = 1
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?2",
-        params![id, time_text(now), time_text(until)],
+        params![id, StoredTime(now), StoredTime(until)],
     )?;
     Ok(n == 1)
 }
@@ -171,7 +171,7 @@ pub(crate) fn unclaim(conn: &Connection, id: i64, at: DateTime<Utc>) -> Result<(
     conn.exec(
         "UPDATE outbox SET next_attempt_at = ?2, claimed = 0
          WHERE id = ?1 AND sent_at IS NULL AND failed_at IS NULL",
-        params![id, time_text(at)],
+        params![id, StoredTime(at)],
     )?;
     Ok(())
 }
@@ -180,7 +180,7 @@ pub fn mark_sent(conn: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
     conn.exec(
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, claimed = 0
          WHERE id = ?1",
-        params![id, time_text(now)],
+        params![id, StoredTime(now)],
     )?;
     // Sent: its reply token and codes are no longer kept in clear.
     super::forget_secrets(conn, id)?;
@@ -198,7 +198,7 @@ pub(crate) fn mark_retry(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3,
              claimed = 0
          WHERE id = ?1",
-        params![id, time_text(next), error],
+        params![id, StoredTime(next), error],
     )?;
     Ok(())
 }
@@ -213,20 +213,20 @@ pub(crate) fn mark_failed(
     conn.exec(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3, claimed = 0
          WHERE id = ?1",
-        params![id, time_text(now), error],
+        params![id, StoredTime(now), error],
     )?;
     Ok(())
 }
 
 /// Makes every claimed row not yet sent nor given up due at `now` and no
 /// longer claimed: called by a sender that has just taken the
-/// [`SendLock`], when no other process can be sending them (issue #24: a
-/// crash no longer strands a batch for the lease). Returns how many.
+/// [`SendLock`], when no other process can be sending them (so a crash
+/// does not strand a batch for the lease). Returns how many.
 pub(crate) fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE outbox SET claimed = 0, next_attempt_at = ?1
          WHERE claimed = 1 AND sent_at IS NULL AND failed_at IS NULL",
-        params![time_text(now)],
+        params![StoredTime(now)],
     )?)
 }
 
@@ -317,12 +317,12 @@ pub(crate) fn prune(
     let processed = conn.exec(
         "DELETE FROM processed_mail WHERE rowid IN
              (SELECT rowid FROM processed_mail WHERE processed_at < ?1 LIMIT ?2)",
-        params![time_text(processed_before), batch],
+        params![StoredTime(processed_before), batch],
     )?;
     let sent = conn.exec(
         "DELETE FROM outbox WHERE id IN
              (SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1 LIMIT ?2)",
-        params![time_text(sent_before), batch],
+        params![StoredTime(sent_before), batch],
     )?;
     let reply_tokens = conn.exec(
         "DELETE FROM reply_tokens WHERE token_hash IN
@@ -332,7 +332,7 @@ pub(crate) fn prune(
                      OR t.ply < (SELECT coalesce(max(p.ply), 0) FROM plies p
                                  WHERE p.game = t.game AND p.board = t.board))
               LIMIT ?2)",
-        params![time_text(processed_before), batch],
+        params![StoredTime(processed_before), batch],
     )?;
     Ok(Pruned {
         processed,
@@ -419,7 +419,7 @@ mod tests {
         // A later attempt time does not reorder the due ones.
         conn.exec(
             "UPDATE outbox SET next_attempt_at = ?2 WHERE id = ?1",
-            params![ids[1], time_text(now - Duration::minutes(5))],
+            params![ids[1], StoredTime(now - Duration::minutes(5))],
         )
         .unwrap();
         let due: Vec<i64> = due_mail_first(&conn, now, 2)

@@ -5,7 +5,7 @@ use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_time, time_text, Result, StoreError};
+use super::{Result, StoreError, StoredTime};
 
 /// Which kind of pending move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub fn pending_move(
                     r.get::<_, u32>(2)?,
                     r.get::<_, String>(3)?,
                     r.get::<_, String>(4)?,
-                    r.get::<_, String>(5)?,
+                    r.get::<_, StoredTime>(5)?,
                 ))
             },
         )
@@ -83,7 +83,7 @@ pub fn pending_move(
         at_ply,
         position,
         comment,
-        created_at: parse_time(&created_at)?,
+        created_at: created_at.0,
     }))
 }
 
@@ -113,7 +113,7 @@ pub(crate) fn set_pending_move(
             pending.at_ply,
             pending.position,
             pending.comment,
-            time_text(pending.created_at)
+            StoredTime(pending.created_at)
         ],
     )?;
     if n != 1 {
@@ -144,7 +144,7 @@ pub(crate) fn take_pending_move(
 }
 
 /// Forget every pending move on a board (an accepted undo, the game's end),
-/// the players' conditional moves too (issue #26); returns how many
+/// the players' conditional moves too; returns how many
 /// queued or submitted moves there were.
 pub(crate) fn clear_pending_moves(conn: &Connection, id: BoardId<'_>) -> Result<usize> {
     super::clear_conditional_trees(conn, id)?;

@@ -5,7 +5,7 @@ use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{parse_opt_time, parse_time, time_text, Result};
+use super::{Result, StoredTime};
 
 /// One failing or quarantined inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,32 +44,18 @@ pub(crate) struct FailedMail<'a> {
 const COLUMNS: &str = "id, message_id, sender, subject, attempts, first_failed_at, \
                        last_failed_at, last_error, quarantined_at";
 
-fn failure_row(r: &Row<'_>) -> rusqlite::Result<(InboundFailure, String, String, Option<String>)> {
-    Ok((
-        InboundFailure {
-            id: r.get(0)?,
-            message_id: r.get(1)?,
-            sender: r.get(2)?,
-            subject: r.get(3)?,
-            attempts: r.get(4)?,
-            first_failed_at: DateTime::<Utc>::MIN_UTC,
-            last_failed_at: DateTime::<Utc>::MIN_UTC,
-            last_error: r.get(7)?,
-            quarantined_at: None,
-        },
-        r.get(5)?,
-        r.get(6)?,
-        r.get(8)?,
-    ))
-}
-
-fn finish_row(
-    (mut f, first, last, quarantined): (InboundFailure, String, String, Option<String>),
-) -> Result<InboundFailure> {
-    f.first_failed_at = parse_time(&first)?;
-    f.last_failed_at = parse_time(&last)?;
-    f.quarantined_at = parse_opt_time(quarantined)?;
-    Ok(f)
+fn failure_row(r: &Row<'_>) -> rusqlite::Result<InboundFailure> {
+    Ok(InboundFailure {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        sender: r.get(2)?,
+        subject: r.get(3)?,
+        attempts: r.get(4)?,
+        first_failed_at: r.get::<_, StoredTime>(5)?.0,
+        last_failed_at: r.get::<_, StoredTime>(6)?.0,
+        last_error: r.get(7)?,
+        quarantined_at: r.get::<_, Option<StoredTime>>(8)?.map(|t| t.0),
+    })
 }
 
 /// Count one more failure of a mail; returns its row as it now stands.
@@ -79,7 +65,7 @@ pub(crate) fn note_inbound_failure(
     mail: &FailedMail<'_>,
     now: DateTime<Utc>,
 ) -> Result<InboundFailure> {
-    let now = time_text(now);
+    let now = StoredTime(now);
     conn.exec(
         "INSERT INTO inbound_failures
              (message_id, sender, subject, attempts, first_failed_at, last_failed_at, last_error)
@@ -101,9 +87,8 @@ fn inbound_failure_by_message_id(
         params![message_id],
         failure_row,
     )
-    .optional()?
-    .map(finish_row)
-    .transpose()
+    .optional()
+    .map_err(Into::into)
 }
 
 /// Quarantine a failing mail: keep its bytes (`None` when they could not
@@ -116,7 +101,7 @@ pub(crate) fn quarantine_inbound(
 ) -> Result<()> {
     conn.exec(
         "UPDATE inbound_failures SET quarantined_at = ?2, raw = ?3 WHERE id = ?1",
-        params![id, time_text(now), raw],
+        params![id, StoredTime(now), raw],
     )?;
     Ok(())
 }
@@ -131,11 +116,7 @@ pub(crate) fn inbound_failures(conn: &Connection) -> Result<Vec<InboundFailure>>
          ORDER BY id"
     ))?;
     let rows = stmt.query_map([], failure_row)?;
-    let mut out = Vec::new();
-    for row in rows {
-        out.push(finish_row(row?)?);
-    }
-    Ok(out)
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// One failing or quarantined mail with its bytes (when kept).
@@ -143,17 +124,13 @@ pub(crate) fn inbound_failure(
     conn: &Connection,
     id: i64,
 ) -> Result<Option<(InboundFailure, Option<Vec<u8>>)>> {
-    let row = conn
+    Ok(conn
         .row(
             &format!("SELECT {COLUMNS}, raw FROM inbound_failures WHERE id = ?1"),
             params![id],
             |r| Ok((failure_row(r)?, r.get::<_, Option<Vec<u8>>>(9)?)),
         )
-        .optional()?;
-    match row {
-        Some((row, raw)) => Ok(Some((finish_row(row)?, raw))),
-        None => Ok(None),
-    }
+        .optional()?)
 }
 
 /// A replay failed again: count it and keep the newest error.
@@ -166,7 +143,7 @@ pub(crate) fn note_replay_failure(
     conn.exec(
         "UPDATE inbound_failures SET attempts = attempts + 1, last_failed_at = ?2, last_error = ?3
          WHERE id = ?1",
-        params![id, time_text(now), error],
+        params![id, StoredTime(now), error],
     )?;
     Ok(())
 }
@@ -184,7 +161,7 @@ pub(crate) fn begin_attempts(
     alone: bool,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    let now = time_text(now);
+    let now = StoredTime(now);
     for key in keys {
         conn.exec(
             "INSERT INTO inbound_attempts (mail_key, alone, started_at) VALUES (?1, ?2, ?3)

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest;
 
-use super::{time_text, Result};
+use super::{Result, StoredTime};
 
 /// What a reply token stands for: a board mail sent to `userid` about
 /// board `board` of `game` when `ply` plies had been played.
@@ -37,7 +37,7 @@ pub(crate) fn insert_reply_token(
             token.board,
             token.userid,
             token.ply,
-            time_text(now)
+            StoredTime(now)
         ],
     )?;
     Ok(())
@@ -73,13 +73,13 @@ pub(crate) fn expire_reply_tokens(
     conn.exec(
         "UPDATE reply_tokens SET expired_at = ?3
          WHERE game = ?1 AND board = ?2 AND expired_at IS NULL",
-        params![game, board, time_text(now)],
+        params![game, board, StoredTime(now)],
     )?;
     Ok(())
 }
 
 /// Every token `userid` holds, on every board, plays no more (`set ...
-/// noreply`, a new password or address, signoff: issue #31).
+/// noreply`, a new password or address, signoff).
 pub(crate) fn expire_user_reply_tokens(
     conn: &Connection,
     userid: &str,
@@ -87,7 +87,7 @@ pub(crate) fn expire_user_reply_tokens(
 ) -> Result<()> {
     conn.exec(
         "UPDATE reply_tokens SET expired_at = ?2 WHERE userid = ?1 AND expired_at IS NULL",
-        params![userid, time_text(now)],
+        params![userid, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -164,7 +164,7 @@ pub(crate) fn forget_secrets(conn: &Connection, id: i64) -> Result<()> {
 /// Whether a notice keyed `key` may be sent now: not sent within a day
 /// before `now`. When it may, it is recorded as sent now.
 pub(crate) fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>) -> Result<bool> {
-    let last: Option<String> = conn
+    let last: Option<StoredTime> = conn
         .row(
             "SELECT sent_at FROM notices_sent WHERE key = ?1",
             params![key],
@@ -172,14 +172,14 @@ pub(crate) fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>)
         )
         .optional()?;
     if let Some(last) = last {
-        if super::parse_time(&last)? + chrono::Duration::days(1) > now {
+        if last.0 + chrono::Duration::days(1) > now {
             return Ok(false);
         }
     }
     conn.exec(
         "INSERT INTO notices_sent (key, sent_at) VALUES (?1, ?2)
          ON CONFLICT (key) DO UPDATE SET sent_at = excluded.sent_at",
-        params![key, time_text(now)],
+        params![key, StoredTime(now)],
     )?;
     Ok(true)
 }

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_opt_time, parse_time, time_text, Cached, Result};
+use super::{Cached, Result, StoredTime};
 
 /// Record that a pass ended at `now`; `inbox_error` is why the inbox could
 /// not be read in it (kept, with its time, until the next error).
@@ -16,9 +16,9 @@ pub(crate) fn record_pass(
 ) -> Result<()> {
     let set = "INSERT INTO service_state (key, value, at) VALUES (?1, ?2, ?3)
                ON CONFLICT (key) DO UPDATE SET value = excluded.value, at = excluded.at";
-    conn.exec(set, params!["last_pass", "", time_text(now)])?;
+    conn.exec(set, params!["last_pass", "", StoredTime(now)])?;
     if let Some(error) = inbox_error {
-        conn.exec(set, params!["inbox_error", error, time_text(now)])?;
+        conn.exec(set, params!["inbox_error", error, StoredTime(now)])?;
     }
     Ok(())
 }
@@ -30,7 +30,7 @@ pub(crate) fn record_mail_handled(conn: &Connection, now: DateTime<Utc>) -> Resu
     conn.exec(
         "INSERT INTO service_state (key, value, at) VALUES ('last_mail', '', ?1)
          ON CONFLICT (key) DO UPDATE SET at = excluded.at",
-        params![time_text(now)],
+        params![StoredTime(now)],
     )?;
     Ok(())
 }
@@ -54,7 +54,7 @@ pub(crate) struct ServiceState {
 }
 
 pub(crate) fn service_state(conn: &Connection) -> Result<ServiceState> {
-    let get = |key: &str| -> Result<Option<(String, String)>> {
+    let get = |key: &str| -> Result<Option<(String, StoredTime)>> {
         Ok(conn
             .row(
                 "SELECT value, at FROM service_state WHERE key = ?1",
@@ -63,13 +63,10 @@ pub(crate) fn service_state(conn: &Connection) -> Result<ServiceState> {
             )
             .optional()?)
     };
-    let last_pass_at = parse_opt_time(get("last_pass")?.map(|(_, at)| at))?;
-    let last_mail_at = parse_opt_time(get("last_mail")?.map(|(_, at)| at))?;
-    let inbox_error = match get("inbox_error")? {
-        Some((error, at)) => Some((parse_time(&at)?, error)),
-        None => None,
-    };
-    let (outbox_waiting, oldest): (u32, Option<String>) = conn.row(
+    let last_pass_at = get("last_pass")?.map(|(_, at)| at.0);
+    let last_mail_at = get("last_mail")?.map(|(_, at)| at.0);
+    let inbox_error = get("inbox_error")?.map(|(error, at)| (at.0, error));
+    let (outbox_waiting, oldest): (u32, Option<StoredTime>) = conn.row(
         "SELECT count(*), min(created_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
@@ -92,7 +89,7 @@ pub(crate) fn service_state(conn: &Connection) -> Result<ServiceState> {
         last_mail_at,
         inbox_error,
         outbox_waiting,
-        outbox_oldest_at: parse_opt_time(oldest)?,
+        outbox_oldest_at: oldest.map(|t| t.0),
         outbox_given_up,
         outbox_error,
     })

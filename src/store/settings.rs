@@ -5,7 +5,7 @@ use super::{BoardId, Cached};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_time, time_text, Result};
+use super::{Result, StoredTime};
 
 /// Whether `userid` takes challenges of `game`, and how many active boards at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,12 +100,12 @@ pub(crate) fn vacations(
         "SELECT starts_at, ends_at FROM vacations WHERE userid = ?1 AND ends_at > ?2
          ORDER BY starts_at",
     )?;
-    let mut rows = stmt.query(params![userid, time_text(since)])?;
+    let mut rows = stmt.query(params![userid, StoredTime(since)])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         out.push(Vacation {
-            starts_at: parse_time(&r.get::<_, String>(0)?)?,
-            ends_at: parse_time(&r.get::<_, String>(1)?)?,
+            starts_at: r.get::<_, StoredTime>(0)?.0,
+            ends_at: r.get::<_, StoredTime>(1)?.0,
         });
     }
     Ok(out)
@@ -116,8 +116,8 @@ pub(crate) fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) 
         "INSERT INTO vacations (userid, starts_at, ends_at) VALUES (?1, ?2, ?3)",
         params![
             userid,
-            time_text(vacation.starts_at),
-            time_text(vacation.ends_at)
+            StoredTime(vacation.starts_at),
+            StoredTime(vacation.ends_at)
         ],
     )?;
     Ok(())
@@ -127,7 +127,7 @@ pub(crate) fn add_vacation(conn: &Connection, userid: &str, vacation: Vacation) 
 pub(crate) fn end_vacations(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE vacations SET ends_at = ?2 WHERE userid = ?1 AND ends_at > ?2",
-        params![userid, time_text(now)],
+        params![userid, StoredTime(now)],
     )?)
 }
 
@@ -151,7 +151,7 @@ pub(crate) fn add_seek(
     conn.exec(
         "INSERT INTO seeks (game, userid, note, created_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (game, userid) DO UPDATE SET note = excluded.note",
-        params![game, userid, note, time_text(now)],
+        params![game, userid, note, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -167,7 +167,7 @@ pub(crate) fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<O
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
+                    r.get::<_, StoredTime>(2)?,
                 ))
             },
         )
@@ -182,7 +182,7 @@ pub(crate) fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<O
     Ok(Some(Seek {
         userid,
         note,
-        created_at: parse_time(&at)?,
+        created_at: at.0,
     }))
 }
 

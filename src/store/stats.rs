@@ -7,7 +7,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection};
 
-use super::{parse_opt_time, parse_time, time_text, Result};
+use super::{Result, StoredTime};
 
 /// One outbox mail not yet sent, as `admin outbox list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,10 +35,10 @@ pub(crate) fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
             r.get::<_, i64>(0)?,
             r.get::<_, String>(1)?,
             r.get::<_, String>(2)?,
-            r.get::<_, String>(3)?,
+            r.get::<_, StoredTime>(3)?,
             r.get::<_, u32>(4)?,
-            r.get::<_, String>(5)?,
-            r.get::<_, Option<String>>(6)?,
+            r.get::<_, StoredTime>(5)?,
+            r.get::<_, Option<StoredTime>>(6)?,
             r.get::<_, Option<String>>(7)?,
         ))
     })?;
@@ -49,10 +49,10 @@ pub(crate) fn unsent_mail(conn: &Connection) -> Result<Vec<OutboxEntry>> {
             id,
             to,
             subject,
-            created_at: parse_time(&created)?,
+            created_at: created.0,
             attempts,
-            next_attempt_at: parse_time(&next)?,
-            failed_at: parse_opt_time(failed)?,
+            next_attempt_at: next.0,
+            failed_at: failed.map(|t| t.0),
             last_error,
         });
     }
@@ -65,7 +65,7 @@ pub(crate) fn retry_mail(conn: &Connection, id: i64, now: DateTime<Utc>) -> Resu
     Ok(conn.exec(
         "UPDATE outbox SET failed_at = NULL, next_attempt_at = ?2
          WHERE id = ?1 AND sent_at IS NULL",
-        params![id, time_text(now)],
+        params![id, StoredTime(now)],
     )? == 1)
 }
 
@@ -132,7 +132,7 @@ pub(crate) fn stats(conn: &Connection, since: DateTime<Utc>) -> Result<Stats> {
              WHERE sent_at IS NOT NULL AND sent_at >= ?1)
          GROUP BY day ORDER BY day",
     )?;
-    for row in stmt.query_map(params![time_text(since)], |r| {
+    for row in stmt.query_map(params![StoredTime(since)], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     })? {
         s.days.push(row?);
@@ -271,7 +271,7 @@ pub(crate) fn scrub_live_secrets(copy: &Connection, now: DateTime<Utc>) -> Resul
                  last_error = CASE WHEN failed_at IS NULL OR last_error IS NULL THEN ?3
                                    ELSE last_error || '; ' || ?3 END
              WHERE id = ?1 AND sent_at IS NULL",
-            params![id, time_text(now), SCRUBBED_IN_BACKUP],
+            params![id, StoredTime(now), SCRUBBED_IN_BACKUP],
         )?;
     }
     let codes = tx.exec(

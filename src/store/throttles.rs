@@ -10,7 +10,7 @@ use super::Cached;
 use chrono::{DateTime, Duration, DurationRound, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_opt_time, parse_time, time_text, Result};
+use super::{Result, StoredTime};
 
 /// Until when `userid` takes no password, if it is locked now.
 pub(crate) fn locked_until(
@@ -18,14 +18,14 @@ pub(crate) fn locked_until(
     userid: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>> {
-    let until: Option<Option<String>> = conn
+    let until: Option<Option<StoredTime>> = conn
         .row(
             "SELECT locked_until FROM password_failures WHERE userid = ?1",
             params![userid],
             |r| r.get(0),
         )
         .optional()?;
-    Ok(parse_opt_time(until.flatten())?.filter(|t| *t > now))
+    Ok(until.flatten().map(|t| t.0).filter(|t| *t > now))
 }
 
 /// Count one wrong password for `userid`. The failures are counted in a
@@ -39,7 +39,7 @@ pub(crate) fn record_password_failure(
     max: u32,
     window: Duration,
 ) -> Result<Option<DateTime<Utc>>> {
-    let row: Option<(i64, String)> = conn
+    let row: Option<(i64, StoredTime)> = conn
         .row(
             "SELECT failures, first_failed_at FROM password_failures WHERE userid = ?1",
             params![userid],
@@ -47,8 +47,8 @@ pub(crate) fn record_password_failure(
         )
         .optional()?;
     let (failures, first) = match row {
-        Some((n, first)) if parse_time(&first)? + window > now => (n + 1, first),
-        _ => (1, time_text(now)),
+        Some((n, first)) if first.0 + window > now => (n + 1, first),
+        _ => (1, StoredTime(now)),
     };
     let lock = (failures >= i64::from(max.max(1))).then(|| now + window);
     conn.exec(
@@ -56,7 +56,7 @@ pub(crate) fn record_password_failure(
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (userid) DO UPDATE SET failures = excluded.failures,
              first_failed_at = excluded.first_failed_at, locked_until = excluded.locked_until",
-        params![userid, failures, first, lock.map(time_text)],
+        params![userid, failures, first, lock.map(StoredTime)],
     )?;
     Ok(lock)
 }
@@ -100,17 +100,14 @@ pub(crate) fn lockout_noticed_since(
     userid: &str,
     since: DateTime<Utc>,
 ) -> Result<bool> {
-    let at: Option<String> = conn
+    let at: Option<StoredTime> = conn
         .row(
             "SELECT sent_at FROM lockout_notices WHERE userid = ?1",
             params![userid],
             |r| r.get(0),
         )
         .optional()?;
-    Ok(match at {
-        Some(at) => parse_time(&at)? > since,
-        None => false,
-    })
+    Ok(at.is_some_and(|at| at.0 > since))
 }
 
 /// `userid` is told of a lockout now.
@@ -122,7 +119,7 @@ pub(crate) fn record_lockout_notice(
     conn.exec(
         "INSERT INTO lockout_notices (userid, sent_at) VALUES (?1, ?2)
          ON CONFLICT (userid) DO UPDATE SET sent_at = excluded.sent_at",
-        params![userid, time_text(now)],
+        params![userid, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -148,8 +145,8 @@ impl CountScope {
     }
 }
 
-fn hour_of(now: DateTime<Utc>) -> String {
-    time_text(now.duration_trunc(Duration::hours(1)).unwrap_or(now))
+fn hour_of(now: DateTime<Utc>) -> StoredTime {
+    StoredTime(now.duration_trunc(Duration::hours(1)).unwrap_or(now))
 }
 
 /// Commands counted for `key` in the clock hour of `now`.
@@ -206,7 +203,7 @@ pub(crate) fn boards_started_since(
     let n: i64 = conn.row(
         "SELECT count(*) FROM board_starts
          WHERE userid = ?1 AND started_at >= ?2 AND (?3 IS NULL OR opponent = ?3)",
-        params![userid, time_text(since), opponent],
+        params![userid, StoredTime(since), opponent],
         |r| r.get(0),
     )?;
     Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
@@ -222,11 +219,11 @@ pub(crate) fn record_board_start(
 ) -> Result<()> {
     conn.exec(
         "DELETE FROM board_starts WHERE userid = ?1 AND started_at < ?2",
-        params![userid, time_text(now - Duration::days(2))],
+        params![userid, StoredTime(now - Duration::days(2))],
     )?;
     conn.exec(
         "INSERT INTO board_starts (userid, opponent, started_at) VALUES (?1, ?2, ?3)",
-        params![userid, opponent, time_text(now)],
+        params![userid, opponent, StoredTime(now)],
     )?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Tournaments (issue #27): their rows, entrants, games by round and byes
+//! Tournaments: their rows, entrants, games by round and byes
 //! (migration 0041). The pairing and scoring are `game::tournament`'s;
 //! the server maps these rows to its `History`.
 
@@ -6,7 +6,7 @@ use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+use super::{Result, StoreError, StoredTime};
 
 /// Round robin or Swiss, as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,9 +169,9 @@ struct RawTournament {
     state: String,
     round: u32,
     note: String,
-    created_at: String,
-    started_at: Option<String>,
-    finished_at: Option<String>,
+    created_at: StoredTime,
+    started_at: Option<StoredTime>,
+    finished_at: Option<StoredTime>,
 }
 
 impl RawTournament {
@@ -192,9 +192,9 @@ impl RawTournament {
             state: TournamentState::read(&self.state)?,
             round: self.round,
             note: self.note,
-            created_at: parse_time(&self.created_at)?,
-            started_at: parse_opt_time(self.started_at)?,
-            finished_at: parse_opt_time(self.finished_at)?,
+            created_at: self.created_at.0,
+            started_at: self.started_at.map(|t| t.0),
+            finished_at: self.finished_at.map(|t| t.0),
         })
     }
 }
@@ -225,7 +225,7 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
             new.forfeit_days,
             new.total_days,
             new.creator,
-            time_text(new.now),
+            StoredTime(new.now),
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -366,7 +366,7 @@ pub(crate) fn start_tournament(
     conn.exec(
         "UPDATE tournaments SET state = 'running', rounds = ?2, started_at = ?3
          WHERE id = ?1 AND state = 'open'",
-        params![tournament, rounds, time_text(now)],
+        params![tournament, rounds, StoredTime(now)],
     )?;
     Ok(())
 }
@@ -390,7 +390,7 @@ pub(crate) fn finish_tournament(
     conn.exec(
         "UPDATE tournaments SET state = 'finished', note = ?2, finished_at = ?3
          WHERE id = ?1 AND state != 'finished'",
-        params![tournament, note, time_text(now)],
+        params![tournament, note, StoredTime(now)],
     )?;
     Ok(())
 }

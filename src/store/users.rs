@@ -4,7 +4,7 @@ use super::Cached;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{parse_opt_time, parse_time, time_text, Result, StoreError};
+use super::{Result, StoreError, StoredTime};
 use game::command::BoardSize;
 
 /// A signed-up player.
@@ -17,8 +17,8 @@ pub struct User {
     /// get nothing but their confirmation mail.
     pub addresses: Vec<String>,
     /// Those of `addresses` that have not proved they are read (the
-    /// address a signup came from, until confirmed): since issue #31 they
-    /// get no mail of the account at all (see `server::confirm`).
+    /// address a signup came from, until confirmed): they get no mail of
+    /// the account at all (see `server::confirm`).
     pub unconfirmed: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub signed_off_at: Option<DateTime<Utc>>,
@@ -44,7 +44,7 @@ pub(crate) enum AddressStatus {
     /// Gets everything.
     Confirmed,
     /// The address a signup came from: nothing but its welcome mail
-    /// until confirmed (issue #31; it was "only text the server wrote").
+    /// until confirmed.
     Unconfirmed,
     /// An extra or changed address: nothing but its confirmation mail.
     Pending,
@@ -90,7 +90,7 @@ pub(crate) fn address_records(conn: &Connection, userid: &str) -> Result<Vec<Add
             r.get::<_, String>(0)?,
             r.get::<_, String>(1)?,
             r.get::<_, Option<String>>(2)?,
-            r.get::<_, Option<String>>(3)?,
+            r.get::<_, Option<StoredTime>>(3)?,
         ))
     })?;
     let mut out = Vec::new();
@@ -100,7 +100,7 @@ pub(crate) fn address_records(conn: &Connection, userid: &str) -> Result<Vec<Add
             address,
             status: AddressStatus::from_text(&status)?,
             code_hash,
-            code_expires_at: parse_opt_time(expires)?,
+            code_expires_at: expires.map(|t| t.0),
         });
     }
     Ok(out)
@@ -122,7 +122,7 @@ pub(crate) fn set_address_status(
             address.to_ascii_lowercase(),
             status.text(),
             code.map(|c| c.0),
-            code.map(|c| time_text(c.1))
+            code.map(|c| StoredTime(c.1))
         ],
     )?;
     Ok(())
@@ -137,7 +137,7 @@ pub fn insert_user(
 ) -> Result<()> {
     conn.exec(
         "INSERT INTO users (userid, password_hash, created_at) VALUES (?1, ?2, ?3)",
-        params![userid, password_hash, time_text(now)],
+        params![userid, password_hash, StoredTime(now)],
     )?;
     set_addresses(conn, userid, addresses)
 }
@@ -168,7 +168,7 @@ pub(crate) fn set_password_hash(conn: &Connection, userid: &str, hash: &str) -> 
 pub(crate) fn sign_off(conn: &Connection, userid: &str, now: DateTime<Utc>) -> Result<bool> {
     let n = conn.exec(
         "UPDATE users SET signed_off_at = ?2 WHERE userid = ?1 AND signed_off_at IS NULL",
-        params![userid, time_text(now)],
+        params![userid, StoredTime(now)],
     )?;
     Ok(n == 1)
 }
@@ -231,8 +231,8 @@ pub(crate) fn confirmation_mail(
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
+                    r.get::<_, StoredTime>(2)?,
+                    r.get::<_, StoredTime>(3)?,
                 ))
             },
         )
@@ -243,8 +243,8 @@ pub(crate) fn confirmation_mail(
     Ok(Some(ConfirmationMail {
         userid,
         code_hash,
-        code_expires_at: parse_time(&expires)?,
-        sent_at: parse_time(&sent)?,
+        code_expires_at: expires.0,
+        sent_at: sent.0,
     }))
 }
 
@@ -264,8 +264,8 @@ pub(crate) fn record_confirmation_mail(
             address.to_ascii_lowercase(),
             mail.userid,
             mail.code_hash,
-            time_text(mail.code_expires_at),
-            time_text(mail.sent_at)
+            StoredTime(mail.code_expires_at),
+            StoredTime(mail.sent_at)
         ],
     )?;
     Ok(())
@@ -280,7 +280,7 @@ pub(crate) fn forget_confirmation_mail(
 ) -> Result<()> {
     conn.exec(
         "DELETE FROM confirmation_mails WHERE address = ?1 AND sent_at = ?2",
-        params![address.to_ascii_lowercase(), time_text(sent_at)],
+        params![address.to_ascii_lowercase(), StoredTime(sent_at)],
     )?;
     Ok(())
 }
@@ -306,8 +306,8 @@ pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, StoredTime>(2)?,
+                    r.get::<_, Option<StoredTime>>(3)?,
                 ))
             },
         )
@@ -321,8 +321,8 @@ pub fn user(conn: &Connection, userid: &str) -> Result<Option<User>> {
         unconfirmed,
         userid,
         password_hash,
-        created_at: parse_time(&created)?,
-        signed_off_at: parse_opt_time(signed_off)?,
+        created_at: created.0,
+        signed_off_at: signed_off.map(|t| t.0),
     }))
 }
 

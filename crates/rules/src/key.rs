@@ -26,7 +26,7 @@
 //!
 //! A change of the algorithm, or of any engine's canonical state, changes
 //! stored keys: raise [`KEY_VERSION`] and add a migration that clears
-//! `plies.position_key` (as `0036_rules25_position_keys.sql` did for the
+//! `plies.position_key` (as `0036_clear_old_position_keys.sql` did for the
 //! move from `DefaultHasher`), so that boards are replayed once and
 //! re-keyed. `tests/rules_keys.rs` pins key values so that such a change
 //! cannot pass unnoticed.

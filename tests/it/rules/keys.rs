@@ -1,4 +1,4 @@
-//! Position keys are stable data (issue #25): they are stored with every
+//! Position keys are stable data: they are stored with every
 //! ply, so their values are pinned here (a change of algorithm or of a
 //! game's canonical state fails this file and needs a new key version and
 //! a migration, see `rules::key`), and a board whose plies carry keys of
@@ -100,7 +100,7 @@ fn keys_follow_the_repetition_rule_s_notion_of_sameness() {
 }
 
 /// The old algorithm's key of the chess position after `moves`: `std`'s
-/// `DefaultHasher` over the repetition text, as builds before issue #25
+/// `DefaultHasher` over the repetition text, as builds before key version 1
 /// stored it.
 fn old_key_after(moves: &[&str]) -> u64 {
     let mut state = chess::Chess.start_position(&[]).unwrap();
@@ -165,7 +165,7 @@ fn a_board_stored_with_old_keys_replays_and_draws_by_repetition_at_ply_8() {
             w.conn
                 .execute_batch(include_str!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
-                    "/migrations/0036_rules25_position_keys.sql"
+                    "/migrations/0036_clear_old_position_keys.sql"
                 )))
                 .unwrap();
             let keyed: i64 = w

@@ -1,4 +1,4 @@
--- Who a board started by mail was started against (issue #37): a
+-- Who a board started by mail was started against: a
 -- challenge spends its challenger's daily allowance only, and one
 -- challenger starts at most a few boards a day against one opponent.
 -- Rows from before this column (NULL) count for their userid's total.

@@ -1,4 +1,4 @@
--- Conditional moves (issue #26): each player's tree of lines on a board,
+-- Conditional moves: each player's tree of lines on a board,
 -- one row per line. Every line of a tree starts at the same ply: the one
 -- after `from_ply` plies. `plies` holds the line's plies in canonical
 -- notation, one per text line (a ply may hold a space: `reveal c4`);

@@ -1,5 +1,5 @@
 -- One confirmation mail a day per address, whatever asks for it (signup,
--- change address; issue #31). The last confirmation mail sent to each
+-- change address). The last confirmation mail sent to each
 -- address: for whom, the SHA-256 of its code (so that the same account
 -- asking again within the day keeps the code already sent), until when
 -- the code is good, and when the mail went.

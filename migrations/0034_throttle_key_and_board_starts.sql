@@ -1,4 +1,4 @@
--- Issue #31/#32: a key for the throttle's keyed hashes (the wrong
+-- A key for the throttle's keyed hashes (the wrong
 -- passwords of a userid that does not exist are counted under a hash of
 -- it, so a password typed as the userid is never stored), and when an
 -- account was last told of a lockout (at most one notice a day).

@@ -1,4 +1,4 @@
--- Inbound mail being handled (issue #32): a row is written and committed
+-- Inbound mail being handled: a row is written and committed
 -- before a mail, or a group of mails, is handed to the server, and deleted
 -- in the transaction that commits what the mail did (or counts its
 -- failure). A row still there when the mail is taken again means the

@@ -1,4 +1,4 @@
--- Outbox claims a sending process holds (issue #24). A row claimed for
+-- Outbox claims a sending process holds. A row claimed for
 -- sending has claimed = 1 until what became of it is recorded. A sender
 -- holds the send lock (an advisory lock on a file beside the database)
 -- while it sends, so a claimed row that the next holder of the lock finds

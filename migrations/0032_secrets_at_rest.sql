@@ -1,4 +1,4 @@
--- Secrets at rest (issue #31). An outbox mail keeps the secrets it carries
+-- Secrets at rest. An outbox mail keeps the secrets it carries
 -- (a reply token in its Message-ID, confirmation codes in its Subject and
 -- body) in clear only until it is sent or given up: then they are blanked
 -- and the token in its Message-ID is replaced by its hash, so that nothing

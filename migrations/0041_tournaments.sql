@@ -1,4 +1,4 @@
--- Tournaments (issue #27): round robin and Swiss, per game.
+-- Tournaments: round robin and Swiss, per game.
 CREATE TABLE tournaments (
     id           INTEGER PRIMARY KEY,
     game         TEXT NOT NULL,
