@@ -35,8 +35,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::autoplay::{self, Notice};
 use super::loaded::{apply_move, finish, Loaded};
-use super::queued::{self, Notice};
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::store::{self, Proposal};
 use computer::{self, Level};
@@ -158,7 +158,7 @@ pub(crate) fn respond(
                 .into())
             }
         }
-        notices.extend(queued::play_queued(ctx, game, loaded, news)?);
+        notices.extend(autoplay::play_queued(ctx, game, loaded, news)?);
     }
     Ok(notices)
 }

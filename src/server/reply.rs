@@ -67,7 +67,7 @@ use sha2::{Digest, Sha256};
 use super::{Refusal, Server, ServerError};
 use crate::mail::Envelope;
 use crate::store;
-use game::command::{self, Command, GameCommand, ParseError, Parsed, Request};
+use game::command::{self, BoardAct, Command, GameCommand, ParseError, Parsed, Request};
 
 /// What a board mail to a player is keyed to: a reply to it is `userid`'s
 /// command on board `board` of `game`, sent when `ply` plies were played.
@@ -444,8 +444,8 @@ fn any_ply_will_do(command: &Command) -> bool {
         command,
         Command::Game {
             command: GameCommand::Show { .. }
-                | GameCommand::If {
-                    what: command::Conditional::List | command::Conditional::Cancel(_),
+                | GameCommand::OnBoard {
+                    act: BoardAct::If(command::Conditional::List | command::Conditional::Cancel(_)),
                     ..
                 },
             ..
@@ -509,12 +509,10 @@ impl Stale<'_> {
         let played = match command {
             Command::Game {
                 command:
-                    GameCommand::Move {
-                        action: command::MoveAction::Play(text),
-                        ..
-                    }
-                    | GameCommand::Queue {
-                        action: command::MoveAction::Play(text),
+                    GameCommand::OnBoard {
+                        act:
+                            BoardAct::Move(command::MoveAction::Play(text))
+                            | BoardAct::Queue(command::MoveAction::Play(text)),
                         ..
                     },
                 ..

@@ -40,14 +40,8 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
             | GameCommand::Notify { boards, .. } => bound("boards", dedup(boards)),
             GameCommand::Challenge { options, .. } => bound("options", dedup(options)),
             GameCommand::Help
-            | GameCommand::Move { .. }
-            | GameCommand::Queue { .. }
-            | GameCommand::Resign { .. }
-            | GameCommand::Submit { .. }
-            | GameCommand::If { .. }
-            | GameCommand::Confirm { .. }
+            | GameCommand::OnBoard { .. }
             | GameCommand::Preview { .. }
-            | GameCommand::Chat { .. }
             | GameCommand::AcceptChallenges { .. }
             | GameCommand::RejectChallenges { .. }
             | GameCommand::Limit { .. }
@@ -102,14 +96,8 @@ pub fn only_reads(command: &Command) -> bool {
             | GameCommand::Record { .. } => true,
             GameCommand::Tournament(t) => !matches!(t, TournamentCommand::Act { .. }),
             GameCommand::Challenge { .. }
-            | GameCommand::Move { .. }
-            | GameCommand::Queue { .. }
-            | GameCommand::Resign { .. }
-            | GameCommand::Submit { .. }
-            | GameCommand::If { .. }
-            | GameCommand::Confirm { .. }
+            | GameCommand::OnBoard { .. }
             | GameCommand::ShowAs { .. }
-            | GameCommand::Chat { .. }
             | GameCommand::Subscribe { .. }
             | GameCommand::Unsubscribe { .. }
             | GameCommand::Notify { .. }
