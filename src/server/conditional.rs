@@ -205,7 +205,7 @@ fn add(
     store::set_conditional_tree(ctx.conn, id, seat, loaded.played, &tree)?;
     if let Some(first) = first {
         // The player's own turn (or own decision): played as `move` plays
-        // it; the tree follows the ply in `queued`.
+        // it; the tree follows the ply in `autoplay`.
         return play::act(ctx, game, number, who, &MoveAction::Play(first), None);
     }
     let mut news = match added {

@@ -14,10 +14,11 @@
 //! imports upwards, so each can be read, and changed, knowing only what
 //! is under it.
 //!
+//! - the dispatch tables: `dispatch` (the handler of each command);
 //! - the commands: `admin` (what the server admin does: users, boards
 //!   deleted, adjudicated and shown, vacations, broadcasts; see also
-//!   `crate::admin`), `social` (chat, observers, listings), `pending`
-//!   (queue, submit, confirm, preview), `timers` (the timers' run:
+//!   `crate::admin`), `social` (chat, observers, listings), `submit`
+//!   (submit and confirm), `queue`, `preview`, `timers` (the timers' run:
 //!   reminders and forfeits), `challenge` (challenge, seek: boards
 //!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
 //!   notifications, which challenges a player takes, how boards look),
@@ -26,7 +27,8 @@
 //!   `tournament` (tournaments: their commands, rounds, withdrawals and
 //!   crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   `autoplay` (queued and conditional moves played when their turn
+//!   comes), `seat` (a board act's player seated on the board), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
 //!   ply stored, a game finished and rated), `compose` (board mails),
 //!   `record` (the move list's records and the game record, PGN);

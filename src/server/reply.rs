@@ -1,4 +1,4 @@
-//! Playing by reply (issue #17): a player answers a board mail with just
+//! Playing by reply: a player answers a board mail with just
 //! the move, as on GitHub or Discourse, and never retypes board number,
 //! userid and password.
 //!
@@ -343,7 +343,7 @@ fn refuse_token(
     };
     if key.expired {
         // Ended by its player: `set ... noreply`, a new password or
-        // address, or signoff (issue #31).
+        // address, or signoff.
         return Ok(Err(on_board(format!(
             "This board mail no longer takes replies: its player has since\n\
              switched replies off, or changed password or address.\n\
@@ -438,7 +438,7 @@ fn read_by_player(
 }
 
 /// Whether a reply's command is right whatever ply its mail showed:
-/// showing the board, listing or cancelling conditional moves (#26).
+/// showing the board, listing or cancelling conditional moves.
 fn any_ply_will_do(command: &Command) -> bool {
     matches!(
         command,
@@ -487,7 +487,7 @@ struct Stale<'a> {
 impl Stale<'_> {
     /// Why the reply is not played, and what to send instead.
     ///
-    /// Ruling (issue #23 §5): `#N` is suggested only when it would work: a
+    /// Ruling: `#N` is suggested only when it would work: a
     /// move (or a queued move) when it is the player's turn, and the
     /// actions that need no turn (resign, propose, undo, accept, reject).
     /// A move when it is the opponent's turn would be refused again with

@@ -169,6 +169,35 @@ mod tests {
     }
 
     #[test]
+    fn every_board_verb_is_one_board_act_with_its_credentials() {
+        let lines = [
+            "chess move 101 alice pw e4#1",
+            "chess queue 101 alice pw e5",
+            "chess submit 101 alice pw e4",
+            "chess confirm 101 alice pw",
+            "chess resign 101 alice pw",
+            "chess if 101 alice pw e4 e5",
+            "chess chat 101 alice pw",
+        ];
+        for line in lines {
+            let command = parse_line(line).unwrap().command;
+            assert!(
+                matches!(
+                    &command,
+                    Command::Game {
+                        command: GameCommand::OnBoard { board: 101, .. },
+                        ..
+                    }
+                ),
+                "{line}: {command:?}"
+            );
+            assert_eq!(command.credentials().unwrap().userid, "alice", "{line}");
+            assert!(!only_reads(&command), "{line}");
+            assert_eq!(collapse(command.clone(), 20), Ok(command), "{line}");
+        }
+    }
+
+    #[test]
     fn moves_are_no_reads() {
         let mv = parse_line("chess move 101 alice pw e4").unwrap().command;
         assert!(!only_reads(&mv));
