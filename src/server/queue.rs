@@ -24,8 +24,9 @@
 //!   be readable. A guard must name a ply after the opponent's next one
 //!   (`#N` with N greater than the next ply).
 //! - The queued move is played right after the opponent's ply is applied,
-//!   in the same transaction (`autoplay` does it), and the board mails of that ply show both
-//!   plies (with a line saying the second was queued). If by then it is
+//!   in the same transaction (`autoplay` does it), and the board mails of
+//!   that ply show both plies (with a line saying the second was queued).
+//!   If by then it is
 //!   illegal, or its guard names another ply, it is dropped and its player
 //!   is told why in one sentence added to their own copy of the board mail
 //!   (the others do not see it). The comment sent with `queue` is stored
