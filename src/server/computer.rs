@@ -18,7 +18,7 @@
 //!   for one inbound mail, one pass of the timers or one admin command: a
 //!   move starts only while the whole time its level may take still fits
 //!   in what is left; the first move of a budget always starts, its search
-//!   cut to the budget. Ruling (issue #32): no mail may cost more than a
+//!   cut to the budget. Ruling: no mail may cost more than a
 //!   second of processor time, so the default budget is under a second
 //!   and cuts level 5's move time (`move_seconds`, 1 s) to 0.8 s; an admin
 //!   who wants every second of level 5 raises `seconds_per_mail` to at
@@ -35,8 +35,8 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::autoplay::{self, Notice};
 use super::loaded::{apply_move, finish, Loaded};
-use super::queued::{self, Notice};
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::store::{self, Proposal};
 use computer::{self, Level};
@@ -158,7 +158,7 @@ pub(crate) fn respond(
                 .into())
             }
         }
-        notices.extend(queued::play_queued(ctx, game, loaded, news)?);
+        notices.extend(autoplay::play_queued(ctx, game, loaded, news)?);
     }
     Ok(notices)
 }

@@ -1,8 +1,8 @@
-//! `if`: conditional moves (issue #26). The tree itself is
-//! `game::conditional` (pure); it is played in `queued`, right after each
+//! `if`: conditional moves. The tree itself is
+//! `game::conditional` (pure); it is played in `autoplay`, right after each
 //! ply, in the transaction of the mail that played the ply.
 //!
-//! Rulings (where the issue is silent):
+//! Rulings:
 //!
 //! - A line is read on a copy of the board as it stands: the words one
 //!   ply each, two words together when they are one move only so (Shadow
@@ -39,12 +39,13 @@
 //!   answers with the board mail, the tree under the move list. The
 //!   player's own board mails show their tree there; nobody else's does.
 
-use super::loaded::{load, Loaded};
+use super::loaded::Loaded;
 use super::play;
+use super::seat::{seat, Seated};
 use super::text::move_refusal;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::limits::{MAX_CONDITIONAL_LINES, MAX_CONDITIONAL_PLIES};
-use crate::store::{self, BoardStatus, PendingKind};
+use crate::store::{self, PendingKind};
 use game::command::{Conditional, Credentials, MoveAction};
 use game::conditional::{Added, Line, Step, Tree};
 use rules::{Color, Game, Position};
@@ -60,7 +61,7 @@ pub(crate) fn run(
     let on = |sentence: String| -> super::Failure {
         Refusal::new(sentence).on(game.name(), Some(number)).into()
     };
-    let (loaded, user, seat) = seated(ctx, game, number, who)?;
+    let Seated { loaded, user, seat } = seat(ctx, game, number, who, None)?;
     let owner = Owner {
         ctx,
         game,
@@ -77,35 +78,6 @@ pub(crate) fn run(
             add(ctx, game, who, owner, line)
         }
     }
-}
-
-/// Load a board and check that `who` plays on it and that it is not over.
-fn seated(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    number: u32,
-    who: &Credentials,
-) -> Handled<(Loaded, store::User, Color)> {
-    let on_board = |f: super::Failure| f.on_board(game.name(), Some(number));
-    let loaded = load(ctx, game, number).map_err(on_board)?;
-    let user = ctx.authenticate(who).map_err(on_board)?;
-    let refuse = |sentence: String| -> super::Failure {
-        Refusal::new(sentence).on(game.name(), Some(number)).into()
-    };
-    let Some(seat) = loaded.row.seat_of(&user.userid) else {
-        return Err(refuse(format!(
-            "{} does not play on {} board {number}; check the board number.",
-            user.userid,
-            game.name()
-        )));
-    };
-    if let BoardStatus::Finished { .. } = loaded.row.status {
-        return Err(refuse(format!(
-            "{} board {number} is over; nothing more can be played on it.",
-            game.title()
-        )));
-    }
-    Ok((loaded, user, seat))
 }
 
 /// Read a line's moves on a copy of `position` (after `played` plies) for
@@ -233,7 +205,7 @@ fn add(
     store::set_conditional_tree(ctx.conn, id, seat, loaded.played, &tree)?;
     if let Some(first) = first {
         // The player's own turn (or own decision): played as `move` plays
-        // it; the tree follows the ply in `queued`.
+        // it; the tree follows the ply in `autoplay`.
         return play::act(ctx, game, number, who, &MoveAction::Play(first), None);
     }
     let mut news = match added {

@@ -14,10 +14,11 @@
 //! imports upwards, so each can be read, and changed, knowing only what
 //! is under it.
 //!
+//! - the dispatch tables: `dispatch` (the handler of each command);
 //! - the commands: `admin` (what the server admin does: users, boards
 //!   deleted, adjudicated and shown, vacations, broadcasts; see also
-//!   `crate::admin`), `social` (chat, observers, listings), `pending`
-//!   (queue, submit, confirm, preview), `timers` (the timers' run:
+//!   `crate::admin`), `social` (chat, observers, listings), `submit`
+//!   (submit and confirm), `queue`, `preview`, `timers` (the timers' run:
 //!   reminders and forfeits), `challenge` (challenge, seek: boards
 //!   started), `show` (show, games, pgn), `help`, `settings` (vacations,
 //!   notifications, which challenges a player takes, how boards look),
@@ -26,7 +27,8 @@
 //!   `tournament` (tournaments: their commands, rounds, withdrawals and
 //!   crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   `autoplay` (queued and conditional moves played when their turn
+//!   comes), `seat` (a board act's player seated on the board), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
 //!   ply stored, a game finished and rated), `compose` (board mails),
 //!   `record` (the move list's records and the game record, PGN);
@@ -41,6 +43,7 @@
 mod account;
 mod addresses;
 mod admin;
+mod autoplay;
 pub(crate) mod bounces;
 mod challenge;
 mod compose;
@@ -48,19 +51,22 @@ mod computer;
 mod conditional;
 mod confirm;
 pub(crate) mod credentials;
+mod dispatch;
 mod guard;
 mod help;
 mod loaded;
 mod password;
-mod pending;
 mod play;
-mod queued;
+mod preview;
+mod queue;
 mod record;
 mod reply;
+mod seat;
 mod settings;
 mod show;
 mod social;
 mod strangers;
+mod submit;
 pub mod templates;
 mod text;
 mod timers;
@@ -74,12 +80,12 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::{Envelope, Outgoing};
 use crate::store::{self, StoreError};
-use game::command::{self, Command, Credentials, GameCommand, Parsed};
+use game::command::{self, Command, Credentials, Parsed};
 use game::render::Drawing;
 use templates::{TemplateError, Templates};
 
 pub(crate) use admin::{AdminError, Ruling};
-pub use pending::play_move_words;
+pub use preview::play_move_words;
 pub(crate) use reply::ReplyKey;
 pub use tournament::AdminTournamentAct;
 
@@ -417,7 +423,7 @@ pub struct Server<'a> {
     /// The computer's thinking in the mail (or timers pass) at hand.
     pub(crate) computer_budget: computer::Budget,
     /// Boards replayed to a ply for `preview` in the mail at hand.
-    pub(crate) previews: pending::Previews,
+    pub(crate) previews: preview::Previews,
     /// The argon2id work of mails, done before their transactions (see
     /// [`Server::prepare_mail`]).
     prepared: credentials::PreparedHashes,
@@ -431,7 +437,7 @@ impl<'a> Server<'a> {
             templates,
             credentials: credentials::VerifiedCredentials::new(),
             computer_budget: computer::Budget::default(),
-            previews: pending::Previews::default(),
+            previews: preview::Previews::default(),
             prepared: credentials::PreparedHashes::default(),
         }
     }
@@ -778,8 +784,8 @@ impl<'a> Server<'a> {
         if reads && read_before.contains(&&parsed.command) {
             return Ok(());
         }
-        if !letter.authenticated && needs_authenticated_from(&parsed.command) {
-            let refusal = Refusal::new(UNAUTHENTICATED);
+        if !letter.authenticated && dispatch::needs_authenticated_from(&parsed.command) {
+            let refusal = Refusal::new(dispatch::UNAUTHENTICATED);
             tally.refuse(self.refusal_reply(ctx, &refusal, &parsed.masked)?);
             return Ok(());
         }
@@ -811,7 +817,7 @@ impl<'a> Server<'a> {
         let room = tally.stranger_room;
         let over_room = std::cell::Cell::new(false);
         match ctx.session.savepoint(ctx.conn, "command", || {
-            let replies = self.execute(ctx, &run)?;
+            let replies = dispatch::execute(ctx, &run)?;
             // Past a stranger's bound: nothing of it is done (see
             // `strangers`); the refusal is said by `run_commands`.
             if room.is_some_and(|room| strangers::bytes_to(replies.iter(), letter.sender) > room) {
@@ -1349,112 +1355,6 @@ impl<'a> Server<'a> {
         })
     }
 
-    /// Run one parsed command.
-    fn execute(&self, ctx: &Ctx<'_>, parsed: &Parsed) -> Handled<Vec<Reply>> {
-        match &parsed.command {
-            Command::Help { topics } => help::help(ctx, topics),
-            Command::Signup {
-                userid,
-                password,
-                addresses,
-            } => account::signup(ctx, userid, password, addresses),
-            Command::ChangePassword { who, new } => account::change_password(ctx, who, new),
-            Command::ChangeAddress { who, addresses } => {
-                account::change_address(ctx, who, addresses)
-            }
-            Command::Signoff { who } => account::signoff(ctx, who),
-            Command::ConfirmAddress { userid, code } => confirm::confirm_address(ctx, userid, code),
-            Command::List { games } => social::list(ctx, games),
-            Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
-            Command::ShowVacation { who } => settings::vacation_report(ctx, who),
-            Command::Message { who, to } => social::message_users(ctx, who, to),
-            Command::Broadcast { who } => admin::broadcast(ctx, who),
-            Command::AllShow { userid, filter } => social::all_show(ctx, userid, *filter),
-            Command::Game { game, command } => self.execute_game(ctx, game, command),
-        }
-    }
-
-    fn execute_game(
-        &self,
-        ctx: &Ctx<'_>,
-        game: &str,
-        command: &GameCommand,
-    ) -> Handled<Vec<Reply>> {
-        let Some(rules) = rules::game(game) else {
-            return Err(Refusal::new(format!(
-                "This server does not referee {game} yet; send \"help\" for the games it has."
-            ))
-            .into());
-        };
-        match command {
-            GameCommand::Help => help::help(ctx, &[rules.name().to_string()]),
-            GameCommand::Challenge {
-                players,
-                options,
-                timers,
-            } => challenge::challenge(ctx, rules, players, options, timers),
-            GameCommand::Move {
-                board,
-                who,
-                action,
-                ply,
-            } => play::act(ctx, rules, *board, who, action, *ply),
-            GameCommand::Resign { board, who } => {
-                play::act(ctx, rules, *board, who, &command::MoveAction::Resign, None)
-            }
-            GameCommand::Queue {
-                board,
-                who,
-                action,
-                ply,
-            } => pending::queue(ctx, rules, *board, who, action, *ply),
-            GameCommand::Submit {
-                board,
-                who,
-                action,
-                ply,
-            } => pending::submit(ctx, rules, *board, who, action, *ply),
-            GameCommand::If { board, who, what } => conditional::run(ctx, rules, *board, who, what),
-            GameCommand::Confirm { board, who } => pending::confirm(ctx, rules, *board, who),
-            GameCommand::Preview { from, moves } => pending::preview(ctx, rules, from, moves),
-            GameCommand::Show { boards } => show::show(ctx, rules, boards),
-            GameCommand::ShowUsers { users, filter } => {
-                show::show_users(ctx, rules, users, *filter)
-            }
-            GameCommand::Games { users, filter } => show::games(ctx, rules, users, *filter),
-            GameCommand::Set { who, look } => settings::set_look(ctx, rules, who, *look),
-            GameCommand::Chat { board, who } => social::chat(ctx, rules, *board, who),
-            GameCommand::Subscribe { boards, all, who } => {
-                social::subscribe(ctx, rules, boards, *all, who)
-            }
-            GameCommand::Unsubscribe { boards, all, who } => {
-                social::unsubscribe(ctx, rules, boards, *all, who)
-            }
-            GameCommand::Standings => social::standings(ctx, rules),
-            GameCommand::ShowAs {
-                who,
-                boards,
-                filter,
-            } => social::show_as(ctx, rules, who, boards, *filter),
-            GameCommand::Notify { who, boards } => settings::notify(ctx, rules, who, boards),
-            GameCommand::AcceptChallenges { who } => {
-                settings::challenges(ctx, rules, who, |s| s.accepts = true)
-            }
-            GameCommand::RejectChallenges { who } => {
-                settings::challenges(ctx, rules, who, |s| s.accepts = false)
-            }
-            GameCommand::Limit { who, max } => {
-                settings::challenges(ctx, rules, who, |s| s.limit = *max)
-            }
-            GameCommand::ShowLimit { who } => settings::limit_report(ctx, rules, who),
-            GameCommand::History => social::history(ctx, rules),
-            GameCommand::Players => social::players(ctx, rules),
-            GameCommand::Seek { who, note } => challenge::seek(ctx, rules, who, note),
-            GameCommand::Record { board } => show::record(ctx, rules, *board),
-            GameCommand::Tournament(command) => tournament::execute(ctx, rules, command),
-        }
-    }
-
     /// Send the reminders and apply the forfeits due now (`tick`, and each
     /// pass of the daemon), all in one transaction. Returns the mails queued.
     pub fn run_timers(&self, conn: &mut Connection) -> Result<usize, ServerError> {
@@ -1501,29 +1401,6 @@ fn answers_size<'r>(
         }
     }
     to_sender.max(largest)
-}
-
-/// The refusal of a command that needs no password from a mail whose From
-/// the receiving MTA did not authenticate.
-const UNAUTHENTICATED: &str =
-    "This server's mail host could not confirm that your mail comes from\n\
-the address in its From (no DMARC or aligned DKIM pass), and this command\n\
-needs no password, so it is not run; send it from a mail system that\n\
-signs its mail (DKIM), or ask the server's admin.";
-
-/// Whether `command` may only come from an authenticated From when
-/// `[security] authserv_id` is set: a command that needs no password and
-/// mails others than the sender (a challenge; a reply by token is checked
-/// in `reply`). Commands with a password are the password's; those that
-/// only answer the sender cost the sender's address one mail.
-fn needs_authenticated_from(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Game {
-            command: GameCommand::Challenge { .. },
-            ..
-        }
-    )
 }
 
 /// Whether `mail` answers one of our own error mails (by its

@@ -2,10 +2,11 @@
 //! undo proposals, accept, reject), and the copies of the board mail to
 //! its sender.
 
+use super::autoplay;
 use super::compose::Occasion;
 use super::computer;
-use super::loaded::{apply_move, finish, load, replay_all, Loaded};
-use super::queued;
+use super::loaded::{apply_move, finish, replay_all, Loaded};
+use super::seat::{seat, Seated};
 use super::text::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::store::{self, BoardEnding, BoardStatus, Proposal};
@@ -13,7 +14,7 @@ use game::command::{Credentials, MoveAction};
 use rules::{self, Game};
 
 /// Whether `userid` may have text relayed to other players: an account
-/// with at least one confirmed address (issue #31). With `[accounts]
+/// with at least one confirmed address. With `[accounts]
 /// confirm_addresses = false` every address is confirmed.
 pub(crate) fn confirmed_author(ctx: &Ctx<'_>, userid: &str) -> Handled<bool> {
     Ok(store::user(ctx.conn, userid)?
@@ -23,7 +24,7 @@ pub(crate) fn confirmed_author(ctx: &Ctx<'_>, userid: &str) -> Handled<bool> {
 /// The copy of a board mail to a sender whose address is not confirmed
 /// (a player moving from another address, or anyone who knows the
 /// password): the board as it stands, without any text a player wrote
-/// (issue #31: nothing a player wrote goes to an address not confirmed).
+/// (nothing a player wrote goes to an address not confirmed).
 fn bare_copy_to_unconfirmed_sender(
     ctx: &Ctx<'_>,
     view: &super::compose::BoardView<'_>,
@@ -62,14 +63,14 @@ fn general_copy_to_sender(
 }
 
 /// A draw offer or an undo asked for: both players' conditional moves on
-/// the board are cleared (issue #26: a draw offer by either player, and an
+/// the board are cleared (a draw offer by either player, and an
 /// undo, whose board may go back under the trees' lines); each owner is
 /// told in their own mail.
 fn clear_trees_on_proposal(
     ctx: &Ctx<'_>,
     loaded: &Loaded,
     kind: Proposal,
-) -> Handled<Vec<queued::Notice>> {
+) -> Handled<Vec<autoplay::Notice>> {
     let id = store::BoardId::new(&loaded.row.game, loaded.row.board);
     let by = match kind {
         Proposal::Draw => "the draw offer",
@@ -78,7 +79,7 @@ fn clear_trees_on_proposal(
     let mut notices = Vec::new();
     for seat in [rules::Color::White, rules::Color::Black] {
         if store::clear_conditional_tree(ctx.conn, id, seat)? {
-            notices.push(queued::Notice {
+            notices.push(autoplay::Notice {
                 userid: loaded.row.players[seat.index()].clone(),
                 text: format!("Your conditional moves on this board were cleared by {by}."),
             });
@@ -95,7 +96,7 @@ pub(crate) fn copy_to_sender(ctx: &Ctx<'_>, replies: &mut Vec<Reply>) {
                 let mut copy = first.clone();
                 copy.to = sender.to_string();
                 // A copy for the sender never carries the player's reply
-                // token (issue #31: it would let the sender play as them).
+                // token (it would let the sender play as them).
                 copy.reply_key = None;
                 replies.push(copy);
             }
@@ -112,8 +113,12 @@ pub(crate) fn act(
     action: &MoveAction,
     guard: Option<u32>,
 ) -> Handled<Vec<Reply>> {
-    let on_board = |f: Failure| f.on_board(game.name(), Some(number));
-    let (mut loaded, userid, seat) = seated(ctx, game, number, who, guard).map_err(on_board)?;
+    let Seated {
+        mut loaded,
+        user,
+        seat,
+    } = seat(ctx, game, number, who, guard)?;
+    let userid = user.userid;
     // A comment is relayed only from an account with a confirmed address.
     let relayable = confirmed_author(ctx, &userid)?;
     let board = Board {
@@ -142,7 +147,7 @@ pub(crate) fn act(
                 _ => Proposal::Draw,
             };
             let news = board.propose(&mut loaded, kind)?;
-            // A proposal clears both players' conditional moves (#26).
+            // A proposal clears both players' conditional moves.
             let cleared = clear_trees_on_proposal(ctx, &loaded, kind)?;
             (news, cleared, Occasion::Turn)
         }
@@ -161,7 +166,7 @@ pub(crate) fn act(
     view.occasion = occasion;
     view.comment = commented(ctx, Some(&userid), Some(&who.password)).filter(|_| relayable);
     let mut replies = view.to_players(ctx)?;
-    queued::tell_players(ctx, &view, &mut replies, &notices)?;
+    autoplay::tell_players(ctx, &view, &mut replies, &notices)?;
     let reader = ctx
         .sender
         .is_some_and(|s| replies.iter().any(|r| r.to == s));
@@ -174,46 +179,6 @@ pub(crate) fn act(
     }
     bare_copy_to_unconfirmed_sender(ctx, &view, &mut replies)?;
     Ok(replies)
-}
-
-/// The board of `act` loaded, and the player `who` names authenticated and
-/// seated on it: their userid and seat. Refused when the board is over, or
-/// the command's guard (`#N`) is not the next ply.
-fn seated(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    number: u32,
-    who: &Credentials,
-    guard: Option<u32>,
-) -> Handled<(Loaded, String, rules::Color)> {
-    let loaded = load(ctx, game, number)?;
-    let user = ctx.authenticate(who)?;
-    let Some(seat) = loaded.row.seat_of(&user.userid) else {
-        return Err(Refusal::new(format!(
-            "{} does not play on {} board {number}; check the board number.",
-            user.userid,
-            game.name()
-        ))
-        .into());
-    };
-    if let BoardStatus::Finished { .. } = loaded.row.status {
-        return Err(Refusal::new(format!(
-            "{} board {number} is over; nothing more can be played on it.",
-            game.title()
-        ))
-        .into());
-    }
-    let next_ply = loaded.played + 1;
-    if let Some(n) = guard {
-        if n != next_ply {
-            return Err(Refusal::new(format!(
-                "Your command is guarded as ply {n}, but the next ply on {} board {number} is {next_ply}; look at the board and send it again with #{next_ply} if it still fits.",
-                game.name()
-            ))
-            .into());
-        }
-    }
-    Ok((loaded, user.userid, seat))
 }
 
 /// A board `act` works on, and the seat of the player acting.
@@ -239,7 +204,7 @@ impl Board<'_, '_> {
         loaded: &mut Loaded,
         text: &str,
         comment: String,
-    ) -> Handled<(Vec<String>, Vec<queued::Notice>)> {
+    ) -> Handled<(Vec<String>, Vec<autoplay::Notice>)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let to_act = loaded.position.to_act();
         if to_act != seat {
@@ -253,7 +218,7 @@ impl Board<'_, '_> {
         }
         let mut news = apply_move(ctx, game, loaded, seat, text, comment, false)?
             .map_err(|e| self.refuse(move_refusal(&e)))?;
-        let mut notices = queued::play_queued(ctx, game, loaded, &mut news)?;
+        let mut notices = autoplay::play_queued(ctx, game, loaded, &mut news)?;
         notices.extend(computer::respond(ctx, game, loaded, &mut news)?);
         Ok((news, notices))
     }
@@ -263,7 +228,7 @@ impl Board<'_, '_> {
     fn resign(&self, loaded: &mut Loaded) -> Handled<(Vec<String>, Occasion)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let seats = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), number))?;
-        // Ruling (issue #27): a tournament's board is never withdrawn; a
+        // Ruling: a tournament's board is never withdrawn; a
         // resignation there is one at any ply, rated, and the board stays.
         let in_tournament = store::tournament_of_board(ctx.conn, game.name(), number)?.is_some();
         if !in_tournament

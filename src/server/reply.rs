@@ -1,4 +1,4 @@
-//! Playing by reply (issue #17): a player answers a board mail with just
+//! Playing by reply: a player answers a board mail with just
 //! the move, as on GitHub or Discourse, and never retypes board number,
 //! userid and password.
 //!
@@ -67,7 +67,7 @@ use sha2::{Digest, Sha256};
 use super::{Refusal, Server, ServerError};
 use crate::mail::Envelope;
 use crate::store;
-use game::command::{self, Command, GameCommand, ParseError, Parsed, Request};
+use game::command::{self, BoardAct, Command, GameCommand, ParseError, Parsed, Request};
 
 /// What a board mail to a player is keyed to: a reply to it is `userid`'s
 /// command on board `board` of `game`, sent when `ply` plies were played.
@@ -343,7 +343,7 @@ fn refuse_token(
     };
     if key.expired {
         // Ended by its player: `set ... noreply`, a new password or
-        // address, or signoff (issue #31).
+        // address, or signoff.
         return Ok(Err(on_board(format!(
             "This board mail no longer takes replies: its player has since\n\
              switched replies off, or changed password or address.\n\
@@ -438,14 +438,14 @@ fn read_by_player(
 }
 
 /// Whether a reply's command is right whatever ply its mail showed:
-/// showing the board, listing or cancelling conditional moves (#26).
+/// showing the board, listing or cancelling conditional moves.
 fn any_ply_will_do(command: &Command) -> bool {
     matches!(
         command,
         Command::Game {
             command: GameCommand::Show { .. }
-                | GameCommand::If {
-                    what: command::Conditional::List | command::Conditional::Cancel(_),
+                | GameCommand::OnBoard {
+                    act: BoardAct::If(command::Conditional::List | command::Conditional::Cancel(_)),
                     ..
                 },
             ..
@@ -487,7 +487,7 @@ struct Stale<'a> {
 impl Stale<'_> {
     /// Why the reply is not played, and what to send instead.
     ///
-    /// Ruling (issue #23 §5): `#N` is suggested only when it would work: a
+    /// Ruling: `#N` is suggested only when it would work: a
     /// move (or a queued move) when it is the player's turn, and the
     /// actions that need no turn (resign, propose, undo, accept, reject).
     /// A move when it is the opponent's turn would be refused again with
@@ -509,12 +509,10 @@ impl Stale<'_> {
         let played = match command {
             Command::Game {
                 command:
-                    GameCommand::Move {
-                        action: command::MoveAction::Play(text),
-                        ..
-                    }
-                    | GameCommand::Queue {
-                        action: command::MoveAction::Play(text),
+                    GameCommand::OnBoard {
+                        act:
+                            BoardAct::Move(command::MoveAction::Play(text))
+                            | BoardAct::Queue(command::MoveAction::Play(text)),
                         ..
                     },
                 ..

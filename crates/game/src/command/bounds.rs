@@ -40,14 +40,8 @@ pub fn collapse(mut command: Command, max_items: usize) -> Result<Command, Strin
             | GameCommand::Notify { boards, .. } => bound("boards", dedup(boards)),
             GameCommand::Challenge { options, .. } => bound("options", dedup(options)),
             GameCommand::Help
-            | GameCommand::Move { .. }
-            | GameCommand::Queue { .. }
-            | GameCommand::Resign { .. }
-            | GameCommand::Submit { .. }
-            | GameCommand::If { .. }
-            | GameCommand::Confirm { .. }
+            | GameCommand::OnBoard { .. }
             | GameCommand::Preview { .. }
-            | GameCommand::Chat { .. }
             | GameCommand::AcceptChallenges { .. }
             | GameCommand::RejectChallenges { .. }
             | GameCommand::Limit { .. }
@@ -102,14 +96,8 @@ pub fn only_reads(command: &Command) -> bool {
             | GameCommand::Record { .. } => true,
             GameCommand::Tournament(t) => !matches!(t, TournamentCommand::Act { .. }),
             GameCommand::Challenge { .. }
-            | GameCommand::Move { .. }
-            | GameCommand::Queue { .. }
-            | GameCommand::Resign { .. }
-            | GameCommand::Submit { .. }
-            | GameCommand::If { .. }
-            | GameCommand::Confirm { .. }
+            | GameCommand::OnBoard { .. }
             | GameCommand::ShowAs { .. }
-            | GameCommand::Chat { .. }
             | GameCommand::Subscribe { .. }
             | GameCommand::Unsubscribe { .. }
             | GameCommand::Notify { .. }
@@ -177,6 +165,35 @@ mod tests {
                 ..
             } => assert_eq!(boards.len(), 1),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_board_verb_is_one_board_act_with_its_credentials() {
+        let lines = [
+            "chess move 101 alice pw e4#1",
+            "chess queue 101 alice pw e5",
+            "chess submit 101 alice pw e4",
+            "chess confirm 101 alice pw",
+            "chess resign 101 alice pw",
+            "chess if 101 alice pw e4 e5",
+            "chess chat 101 alice pw",
+        ];
+        for line in lines {
+            let command = parse_line(line).unwrap().command;
+            assert!(
+                matches!(
+                    &command,
+                    Command::Game {
+                        command: GameCommand::OnBoard { board: 101, .. },
+                        ..
+                    }
+                ),
+                "{line}: {command:?}"
+            );
+            assert_eq!(command.credentials().unwrap().userid, "alice", "{line}");
+            assert!(!only_reads(&command), "{line}");
+            assert_eq!(collapse(command.clone(), 20), Ok(command), "{line}");
         }
     }
 

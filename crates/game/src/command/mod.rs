@@ -225,7 +225,7 @@ pub enum MoveAction {
 }
 
 /// What an `if` command does with the player's conditional moves on a
-/// board (issue #26).
+/// board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Conditional {
     /// Add a line: the moves as written (a word each, or the pieces
@@ -237,6 +237,24 @@ pub enum Conditional {
     List,
     /// Drop the lines that begin with these moves (all lines: none).
     Cancel(Vec<String>),
+}
+
+/// What a player does on a board, as [`GameCommand::OnBoard`] carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardAct {
+    /// `move`: a turn action (or a special move) played now.
+    Move(MoveAction),
+    /// `queue`: played now if it is the player's turn, else when it is.
+    Queue(MoveAction),
+    /// `submit`: checked and previewed to the player, not played.
+    Submit(MoveAction),
+    /// `confirm`: the move submitted before played.
+    ConfirmSubmitted,
+    Resign,
+    /// `if`: the player's conditional moves.
+    If(Conditional),
+    /// `chat`: the mail's body to the board's players and observers.
+    Chat,
 }
 
 /// A command that names a game first (`chess move 101 ...`).
@@ -252,39 +270,14 @@ pub enum GameCommand {
         options: Vec<String>,
         timers: Timers,
     },
-    /// Play a turn action (or a special move). With `ply`, only if it would be ply N.
-    Move {
+    /// An act of a player on a board they play (or, for `chat`, observe);
+    /// every such verb is one [`BoardAct`].
+    OnBoard {
         board: u32,
         who: Credentials,
-        action: MoveAction,
-        ply: Option<u32>,
-    },
-    /// Play now if it is your turn, else when it is.
-    Queue {
-        board: u32,
-        who: Credentials,
-        action: MoveAction,
-        ply: Option<u32>,
-    },
-    Resign {
-        board: u32,
-        who: Credentials,
-    },
-    Submit {
-        board: u32,
-        who: Credentials,
-        action: MoveAction,
-        ply: Option<u32>,
-    },
-    /// `if`: conditional moves (issue #26).
-    If {
-        board: u32,
-        who: Credentials,
-        what: Conditional,
-    },
-    Confirm {
-        board: u32,
-        who: Credentials,
+        /// `#N`: only if the act would be ply N (`move`, `queue`, `submit`).
+        guard: Option<u32>,
+        act: BoardAct,
     },
     /// A hypothetical position: these moves played from `from`.
     Preview {
@@ -309,10 +302,6 @@ pub enum GameCommand {
     Games {
         users: Vec<String>,
         filter: BoardFilter,
-    },
-    Chat {
-        board: u32,
-        who: Credentials,
     },
     Subscribe {
         boards: Vec<u32>,
@@ -363,7 +352,7 @@ pub enum GameCommand {
     Record {
         board: u32,
     },
-    /// `tournament ...` and `tournaments` (issue #27).
+    /// `tournament ...` and `tournaments`.
     Tournament(TournamentCommand),
 }
 
@@ -496,14 +485,8 @@ impl Command {
             | Command::List { .. }
             | Command::AllShow { .. } => None,
             Command::Game { command, .. } => match command {
-                GameCommand::Move { who, .. }
-                | GameCommand::Queue { who, .. }
-                | GameCommand::Resign { who, .. }
-                | GameCommand::Submit { who, .. }
-                | GameCommand::If { who, .. }
-                | GameCommand::Confirm { who, .. }
+                GameCommand::OnBoard { who, .. }
                 | GameCommand::ShowAs { who, .. }
-                | GameCommand::Chat { who, .. }
                 | GameCommand::Subscribe { who, .. }
                 | GameCommand::Unsubscribe { who, .. }
                 | GameCommand::Notify { who, .. }

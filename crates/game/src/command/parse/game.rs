@@ -249,7 +249,7 @@ impl<'a> Parser<'a> {
         }
         if players.len() > 2 {
             // A password added by mistake (`challenge alice bob secret`)
-            // could be any of them: none is quoted or logged (issue #31).
+            // could be any of them: none is quoted or logged.
             self.guess.extend(player_at);
         }
         if players.len() != 2 {
@@ -364,72 +364,59 @@ pub(super) fn challenge(p: &mut Parser<'_>) -> Res<GameCommand> {
     p.challenge()
 }
 
-/// `<board> <userid> <password> <move>[#N]`, as `move`, `queue` and
-/// `submit` read it.
-type MoveWords = (u32, Credentials, MoveAction, Option<u32>);
-
-fn move_words(p: &mut Parser<'_>) -> Res<MoveWords> {
+/// A board act: `<board> <userid> <password>` and what `act` reads after
+/// them (the act and its `#N` guard, if the verb takes one).
+fn on_board(
+    p: &mut Parser<'_>,
+    act: impl FnOnce(&mut Parser<'_>) -> Res<(BoardAct, Option<u32>)>,
+) -> Res<GameCommand> {
     let board = p.board_no()?;
     let who = p.creds()?;
-    let (action, ply) = p.move_action()?;
-    Ok((board, who, action, ply))
+    let (act, guard) = act(p)?;
+    Ok(GameCommand::OnBoard {
+        board,
+        who,
+        guard,
+        act,
+    })
+}
+
+/// `<board> <userid> <password> <move>[#N]`, as `move`, `queue` and
+/// `submit` read it.
+fn move_act(p: &mut Parser<'_>, act: fn(MoveAction) -> BoardAct) -> Res<GameCommand> {
+    on_board(p, |p| {
+        let (action, guard) = p.move_action()?;
+        Ok((act(action), guard))
+    })
 }
 
 pub(super) fn mv(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let (board, who, action, ply) = move_words(p)?;
-    Ok(GameCommand::Move {
-        board,
-        who,
-        action,
-        ply,
-    })
+    move_act(p, BoardAct::Move)
 }
 
 pub(super) fn queue(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let (board, who, action, ply) = move_words(p)?;
-    Ok(GameCommand::Queue {
-        board,
-        who,
-        action,
-        ply,
-    })
+    move_act(p, BoardAct::Queue)
 }
 
 pub(super) fn submit(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let (board, who, action, ply) = move_words(p)?;
-    Ok(GameCommand::Submit {
-        board,
-        who,
-        action,
-        ply,
-    })
+    move_act(p, BoardAct::Submit)
 }
 
-/// `if <board> <userid> <password> <moves>|list|cancel [<moves>]`
-/// (issue #26).
+/// `if <board> <userid> <password> <moves>|list|cancel [<moves>]`.
 pub(super) fn conditional(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let board = p.board_no()?;
-    let who = p.creds()?;
-    let what = p.conditional_moves()?;
-    Ok(GameCommand::If { board, who, what })
+    on_board(p, |p| Ok((BoardAct::If(p.conditional_moves()?), None)))
 }
 
 pub(super) fn resign(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let board = p.board_no()?;
-    let who = p.creds()?;
-    Ok(GameCommand::Resign { board, who })
+    on_board(p, |_| Ok((BoardAct::Resign, None)))
 }
 
 pub(super) fn confirm(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let board = p.board_no()?;
-    let who = p.creds()?;
-    Ok(GameCommand::Confirm { board, who })
+    on_board(p, |_| Ok((BoardAct::ConfirmSubmitted, None)))
 }
 
 pub(super) fn chat(p: &mut Parser<'_>) -> Res<GameCommand> {
-    let board = p.board_no()?;
-    let who = p.creds()?;
-    Ok(GameCommand::Chat { board, who })
+    on_board(p, |_| Ok((BoardAct::Chat, None)))
 }
 
 pub(super) fn preview(p: &mut Parser<'_>) -> Res<GameCommand> {

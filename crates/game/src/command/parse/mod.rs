@@ -54,7 +54,7 @@
 //!   the body that is not blank is read as the command, unless it is a
 //!   quote or the signature mark; the comment of that command is the body
 //!   after that line ([`Request::body_after_command`]).
-//! - Cost bounds (issue #32): a command is read from at most the first
+//! - Cost bounds: a command is read from at most the first
 //!   [`MAX_LINE_BYTES`] of its line (after the markers are dropped). The
 //!   line is cut before the word that runs over the bound, and what is
 //!   after the cut is not read, nor quoted: no command of the language
@@ -67,7 +67,7 @@
 //!   budget of the word's, so a huge word costs one pass over it.
 
 use super::{
-    game_name, is_valid_userid, BoardFilter, BoardRef, BoardSize, Command, Conditional,
+    game_name, is_valid_userid, BoardAct, BoardFilter, BoardRef, BoardSize, Command, Conditional,
     Credentials, GameCommand, Look, MoveAction, ParseError, Parsed, Password, PreviewFrom, Request,
     Timers, TournamentAction, TournamentCommand, TournamentPlan, GAME_NAMES, RESERVED_USERIDS,
 };
@@ -222,13 +222,7 @@ fn command_game_board(command: &Command) -> (Option<String>, Option<u32>) {
 /// grammar (a listing of boards names none).
 fn game_command_board(command: &GameCommand) -> Option<u32> {
     match command {
-        GameCommand::Move { board, .. }
-        | GameCommand::Queue { board, .. }
-        | GameCommand::Resign { board, .. }
-        | GameCommand::Submit { board, .. }
-        | GameCommand::If { board, .. }
-        | GameCommand::Confirm { board, .. }
-        | GameCommand::Chat { board, .. } => Some(*board),
+        GameCommand::OnBoard { board, .. } => Some(*board),
         GameCommand::Preview { from, .. } => match from {
             PreviewFrom::Board(board) => Some(board.board),
             PreviewFrom::Start { .. } => None,

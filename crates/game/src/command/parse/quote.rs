@@ -1,4 +1,4 @@
-//! What of a line may be repeated (issue #23 §3): in a refusal's quote,
+//! What of a line may be repeated: in a refusal's quote,
 //! in its sentence and in the log, no word that could be the password.
 //!
 //! Rulings:

@@ -10,7 +10,7 @@
 //! - `queue <move>` (or one of the queue verb's aliases): `queue`;
 //! - `show`: `show` of that board;
 //! - `if <moves>`, `if list`, `if cancel [<moves>]`: `if`, the player's
-//!   conditional moves (issue #26). A bare `if` is read as a move (and
+//!   conditional moves. A bare `if` is read as a move (and
 //!   refused as one).
 //!
 //! A final `#N` is the ply guard, exactly as in a Subject command. The
@@ -21,8 +21,8 @@
 //! [`super::MAX_LINE_BYTES`] only.
 
 use super::{
-    cap_line, exact, game_name, split_guard, tokenize, BoardRef, Command, Credentials, GameCommand,
-    ParseError, Parsed, Parser, Password, Usage, GAME_VERBS,
+    cap_line, exact, game_name, split_guard, tokenize, BoardAct, BoardRef, Command, Credentials,
+    GameCommand, ParseError, Parsed, Parser, Password, Usage, GAME_VERBS,
 };
 
 /// The command a reply's first line `line` stands for, on board `board`
@@ -70,7 +70,12 @@ pub fn parse_reply(game: &str, board: u32, userid: &str, line: &str) -> Result<P
             };
             p.cmd = "if".to_string();
             let what = p.conditional_moves()?;
-            GameCommand::If { board, who, what }
+            GameCommand::OnBoard {
+                board,
+                who,
+                guard: None,
+                act: BoardAct::If(what),
+            }
         }
         Some("queue") => {
             p.i += 1;
@@ -78,24 +83,24 @@ pub fn parse_reply(game: &str, board: u32, userid: &str, line: &str) -> Result<P
                 needs: "the move to queue after queue",
                 example: "queue Nf3",
             };
-            let (action, ply) = p.move_action()?;
-            GameCommand::Queue {
+            let (action, guard) = p.move_action()?;
+            GameCommand::OnBoard {
                 board,
                 who,
-                action,
-                ply,
+                guard,
+                act: BoardAct::Queue(action),
             }
         }
         _ => {
             if verb == Some("move") && p.toks.len() > 1 {
                 p.i += 1;
             }
-            let (action, ply) = p.move_action()?;
-            GameCommand::Move {
+            let (action, guard) = p.move_action()?;
+            GameCommand::OnBoard {
                 board,
                 who,
-                action,
-                ply,
+                guard,
+                act: BoardAct::Move(action),
             }
         }
     };
@@ -136,20 +141,20 @@ mod tests {
     fn a_move_is_a_move_command_on_the_tokens_board() {
         assert_eq!(
             read("Nf3"),
-            GameCommand::Move {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                action: MoveAction::Play("Nf3".into()),
-                ply: None
+                guard: None,
+                act: BoardAct::Move(MoveAction::Play("Nf3".into())),
             }
         );
         assert_eq!(
             read("move e2e4#7"),
-            GameCommand::Move {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                action: MoveAction::Play("e2e4".into()),
-                ply: Some(7)
+                guard: Some(7),
+                act: BoardAct::Move(MoveAction::Play("e2e4".into())),
             }
         );
         assert!(has_guard("e4#7") && !has_guard("Qxf7#") && !has_guard("e4"));
@@ -166,21 +171,21 @@ mod tests {
         ] {
             assert_eq!(
                 read(word),
-                GameCommand::Move {
+                GameCommand::OnBoard {
                     board: 101,
                     who: alice(),
-                    action,
-                    ply: None
+                    guard: None,
+                    act: BoardAct::Move(action),
                 }
             );
         }
         assert_eq!(
             read("queue Nc6"),
-            GameCommand::Queue {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                action: MoveAction::Play("Nc6".into()),
-                ply: None
+                guard: None,
+                act: BoardAct::Queue(MoveAction::Play("Nc6".into())),
             }
         );
         assert_eq!(
@@ -209,26 +214,34 @@ mod tests {
         use crate::command::Conditional;
         assert_eq!(
             read("if e5 Nf3 Nc6 Bb5"),
-            GameCommand::If {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                what: Conditional::Add(vec!["e5".into(), "Nf3".into(), "Nc6".into(), "Bb5".into()]),
+                guard: None,
+                act: BoardAct::If(Conditional::Add(vec![
+                    "e5".into(),
+                    "Nf3".into(),
+                    "Nc6".into(),
+                    "Bb5".into()
+                ])),
             }
         );
         assert_eq!(
             read("If list"),
-            GameCommand::If {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                what: Conditional::List,
+                guard: None,
+                act: BoardAct::If(Conditional::List),
             }
         );
         assert_eq!(
             read("if cancel e5"),
-            GameCommand::If {
+            GameCommand::OnBoard {
                 board: 101,
                 who: alice(),
-                what: Conditional::Cancel(vec!["e5".into()]),
+                guard: None,
+                act: BoardAct::If(Conditional::Cancel(vec!["e5".into()])),
             }
         );
     }

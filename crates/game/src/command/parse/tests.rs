@@ -97,11 +97,11 @@ fn words_that_merely_start_like_markers_are_kept() {
 fn stars_inside_a_word_are_kept() {
     assert_eq!(
         game("chess move 101 alice pw e4**"),
-        GameCommand::Move {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "pw"),
-            action: MoveAction::Play("e4**".into()),
-            ply: None
+            guard: None,
+            act: BoardAct::Move(MoveAction::Play("e4**".into())),
         }
     );
 }
@@ -235,11 +235,11 @@ fn move_reads_board_credentials_and_move() {
         p.command,
         Command::Game {
             game: "chess".into(),
-            command: GameCommand::Move {
+            command: GameCommand::OnBoard {
                 board: 101,
                 who: who("alice", "Secret"),
-                action: MoveAction::Play("Nf3".into()),
-                ply: None,
+                guard: None,
+                act: BoardAct::Move(MoveAction::Play("Nf3".into())),
             }
         }
     );
@@ -260,11 +260,11 @@ fn move_guard_is_a_final_hash_and_digits() {
     for (text, mv, ply) in cases {
         assert_eq!(
             game(&format!("chess move 101 alice pw {text}")),
-            GameCommand::Move {
+            GameCommand::OnBoard {
                 board: 101,
                 who: who("alice", "pw"),
-                action: MoveAction::Play(mv.into()),
-                ply,
+                guard: ply,
+                act: BoardAct::Move(MoveAction::Play(mv.into())),
             },
             "{text}"
         );
@@ -275,11 +275,11 @@ fn move_guard_is_a_final_hash_and_digits() {
 fn move_guard_may_stand_apart() {
     assert_eq!(
         game("chess move 101 alice pw e4 #3"),
-        GameCommand::Move {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "pw"),
-            action: MoveAction::Play("e4".into()),
-            ply: Some(3),
+            guard: Some(3),
+            act: BoardAct::Move(MoveAction::Play("e4".into())),
         }
     );
 }
@@ -288,20 +288,20 @@ fn move_guard_may_stand_apart() {
 fn move_of_several_words_is_joined() {
     assert_eq!(
         game("shadowchess move 7 bob pw reveal   c4#9"),
-        GameCommand::Move {
+        GameCommand::OnBoard {
             board: 7,
             who: who("bob", "pw"),
-            action: MoveAction::Play("reveal c4".into()),
-            ply: Some(9),
+            guard: Some(9),
+            act: BoardAct::Move(MoveAction::Play("reveal c4".into())),
         }
     );
     assert_eq!(
         game("temporal move 101 bob pw V4:Ab1"),
-        GameCommand::Move {
+        GameCommand::OnBoard {
             board: 101,
             who: who("bob", "pw"),
-            action: MoveAction::Play("V4:Ab1".into()),
-            ply: None,
+            guard: None,
+            act: BoardAct::Move(MoveAction::Play("V4:Ab1".into())),
         }
     );
 }
@@ -319,11 +319,11 @@ fn special_moves_in_any_case() {
     for (text, action) in cases {
         assert_eq!(
             game(&format!("chess move 101 alice pw {text}#4")),
-            GameCommand::Move {
+            GameCommand::OnBoard {
                 board: 101,
                 who: who("alice", "pw"),
-                action,
-                ply: Some(4),
+                guard: Some(4),
+                act: BoardAct::Move(action),
             }
         );
     }
@@ -333,20 +333,20 @@ fn special_moves_in_any_case() {
 fn queue_and_submit_read_like_move() {
     assert_eq!(
         game("chess queue 101 alice pw e5#2"),
-        GameCommand::Queue {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "pw"),
-            action: MoveAction::Play("e5".into()),
-            ply: Some(2),
+            guard: Some(2),
+            act: BoardAct::Queue(MoveAction::Play("e5".into())),
         }
     );
     assert_eq!(
         game("chess submit 101 alice pw resign"),
-        GameCommand::Submit {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "pw"),
-            action: MoveAction::Resign,
-            ply: None,
+            guard: None,
+            act: BoardAct::Submit(MoveAction::Resign),
         }
     );
 }
@@ -438,16 +438,20 @@ fn masking_keeps_spacing_as_typed() {
 fn resign_confirm_chat() {
     assert_eq!(
         game("chess resign 101 alice pw"),
-        GameCommand::Resign {
+        GameCommand::OnBoard {
             board: 101,
-            who: who("alice", "pw")
+            who: who("alice", "pw"),
+            guard: None,
+            act: BoardAct::Resign,
         }
     );
     assert_eq!(
         game("chess confirm 102 alice pw"),
-        GameCommand::Confirm {
+        GameCommand::OnBoard {
             board: 102,
-            who: who("alice", "pw")
+            who: who("alice", "pw"),
+            guard: None,
+            act: BoardAct::ConfirmSubmitted,
         }
     );
     let p = ok("chess chat 103 alice pw");
@@ -455,9 +459,11 @@ fn resign_confirm_chat() {
         p.command,
         Command::Game {
             game: "chess".into(),
-            command: GameCommand::Chat {
+            command: GameCommand::OnBoard {
                 board: 103,
-                who: who("alice", "pw")
+                who: who("alice", "pw"),
+                guard: None,
+                act: BoardAct::Chat,
             }
         }
     );
@@ -1259,7 +1265,7 @@ proptest! {
         let p = parse_line(&line).expect("a valid move line");
         prop_assert!(!p.masked.contains(&pw), "{} leaks {}", p.masked, pw);
         match p.command {
-            Command::Game { command: GameCommand::Move { who, .. }, .. } => {
+            Command::Game { command: GameCommand::OnBoard { who, act: BoardAct::Move(_), .. }, .. } => {
                 prop_assert_eq!(who.password.expose(), pw.as_str());
             }
             other => prop_assert!(false, "not a move: {:?}", other),
@@ -1343,16 +1349,28 @@ fn multiple_mail_skips_the_wrote_line() {
 
 fn verb_of(line: &str) -> &'static str {
     match game(line) {
-        GameCommand::Move { .. } => "move",
-        GameCommand::Queue { .. } => "queue",
-        GameCommand::Submit { .. } => "submit",
+        GameCommand::OnBoard {
+            act: BoardAct::Move(_),
+            ..
+        } => "move",
+        GameCommand::OnBoard {
+            act: BoardAct::Queue(_),
+            ..
+        } => "queue",
+        GameCommand::OnBoard {
+            act: BoardAct::Submit(_),
+            ..
+        } => "submit",
         GameCommand::Challenge { .. } => "challenge",
         GameCommand::Preview { .. } => "preview",
         GameCommand::Subscribe { .. } => "subscribe",
         GameCommand::Unsubscribe { .. } => "unsubscribe",
         GameCommand::Standings => "standings",
         GameCommand::History => "history",
-        GameCommand::Resign { .. } => "resign",
+        GameCommand::OnBoard {
+            act: BoardAct::Resign,
+            ..
+        } => "resign",
         GameCommand::Show { .. } => "show",
         GameCommand::ShowAs { .. } => "showas",
         other => panic!("{line:?}: {other:?}"),
@@ -1702,11 +1720,15 @@ fn confirm_address_reads_the_userid_and_masks_the_code() {
     // The game verb confirm is untouched.
     assert!(matches!(
         game("chess confirm 101 alice pw"),
-        GameCommand::Confirm { board: 101, .. }
+        GameCommand::OnBoard {
+            board: 101,
+            act: BoardAct::ConfirmSubmitted,
+            ..
+        }
     ));
 }
 
-// ------------------------------------------------------------ issue #23 §3
+// ------------------------------------------------------------ quoting
 
 #[test]
 fn log_line_keeps_only_game_verb_and_boards() {
@@ -1935,48 +1957,62 @@ fn only_tournament_show_pgn_and_the_list_only_read() {
             .command
     ));
 }
-// `if`: conditional moves (issue #26).
+// `if`: conditional moves.
 
 #[test]
 fn if_reads_a_line_a_list_and_a_cancel() {
     assert_eq!(
         game("chess if 101 alice secret e5 Nf3 Nc6 Bb5"),
-        GameCommand::If {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "secret"),
-            what: Conditional::Add(vec!["e5".into(), "Nf3".into(), "Nc6".into(), "Bb5".into()]),
+            guard: None,
+            act: BoardAct::If(Conditional::Add(vec![
+                "e5".into(),
+                "Nf3".into(),
+                "Nc6".into(),
+                "Bb5".into()
+            ])),
         }
     );
     assert_eq!(
         game("shadowchess if 7 alice secret e5, reveal c4, Nf3"),
-        GameCommand::If {
+        GameCommand::OnBoard {
             board: 7,
             who: who("alice", "secret"),
-            what: Conditional::Add(vec!["e5".into(), "reveal c4".into(), "Nf3".into()]),
+            guard: None,
+            act: BoardAct::If(Conditional::Add(vec![
+                "e5".into(),
+                "reveal c4".into(),
+                "Nf3".into()
+            ])),
         }
     );
     assert_eq!(
         game("chess if 101 alice secret LIST"),
-        GameCommand::If {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "secret"),
-            what: Conditional::List,
+            guard: None,
+            act: BoardAct::If(Conditional::List),
         }
     );
     assert_eq!(
         game("chess if 101 alice secret cancel"),
-        GameCommand::If {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "secret"),
-            what: Conditional::Cancel(vec![]),
+            guard: None,
+            act: BoardAct::If(Conditional::Cancel(vec![])),
         }
     );
     assert_eq!(
         game("chess if 101 alice secret cancel e5 Nf3"),
-        GameCommand::If {
+        GameCommand::OnBoard {
             board: 101,
             who: who("alice", "secret"),
-            what: Conditional::Cancel(vec!["e5".into(), "Nf3".into()]),
+            guard: None,
+            act: BoardAct::If(Conditional::Cancel(vec!["e5".into(), "Nf3".into()])),
         }
     );
     assert_eq!(

@@ -1,4 +1,4 @@
-//! `<game> tournament ...` and `<game> tournaments` (issue #27).
+//! `<game> tournament ...` and `<game> tournaments`.
 //!
 //! Rulings:
 //! - A tournament's name is 1 to [`MAX_TOURNAMENT_NAME`] characters of

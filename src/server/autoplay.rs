@@ -1,7 +1,7 @@
-//! Queued moves played when their turn comes: right after a ply is
-//! applied (by `move`, or by another queued move), in the same
-//! transaction. The rulings are in `pending`, where moves are queued.
-//! Conditional moves (issue #26) are played here too, before a queued
+//! Moves played for a player when their turn comes: right after a ply is
+//! applied (by `move`, or by another move played here), in the same
+//! transaction. Queued moves' rulings are in `queue`, where they are
+//! queued. Conditional moves are played here too, before a queued
 //! move (a player holds one or the other); their rulings are in
 //! `conditional` (the server's and the pure one).
 
@@ -95,8 +95,8 @@ pub(crate) fn play_queued(
     Ok(notices)
 }
 
-/// Right after a ply is applied: each player's conditional moves (issue
-/// #26) follow it. Lines that began with it keep what follows it; when
+/// Right after a ply is applied: each player's conditional moves
+/// follow it. Lines that began with it keep what follows it; when
 /// none did, the tree is cleared and its owner alone is told so (a
 /// [`Notice`]). A tree whose lines start at another ply than this one
 /// (which no path should leave) is cleared too.
