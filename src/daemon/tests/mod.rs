@@ -1,0 +1,2 @@
+mod inbound;
+mod outbox;
