@@ -6,11 +6,11 @@
 //! so a crash re-reads rather than loses (and the recorded Message-ID makes
 //! re-reading harmless). The due outbox rows are sent after each batch,
 //! each marked sent only after the transport accepted it, and the timers
-//! run. A pass of `serve` does each step for seconds at most ([`Pace`]),
+//! run. A pass of `serve` does each step for seconds at most (`Pace`),
 //! so under steady mail the timers, a reload and `status` keep their time.
 //!
-//! Inbound mail is read in [`inbound`], the outbox is sent in [`outbox`],
-//! old records are pruned in [`retention`], and [`serve`] holds the
+//! Inbound mail is read in `inbound`, the outbox is sent in `outbox`,
+//! old records are pruned in `retention`, and `serve` holds the
 //! daemon and the loop of its passes.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,7 +53,7 @@ pub struct PassReport {
     /// The pass ended its reading or sending at its time slice with work
     /// left: `serve` begins the next pass at once.
     pub more_waiting: bool,
-    /// A send failed only after [`outbox::HUNG_SEND`] or more: the relay hangs, and
+    /// A send failed only after `HUNG_SEND` or more: the relay hangs, and
     /// the pass tried no more mail to it.
     pub relay_hung: bool,
 }

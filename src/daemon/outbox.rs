@@ -26,11 +26,11 @@ pub(super) enum SendResult {
 /// connection for the pass ([`Sender::end_pass`] closes it).
 ///
 /// One process sends at a time: the pass first takes the database's
-/// [`store::SendLock`]; when another live process holds it, this one sends
+/// `store::SendLock`; when another live process holds it, this one sends
 /// nothing (the holder sends every due row before it lets go, and looks
 /// once more after letting go for rows committed meanwhile). A sender that
 /// takes the lock makes the claims of a sender that died due at once
-/// ([`store::reclaim_orphans`]), so a crash costs seconds, not the lease.
+/// (`store::reclaim_orphans`), so a crash costs seconds, not the lease.
 ///
 /// What became of each mail is recorded at once, in a transaction of its
 /// own, when the transport delivers for good at each send

@@ -85,7 +85,7 @@ pub(crate) fn admit(ctx: &Ctx<'_>, who: Option<&Credentials>) -> Result<Admissio
 }
 
 /// Whether the sender's address is on file for `userid`.
-fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError> {
+pub(super) fn from_address_on_file(ctx: &Ctx<'_>, userid: &str) -> Result<bool, ServerError> {
     let Some(sender) = ctx.sender else {
         return Ok(true);
     };

@@ -13,7 +13,7 @@ use game::command::{self, Credentials};
 const MAX_QUOTED_USERIDS: usize = 20;
 
 /// The quote of a refused command, as its error mail shows it: every password this mail showed and every word that may be one
-/// masked ([`Session::mask_quote`]); and until the command in hand had its
+/// masked ([`Session::mask_quote`](super::Session::mask_quote)); and until the command in hand had its
 /// password verified, every word but the words of the language, numbers
 /// and userids on file masked too ([`command::strict_quote`]): before
 /// that, any of its words may be the password in a wrong place (a reply's
@@ -92,12 +92,12 @@ pub(crate) fn parse_refusal(
 ///   file for the account, so a guesser forging that address never reads
 ///   it, and an owner who misplaced a word is not locked out faster for
 ///   it. The right one is masked in the answers to the sender and the
-///   log, proves the account (see [`answer_may_go`]), and forgets the
+///   log, proves the account (see [`answer_may_go`](super::answer_may_go)), and forgets the
 ///   failures of its bucket as a right password does. A candidate this
 ///   mail checked before costs nothing; past the budget none is tried,
 ///   cached or not.
 /// - With `[security] authserv_id` set, only mail whose From the MTA
-///   authenticated is the owner's (see [`from_address_on_file`]).
+///   authenticated is the owner's (see [`from_address_on_file`](super::limits::from_address_on_file)).
 /// - The sentence never says which word was the password.
 /// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
 ///   `multiple` body are not.

@@ -23,7 +23,7 @@
 //!   count); a new password from the admin forgets both.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted
 //!   in buckets of their own (`code:`), by the same rule and bounds, and a
-//!   code lockout stops only codes ([`code_lock`](throttle::code_lock), [`Session::failed_code`]).
+//!   code lockout stops only codes ([`code_lock`], [`Session::failed_code`]).
 //! - **A userid that does not exist** is counted under a keyed hash of it
 //!   (the key is drawn at random once, kept in the database), so a password
 //!   typed into the userid slot is never stored; it costs one argon2id
@@ -47,7 +47,7 @@
 //!   told "the words are out of order", never which word, and only at
 //!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
-//!   [`text::Hidden`]) in the answers to the mail's sender (their own
+//!   [`text::Hidden`](super::text::Hidden)) in the answers to the mail's sender (their own
 //!   copies, the quotes of their commands) and in its log line, and never
 //!   in a mail to anyone else: masking there would make what others read depend
 //!   on what the password is (an observer named after a guess read
@@ -70,7 +70,7 @@
 //!   userid, stored hash and password) costs nothing and answers as it did
 //!   ([`checked_before`](throttle::checked_before)): it tells the mail nothing it was not told, and a
 //!   wrong one counts again.
-//! - **Argon2id runs before the mail's transaction** ([`prepare_hashes`](prepare::prepare_hashes)),
+//! - **Argon2id runs before the mail's transaction** ([`prepare_hashes`]),
 //!   not while the database is locked for writing (a mail of 50 signups
 //!   would hold it for seconds): the hashes of its new passwords (signup, change
 //!   password) and the checks of the passwords its commands give, at most
@@ -79,7 +79,7 @@
 //!   those checked ahead). A hash is one of the
 //!   mail's checks whether or not its command runs; a command whose new
 //!   password has no hash (past the budget) is refused as over the budget
-//!   ([`new_password_hash`](throttle::new_password_hash)). A check made ahead is spent, and its answer
+//!   ([`new_password_hash`]). A check made ahead is spent, and its answer
 //!   used, only when a command asks for it within the budget, as any
 //!   check. The mail's own signups and password changes are foreseen:
 //!   its later checks for those userids are made against the hashes they
@@ -91,7 +91,7 @@
 //!   server's entry points) checks in its transaction. The admin CLI
 //!   hashes before its transaction too.
 //! - **Answers to unproved mail are bounded per address**
-//!   ([`answer_may_go`](limits::answer_may_go)): the answer to a mail (the mail to its From) is
+//!   ([`answer_may_go`]): the answer to a mail (the mail to its From) is
 //!   counted against that address, `[limits] unproved_answers_per_hour`
 //!   per clock hour (unset: `commands_per_hour` and one, the answers an
 //!   address's own commands that prove nothing may get and the notice that

@@ -16,8 +16,8 @@ use game::command::{self, Credentials};
 /// checks of the passwords its commands give, at most
 /// [`PASSWORD_CHECKS_PER_MAIL`] in all, in the order of its commands. A
 /// hash is charged to the mail's budget when the mail runs, whether or not
-/// its command does (see [`Session::prepared`]); a check when a command
-/// asks for it, as any check ([`check_password`]). Nothing for a mail
+/// its command does (see [`Session::prepared`](super::Session::prepared)); a check when a command
+/// asks for it, as any check ([`check_password`](super::throttle::check_password)). Nothing for a mail
 /// whose commands will not run: seen before, never answered, too large;
 /// nor for a command that will not: a stranger's (a signup, a password
 /// not from an address on file for its userid) from an address over its
@@ -119,7 +119,7 @@ pub(crate) fn prepare_hashes(
     Ok(prepared)
 }
 
-/// For [`prepare_hashes`], as [`admit`] will find them: whether a
+/// For [`prepare_hashes`], as [`admit`](super::admit) will find them: whether a
 /// stranger's command from `sender` is closed out by the hourly limits,
 /// and the userids `sender` is on file for (none when its From was not
 /// authenticated, `unproved`).
@@ -196,7 +196,7 @@ fn stores_hash(
 }
 
 /// [`prepare_hashes`] for the words of the Subject's command `line` that
-/// [`out_of_order`] would check, within what is left of the mail's
+/// [`out_of_order`](super::masking::out_of_order) would check, within what is left of the mail's
 /// budget: none when the line's verb takes no password or its own
 /// password (`given`) is right; that password is not checked again.
 fn precheck_misplaced(

@@ -43,24 +43,24 @@ pub(crate) struct Session {
     /// Whether the sender's address is confirmed, once read (see
     /// [`Session::sender_confirmed`]).
     pub(super) sender_confirmed: Cell<Option<bool>>,
-    /// The mail is a reply to a board mail (see [`quote`]).
+    /// The mail is a reply to a board mail (see [`quote`](super::quote)).
     pub(super) reply: Cell<bool>,
     /// The receiving MTA did not authenticate the mail's From while
     /// `[security] authserv_id` is set: no address of it is on file.
     pub(super) from_unproved: Cell<bool>,
     /// The passwords this mail's checks answered: userid, stored hash,
-    /// password (lower-cased), right or not (see [`checked_before`]).
+    /// password (lower-cased), right or not (see [`checked_before`](super::throttle::checked_before)).
     pub(super) checked: RefCell<Vec<(String, String, String, bool)>>,
     /// Userids whose password (or reply token) this mail proved.
     pub(super) proved: RefCell<Vec<String>>,
     /// New passwords hashed before the mail's transaction (see
-    /// [`new_password_hash`]).
+    /// [`new_password_hash`](super::new_password_hash)).
     pub(super) prepared: RefCell<Vec<crate::server::credentials::PreparedHash>>,
     /// Passwords checked before the mail's transaction (see
-    /// [`check_password`]).
+    /// [`check_password`](super::throttle::check_password)).
     pub(super) prechecks: Vec<crate::server::credentials::PreparedCheck>,
     /// The mail's argon2id work was done before its transaction: a check
-    /// not made then is not made in it (see [`check_password`]).
+    /// not made then is not made in it (see [`check_password`](super::throttle::check_password)).
     pub(super) prepared_ahead: bool,
 }
 
@@ -86,7 +86,7 @@ impl Session {
 
     /// The argon2id work done for this mail before its transaction: the
     /// new passwords' hashes are charged to its budget now, the checks
-    /// when a command asks for them (see [`check_password`]).
+    /// when a command asks for them (see [`check_password`](super::throttle::check_password)).
     pub(crate) fn prepared(&mut self, prepared: crate::server::credentials::Prepared) {
         let n = u32::try_from(prepared.hashes.len()).unwrap_or(u32::MAX);
         self.checks.set(self.checks.get().saturating_add(n));
@@ -96,7 +96,7 @@ impl Session {
     }
 
     /// Whether this mail proved an account that has `address` among its
-    /// confirmed addresses (see [`answer_may_go`]).
+    /// confirmed addresses (see [`answer_may_go`](super::answer_may_go)).
     pub(super) fn proved_address(
         &self,
         conn: &Connection,

@@ -132,7 +132,7 @@ pub(super) fn remember_check(
 /// before, else one argon2id verification from the mail's budget; past
 /// the budget the refusal, and the password counts as a wrong one, right
 /// or not (see the rulings).
-fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<bool> {
+pub(super) fn check_password(ctx: &Ctx<'_>, user: &store::User, password: &str) -> Handled<bool> {
     let (userid, stored) = (&user.userid, &user.password_hash);
     if let Some(right) = checked_before(ctx.session, userid, stored, password) {
         return Ok(right);
@@ -175,7 +175,7 @@ fn not_checked(ctx: &Ctx<'_>, userid: &str) -> Refusal {
 
 /// The argon2id hash of a new password (signup, change password): the
 /// one made for it before the mail's transaction began (see
-/// [`prepare_hashes`]). A password none was made for (past the mail's
+/// [`prepare_hashes`](super::prepare_hashes)). A password none was made for (past the mail's
 /// budget) refuses the command as over the budget.
 pub(crate) fn new_password_hash(ctx: &Ctx<'_>, password: &command::Password) -> Handled<String> {
     let credentials = &ctx.server.credentials;
