@@ -12,14 +12,15 @@ use game::command::{self, Credentials};
 /// Userids looked up at most to quote a refused command (see [`quote`]).
 const MAX_QUOTED_USERIDS: usize = 20;
 
-/// The quote of a refused command, as its error mail shows it: every password this mail showed and every word that may be one
-/// masked ([`Session::mask_quote`](super::Session::mask_quote)); and until the command in hand had its
-/// password verified, every word but the words of the language, numbers
-/// and userids on file masked too ([`command::strict_quote`]): before
-/// that, any of its words may be the password in a wrong place (a reply's
-/// first line excepted, see below). After it,
-/// the line was written by someone who knows the password, and is quoted
-/// as the parser masked it (the move stays readable in "not a legal move").
+/// The quote of a refused command, as its error mail shows it: every password
+/// this mail showed and every word that may be one masked
+/// ([`Session::mask_quote`](super::Session::mask_quote)); and until the command
+/// in hand had its password verified, every word but the words of the language,
+/// numbers and userids on file masked too ([`command::strict_quote`]): before
+/// that, any of its words may be the password in a wrong place (a reply's first
+/// line excepted, see below). After it, the line was written by someone who
+/// knows the password, and is quoted as the parser masked it (the move stays
+/// readable in "not a legal move").
 pub(crate) fn quote(ctx: &Ctx<'_>, masked: &str) -> Result<String, ServerError> {
     let session = ctx.session;
     let quote = session.mask_quote(masked);
@@ -92,12 +93,13 @@ pub(crate) fn parse_refusal(
 ///   file for the account, so a guesser forging that address never reads
 ///   it, and an owner who misplaced a word is not locked out faster for
 ///   it. The right one is masked in the answers to the sender and the
-///   log, proves the account (see [`answer_may_go`](super::answer_may_go)), and forgets the
-///   failures of its bucket as a right password does. A candidate this
-///   mail checked before costs nothing; past the budget none is tried,
+///   log, proves the account (see [`answer_may_go`](super::answer_may_go)), and
+///   forgets the failures of its bucket as a right password does. A candidate
+///   this mail checked before costs nothing; past the budget none is tried,
 ///   cached or not.
 /// - With `[security] authserv_id` set, only mail whose From the MTA
-///   authenticated is the owner's (see [`from_address_on_file`](super::limits::from_address_on_file)).
+///   authenticated is the owner's (see
+///   [`from_address_on_file`](super::limits::from_address_on_file)).
 /// - The sentence never says which word was the password.
 /// - Only the Subject's command is looked at (`Ctx::line`); the lines of a
 ///   `multiple` body are not.

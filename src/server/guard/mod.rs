@@ -15,12 +15,12 @@
 //!   working. With `[security] authserv_id` set, mail whose From the
 //!   receiving MTA did not authenticate counts as a stranger's, whatever
 //!   address it shows (no address of it is on file, here and for the
-//!   hourly limits and [`out_of_order`](masking::out_of_order)): forged mail cannot lock the owner
-//!   out. Without it, mail forged with the owner's address counts against
-//!   the owner's bucket: the server cannot tell it apart (see docs/security.md,
-//!   Limits). A right password forgets the wrong ones
-//!   of its own bucket only (the owner's moves do not reset the strangers'
-//!   count); a new password from the admin forgets both.
+//!   hourly limits and [`out_of_order`](masking::out_of_order)): forged mail
+//!   cannot lock the owner out. Without it, mail forged with the owner's
+//!   address counts against the owner's bucket: the server cannot tell it apart
+//!   (see docs/security.md, Limits). A right password forgets the wrong ones of
+//!   its own bucket only (the owner's moves do not reset the strangers' count);
+//!   a new password from the admin forgets both.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted
 //!   in buckets of their own (`code:`), by the same rule and bounds, and a
 //!   code lockout stops only codes ([`code_lock`], [`Session::failed_code`]).
@@ -40,22 +40,22 @@
 //!   [`MAX_CANDIDATES`]) are masked in the quote, the quoted comment and
 //!   the log line, every one of them, whether or not one of them is the
 //!   password: so no answer tells which word was (masking only the word
-//!   that matched would tell a guesser which of five guesses was right). For a stranger they are not checked against the password:
-//!   with all of them masked a check would tell nobody anything; each
-//!   wrong password counts one failure. From an address on file for the
-//!   account they are (see [`out_of_order`](masking::out_of_order)): the owner is
-//!   told "the words are out of order", never which word, and only at
-//!   that address. Every password verified in a mail is masked
-//!   (`*****`, any case, however quoted or bracketed: see
-//!   [`text::Hidden`](super::text::Hidden)) in the answers to the mail's sender (their own
-//!   copies, the quotes of their commands) and in its log line, and never
-//!   in a mail to anyone else: masking there would make what others read depend
-//!   on what the password is (an observer named after a guess read
-//!   `*****` in the list of observers), an oracle. Of the sender's own
-//!   words others read (the comment, a chat line, a message) the word
-//!   equal to the password the command gave is masked
-//!   (`text::commented`, `text::own_text`): that depends on what the
-//!   sender wrote, not on what the password is.
+//!   that matched would tell a guesser which of five guesses was right). For a
+//!   stranger they are not checked against the password: with all of them
+//!   masked a check would tell nobody anything; each wrong password counts one
+//!   failure. From an address on file for the account they are (see
+//!   [`out_of_order`](masking::out_of_order)): the owner is told "the words are
+//!   out of order", never which word, and only at that address. Every password
+//!   verified in a mail is masked (`*****`, any case, however quoted or
+//!   bracketed: see [`text::Hidden`](super::text::Hidden)) in the answers to
+//!   the mail's sender (their own copies, the quotes of their commands) and in
+//!   its log line, and never in a mail to anyone else: masking there would make
+//!   what others read depend on what the password is (an observer named after a
+//!   guess would read `*****` in the list of observers), an oracle. Of the
+//!   sender's own words others read (the comment, a chat line, a message) the
+//!   word equal to the password the command gave is masked (`text::commented`,
+//!   `text::own_text`): that depends on what the sender wrote, not on what the
+//!   password is.
 //! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
 //!   argon2id runs per inbound mail, verifications and hashes of new
 //!   passwords together. The cache of verified passwords
@@ -66,30 +66,29 @@
 //!   counts as a wrong one toward its bucket, right or wrong, checked or
 //!   not: nothing the server answers, writes or logs depends on whether an
 //!   unchecked password was right (a right one answered from the cache
-//!   would name it among twenty guesses). A password this mail checked before (the same
-//!   userid, stored hash and password) costs nothing and answers as it did
-//!   ([`checked_before`](throttle::checked_before)): it tells the mail nothing it was not told, and a
-//!   wrong one counts again.
+//!   would name it among twenty guesses). A password this mail checked before
+//!   (the same userid, stored hash and password) costs nothing and answers as
+//!   it did ([`checked_before`](throttle::checked_before)): it tells the mail
+//!   nothing it was not told, and a wrong one counts again.
 //! - **Argon2id runs before the mail's transaction** ([`prepare_hashes`]),
 //!   not while the database is locked for writing (a mail of 50 signups
-//!   would hold it for seconds): the hashes of its new passwords (signup, change
-//!   password) and the checks of the passwords its commands give, at most
-//!   the budget in all, in the order of its commands, then the words of
-//!   the Subject's line that [`out_of_order`](masking::out_of_order) would check (it tries only
-//!   those checked ahead). A hash is one of the
-//!   mail's checks whether or not its command runs; a command whose new
-//!   password has no hash (past the budget) is refused as over the budget
-//!   ([`new_password_hash`]). A check made ahead is spent, and its answer
-//!   used, only when a command asks for it within the budget, as any
-//!   check. The mail's own signups and password changes are foreseen:
-//!   its later checks for those userids are made against the hashes they
-//!   will store. A password whose stored hash changed since otherwise (an
-//!   earlier mail of the daemon's group signed the account up or changed
-//!   its password) is not checked in the transaction: it is refused with
-//!   one sentence, the same right or wrong, and counts as a wrong one
-//!   ([`check_password`](throttle::check_password)). Only a mail nobody prepared (none of the
-//!   server's entry points) checks in its transaction. The admin CLI
-//!   hashes before its transaction too.
+//!   would hold it for seconds): the hashes of its new passwords (signup,
+//!   change password) and the checks of the passwords its commands give, at
+//!   most the budget in all, in the order of its commands, then the words of
+//!   the Subject's line that [`out_of_order`](masking::out_of_order) would
+//!   check (it tries only those checked ahead). A hash is one of the mail's
+//!   checks whether or not its command runs; a command whose new password has
+//!   no hash (past the budget) is refused as over the budget
+//!   ([`new_password_hash`]). A check made ahead is spent, and its answer used,
+//!   only when a command asks for it within the budget, as any check. The
+//!   mail's own signups and password changes are foreseen: its later checks for
+//!   those userids are made against the hashes they will store. A password
+//!   whose stored hash changed since otherwise (an earlier mail of the daemon's
+//!   group signed the account up or changed its password) is not checked in the
+//!   transaction: it is refused with one sentence, the same right or wrong, and
+//!   counts as a wrong one ([`check_password`](throttle::check_password)). Only
+//!   a mail nobody prepared (none of the server's entry points) checks in its
+//!   transaction. The admin CLI hashes before its transaction too.
 //! - **Answers to unproved mail are bounded per address**
 //!   ([`answer_may_go`]): the answer to a mail (the mail to its From) is
 //!   counted against that address, `[limits] unproved_answers_per_hour`

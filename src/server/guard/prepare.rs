@@ -16,13 +16,13 @@ use game::command::{self, Credentials};
 /// checks of the passwords its commands give, at most
 /// [`PASSWORD_CHECKS_PER_MAIL`] in all, in the order of its commands. A
 /// hash is charged to the mail's budget when the mail runs, whether or not
-/// its command does (see [`Session::prepared`](super::Session::prepared)); a check when a command
-/// asks for it, as any check ([`check_password`](super::throttle::check_password)). Nothing for a mail
-/// whose commands will not run: seen before, never answered, too large;
-/// nor for a command that will not: a stranger's (a signup, a password
-/// not from an address on file for its userid) from an address over its
-/// hourly limit or while the server's is spent, or one for a locked
-/// userid. Reads only.
+/// its command does (see [`Session::prepared`](super::Session::prepared)); a
+/// check when a command asks for it, as any check
+/// ([`check_password`](super::throttle::check_password)). Nothing for a mail
+/// whose commands will not run: seen before, never answered, too large; nor for
+/// a command that will not: a stranger's (a signup, a password not from an
+/// address on file for its userid) from an address over its hourly limit or
+/// while the server's is spent, or one for a locked userid. Reads only.
 pub(crate) fn prepare_hashes(
     server: &crate::server::Server<'_>,
     conn: &Connection,
@@ -196,9 +196,9 @@ fn stores_hash(
 }
 
 /// [`prepare_hashes`] for the words of the Subject's command `line` that
-/// [`out_of_order`](super::masking::out_of_order) would check, within what is left of the mail's
-/// budget: none when the line's verb takes no password or its own
-/// password (`given`) is right; that password is not checked again.
+/// [`out_of_order`](super::masking::out_of_order) would check, within what is
+/// left of the mail's budget: none when the line's verb takes no password or
+/// its own password (`given`) is right; that password is not checked again.
 fn precheck_misplaced(
     server: &crate::server::Server<'_>,
     conn: &Connection,

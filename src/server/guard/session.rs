@@ -49,7 +49,8 @@ pub(crate) struct Session {
     /// `[security] authserv_id` is set: no address of it is on file.
     pub(super) from_unproved: Cell<bool>,
     /// The passwords this mail's checks answered: userid, stored hash,
-    /// password (lower-cased), right or not (see [`checked_before`](super::throttle::checked_before)).
+    /// password (lower-cased), right or not (see
+    /// [`checked_before`](super::throttle::checked_before)).
     pub(super) checked: RefCell<Vec<(String, String, String, bool)>>,
     /// Userids whose password (or reply token) this mail proved.
     pub(super) proved: RefCell<Vec<String>>,
@@ -60,7 +61,8 @@ pub(crate) struct Session {
     /// [`check_password`](super::throttle::check_password)).
     pub(super) prechecks: Vec<crate::server::credentials::PreparedCheck>,
     /// The mail's argon2id work was done before its transaction: a check
-    /// not made then is not made in it (see [`check_password`](super::throttle::check_password)).
+    /// not made then is not made in it (see
+    /// [`check_password`](super::throttle::check_password)).
     pub(super) prepared_ahead: bool,
 }
 
@@ -86,7 +88,8 @@ impl Session {
 
     /// The argon2id work done for this mail before its transaction: the
     /// new passwords' hashes are charged to its budget now, the checks
-    /// when a command asks for them (see [`check_password`](super::throttle::check_password)).
+    /// when a command asks for them (see
+    /// [`check_password`](super::throttle::check_password)).
     pub(crate) fn prepared(&mut self, prepared: crate::server::credentials::Prepared) {
         let n = u32::try_from(prepared.hashes.len()).unwrap_or(u32::MAX);
         self.checks.set(self.checks.get().saturating_add(n));

@@ -175,8 +175,8 @@ fn not_checked(ctx: &Ctx<'_>, userid: &str) -> Refusal {
 
 /// The argon2id hash of a new password (signup, change password): the
 /// one made for it before the mail's transaction began (see
-/// [`prepare_hashes`](super::prepare_hashes)). A password none was made for (past the mail's
-/// budget) refuses the command as over the budget.
+/// [`prepare_hashes`](super::prepare_hashes)). A password none was made for
+/// (past the mail's budget) refuses the command as over the budget.
 pub(crate) fn new_password_hash(ctx: &Ctx<'_>, password: &command::Password) -> Handled<String> {
     let credentials = &ctx.server.credentials;
     let mut prepared = ctx.session.prepared.borrow_mut();
