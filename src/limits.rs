@@ -19,8 +19,8 @@
 //! - `command::MAX_LINE_BYTES` (1 KB) of a command line are read, and
 //!   `command::MAX_WORDS` (1,000) words of a `multiple` mail's commands;
 //!   HTML-to-text quotes at most `mail::text::MAX_QUOTE_DEPTH` (8) deep and
-//!   writes no more text than the HTML it reads (issue #32).
-//! - Conditional moves (`if`, issue #26): [`MAX_CONDITIONAL_PLIES`] (20)
+//!   writes no more text than the HTML it reads.
+//! - Conditional moves (`if`): [`MAX_CONDITIONAL_PLIES`] (20)
 //!   plies a line, [`MAX_CONDITIONAL_LINES`] (50) lines per player and
 //!   board.
 //! - `[computer] seconds_per_mail` (5): the computer's thinking for one
@@ -122,7 +122,7 @@ pub(crate) fn header_of(raw: &[u8]) -> &[u8] {
 /// The one sentence that refuses a mail whose answers would be `size`
 /// bytes (`None` when they fit in `max`). It does not tell the size: the
 /// size of answers not sent could tell a guesser which of their commands
-/// were answered how (issue #31).
+/// were answered how.
 pub(crate) fn reply_too_large(size: usize, max: usize) -> Option<String> {
     (size > max).then(|| {
         format!(
@@ -131,7 +131,7 @@ pub(crate) fn reply_too_large(size: usize, max: usize) -> Option<String> {
     })
 }
 
-/// Conditional moves (issue #26): the most plies one line of a tree may
+/// Conditional moves: the most plies one line of a tree may
 /// have, as the player writes it (an own first ply played at once counts).
 pub(crate) const MAX_CONDITIONAL_PLIES: usize = 20;
 
