@@ -61,7 +61,7 @@ fn a_backlog_survives_sigkill_with_every_mail_applied_once_and_answered() {
     // mails of the group run one by one, the first of them right at each
     // start), so the limit is above the number of kills.
     let mut install = Install::with_config(
-        "\n[poll]\ninterval_seconds = 1\n[limits]\ncommands_per_hour = 100000\nfailures_before_quarantine = 20\n[retry]\nlease_seconds = 1\n",
+        "\n[poll]\ninterval_seconds = 1\n[limits]\ncommands_per_hour = 100000\nfailures_before_quarantine = 1000\n[retry]\nlease_seconds = 1\n",
     );
     let users = ["ann", "ben", "cat", "dan"];
     for u in users {
