@@ -546,6 +546,8 @@ mod tests {
             line: "",
             vouched: None,
             session: &session,
+            computer_budget: &Default::default(),
+            previews: &Default::default(),
         };
         f(&ctx);
     }

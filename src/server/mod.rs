@@ -110,6 +110,9 @@ pub struct Processed {
     /// The Subject made by [`log_subject`], with every password the server
     /// found in the mail while handling it masked too (see `guard`).
     pub log_subject: String,
+    /// The computer thought for a board in this mail (the daemon ends its
+    /// group of mails after it: see `computer`).
+    pub computer_thought: bool,
 }
 
 /// The Subject of a mail as a log line (or the record of a failed mail)
@@ -252,6 +255,10 @@ pub(crate) struct Ctx<'a> {
     /// What the mail learnt so far: passwords to mask, wrong passwords
     /// to count (see [`guard`]).
     pub session: &'a guard::Session,
+    /// The computer's thinking in the mail (or timers pass) at hand.
+    pub computer_budget: &'a computer::Budget,
+    /// Boards replayed to a ply for `preview` in the mail at hand.
+    pub previews: &'a pending::Previews,
 }
 
 impl Ctx<'_> {
@@ -414,10 +421,6 @@ pub struct Server<'a> {
     pub templates: &'a Templates,
     /// Passwords verified in this process (see [`credentials`]).
     pub credentials: credentials::VerifiedCredentials,
-    /// The computer's thinking in the mail (or timers pass) at hand.
-    pub(crate) computer_budget: computer::Budget,
-    /// Boards replayed to a ply for `preview` in the mail at hand.
-    pub(crate) previews: pending::Previews,
     /// The argon2id work of mails, done before their transactions (see
     /// [`Server::prepare_mail`]).
     prepared: credentials::PreparedHashes,
@@ -430,8 +433,6 @@ impl<'a> Server<'a> {
             clock,
             templates,
             credentials: credentials::VerifiedCredentials::new(),
-            computer_budget: computer::Budget::default(),
-            previews: pending::Previews::default(),
             prepared: credentials::PreparedHashes::default(),
         }
     }
@@ -536,16 +537,19 @@ impl<'a> Server<'a> {
                 return Ok(Processed {
                     outcome,
                     log_subject: log_subject(&mail.subject),
+                    computer_thought: false,
                 })
             }
             Admitted::SettledReply(outcome, log_subject) => {
                 return Ok(Processed {
                     outcome,
                     log_subject,
+                    computer_thought: false,
                 })
             }
             Admitted::Read(letter) => letter,
         };
+        let computer_budget = computer::Budget::default();
         let mut session = guard::Session::for_reply(letter.by_reply.is_some());
         session.prepared(hashes);
         if !letter.authenticated {
@@ -580,6 +584,8 @@ impl<'a> Server<'a> {
             },
             vouched: letter.by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
             session: &session,
+            computer_budget: &computer_budget,
+            previews: &pending::Previews::default(),
         };
         // Every answer is bounded (see `crate::limits`): the commands run
         // in a savepoint that an answer too large rolls back (their
@@ -598,6 +604,7 @@ impl<'a> Server<'a> {
         Ok(Processed {
             outcome,
             log_subject: session.mask_quote(&log_subject),
+            computer_thought: computer_budget.used(),
         })
     }
 
@@ -633,8 +640,6 @@ impl<'a> Server<'a> {
         if store::mail_seen(tx, &mail.message_id, &mail.fingerprint())? {
             return Ok(Admitted::Settled(MailOutcome::Duplicate));
         }
-        self.computer_budget.start();
-        self.previews.forget();
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
             (reason, _) => {
@@ -805,7 +810,7 @@ impl<'a> Server<'a> {
         };
         if !command::only_reads(&run.command) {
             // A board may change: replays for previews are stale.
-            self.previews.forget();
+            ctx.previews.forget();
         }
         let changes = !command::only_reads(&run.command);
         let room = tally.stranger_room;

@@ -518,6 +518,8 @@ pub(crate) fn confirm(
                 line: ctx.line,
                 vouched: ctx.vouched,
                 session: ctx.session,
+                computer_budget: ctx.computer_budget,
+                previews: ctx.previews,
             };
             play::act(
                 &ctx,
@@ -575,7 +577,7 @@ pub(crate) fn preview(
             .on(game.name(), Some(number))
             .into());
         }
-        let previews = &ctx.server.previews;
+        let previews = &ctx.previews;
         match previews.find(game.name(), number, n) {
             Some((plies, position)) => {
                 loaded.plies = plies;
