@@ -288,7 +288,11 @@ pub(crate) fn signup(
         }
         None => format!("Welcome to {name}, {userid}"),
     };
-    replies.insert(0, ctx.notice(&sender, subject, &text)?);
+    let mut welcome = ctx.notice(&sender, subject, &text)?;
+    if let Some(code) = &own_code {
+        welcome = welcome.showing_code(code);
+    }
+    replies.insert(0, welcome);
     Ok(replies)
 }
 

@@ -307,7 +307,9 @@ pub(crate) fn confirmation_mail(
         text.push_str("\n\n");
         text.push_str(&note);
     }
-    ctx.notice(address, subject(userid, code), text)
+    Ok(ctx
+        .notice(address, subject(userid, code), text)?
+        .showing_code(code))
 }
 
 /// Ruling (issue #31): observing, chat, `message` and `notify` need an

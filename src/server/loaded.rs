@@ -499,6 +499,7 @@ pub(crate) fn boards_for_address(
             subject: view.subject(),
             body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
+            codes: Vec::new(),
         });
     }
     Ok(replies)

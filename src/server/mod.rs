@@ -51,6 +51,7 @@ pub(crate) mod credentials;
 mod guard;
 mod help;
 mod loaded;
+mod outbox;
 mod password;
 mod pending;
 mod play;
@@ -72,7 +73,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::mail::{Envelope, Outgoing};
+use crate::mail::Envelope;
 use crate::store::{self, StoreError};
 use game::command::{self, Command, Credentials, GameCommand, Parsed};
 use game::render::Drawing;
@@ -208,7 +209,8 @@ impl Failure {
 /// What a command (or a step of one) comes to: its value, or its [`Failure`].
 pub(crate) type Handled<T> = Result<T, Failure>;
 
-/// One mail the server wants to send, before grouping per recipient.
+/// One mail the server will send, from the command that makes it to its
+/// outbox row: grouped per recipient, then queued (see `outbox`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Reply {
     pub to: String,
@@ -217,6 +219,10 @@ pub(crate) struct Reply {
     /// A board mail to a player that may be answered by reply: it is sent
     /// with a reply token for this key (see `reply`).
     pub reply_key: Option<ReplyKey>,
+    /// The confirmation codes it shows, as the command that made them
+    /// handed them along (see `confirm`): kept with its outbox row, and
+    /// blanked there once it is sent.
+    pub codes: Vec<String>,
 }
 
 impl Reply {
@@ -224,7 +230,7 @@ impl Reply {
     /// every address gets the user's mail). The one place every mail of an
     /// account to its addresses is made (notices, relays, board mails,
     /// reminders): an address not yet confirmed gets none of them, only
-    /// its confirmation mail (double opt-in, issue #31; see `confirm`).
+    /// its confirmation mail (double opt-in; see `confirm`).
     pub(crate) fn to_user(user: &store::User, subject: &str, body: &str) -> Vec<Reply> {
         user.confirmed_addresses()
             .map(|a| Reply {
@@ -232,8 +238,15 @@ impl Reply {
                 subject: subject.to_string(),
                 body: body.to_string(),
                 reply_key: None,
+                codes: Vec::new(),
             })
             .collect()
+    }
+
+    /// This mail, showing the confirmation code `code`.
+    pub(crate) fn showing_code(mut self, code: &str) -> Reply {
+        self.codes.push(code.to_string());
+        self
     }
 }
 
@@ -274,6 +287,7 @@ impl Ctx<'_> {
             subject: subject.into(),
             body: self.server.notice_body(text.as_ref())?,
             reply_key: None,
+            codes: Vec::new(),
         })
     }
 
@@ -389,15 +403,12 @@ impl Tally {
     }
 }
 
-/// Mails grouped per recipient: to, subject, body and reply key.
-type Grouped = Vec<(String, String, String, Option<ReplyKey>)>;
-
 /// The answers of a mail, ready to queue.
 enum Answered {
     /// Every command was dropped for the limits: nothing ran.
     Dropped(Vec<Reply>),
     /// The mails to send; `refused` of the commands were.
-    Mails { mails: Grouped, refused: usize },
+    Mails { mails: Vec<Reply>, refused: usize },
 }
 
 /// Why the `answers` savepoint of a mail is rolled back.
@@ -711,7 +722,7 @@ impl<'a> Server<'a> {
             self.config.limits.max_message_bytes
         );
         let body = self.notice_body(&text)?;
-        self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
+        self.queue_notice(tx, sender, "Error", body, Some(&mail.message_id), now)?;
         Ok(MailOutcome::TooLarge)
     }
 
@@ -943,7 +954,7 @@ impl<'a> Server<'a> {
         let size = answers_size(
             mails
                 .iter()
-                .map(|(t, s, b, _)| (t.as_str(), s.as_str(), b.as_str())),
+                .map(|m| (m.to.as_str(), m.subject.as_str(), m.body.as_str())),
             sender,
         );
         match crate::limits::reply_too_large(size, self.config.limits.max_reply_bytes) {
@@ -971,14 +982,14 @@ impl<'a> Server<'a> {
         match answered {
             Ok(Answered::Dropped(replies)) => {
                 let mut mails = self.group(replies, Some(sender))?;
-                retain_ok(&mut mails, |m| goes(&m.0))?;
+                retain_ok(&mut mails, |m| goes(&m.to))?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
             Ok(Answered::Mails { mails, refused }) => {
                 let mut mails = self.charge_strangers(tx, mails, sender, now)?;
-                retain_ok(&mut mails, |m| goes(&m.0))?;
+                retain_ok(&mut mails, |m| goes(&m.to))?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "answered", now)?;
                 Ok(MailOutcome::Answered {
@@ -992,7 +1003,7 @@ impl<'a> Server<'a> {
                 self.queue(tx, notices, None, cause, now)?;
                 if goes(sender)? {
                     let body = self.notice_body(&sentence)?;
-                    self.enqueue(tx, sender, "Error", body, cause, now)?;
+                    self.queue_notice(tx, sender, "Error", body, cause, now)?;
                 }
                 self.record(tx, mail, "reply-too-large", now)?;
                 Ok(MailOutcome::ReplyTooLarge)
@@ -1033,271 +1044,6 @@ impl<'a> Server<'a> {
         Ok(MailOutcome::Ignored(
             "a reply by token whose From is not authenticated".to_string(),
         ))
-    }
-
-    /// Queue one mail in the outbox, in reply to the mail `cause` (its
-    /// Message-ID; content-hash ids are no Message-IDs and are left out).
-    fn enqueue(
-        &self,
-        conn: &Connection,
-        to: &str,
-        subject: &str,
-        body: String,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<i64, ServerError> {
-        let body = bounces::with_stop_notice(conn, to, body)?;
-        Ok(store::enqueue(
-            conn,
-            &Outgoing {
-                to: to.to_string(),
-                subject: subject.to_string(),
-                body,
-                in_reply_to: cause
-                    .filter(|id| !id.starts_with("hash:"))
-                    .map(String::from),
-            },
-            now,
-        )?)
-    }
-
-    /// Ruling (issue #31): the mails one inbound mail causes to addresses
-    /// other than its sender's and the players' confirmed ones (in
-    /// practice, confirmation mails to addresses a signup or `change
-    /// address` names) count against `[limits] unconfirmed_mails_per_hour`,
-    /// server-wide. They are charged here, at the last step before the
-    /// outbox, after every savepoint of the mail is released: only mails
-    /// that are queued count, and no rollback of the mail's commands can
-    /// undo a charge. Beyond the limit they are not sent (an address whose
-    /// confirmation mail was not sent may be asked for again at once), and
-    /// the sender is told in a mail of their own: which addresses, and
-    /// when to ask again.
-    ///
-    /// Ruling (issue #37): one inbound mail causes at most
-    /// [`confirm::STRANGER_MAILS_PER_MAIL`] such mails (the rest are not
-    /// sent, and the sender is told so), and a mail an account asked for
-    /// from one of its confirmed addresses (by password: `change
-    /// address`) is charged to that account's own hourly allowance
-    /// ([`confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR`]) instead of the
-    /// server's, so that signups and strangers cannot spend what a
-    /// player's change of address needs (see [`confirm::asking_account`]).
-    /// Those account-charged mails have a server-wide hour of their own,
-    /// `[limits] unconfirmed_mails_per_hour` as well
-    /// ([`confirm::ACCOUNTS_BUCKET`]): accounts made for the purpose
-    /// cannot each spend their allowance on third parties without bound,
-    /// so all mails of this kind stay within twice that limit an hour.
-    #[allow(clippy::type_complexity)]
-    fn charge_strangers(
-        &self,
-        conn: &Connection,
-        mails: Vec<(String, String, String, Option<ReplyKey>)>,
-        sender: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        let limit = self.config.limits.unconfirmed_mails_per_hour;
-        let mut kept = Vec::with_capacity(mails.len());
-        // Not sent: past the mail's count, the server's hour, the account's.
-        let mut unsent: [Vec<String>; 3] = Default::default();
-        let mut strangers = 0;
-        for mail in mails {
-            if mail.0.eq_ignore_ascii_case(sender) || store::is_confirmed_address(conn, &mail.0)? {
-                kept.push(mail);
-                continue;
-            }
-            strangers += 1;
-            let over = if strangers > confirm::STRANGER_MAILS_PER_MAIL {
-                Some(0)
-            } else {
-                // Each bucket: its key, its hourly limit, and the list
-                // of those not sent past it.
-                let buckets = match confirm::asking_account(conn, &mail.0, sender, now)? {
-                    Some(userid) => vec![
-                        (
-                            format!("unconfirmed-mails:{userid}"),
-                            confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
-                            2,
-                        ),
-                        (confirm::ACCOUNTS_BUCKET.to_string(), limit, 1),
-                    ],
-                    None => vec![("unconfirmed-mails".to_string(), limit, 1)],
-                };
-                let mut over = None;
-                for (key, limit, which) in &buckets {
-                    let used =
-                        store::commands_this_hour(conn, store::CountScope::Server, key, now)?;
-                    if used >= *limit {
-                        over = Some(*which);
-                        break;
-                    }
-                }
-                if over.is_none() {
-                    for (key, _, _) in &buckets {
-                        store::count_command(conn, store::CountScope::Server, key, now)?;
-                    }
-                }
-                over
-            };
-            match over {
-                None => kept.push(mail),
-                Some(which) => {
-                    store::forget_confirmation_mail(conn, &mail.0, now)?;
-                    if !unsent[which].contains(&mail.0) {
-                        unsent[which].push(mail.0);
-                    }
-                }
-            }
-        }
-        if let Some(text) = confirm::not_sent_text(&unsent, limit, now) {
-            kept.push((
-                sender.to_string(),
-                "Not sent".to_string(),
-                self.notice_body(&text)?,
-                None,
-            ));
-        }
-        Ok(kept)
-    }
-
-    /// Queue replies; those to the `sender` of a command are joined into
-    /// one mail, every other reply is a mail of its own (a board mail
-    /// stays one board's mail, whatever else the sender's mail did).
-    /// Returns how many mails.
-    fn queue(
-        &self,
-        conn: &Connection,
-        replies: Vec<Reply>,
-        sender: Option<&str>,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<usize, ServerError> {
-        let mails = self.group(replies, sender)?;
-        self.queue_grouped(conn, mails, sender, cause, now)
-    }
-
-    /// Queue mails as [`Server::group`] made them.
-    ///
-    /// Rulings (issue #31):
-    /// - Only the mail to the `sender` answers the mail `cause`: the
-    ///   opponent's and observers' mails do not name it in `In-Reply-To` or
-    ///   `References` (it would tell them the mover's mail domain).
-    /// - A board mail carries a reply token only when its recipient is an
-    ///   address on file of the token's player: no mail ever carries a
-    ///   token of anyone but its recipient (a copy to a sender who is not
-    ///   the player goes without, and without the line saying how to reply).
-    /// - The secrets a mail carries (its token, codes it shows) are kept
-    ///   with the row and blanked once it is sent (`store::forget_secrets`).
-    fn queue_grouped(
-        &self,
-        conn: &Connection,
-        mails: Vec<(String, String, String, Option<ReplyKey>)>,
-        sender: Option<&str>,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<usize, ServerError> {
-        let n = mails.len();
-        for (to, subject, mut body, key) in mails {
-            let key = match key {
-                Some(key) if reply::owns_address(conn, &key.userid, &to)? => Some(key),
-                _ => None,
-            };
-            // A board mail to a player goes out with a reply token and
-            // says how to answer it.
-            let message_id = match &key {
-                Some(key) => {
-                    body = format!("{}\n\n{}\n", body.trim_end(), reply::how_to_answer(key));
-                    Some(reply::issue(conn, self, key, now)?)
-                }
-                None => None,
-            };
-            let cause = cause.filter(|_| sender.is_some_and(|s| s.eq_ignore_ascii_case(&to)));
-            let mut secrets = confirm::codes_in(&subject);
-            secrets.extend(confirm::codes_in(&body));
-            // A mail that shows codes gets its Message-ID fixed now, while
-            // they are in it: once sent they are blanked, and a bounce must
-            // still name the row (see `bounces::note`).
-            let fixed_id = (message_id.is_none() && !secrets.is_empty()).then(|| Outgoing {
-                to: to.clone(),
-                subject: subject.clone(),
-                body: body.clone(),
-                in_reply_to: cause
-                    .filter(|id| !id.starts_with("hash:"))
-                    .map(String::from),
-            });
-            // A board mail goes out with an HTML part too, unless its
-            // recipient asked for text only (issue #23; see `mail::html`).
-            let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
-                && !store::address_wants_plain(conn, &to)?;
-            let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
-            if html {
-                store::set_outbox_html(conn, id)?;
-            }
-            if let Some(out) = fixed_id {
-                let key = store::message_id_key(conn)?;
-                let domain = self.config.server.domain();
-                let fixed = crate::mail::outgoing_message_id(&out, id, domain, &key);
-                store::set_outbox_message_id(conn, id, &fixed)?;
-            }
-            if let Some(message_id) = message_id {
-                if let Some(token) = reply::token_of(&message_id) {
-                    secrets.push(token.to_string());
-                }
-                store::set_outbox_message_id(conn, id, &message_id)?;
-            }
-            store::set_outbox_secrets(conn, id, &secrets)?;
-        }
-        Ok(n)
-    }
-
-    /// The mails to send, in the order of first mention: the replies to
-    /// `sender` joined under their subjects (when there are several), each
-    /// other reply as it is (a reply identical to one before is sent once).
-    /// A joined mail answers no single board: it has no reply key.
-    #[allow(clippy::type_complexity)]
-    fn group(
-        &self,
-        replies: Vec<Reply>,
-        sender: Option<&str>,
-    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        let mut out = Vec::new();
-        let mut sender_done = false;
-        for (i, r) in replies.iter().enumerate() {
-            if Some(r.to.as_str()) != sender {
-                if !replies[..i].contains(r) {
-                    out.push((
-                        r.to.clone(),
-                        r.subject.clone(),
-                        r.body.clone(),
-                        r.reply_key.clone(),
-                    ));
-                }
-                continue;
-            }
-            if sender_done {
-                continue;
-            }
-            sender_done = true;
-            let to = r.to.clone();
-            let mine: Vec<&Reply> = replies.iter().filter(|r| r.to == to).collect();
-            if let [one] = mine.as_slice() {
-                out.push((
-                    to,
-                    one.subject.clone(),
-                    one.body.clone(),
-                    one.reply_key.clone(),
-                ));
-                continue;
-            }
-            let parts: Vec<_> = mine
-                .iter()
-                .map(|r| context! { subject => &r.subject, body => r.body.trim_end() })
-                .collect();
-            let body = self
-                .templates
-                .render("multiple.txt", context! { parts => parts })?;
-            let subject = format!("{} answers ({} parts)", self.config.server.name, mine.len());
-            out.push((to, subject, body, None));
-        }
-        Ok(out)
     }
 
     /// The error mail for a refused command, to the sender only.
@@ -1351,6 +1097,7 @@ impl<'a> Server<'a> {
             subject,
             body,
             reply_key: None,
+            codes: Vec::new(),
         })
     }
 

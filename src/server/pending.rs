@@ -370,6 +370,7 @@ fn private_board_mail(
         subject: view.subject(),
         body: view.body(ctx, drawing)?,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -477,6 +478,7 @@ pub(crate) fn submit(
         subject: preview_subject(game, number),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -620,6 +622,7 @@ pub(crate) fn preview(
         subject: preview_subject(game, number),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -654,6 +657,7 @@ fn preview_new(
         subject: format!("{} preview", game.title()),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 

@@ -63,32 +63,94 @@ pub struct OutboxMail {
     /// The Message-ID it is sent with when it has its own (a board mail's
     /// reply token); otherwise one made from `id`.
     pub message_id: Option<String>,
-    /// Whether it goes out with an HTML part (`set_outbox_html`).
+    /// Whether it goes out with an HTML part.
     pub html: bool,
 }
 
-/// Queue a mail; it is due at once.
+/// A mail to queue with everything its outbox row holds from the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NewOutboxMail {
+    pub mail: Outgoing,
+    /// It goes out with an HTML part.
+    pub html: bool,
+    /// The Message-ID it is sent with, when not the one made from its row
+    /// as it is sent (a reply token's, or one fixed while the codes it
+    /// shows are in it).
+    pub message_id: Option<String>,
+    /// The secrets it carries (a reply token, confirmation codes): kept in
+    /// clear until it is sent, then blanked ([`super::forget_secrets`]). A
+    /// mail given up keeps them (it reached nobody, and `admin outbox
+    /// retry` sends it as it was).
+    pub secrets: Vec<String>,
+}
+
+/// The id the next mail queued on `conn` gets (the row's id is part of
+/// a Message-ID made before the row is written): the one SQLite's
+/// `AUTOINCREMENT` would give, past every id the outbox ever had.
+pub(crate) fn next_outbox_id(conn: &Connection) -> Result<i64> {
+    Ok(conn.row(
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0),
+                    coalesce((SELECT max(id) FROM outbox), 0)) + 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Queue a plain mail; it is due at once.
 pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
-    let now = time_text(now);
-    conn.exec(
-        "INSERT INTO outbox (recipient, subject, body, in_reply_to, created_at, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-        params![mail.to, mail.subject, mail.body, mail.in_reply_to, now],
-    )?;
-    let id = conn.last_insert_rowid();
-    // An address stopped by its hard bounces gets nothing until mail comes
-    // from it: the mail is given up at once (`admin outbox list` shows it).
-    if super::bounces_stopped(conn, &mail.to)? {
-        conn.exec(
-            "UPDATE outbox SET failed_at = ?2, last_error = ?3 WHERE id = ?1",
-            params![
-                id,
-                now,
-                "not sent: the address bounced too often; it gets mail again once mail comes from it"
-            ],
-        )?;
-    }
+    let id = next_outbox_id(conn)?;
+    let plain = NewOutboxMail {
+        mail: mail.clone(),
+        html: false,
+        message_id: None,
+        secrets: Vec::new(),
+    };
+    queue_mail(conn, id, &plain, now)?;
     Ok(id)
+}
+
+/// Queue `new` as outbox row `id` (from [`next_outbox_id`], in the same
+/// transaction), in one insert; it is due at once. An address stopped by
+/// its hard bounces gets nothing until mail comes from it: the mail is
+/// given up at once (`admin outbox list` shows it).
+pub(crate) fn queue_mail(
+    conn: &Connection,
+    id: i64,
+    new: &NewOutboxMail,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let words: Vec<&str> = new
+        .secrets
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+        .collect();
+    let secrets = (!words.is_empty()).then(|| words.join(" "));
+    let now = time_text(now);
+    let failed = super::bounces_stopped(conn, &new.mail.to)?.then_some((
+        &now,
+        "not sent: the address bounced too often; it gets mail again once mail comes from it",
+    ));
+    let mail = &new.mail;
+    conn.exec(
+        "INSERT INTO outbox (id, recipient, subject, body, in_reply_to, created_at,
+             next_attempt_at, html, message_id, secrets, failed_at, last_error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            id,
+            mail.to,
+            mail.subject,
+            mail.body,
+            mail.in_reply_to,
+            now,
+            new.html,
+            new.message_id,
+            secrets,
+            failed.map(|f| f.0),
+            failed.map(|f| f.1),
+        ],
+    )?;
+    Ok(())
 }
 
 /// Mails not yet sent nor given up whose next attempt is due at `now`, oldest first.
@@ -99,7 +161,7 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// The due rows, found by the partial index of rows waiting to be sent.
 /// Without `INDEXED BY` SQLite walks the whole table in id order to spare
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
-/// with every mail it had sent (issue #14).
+/// with every mail it had sent.
 const DUE_MAIL: &str =
     "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
      FROM outbox INDEXED BY outbox_due
@@ -220,8 +282,8 @@ pub(crate) fn mark_failed(
 
 /// Makes every claimed row not yet sent nor given up due at `now` and no
 /// longer claimed: called by a sender that has just taken the
-/// [`SendLock`], when no other process can be sending them (issue #24: a
-/// crash no longer strands a batch for the lease). Returns how many.
+/// [`SendLock`], when no other process can be sending them (so a crash
+/// strands no batch for the lease). Returns how many.
 pub(crate) fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE outbox SET claimed = 0, next_attempt_at = ?1
