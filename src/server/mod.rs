@@ -352,12 +352,6 @@ impl Ctx<'_> {
     }
 }
 
-/// `text` (an outbox Subject, for a log line) without the confirmation
-/// codes it shows: a log must hold nothing that can be replayed (#31).
-pub(crate) fn hide_secrets(text: &str) -> String {
-    confirm::hide_codes(text)
-}
-
 /// A mail admitted to run its commands (see [`Server::admit`]).
 struct Letter<'m> {
     mail: &'m Envelope,
@@ -658,7 +652,7 @@ impl<'a> Server<'a> {
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
                 // Ignored mail still costs its sender's hourly count (no
-                // reply says so), so that it is no free channel (issue #32).
+                // reply says so), so that it is no free channel.
                 if let Some(sender) = &mail.sender {
                     store::count_command(tx, store::CountScope::Address, sender, now)?;
                 }
@@ -835,7 +829,7 @@ impl<'a> Server<'a> {
                 return Err(Failure::Refused(Refusal::new(String::new())));
             }
             // A board may have ended: a tournament's next round, in this
-            // transaction (issue #27).
+            // transaction.
             if changes {
                 tournament::advance(ctx)?;
             }
@@ -874,7 +868,7 @@ impl<'a> Server<'a> {
             return Ok(());
         }
         guard::charge(ctx, None)?;
-        // Its sender's password in a wrong place (issue #23 §3).
+        // Its sender's password in a wrong place.
         let (refusal, notices) = guard::parse_refusal(ctx, e)?;
         tally.refuse(self.refusal_reply(ctx, &refusal, &e.masked)?);
         tally.replies.extend(notices);
@@ -937,7 +931,7 @@ impl<'a> Server<'a> {
         }
         if answers_our_error(mail, &self.config.server.address) {
             // Never an error for an error (a loop with another server
-            // behind a forwarder that strips Auto-Submitted; issue #31).
+            // behind a forwarder that strips Auto-Submitted).
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
         }
         ctx.session.mask_replies(&mut replies, sender);
@@ -1075,7 +1069,7 @@ impl<'a> Server<'a> {
         };
         // The comment is quoted back, so that it is not lost; any word of
         // the command that the quote masks is masked in it too. Only to a
-        // confirmed address (issue #31): to any other (forged, unknown)
+        // confirmed address: to any other (forged, unknown)
         // sender the error quotes the command line alone, never the body,
         // so the server cannot be made to mail a stranger's text.
         let comment = if ctx.session.sender_confirmed(ctx.conn, ctx.sender)? {

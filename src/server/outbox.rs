@@ -311,3 +311,107 @@ fn stranger_bucket_over(
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::SystemClock;
+    use crate::config::Config;
+    use crate::server::templates::Templates;
+
+    fn with_server(f: impl FnOnce(&Server<'_>, &Connection)) {
+        let conn = store::open_in_memory().unwrap();
+        let config = Config::default();
+        let templates = Templates::load(None).unwrap();
+        let server = Server::new(&config, &SystemClock, &templates);
+        f(&server, &conn);
+    }
+
+    fn reply(to: &str, subject: &str, body: &str) -> Reply {
+        Reply {
+            to: to.into(),
+            subject: subject.into(),
+            body: body.into(),
+            reply_key: None,
+            codes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_mail_showing_a_code_is_one_row_with_the_code_and_a_fixed_message_id() {
+        with_server(|server, conn| {
+            let now = Utc::now();
+            let subject = confirm::subject("carol", "K7Q3P9");
+            let body = format!("Reply keeping the Subject:\n  {subject}\n");
+            let mail = reply("c@x.test", &subject, &body).showing_code("K7Q3P9");
+            let cause = Some("m1@players.test");
+            server
+                .queue_grouped(conn, vec![mail], Some("c@x.test"), cause, now)
+                .unwrap();
+            let due = store::due_mail(conn, now).unwrap();
+            let [row] = due.as_slice() else {
+                panic!("{due:?}")
+            };
+            assert_eq!(row.secrets, ["K7Q3P9"]);
+            assert_eq!(row.mail.in_reply_to.as_deref(), Some("m1@players.test"));
+            let key = store::message_id_key(conn).unwrap();
+            let domain = server.config.server.domain();
+            let made = crate::mail::outgoing_message_id(&row.mail, row.id, domain, &key);
+            assert_eq!(row.message_id.as_deref(), Some(made.as_str()));
+            assert_eq!(row.log_subject(), "confirm address carol ******");
+            // Sent: the code is blanked, the Message-ID still names the row.
+            store::mark_sent(conn, row.id, now).unwrap();
+            let (subject, message_id): (String, String) = conn
+                .query_row(
+                    "SELECT subject, message_id FROM outbox WHERE id = ?1",
+                    [row.id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!(subject, "confirm address carol ******");
+            assert_eq!(message_id, made);
+        });
+    }
+
+    #[test]
+    fn a_mail_without_codes_keeps_no_secret_and_no_message_id_of_its_own() {
+        with_server(|server, conn| {
+            let now = Utc::now();
+            let mail = reply("bob@x.test", "Chess Board 101", "Your move.\n");
+            server
+                .queue_grouped(conn, vec![mail], Some("a@x.test"), Some("m1@p"), now)
+                .unwrap();
+            let due = store::due_mail(conn, now).unwrap();
+            assert_eq!(due.len(), 1);
+            assert!(due[0].secrets.is_empty());
+            assert_eq!(due[0].message_id, None);
+            // Not the sender's: it answers no mail.
+            assert_eq!(due[0].mail.in_reply_to, None);
+        });
+    }
+
+    #[test]
+    fn a_joined_answer_shows_the_codes_of_its_parts_once() {
+        with_server(|server, _| {
+            let sender = "c@x.test";
+            let replies = vec![
+                reply(sender, "Welcome", "confirm address carol K7Q3P9").showing_code("K7Q3P9"),
+                reply(sender, "Settings", "Noted.").showing_code("K7Q3P9"),
+                reply("d@x.test", "confirm address carol M4N6P7", "code").showing_code("M4N6P7"),
+            ];
+            let mails = server.group(replies, Some(sender)).unwrap();
+            let codes: Vec<(&str, &[String])> = mails
+                .iter()
+                .map(|m| (m.to.as_str(), m.codes.as_slice()))
+                .collect();
+            assert_eq!(
+                codes,
+                [
+                    (sender, &["K7Q3P9".to_string()][..]),
+                    ("d@x.test", &["M4N6P7".to_string()][..])
+                ]
+            );
+            assert!(mails[0].subject.ends_with("answers (2 parts)"));
+        });
+    }
+}

@@ -65,6 +65,21 @@ pub struct OutboxMail {
     pub message_id: Option<String>,
     /// Whether it goes out with an HTML part.
     pub html: bool,
+    /// The secrets it carries until it is sent (see [`NewOutboxMail`]).
+    pub secrets: Vec<String>,
+}
+
+impl OutboxMail {
+    /// Its Subject as a log line may show it: every secret it carries
+    /// blanked, as in the row once it is sent. A log holds nothing that
+    /// can be replayed.
+    pub fn log_subject(&self) -> String {
+        let mut subject = self.mail.subject.clone();
+        for secret in &self.secrets {
+            subject = subject.replace(secret.as_str(), "******");
+        }
+        subject
+    }
 }
 
 /// A mail to queue with everything its outbox row holds from the start.
@@ -163,7 +178,8 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
 /// with every mail it had sent.
 const DUE_MAIL: &str =
-    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
+    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html,
+            secrets
      FROM outbox INDEXED BY outbox_due
      WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
      LIMIT ?2";
@@ -192,6 +208,10 @@ pub(crate) fn due_mail_first(
             attempts: r.get(6)?,
             message_id: r.get(7)?,
             html: r.get(8)?,
+            secrets: r
+                .get::<_, Option<String>>(9)?
+                .map(|s| s.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
         });
     }
     Ok(out)
@@ -546,5 +566,18 @@ mod tests {
         assert_eq!(later[0].id, b);
         assert_eq!(later[0].attempts, 1);
         assert_eq!(pending_count(&conn).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_queued_row_never_takes_the_id_of_a_row_deleted_before() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        enqueue(&conn, &mail("a@x"), now).unwrap();
+        let last = enqueue(&conn, &mail("b@x"), now).unwrap();
+        conn.execute("DELETE FROM outbox WHERE id = ?1", [last])
+            .unwrap();
+        let next = next_outbox_id(&conn).unwrap();
+        assert_eq!(next, last + 1);
+        assert_eq!(enqueue(&conn, &mail("c@x"), now).unwrap(), next);
     }
 }
