@@ -26,7 +26,9 @@
 //!   `tournament` (tournaments: their commands, rounds, withdrawals and
 //!   crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
-//!   `queued` (a queued move played when its turn comes), `confirm`
+//!   `queued` (a queued move played when its turn comes), `outbox` (the
+//!   mails grouped per recipient, charged when they go to strangers, and
+//!   queued: one outbox row each, written once), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
 //!   ply stored, a game finished and rated), `compose` (board mails),
 //!   `record` (the move list's records and the game record, PGN);

@@ -65,7 +65,8 @@ pub struct OutboxMail {
     pub message_id: Option<String>,
     /// Whether it goes out with an HTML part.
     pub html: bool,
-    /// The secrets it carries until it is sent (see [`NewOutboxMail`]).
+    /// The secrets it carries until it is sent (a reply token, the
+    /// confirmation codes it shows), blanked then.
     pub secrets: Vec<String>,
 }
 
