@@ -59,8 +59,8 @@ impl Server<'_> {
         Ok(n)
     }
 
-    /// A plain notice to `to` (an `Error` too large to say more), queued
-    /// as the answer to the mail `cause`.
+    /// A plain notice to `to` (the short `Error` of a mail, or of
+    /// answers, too large), queued as the answer to the mail `cause`.
     pub(super) fn queue_notice(
         &self,
         conn: &Connection,
