@@ -440,8 +440,10 @@ fn read_slice(
         let result = store::savepoint(&tx, "mail", || {
             handle_one(server, &tx, &envelope, &message.raw, message.size).map_err(InMail::Failed)
         });
+        let mut computer_thought = false;
         match result {
             Ok(processed) => {
+                computer_thought = processed.computer_thought;
                 let done = match processed.outcome {
                     MailOutcome::Ignored(_) | MailOutcome::TooLarge => Done::Ignored,
                     _ => Done::Processed,
@@ -457,7 +459,7 @@ fn read_slice(
         // Its failure (if any) is counted after the commit, in the
         // inbound_failures row: the attempt is over either way.
         store::end_attempt(&tx, key)?;
-        if server.computer_budget.used() || pace.reading_over() {
+        if computer_thought || pace.reading_over() {
             break;
         }
     }

@@ -377,7 +377,7 @@ impl Sending<'_> {
             Ok(()) => {
                 self.temporary_in_a_row = 0;
                 report.sent += 1;
-                info!(id = row.id, to = %log_field(&row.mail.to), subject = %log_field(&crate::server::hide_secrets(&row.mail.subject)), "mail sent");
+                info!(id = row.id, to = %log_field(&row.mail.to), subject = %log_field(&row.log_subject()), "mail sent");
                 Some(SendResult::Accepted)
             }
             Err(e) if self.stop.load(Ordering::SeqCst) && !e.is_permanent() => {

@@ -25,8 +25,7 @@ fn check_userid(userid: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// A userid as it may look to a reader (issue #15: no `a1ice` next to
-/// `alice`): lower case; `-`, `_` and `.` dropped; `rn` read as `m`, `vv`
+/// A userid as it may look to a reader (no `a1ice` next to `alice`): lower case; `-`, `_` and `.` dropped; `rn` read as `m`, `vv`
 /// as `w`; then `1`, `i` and `|` as `l`, `0` as `o`, `v` as `u` and `5` as
 /// `s`. Two userids that fold alike cannot both sign up (the first keeps
 /// it). Userids are ASCII ([`command::is_valid_userid`]), so there are no
@@ -50,8 +49,7 @@ pub(crate) fn fold_lookalikes(userid: &str) -> String {
         .collect()
 }
 
-/// A userid as it is compared with the names the server keeps (issue
-/// #37): its trailing digits dropped, then [`fold_lookalikes`], then one
+/// A userid as it is compared with the names the server keeps: its trailing digits dropped, then [`fold_lookalikes`], then one
 /// trailing `s` dropped. A userid *looks like* a kept name when the two
 /// fold alike so: `computer1`, `computers`, `compvter` and `c0mputer`
 /// look like `computer`, `richard2` like `richard`, `Post_Master5` like
@@ -87,12 +85,12 @@ fn check_address(address: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// Most addresses a signup by mail names besides the sender's own (issue
-/// #31: one mail must not make the server mail many strangers). More may
+/// Most addresses a signup by mail names besides the sender's own (one
+/// mail must not make the server mail many strangers). More may
 /// be added later with `change address`, each confirmed on its own.
 pub(crate) const MAX_SIGNUP_EXTRA_ADDRESSES: usize = 1;
 
-/// Most addresses `change address` names (issue #37: one command must not
+/// Most addresses `change address` names (one command must not
 /// make the server mail many strangers; each new one gets a confirmation
 /// mail). A signup names at most two as well: its sender's and one more.
 pub(crate) const MAX_CHANGE_ADDRESSES: usize = 2;
@@ -115,7 +113,7 @@ fn named_addresses(ctx: &Ctx<'_>, addresses: &[String]) -> Handled<Vec<String>> 
     Ok(out)
 }
 
-/// Ruling (issues #31, #37): by mail, a userid may not be, nor look like
+/// Ruling: by mail, a userid may not be, nor look like
 /// ([`fold_kept_name`]), a name the server keeps: the computer player's,
 /// one of `[server] admins` (an admin's account is made with `admin user
 /// add` only), a role name ([`command::ROLE_USERIDS`]: `postmaster`,
@@ -288,7 +286,11 @@ pub(crate) fn signup(
         }
         None => format!("Welcome to {name}, {userid}"),
     };
-    replies.insert(0, ctx.notice(&sender, subject, &text)?);
+    let mut welcome = ctx.notice(&sender, subject, &text)?;
+    if let Some(code) = &own_code {
+        welcome = welcome.showing_code(code);
+    }
+    replies.insert(0, welcome);
     Ok(replies)
 }
 
@@ -307,7 +309,7 @@ pub(crate) fn change_password(
     let hash = super::guard::new_password_hash(ctx, new)?;
     store::set_password_hash(ctx.conn, &user.userid, &hash)?;
     ctx.server.credentials.forget(&user.userid);
-    // Its reply tokens end with the old password (#31).
+    // Its reply tokens end with the old password.
     store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     let text = format!(
         "The password of {} is changed; use the new one from now on.",
@@ -349,7 +351,7 @@ pub(crate) fn change_address(
     }
     let before = store::address_records(ctx.conn, &user.userid)?;
     store::set_addresses(ctx.conn, &user.userid, &addresses)?;
-    // Tokens mailed to the old addresses end (#31).
+    // Tokens mailed to the old addresses end.
     store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
     let text = format!(
         "Mail for {} goes to {} from now on; a new address gets it once confirmed.",
@@ -374,7 +376,7 @@ pub(crate) fn change_address(
                     r.code_hash.as_deref().zip(r.code_expires_at),
                 )?
             }
-            // Ruling (issue #37): without confirmation a new address gets
+            // Ruling: without confirmation a new address gets
             // no notice of its own (the sender and the old addresses are
             // told), so that lines of `change address` cannot fan out to
             // strangers; it gets the account's mail from now on.

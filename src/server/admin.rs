@@ -352,8 +352,6 @@ impl Server<'_> {
         f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
     ) -> Result<Result<T, Refusal>, ServerError> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        self.computer_budget.start();
-        self.previews.forget();
         let ctx = Ctx {
             conn: &tx,
             server: self,
@@ -363,6 +361,8 @@ impl Server<'_> {
             line: "",
             vouched: None,
             session: &guard::Session::default(),
+            computer_budget: &Default::default(),
+            previews: &Default::default(),
         };
         // A board the command (or the timers) ended may move a tournament
         // on (issue #27), in the same transaction.

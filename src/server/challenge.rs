@@ -480,6 +480,8 @@ fn seek_board(
         line: ctx.line,
         vouched: ctx.vouched,
         session: ctx.session,
+        computer_budget: ctx.computer_budget,
+        previews: ctx.previews,
     };
     let players = [waiting.userid.clone(), userid.to_string()];
     let (_, replies) = start_board(

@@ -120,7 +120,7 @@ pub(crate) fn respond(
         let start = Instant::now();
         let mut limits = level.limits(config.move_time(), start);
         let need = limits.deadline.map_or(Duration::ZERO, |d| d - start);
-        let budget = &ctx.server.computer_budget;
+        let budget = &ctx.computer_budget;
         let Some(left) = budget.grant(config.mail_time(), need) else {
             // One short line (a userid is at most 32 characters).
             news.push(format!("{userid} moves shortly, in a mail of its own."));
@@ -175,12 +175,7 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    /// Start a new unit of work: nothing spent.
-    pub(crate) fn start(&self) {
-        *self.lock() = None;
-    }
-
-    /// Whether the computer thought since [`Budget::start`].
+    /// Whether the computer thought in this unit of work.
     pub(crate) fn used(&self) -> bool {
         self.lock().is_some()
     }
@@ -234,7 +229,7 @@ pub(crate) fn answer_proposal(
     let config = &ctx.server.config.computer;
     let start = Instant::now();
     let mut limits = level.limits(config.move_time(), start);
-    let budget = &ctx.server.computer_budget;
+    let budget = &ctx.computer_budget;
     let left = budget
         .grant(config.mail_time(), Duration::ZERO)
         .unwrap_or_default();

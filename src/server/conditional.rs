@@ -335,6 +335,7 @@ impl Owner<'_, '_> {
                 subject,
                 body,
                 reply_key: None,
+                codes: Vec::new(),
             }],
             None => Reply::to_user(user, &subject, &body),
         }

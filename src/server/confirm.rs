@@ -1,5 +1,5 @@
 //! Addresses prove that they are read before they get any mail of their
-//! account: double opt-in, as mailing-list managers do (issues #15, #31).
+//! account: double opt-in, as mailing-list managers do.
 //!
 //! Rulings:
 //!
@@ -24,7 +24,7 @@
 //!   hours of the last mail is refused with the time a new one may go,
 //!   unless it is for the same account, whose code already mailed stays
 //!   good (no new mail). See migration 0033.
-//! - Except for the sender's own address (issue #37): a signup (or
+//! - Except for the sender's own address: a signup (or
 //!   `change address`) from an address always gets that address a fresh
 //!   code for its own account, as the answer to its own mail, whatever
 //!   another account asked for it before. So a signup forged "from" a
@@ -155,7 +155,7 @@ fn fresh_code(
 }
 
 /// Most mails to addresses that have not confirmed (other than its
-/// sender's) that one inbound mail causes (issue #37; see
+/// sender's) that one inbound mail causes (see
 /// `Server::charge_strangers`).
 pub(crate) const STRANGER_MAILS_PER_MAIL: usize = 2;
 
@@ -240,41 +240,11 @@ pub(crate) fn sent_before(address: &str, at: DateTime<Utc>) -> String {
 }
 
 /// The Subject of a mail that carries a code: replying to it confirms.
-/// Every mail shows its code in this form (also inside its text), so that
-/// [`codes_in`] finds it: the outbox blanks codes once a mail is sent.
+/// Every mail shows its code in this form (also inside its text), and
+/// carries it as data ([`super::Reply::codes`]): the outbox blanks codes
+/// once a mail is sent.
 pub(crate) fn subject(userid: &str, code: &str) -> String {
     format!("confirm address {userid} {code}")
-}
-
-/// The codes `text` shows as [`subject`] writes them (`confirm address
-/// <userid> <CODE>`, across line breaks too): the secrets an outbox mail
-/// carries, blanked once it is sent (issue #31: no code at rest).
-pub(crate) fn codes_in(text: &str) -> Vec<String> {
-    let words: Vec<&str> = text
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
-        .collect();
-    let is_code = |w: &str| w.len() == CODE_LEN && w.bytes().all(|b| ALPHABET.contains(&b));
-    let mut codes = Vec::new();
-    for window in words.windows(4) {
-        if window[0].eq_ignore_ascii_case("confirm")
-            && window[1].eq_ignore_ascii_case("address")
-            && is_code(window[3])
-            && !codes.iter().any(|c| c == window[3])
-        {
-            codes.push(window[3].to_string());
-        }
-    }
-    codes
-}
-
-/// `text` with every code [`codes_in`] finds blanked (for log lines).
-pub(crate) fn hide_codes(text: &str) -> String {
-    let mut out = text.to_string();
-    for code in codes_in(text) {
-        out = out.replace(&code, "******");
-    }
-    out
 }
 
 /// What a welcome or confirmation mail says about its code.
@@ -307,10 +277,12 @@ pub(crate) fn confirmation_mail(
         text.push_str("\n\n");
         text.push_str(&note);
     }
-    ctx.notice(address, subject(userid, code), text)
+    Ok(ctx
+        .notice(address, subject(userid, code), text)?
+        .showing_code(code))
 }
 
-/// Ruling (issue #31): observing, chat, `message` and `notify` need an
+/// Ruling: observing, chat, `message` and `notify` need an
 /// account with at least one confirmed address (see `confirm`), so that a
 /// signup forged "from" a stranger cannot have the server mail them (or
 /// relay text to players) without their consent. With `[accounts]
@@ -390,24 +362,6 @@ pub(crate) fn confirm_address(ctx: &Ctx<'_>, userid: &str, code: &Password) -> H
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_are_found_where_mails_show_them_and_hidden() {
-        let code = new_code().unwrap();
-        let text = format!(
-            "To confirm, reply keeping the Subject:\n  {}\nThe code is good.",
-            subject("carol", &code)
-        );
-        assert_eq!(codes_in(&text), vec![code.clone()]);
-        assert_eq!(
-            codes_in(&format!("confirm address\ncarol {code}.")),
-            vec![code.clone()]
-        );
-        assert!(codes_in("confirm address carol hello1").is_empty());
-        assert!(codes_in("please confirm your address").is_empty());
-        let hidden = hide_codes(&subject("carol", &code));
-        assert_eq!(hidden, "confirm address carol ******");
-    }
 
     #[test]
     fn codes_are_six_unambiguous_characters_and_differ() {

@@ -83,6 +83,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             subject,
             body: server.templates.render(&template, vars.clone())?,
             reply_key: None,
+            codes: Vec::new(),
         });
     }
     if !others.is_empty() {

@@ -499,6 +499,7 @@ pub(crate) fn boards_for_address(
             subject: view.subject(),
             body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
+            codes: Vec::new(),
         });
     }
     Ok(replies)
@@ -546,6 +547,8 @@ mod tests {
             line: "",
             vouched: None,
             session: &session,
+            computer_budget: &Default::default(),
+            previews: &Default::default(),
         };
         f(&ctx);
     }

@@ -28,7 +28,9 @@
 //!   crosstables);
 //! - below them: `computer` (the computer player's turns and answers),
 //!   `autoplay` (queued and conditional moves played when their turn
-//!   comes), `seat` (a board act's player seated on the board), `confirm`
+//!   comes), `seat` (a board act's player seated on the board), `outbox`
+//!   (the mails grouped per recipient, charged when they go to strangers,
+//!   and queued: one outbox row each, written once), `confirm`
 //!   (address confirmation), `loaded` (a board loaded with its plies; a
 //!   ply stored, a game finished and rated), `compose` (board mails),
 //!   `record` (the move list's records and the game record, PGN);
@@ -55,6 +57,7 @@ mod dispatch;
 mod guard;
 mod help;
 mod loaded;
+mod outbox;
 mod password;
 mod play;
 mod preview;
@@ -78,7 +81,7 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::mail::{Envelope, Outgoing};
+use crate::mail::Envelope;
 use crate::store::{self, StoreError};
 use game::command::{self, Command, Credentials, Parsed};
 use game::render::Drawing;
@@ -116,6 +119,9 @@ pub struct Processed {
     /// The Subject made by [`log_subject`], with every password the server
     /// found in the mail while handling it masked too (see `guard`).
     pub log_subject: String,
+    /// The computer thought for a board in this mail (the daemon ends its
+    /// group of mails after it: see `computer`).
+    pub computer_thought: bool,
 }
 
 /// The Subject of a mail as a log line (or the record of a failed mail)
@@ -211,7 +217,8 @@ impl Failure {
 /// What a command (or a step of one) comes to: its value, or its [`Failure`].
 pub(crate) type Handled<T> = Result<T, Failure>;
 
-/// One mail the server wants to send, before grouping per recipient.
+/// One mail the server will send, from the command that makes it to its
+/// outbox row: grouped per recipient, then queued (see `outbox`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Reply {
     pub to: String,
@@ -220,6 +227,10 @@ pub(crate) struct Reply {
     /// A board mail to a player that may be answered by reply: it is sent
     /// with a reply token for this key (see `reply`).
     pub reply_key: Option<ReplyKey>,
+    /// The confirmation codes it shows, as the command that made them
+    /// handed them along (see `confirm`): kept with its outbox row, and
+    /// blanked there once it is sent.
+    pub codes: Vec<String>,
 }
 
 impl Reply {
@@ -227,7 +238,7 @@ impl Reply {
     /// every address gets the user's mail). The one place every mail of an
     /// account to its addresses is made (notices, relays, board mails,
     /// reminders): an address not yet confirmed gets none of them, only
-    /// its confirmation mail (double opt-in, issue #31; see `confirm`).
+    /// its confirmation mail (double opt-in; see `confirm`).
     pub(crate) fn to_user(user: &store::User, subject: &str, body: &str) -> Vec<Reply> {
         user.confirmed_addresses()
             .map(|a| Reply {
@@ -235,8 +246,15 @@ impl Reply {
                 subject: subject.to_string(),
                 body: body.to_string(),
                 reply_key: None,
+                codes: Vec::new(),
             })
             .collect()
+    }
+
+    /// This mail, showing the confirmation code `code`.
+    pub(crate) fn showing_code(mut self, code: &str) -> Reply {
+        self.codes.push(code.to_string());
+        self
     }
 }
 
@@ -258,6 +276,10 @@ pub(crate) struct Ctx<'a> {
     /// What the mail learnt so far: passwords to mask, wrong passwords
     /// to count (see [`guard`]).
     pub session: &'a guard::Session,
+    /// The computer's thinking in the mail (or timers pass) at hand.
+    pub computer_budget: &'a computer::Budget,
+    /// Boards replayed to a ply for `preview` in the mail at hand.
+    pub previews: &'a preview::Previews,
 }
 
 impl Ctx<'_> {
@@ -273,6 +295,7 @@ impl Ctx<'_> {
             subject: subject.into(),
             body: self.server.notice_body(text.as_ref())?,
             reply_key: None,
+            codes: Vec::new(),
         })
     }
 
@@ -337,12 +360,6 @@ impl Ctx<'_> {
     }
 }
 
-/// `text` (an outbox Subject, for a log line) without the confirmation
-/// codes it shows: a log must hold nothing that can be replayed (#31).
-pub(crate) fn hide_secrets(text: &str) -> String {
-    confirm::hide_codes(text)
-}
-
 /// A mail admitted to run its commands (see [`Server::admit`]).
 struct Letter<'m> {
     mail: &'m Envelope,
@@ -388,15 +405,12 @@ impl Tally {
     }
 }
 
-/// Mails grouped per recipient: to, subject, body and reply key.
-type Grouped = Vec<(String, String, String, Option<ReplyKey>)>;
-
 /// The answers of a mail, ready to queue.
 enum Answered {
     /// Every command was dropped for the limits: nothing ran.
     Dropped(Vec<Reply>),
     /// The mails to send; `refused` of the commands were.
-    Mails { mails: Grouped, refused: usize },
+    Mails { mails: Vec<Reply>, refused: usize },
 }
 
 /// Why the `answers` savepoint of a mail is rolled back.
@@ -420,10 +434,6 @@ pub struct Server<'a> {
     pub templates: &'a Templates,
     /// Passwords verified in this process (see [`credentials`]).
     pub credentials: credentials::VerifiedCredentials,
-    /// The computer's thinking in the mail (or timers pass) at hand.
-    pub(crate) computer_budget: computer::Budget,
-    /// Boards replayed to a ply for `preview` in the mail at hand.
-    pub(crate) previews: preview::Previews,
     /// The argon2id work of mails, done before their transactions (see
     /// [`Server::prepare_mail`]).
     prepared: credentials::PreparedHashes,
@@ -436,8 +446,6 @@ impl<'a> Server<'a> {
             clock,
             templates,
             credentials: credentials::VerifiedCredentials::new(),
-            computer_budget: computer::Budget::default(),
-            previews: preview::Previews::default(),
             prepared: credentials::PreparedHashes::default(),
         }
     }
@@ -542,16 +550,19 @@ impl<'a> Server<'a> {
                 return Ok(Processed {
                     outcome,
                     log_subject: log_subject(&mail.subject),
+                    computer_thought: false,
                 })
             }
             Admitted::SettledReply(outcome, log_subject) => {
                 return Ok(Processed {
                     outcome,
                     log_subject,
+                    computer_thought: false,
                 })
             }
             Admitted::Read(letter) => letter,
         };
+        let computer_budget = computer::Budget::default();
         let mut session = guard::Session::for_reply(letter.by_reply.is_some());
         session.prepared(hashes);
         if !letter.authenticated {
@@ -586,6 +597,8 @@ impl<'a> Server<'a> {
             },
             vouched: letter.by_reply.as_ref().and_then(|r| r.vouched.as_deref()),
             session: &session,
+            computer_budget: &computer_budget,
+            previews: &preview::Previews::default(),
         };
         // Every answer is bounded (see `crate::limits`): the commands run
         // in a savepoint that an answer too large rolls back (their
@@ -604,6 +617,7 @@ impl<'a> Server<'a> {
         Ok(Processed {
             outcome,
             log_subject: session.mask_quote(&log_subject),
+            computer_thought: computer_budget.used(),
         })
     }
 
@@ -639,8 +653,6 @@ impl<'a> Server<'a> {
         if store::mail_seen(tx, &mail.message_id, &mail.fingerprint())? {
             return Ok(Admitted::Settled(MailOutcome::Duplicate));
         }
-        self.computer_budget.start();
-        self.previews.forget();
         let sender = match (&mail.never_answer, &mail.sender) {
             (None, Some(sender)) => sender.as_str(),
             (reason, _) => {
@@ -648,7 +660,7 @@ impl<'a> Server<'a> {
                     .clone()
                     .unwrap_or_else(|| "the mail has no sender address".into());
                 // Ignored mail still costs its sender's hourly count (no
-                // reply says so), so that it is no free channel (issue #32).
+                // reply says so), so that it is no free channel.
                 if let Some(sender) = &mail.sender {
                     store::count_command(tx, store::CountScope::Address, sender, now)?;
                 }
@@ -712,7 +724,7 @@ impl<'a> Server<'a> {
             self.config.limits.max_message_bytes
         );
         let body = self.notice_body(&text)?;
-        self.enqueue(tx, sender, "Error", body, Some(&mail.message_id), now)?;
+        self.queue_notice(tx, sender, "Error", body, Some(&mail.message_id), now)?;
         Ok(MailOutcome::TooLarge)
     }
 
@@ -811,7 +823,7 @@ impl<'a> Server<'a> {
         };
         if !command::only_reads(&run.command) {
             // A board may change: replays for previews are stale.
-            self.previews.forget();
+            ctx.previews.forget();
         }
         let changes = !command::only_reads(&run.command);
         let room = tally.stranger_room;
@@ -825,7 +837,7 @@ impl<'a> Server<'a> {
                 return Err(Failure::Refused(Refusal::new(String::new())));
             }
             // A board may have ended: a tournament's next round, in this
-            // transaction (issue #27).
+            // transaction.
             if changes {
                 tournament::advance(ctx)?;
             }
@@ -864,7 +876,7 @@ impl<'a> Server<'a> {
             return Ok(());
         }
         guard::charge(ctx, None)?;
-        // Its sender's password in a wrong place (issue #23 §3).
+        // Its sender's password in a wrong place.
         let (refusal, notices) = guard::parse_refusal(ctx, e)?;
         tally.refuse(self.refusal_reply(ctx, &refusal, &e.masked)?);
         tally.replies.extend(notices);
@@ -927,7 +939,7 @@ impl<'a> Server<'a> {
         }
         if answers_our_error(mail, &self.config.server.address) {
             // Never an error for an error (a loop with another server
-            // behind a forwarder that strips Auto-Submitted; issue #31).
+            // behind a forwarder that strips Auto-Submitted).
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
         }
         ctx.session.mask_replies(&mut replies, sender);
@@ -944,7 +956,7 @@ impl<'a> Server<'a> {
         let size = answers_size(
             mails
                 .iter()
-                .map(|(t, s, b, _)| (t.as_str(), s.as_str(), b.as_str())),
+                .map(|m| (m.to.as_str(), m.subject.as_str(), m.body.as_str())),
             sender,
         );
         match crate::limits::reply_too_large(size, self.config.limits.max_reply_bytes) {
@@ -972,14 +984,14 @@ impl<'a> Server<'a> {
         match answered {
             Ok(Answered::Dropped(replies)) => {
                 let mut mails = self.group(replies, Some(sender))?;
-                retain_ok(&mut mails, |m| goes(&m.0))?;
+                retain_ok(&mut mails, |m| goes(&m.to))?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "rate-limited", now)?;
                 Ok(MailOutcome::RateLimited)
             }
             Ok(Answered::Mails { mails, refused }) => {
                 let mut mails = self.charge_strangers(tx, mails, sender, now)?;
-                retain_ok(&mut mails, |m| goes(&m.0))?;
+                retain_ok(&mut mails, |m| goes(&m.to))?;
                 self.queue_grouped(tx, mails, Some(sender), cause, now)?;
                 self.record(tx, mail, "answered", now)?;
                 Ok(MailOutcome::Answered {
@@ -993,7 +1005,7 @@ impl<'a> Server<'a> {
                 self.queue(tx, notices, None, cause, now)?;
                 if goes(sender)? {
                     let body = self.notice_body(&sentence)?;
-                    self.enqueue(tx, sender, "Error", body, cause, now)?;
+                    self.queue_notice(tx, sender, "Error", body, cause, now)?;
                 }
                 self.record(tx, mail, "reply-too-large", now)?;
                 Ok(MailOutcome::ReplyTooLarge)
@@ -1036,271 +1048,6 @@ impl<'a> Server<'a> {
         ))
     }
 
-    /// Queue one mail in the outbox, in reply to the mail `cause` (its
-    /// Message-ID; content-hash ids are no Message-IDs and are left out).
-    fn enqueue(
-        &self,
-        conn: &Connection,
-        to: &str,
-        subject: &str,
-        body: String,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<i64, ServerError> {
-        let body = bounces::with_stop_notice(conn, to, body)?;
-        Ok(store::enqueue(
-            conn,
-            &Outgoing {
-                to: to.to_string(),
-                subject: subject.to_string(),
-                body,
-                in_reply_to: cause
-                    .filter(|id| !id.starts_with("hash:"))
-                    .map(String::from),
-            },
-            now,
-        )?)
-    }
-
-    /// Ruling (issue #31): the mails one inbound mail causes to addresses
-    /// other than its sender's and the players' confirmed ones (in
-    /// practice, confirmation mails to addresses a signup or `change
-    /// address` names) count against `[limits] unconfirmed_mails_per_hour`,
-    /// server-wide. They are charged here, at the last step before the
-    /// outbox, after every savepoint of the mail is released: only mails
-    /// that are queued count, and no rollback of the mail's commands can
-    /// undo a charge. Beyond the limit they are not sent (an address whose
-    /// confirmation mail was not sent may be asked for again at once), and
-    /// the sender is told in a mail of their own: which addresses, and
-    /// when to ask again.
-    ///
-    /// Ruling (issue #37): one inbound mail causes at most
-    /// [`confirm::STRANGER_MAILS_PER_MAIL`] such mails (the rest are not
-    /// sent, and the sender is told so), and a mail an account asked for
-    /// from one of its confirmed addresses (by password: `change
-    /// address`) is charged to that account's own hourly allowance
-    /// ([`confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR`]) instead of the
-    /// server's, so that signups and strangers cannot spend what a
-    /// player's change of address needs (see [`confirm::asking_account`]).
-    /// Those account-charged mails have a server-wide hour of their own,
-    /// `[limits] unconfirmed_mails_per_hour` as well
-    /// ([`confirm::ACCOUNTS_BUCKET`]): accounts made for the purpose
-    /// cannot each spend their allowance on third parties without bound,
-    /// so all mails of this kind stay within twice that limit an hour.
-    #[allow(clippy::type_complexity)]
-    fn charge_strangers(
-        &self,
-        conn: &Connection,
-        mails: Vec<(String, String, String, Option<ReplyKey>)>,
-        sender: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        let limit = self.config.limits.unconfirmed_mails_per_hour;
-        let mut kept = Vec::with_capacity(mails.len());
-        // Not sent: past the mail's count, the server's hour, the account's.
-        let mut unsent: [Vec<String>; 3] = Default::default();
-        let mut strangers = 0;
-        for mail in mails {
-            if mail.0.eq_ignore_ascii_case(sender) || store::is_confirmed_address(conn, &mail.0)? {
-                kept.push(mail);
-                continue;
-            }
-            strangers += 1;
-            let over = if strangers > confirm::STRANGER_MAILS_PER_MAIL {
-                Some(0)
-            } else {
-                // Each bucket: its key, its hourly limit, and the list
-                // of those not sent past it.
-                let buckets = match confirm::asking_account(conn, &mail.0, sender, now)? {
-                    Some(userid) => vec![
-                        (
-                            format!("unconfirmed-mails:{userid}"),
-                            confirm::STRANGER_MAILS_PER_ACCOUNT_PER_HOUR,
-                            2,
-                        ),
-                        (confirm::ACCOUNTS_BUCKET.to_string(), limit, 1),
-                    ],
-                    None => vec![("unconfirmed-mails".to_string(), limit, 1)],
-                };
-                let mut over = None;
-                for (key, limit, which) in &buckets {
-                    let used =
-                        store::commands_this_hour(conn, store::CountScope::Server, key, now)?;
-                    if used >= *limit {
-                        over = Some(*which);
-                        break;
-                    }
-                }
-                if over.is_none() {
-                    for (key, _, _) in &buckets {
-                        store::count_command(conn, store::CountScope::Server, key, now)?;
-                    }
-                }
-                over
-            };
-            match over {
-                None => kept.push(mail),
-                Some(which) => {
-                    store::forget_confirmation_mail(conn, &mail.0, now)?;
-                    if !unsent[which].contains(&mail.0) {
-                        unsent[which].push(mail.0);
-                    }
-                }
-            }
-        }
-        if let Some(text) = confirm::not_sent_text(&unsent, limit, now) {
-            kept.push((
-                sender.to_string(),
-                "Not sent".to_string(),
-                self.notice_body(&text)?,
-                None,
-            ));
-        }
-        Ok(kept)
-    }
-
-    /// Queue replies; those to the `sender` of a command are joined into
-    /// one mail, every other reply is a mail of its own (a board mail
-    /// stays one board's mail, whatever else the sender's mail did).
-    /// Returns how many mails.
-    fn queue(
-        &self,
-        conn: &Connection,
-        replies: Vec<Reply>,
-        sender: Option<&str>,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<usize, ServerError> {
-        let mails = self.group(replies, sender)?;
-        self.queue_grouped(conn, mails, sender, cause, now)
-    }
-
-    /// Queue mails as [`Server::group`] made them.
-    ///
-    /// Rulings (issue #31):
-    /// - Only the mail to the `sender` answers the mail `cause`: the
-    ///   opponent's and observers' mails do not name it in `In-Reply-To` or
-    ///   `References` (it would tell them the mover's mail domain).
-    /// - A board mail carries a reply token only when its recipient is an
-    ///   address on file of the token's player: no mail ever carries a
-    ///   token of anyone but its recipient (a copy to a sender who is not
-    ///   the player goes without, and without the line saying how to reply).
-    /// - The secrets a mail carries (its token, codes it shows) are kept
-    ///   with the row and blanked once it is sent (`store::forget_secrets`).
-    fn queue_grouped(
-        &self,
-        conn: &Connection,
-        mails: Vec<(String, String, String, Option<ReplyKey>)>,
-        sender: Option<&str>,
-        cause: Option<&str>,
-        now: DateTime<Utc>,
-    ) -> Result<usize, ServerError> {
-        let n = mails.len();
-        for (to, subject, mut body, key) in mails {
-            let key = match key {
-                Some(key) if reply::owns_address(conn, &key.userid, &to)? => Some(key),
-                _ => None,
-            };
-            // A board mail to a player goes out with a reply token and
-            // says how to answer it.
-            let message_id = match &key {
-                Some(key) => {
-                    body = format!("{}\n\n{}\n", body.trim_end(), reply::how_to_answer(key));
-                    Some(reply::issue(conn, self, key, now)?)
-                }
-                None => None,
-            };
-            let cause = cause.filter(|_| sender.is_some_and(|s| s.eq_ignore_ascii_case(&to)));
-            let mut secrets = confirm::codes_in(&subject);
-            secrets.extend(confirm::codes_in(&body));
-            // A mail that shows codes gets its Message-ID fixed now, while
-            // they are in it: once sent they are blanked, and a bounce must
-            // still name the row (see `bounces::note`).
-            let fixed_id = (message_id.is_none() && !secrets.is_empty()).then(|| Outgoing {
-                to: to.clone(),
-                subject: subject.clone(),
-                body: body.clone(),
-                in_reply_to: cause
-                    .filter(|id| !id.starts_with("hash:"))
-                    .map(String::from),
-            });
-            // A board mail goes out with an HTML part too, unless its
-            // recipient asked for text only (issue #23; see `mail::html`).
-            let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
-                && !store::address_wants_plain(conn, &to)?;
-            let id = self.enqueue(conn, &to, &subject, body, cause, now)?;
-            if html {
-                store::set_outbox_html(conn, id)?;
-            }
-            if let Some(out) = fixed_id {
-                let key = store::message_id_key(conn)?;
-                let domain = self.config.server.domain();
-                let fixed = crate::mail::outgoing_message_id(&out, id, domain, &key);
-                store::set_outbox_message_id(conn, id, &fixed)?;
-            }
-            if let Some(message_id) = message_id {
-                if let Some(token) = reply::token_of(&message_id) {
-                    secrets.push(token.to_string());
-                }
-                store::set_outbox_message_id(conn, id, &message_id)?;
-            }
-            store::set_outbox_secrets(conn, id, &secrets)?;
-        }
-        Ok(n)
-    }
-
-    /// The mails to send, in the order of first mention: the replies to
-    /// `sender` joined under their subjects (when there are several), each
-    /// other reply as it is (a reply identical to one before is sent once).
-    /// A joined mail answers no single board: it has no reply key.
-    #[allow(clippy::type_complexity)]
-    fn group(
-        &self,
-        replies: Vec<Reply>,
-        sender: Option<&str>,
-    ) -> Result<Vec<(String, String, String, Option<ReplyKey>)>, ServerError> {
-        let mut out = Vec::new();
-        let mut sender_done = false;
-        for (i, r) in replies.iter().enumerate() {
-            if Some(r.to.as_str()) != sender {
-                if !replies[..i].contains(r) {
-                    out.push((
-                        r.to.clone(),
-                        r.subject.clone(),
-                        r.body.clone(),
-                        r.reply_key.clone(),
-                    ));
-                }
-                continue;
-            }
-            if sender_done {
-                continue;
-            }
-            sender_done = true;
-            let to = r.to.clone();
-            let mine: Vec<&Reply> = replies.iter().filter(|r| r.to == to).collect();
-            if let [one] = mine.as_slice() {
-                out.push((
-                    to,
-                    one.subject.clone(),
-                    one.body.clone(),
-                    one.reply_key.clone(),
-                ));
-                continue;
-            }
-            let parts: Vec<_> = mine
-                .iter()
-                .map(|r| context! { subject => &r.subject, body => r.body.trim_end() })
-                .collect();
-            let body = self
-                .templates
-                .render("multiple.txt", context! { parts => parts })?;
-            let subject = format!("{} answers ({} parts)", self.config.server.name, mine.len());
-            out.push((to, subject, body, None));
-        }
-        Ok(out)
-    }
-
     /// The error mail for a refused command, to the sender only.
     fn refusal_reply(
         &self,
@@ -1330,7 +1077,7 @@ impl<'a> Server<'a> {
         };
         // The comment is quoted back, so that it is not lost; any word of
         // the command that the quote masks is masked in it too. Only to a
-        // confirmed address (issue #31): to any other (forged, unknown)
+        // confirmed address: to any other (forged, unknown)
         // sender the error quotes the command line alone, never the body,
         // so the server cannot be made to mail a stranger's text.
         let comment = if ctx.session.sender_confirmed(ctx.conn, ctx.sender)? {
@@ -1352,6 +1099,7 @@ impl<'a> Server<'a> {
             subject,
             body,
             reply_key: None,
+            codes: Vec::new(),
         })
     }
 

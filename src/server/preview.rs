@@ -123,7 +123,7 @@ pub(crate) fn preview(
             .on(game.name(), Some(number))
             .into());
         }
-        let previews = &ctx.server.previews;
+        let previews = &ctx.previews;
         match previews.find(game.name(), number, n) {
             Some((plies, position)) => {
                 loaded.plies = plies;
@@ -166,6 +166,7 @@ pub(crate) fn preview(
         subject: preview_subject(game, number),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -200,6 +201,7 @@ fn preview_new(
         subject: format!("{} preview", game.title()),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 

@@ -249,6 +249,7 @@ fn private_board_mail(
         subject: view.subject(),
         body: view.body(ctx, drawing)?,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 

@@ -94,6 +94,7 @@ pub(crate) fn show(
             subject,
             body,
             reply_key,
+            codes: Vec::new(),
         });
     }
     Ok(replies)
@@ -224,6 +225,7 @@ pub(crate) fn games(
         subject: format!("List of {} games", game.title()),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -236,5 +238,6 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
         subject: format!("{} Board {number} record", game.title()),
         body: super::record::game_record(ctx, game, &loaded.row, &all_plies(ctx, &loaded)?)?,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }

@@ -302,6 +302,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
         subject: title,
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -341,6 +342,7 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         subject: title,
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -386,6 +388,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         subject: format!("{} History", game.title()),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -433,6 +436,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
         subject: "List of active games".to_string(),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -591,6 +595,7 @@ fn user_boards(
                 subject,
                 body,
                 reply_key: None,
+                codes: Vec::new(),
             });
         }
     }

@@ -94,6 +94,7 @@ pub(crate) fn submit(
         subject: preview_subject(game, number),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 
@@ -135,6 +136,8 @@ pub(crate) fn confirm_submitted(
                 line: ctx.line,
                 vouched: ctx.vouched,
                 session: ctx.session,
+                computer_budget: ctx.computer_budget,
+                previews: ctx.previews,
             };
             play::act(
                 &ctx,

@@ -1083,6 +1083,7 @@ pub(crate) fn pgn(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handled
         subject: format!("{} tournament {} games", game.title(), t.name),
         body,
         reply_key: None,
+        codes: Vec::new(),
     }])
 }
 

@@ -47,12 +47,6 @@ pub(crate) fn address_wants_plain(conn: &Connection, address: &str) -> Result<bo
     )?)
 }
 
-/// Marks the outbox mail `id` to go out with an HTML part.
-pub(crate) fn set_outbox_html(conn: &Connection, id: i64) -> Result<()> {
-    conn.exec("UPDATE outbox SET html = 1 WHERE id = ?1", params![id])?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,8 +96,14 @@ mod tests {
             in_reply_to: None,
         };
         let plain = super::super::enqueue(&conn, &mail, now).unwrap();
-        let html = super::super::enqueue(&conn, &mail, now).unwrap();
-        set_outbox_html(&conn, html).unwrap();
+        let html = super::super::next_outbox_id(&conn).unwrap();
+        let new = super::super::NewOutboxMail {
+            mail,
+            html: true,
+            message_id: None,
+            secrets: Vec::new(),
+        };
+        super::super::queue_mail(&conn, html, &new, now).unwrap();
         let due = super::super::due_mail(&conn, now).unwrap();
         let form: Vec<(i64, bool)> = due.iter().map(|r| (r.id, r.html)).collect();
         assert_eq!(form, [(plain, false), (html, true)]);

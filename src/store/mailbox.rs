@@ -63,32 +63,110 @@ pub struct OutboxMail {
     /// The Message-ID it is sent with when it has its own (a board mail's
     /// reply token); otherwise one made from `id`.
     pub message_id: Option<String>,
-    /// Whether it goes out with an HTML part (`set_outbox_html`).
+    /// Whether it goes out with an HTML part.
     pub html: bool,
+    /// The secrets it carries until it is sent (a reply token, the
+    /// confirmation codes it shows), blanked then.
+    pub secrets: Vec<String>,
 }
 
-/// Queue a mail; it is due at once.
-pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
-    let now = StoredTime(now);
-    conn.exec(
-        "INSERT INTO outbox (recipient, subject, body, in_reply_to, created_at, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-        params![mail.to, mail.subject, mail.body, mail.in_reply_to, now],
-    )?;
-    let id = conn.last_insert_rowid();
-    // An address stopped by its hard bounces gets nothing until mail comes
-    // from it: the mail is given up at once (`admin outbox list` shows it).
-    if super::bounces_stopped(conn, &mail.to)? {
-        conn.exec(
-            "UPDATE outbox SET failed_at = ?2, last_error = ?3 WHERE id = ?1",
-            params![
-                id,
-                now,
-                "not sent: the address bounced too often; it gets mail again once mail comes from it"
-            ],
-        )?;
+impl OutboxMail {
+    /// Its Subject as a log line may show it: every secret it carries
+    /// blanked, as in the row once it is sent. A log holds nothing that
+    /// can be replayed.
+    pub fn log_subject(&self) -> String {
+        let mut subject = self.mail.subject.clone();
+        for secret in &self.secrets {
+            subject = subject.replace(secret.as_str(), "******");
+        }
+        subject
     }
+}
+
+/// A mail to queue with everything its outbox row holds from the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NewOutboxMail {
+    pub mail: Outgoing,
+    /// It goes out with an HTML part.
+    pub html: bool,
+    /// The Message-ID it is sent with, when not the one made from its row
+    /// as it is sent (a reply token's, or one fixed while the codes it
+    /// shows are in it).
+    pub message_id: Option<String>,
+    /// The secrets it carries (a reply token, confirmation codes): kept in
+    /// clear until it is sent, then blanked ([`super::forget_secrets`]). A
+    /// mail given up keeps them (it reached nobody, and `admin outbox
+    /// retry` sends it as it was).
+    pub secrets: Vec<String>,
+}
+
+/// The id the next mail queued on `conn` gets (the row's id is part of
+/// a Message-ID made before the row is written): the one SQLite's
+/// `AUTOINCREMENT` would give, past every id the outbox ever had.
+pub(crate) fn next_outbox_id(conn: &Connection) -> Result<i64> {
+    Ok(conn.row(
+        "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0),
+                    coalesce((SELECT max(id) FROM outbox), 0)) + 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Queue a plain mail; it is due at once.
+pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result<i64> {
+    let id = next_outbox_id(conn)?;
+    let plain = NewOutboxMail {
+        mail: mail.clone(),
+        html: false,
+        message_id: None,
+        secrets: Vec::new(),
+    };
+    queue_mail(conn, id, &plain, now)?;
     Ok(id)
+}
+
+/// Queue `new` as outbox row `id` (from [`next_outbox_id`], in the same
+/// transaction), in one insert; it is due at once. An address stopped by
+/// its hard bounces gets nothing until mail comes from it: the mail is
+/// given up at once (`admin outbox list` shows it).
+pub(crate) fn queue_mail(
+    conn: &Connection,
+    id: i64,
+    new: &NewOutboxMail,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let words: Vec<&str> = new
+        .secrets
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+        .collect();
+    let secrets = (!words.is_empty()).then(|| words.join(" "));
+    let now = StoredTime(now);
+    let failed = super::bounces_stopped(conn, &new.mail.to)?.then_some((
+        &now,
+        "not sent: the address bounced too often; it gets mail again once mail comes from it",
+    ));
+    let mail = &new.mail;
+    conn.exec(
+        "INSERT INTO outbox (id, recipient, subject, body, in_reply_to, created_at,
+             next_attempt_at, html, message_id, secrets, failed_at, last_error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            id,
+            mail.to,
+            mail.subject,
+            mail.body,
+            mail.in_reply_to,
+            now,
+            new.html,
+            new.message_id,
+            secrets,
+            failed.map(|f| f.0),
+            failed.map(|f| f.1),
+        ],
+    )?;
+    Ok(())
 }
 
 /// Mails not yet sent nor given up whose next attempt is due at `now`, oldest first.
@@ -101,7 +179,8 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// a sort, sent rows included: a pass sending a backlog in batches slowed
 /// with every mail it had sent.
 const DUE_MAIL: &str =
-    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html
+    "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html,
+            secrets
      FROM outbox INDEXED BY outbox_due
      WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
      LIMIT ?2";
@@ -130,6 +209,10 @@ pub(crate) fn due_mail_first(
             attempts: r.get(6)?,
             message_id: r.get(7)?,
             html: r.get(8)?,
+            secrets: r
+                .get::<_, Option<String>>(9)?
+                .map(|s| s.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
         });
     }
     Ok(out)
@@ -221,7 +304,7 @@ pub(crate) fn mark_failed(
 /// Makes every claimed row not yet sent nor given up due at `now` and no
 /// longer claimed: called by a sender that has just taken the
 /// [`SendLock`], when no other process can be sending them (so a crash
-/// does not strand a batch for the lease). Returns how many.
+/// strands no batch for the lease). Returns how many.
 pub(crate) fn reclaim_orphans(conn: &Connection, now: DateTime<Utc>) -> Result<usize> {
     Ok(conn.exec(
         "UPDATE outbox SET claimed = 0, next_attempt_at = ?1
@@ -484,5 +567,18 @@ mod tests {
         assert_eq!(later[0].id, b);
         assert_eq!(later[0].attempts, 1);
         assert_eq!(pending_count(&conn).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_queued_row_never_takes_the_id_of_a_row_deleted_before() {
+        let conn = open_in_memory().unwrap();
+        let now = Utc::now();
+        enqueue(&conn, &mail("a@x"), now).unwrap();
+        let last = enqueue(&conn, &mail("b@x"), now).unwrap();
+        conn.execute("DELETE FROM outbox WHERE id = ?1", [last])
+            .unwrap();
+        let next = next_outbox_id(&conn).unwrap();
+        assert_eq!(next, last + 1);
+        assert_eq!(enqueue(&conn, &mail("c@x"), now).unwrap(), next);
     }
 }

@@ -92,25 +92,6 @@ pub(crate) fn expire_user_reply_tokens(
     Ok(())
 }
 
-/// Remember the secrets outbox mail `id` carries (a reply token, codes):
-/// [`forget_secrets`] blanks them once it is sent. A mail given up keeps
-/// them (it reached nobody, and `admin outbox retry` sends it as it was).
-pub(crate) fn set_outbox_secrets(conn: &Connection, id: i64, secrets: &[String]) -> Result<()> {
-    let words: Vec<&str> = secrets
-        .iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
-        .collect();
-    if words.is_empty() {
-        return Ok(());
-    }
-    conn.exec(
-        "UPDATE outbox SET secrets = ?2 WHERE id = ?1",
-        params![id, words.join(" ")],
-    )?;
-    Ok(())
-}
-
 /// The form in which a sent mail's Message-ID `id` is kept (see
 /// [`forget_secrets`]): a token's Message-ID (`t.TOKEN@domain`) with the
 /// token replaced by its SHA-256, so a bounce that quotes the id as it was
@@ -184,16 +165,6 @@ pub(crate) fn notice_due_daily(conn: &Connection, key: &str, now: DateTime<Utc>)
     Ok(true)
 }
 
-/// Send outbox mail `id` with this Message-ID (without brackets) instead
-/// of the one derived from the row.
-pub(crate) fn set_outbox_message_id(conn: &Connection, id: i64, message_id: &str) -> Result<()> {
-    conn.exec(
-        "UPDATE outbox SET message_id = ?2 WHERE id = ?1",
-        params![id, message_id],
-    )?;
-    Ok(())
-}
-
 /// Whether `userid` switched playing by reply off for `game` (`set ... noreply`).
 pub(crate) fn no_reply(conn: &Connection, userid: &str, game: &str) -> Result<bool> {
     let off: Option<bool> = conn
@@ -220,7 +191,8 @@ mod tests {
     use super::*;
     use crate::mail::Outgoing;
     use crate::store::{
-        due_mail_first, enqueue, insert_board, insert_user, open_in_memory, NewBoard,
+        due_mail_first, enqueue, insert_board, insert_user, next_outbox_id, open_in_memory,
+        queue_mail, NewBoard, NewOutboxMail,
     };
 
     fn board(conn: &Connection, now: DateTime<Utc>) -> u32 {
@@ -322,11 +294,19 @@ mod tests {
             body: "b".into(),
             in_reply_to: None,
         };
-        let id = enqueue(&conn, &out, Utc::now()).unwrap();
-        let due = || due_mail_first(&conn, Utc::now(), 10).unwrap();
-        assert_eq!(due()[0].message_id, None);
-        set_outbox_message_id(&conn, id, "t.abc@x").unwrap();
-        assert_eq!(due()[0].message_id.as_deref(), Some("t.abc@x"));
+        enqueue(&conn, &out, Utc::now()).unwrap();
+        let id = next_outbox_id(&conn).unwrap();
+        let own = NewOutboxMail {
+            mail: out,
+            html: false,
+            message_id: Some("t.abc@x".into()),
+            secrets: Vec::new(),
+        };
+        queue_mail(&conn, id, &own, Utc::now()).unwrap();
+        let due = due_mail_first(&conn, Utc::now(), 10).unwrap();
+        let ids: Vec<_> = due.iter().map(|r| r.message_id.as_deref()).collect();
+        assert_eq!(ids, [None, Some("t.abc@x")]);
+        assert_eq!(due[1].id, id);
     }
 
     #[test]
@@ -357,9 +337,14 @@ mod tests {
             body: "Subject: confirm address alice K7Q3P9\n".into(),
             in_reply_to: None,
         };
-        let id = enqueue(&conn, &out, Utc::now()).unwrap();
-        set_outbox_message_id(&conn, id, "t.0a1b2c@x").unwrap();
-        set_outbox_secrets(&conn, id, &["K7Q3P9".into(), "0a1b2c".into()]).unwrap();
+        let id = next_outbox_id(&conn).unwrap();
+        let carrying = NewOutboxMail {
+            mail: out.clone(),
+            html: false,
+            message_id: Some("t.0a1b2c@x".into()),
+            secrets: vec!["K7Q3P9".into(), "0a1b2c".into()],
+        };
+        queue_mail(&conn, id, &carrying, Utc::now()).unwrap();
         // Before sending: in clear, so a resend is the same mail.
         let due = due_mail_first(&conn, Utc::now(), 10).unwrap();
         assert_eq!(due[0].message_id.as_deref(), Some("t.0a1b2c@x"));

@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_backup_copy_keeps_no_live_secret_and_sends_nothing_with_holes() {
-        use crate::store::{set_outbox_message_id, set_outbox_secrets};
+        use crate::store::{next_outbox_id, queue_mail, NewOutboxMail};
         let copy = open_in_memory().unwrap();
         let now = Utc::now();
         let carrying = |to: &str| {
@@ -319,9 +319,14 @@ mod tests {
                 body: "code K7Q3P9".into(),
                 in_reply_to: None,
             };
-            let id = enqueue(&copy, &out, now).unwrap();
-            set_outbox_message_id(&copy, id, "t.0a1b2c3d@games.test").unwrap();
-            set_outbox_secrets(&copy, id, &["K7Q3P9".into(), "0a1b2c3d".into()]).unwrap();
+            let id = next_outbox_id(&copy).unwrap();
+            let new = NewOutboxMail {
+                mail: out,
+                html: false,
+                message_id: Some("t.0a1b2c3d@games.test".into()),
+                secrets: vec!["K7Q3P9".into(), "0a1b2c3d".into()],
+            };
+            queue_mail(&copy, id, &new, now).unwrap();
             id
         };
         carrying("a@x");

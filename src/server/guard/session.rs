@@ -233,6 +233,7 @@ mod tests {
             subject: "Chess Board 101".to_string(),
             body: "Observers: lion7, tiger99".to_string(),
             reply_key: None,
+            codes: Vec::new(),
         };
         let mut replies = vec![reply("A@x"), reply("b@x")];
         session.mask_replies(&mut replies, "a@x");
