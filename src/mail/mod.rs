@@ -206,7 +206,7 @@ impl Envelope {
             h.update((part.len() as u64).to_be_bytes());
             h.update(part.as_bytes());
         }
-        parse::hex(&h.finalize())
+        crate::hex::encode(&h.finalize())
     }
 
     /// Whether the receiving MTA `authserv_id` vouches for the From

@@ -13,8 +13,8 @@ use lettre::Message;
 use sha2::{Digest, Sha256};
 
 use super::inbox::create_maildir;
-use super::parse::hex;
 use super::{MailError, Outgoing};
+use crate::hex::encode as hex;
 
 /// Why a send failed, and whether trying again can help.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -87,6 +87,15 @@ pub trait Sender: Send {
 /// a forged bounce (see `server::bounces`). The hash is SHA-256 over the
 /// key and the row's parts, each prefixed with its length; only 64 bits
 /// of it are shown.
+///
+/// Ruling: this stays SHA-256 over the length-prefixed key and parts, not
+/// HMAC. The id is worked out again from the row long after the mail went
+/// (a bounce quoting it, a resend after a crash, the outbox Maildir's file
+/// key), across restarts and upgrades; HMAC-SHA256 gives other bytes, so a
+/// switch would leave every mail sent before it unrecognised. The
+/// construction is sound for this use: the key comes first with its
+/// length, and only 64 of the 256 bits are shown, so the length extension
+/// HMAC guards against has no state to start from.
 pub fn outgoing_message_id(
     out: &Outgoing,
     outbox_id: i64,
@@ -422,7 +431,8 @@ fn is_message_id(id: &str) -> bool {
 /// [`Sender`] contract says).
 #[derive(Debug)]
 pub struct MaildirOutbox {
-    maildir: maildir::Maildir,
+    /// The Maildir: `tmp/`, `new/` and `cur/` under it.
+    path: PathBuf,
     /// Messages written since the last flush (their paths in `new/`).
     unsynced: Vec<PathBuf>,
     /// The file name in `new/` of each message key written there: read
@@ -436,7 +446,7 @@ impl MaildirOutbox {
         let path = path.into();
         create_maildir(&path)?;
         Ok(MaildirOutbox {
-            maildir: maildir::Maildir::from(path),
+            path,
             unsynced: Vec::new(),
             written: None,
         })
@@ -447,7 +457,7 @@ impl MaildirOutbox {
     fn name_for(&mut self, key: &str) -> std::io::Result<String> {
         if self.written.is_none() {
             let mut written = std::collections::HashMap::new();
-            for entry in std::fs::read_dir(self.maildir.path().join("new"))? {
+            for entry in std::fs::read_dir(self.path.join("new"))? {
                 let name = entry?.file_name();
                 let Some(name) = name.to_str() else { continue };
                 if let Some(key) = key_of_name(name) {
@@ -500,8 +510,8 @@ impl Sender for MaildirOutbox {
             SendError::Temporary(format!("cannot write to the outbox Maildir: {e}"))
         };
         let name = self.name_for(&message_key(msg)).map_err(fail)?;
-        let tmp = self.maildir.path().join("tmp").join(&name);
-        let new = self.maildir.path().join("new").join(&name);
+        let tmp = self.path.join("tmp").join(&name);
+        let new = self.path.join("new").join(&name);
         write_owner_only(&tmp, &msg.formatted()).map_err(fail)?;
         std::fs::rename(&tmp, &new).map_err(fail)?;
         self.unsynced.push(new);
@@ -515,7 +525,7 @@ impl Sender for MaildirOutbox {
         let fail = |e: std::io::Error| {
             SendError::Temporary(format!("cannot sync the outbox Maildir: {e}"))
         };
-        sync_maildir(&self.maildir.path().join("new"), &self.unsynced).map_err(fail)?;
+        sync_maildir(&self.path.join("new"), &self.unsynced).map_err(fail)?;
         self.unsynced.clear();
         Ok(())
     }
@@ -535,10 +545,7 @@ pub(super) fn message_key(msg: &Message) -> String {
         Some(id) => h.update(id.trim().as_bytes()),
         None => h.update(msg.formatted()),
     }
-    h.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&h.finalize()[..8])
 }
 
 /// The message key in an outbox file name `….KEY.pbmchess`, if it has one.

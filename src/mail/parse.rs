@@ -1,5 +1,6 @@
 //! Raw RFC 5322 bytes to an [`Envelope`], with the loop-protection rules.
 
+use crate::hex::encode as hex;
 use mail_parser::{Address, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
@@ -483,10 +484,6 @@ fn raw_headers(msg: &Message<'_>) -> Vec<(String, String)> {
             (h.name().to_string(), value.trim().to_string())
         })
         .collect()
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -97,22 +97,18 @@ fn parse_url(text: &str) -> Result<UrlParts, MailError> {
     })
 }
 
-/// `%XX` decoded, as UTF-8; `None` when it is not.
+/// `%XX` decoded, as UTF-8; `None` when it is not (a `%` not followed by
+/// two hex digits, or bytes that are not UTF-8).
 fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    let escapes_are_whole = s.split('%').skip(1).all(|after| {
+        after
+            .get(..2)
+            .is_some_and(|xx| xx.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    escapes_are_whole
+        .then(|| percent_encoding::percent_decode_str(s).decode_utf8().ok())
+        .flatten()
+        .map(String::from)
 }
 
 impl SmtpOutbox {
