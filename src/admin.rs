@@ -368,7 +368,7 @@ pub(crate) fn backup(conn: &Connection, file: &Path, now: DateTime<Utc>) -> Resu
     Ok(())
 }
 
-/// Where `admin user add|passwd` take the password from (issue #31): an
+/// Where `admin user add|passwd` take the password from: an
 /// argument is visible to every user of the machine (`ps`) and kept in
 /// shell history, so it is read from the terminal (asked twice, not
 /// echoed) or, with `--password-stdin`, from the first line of standard

@@ -15,10 +15,9 @@
 //! mail into quarantine and exits 0.
 //!
 //! A mail that kills the process (a crash, or the kernel or systemd
-//! ending it for its memory) is counted too, before it can run again
-//! (issue #32): every mail's attempt is recorded and committed before it
-//! runs (keyed by a hash of its bytes: [`mail_key`]; see migration 0035)
-//! and forgotten in the transaction that commits it. An attempt found
+//! ending it for its memory) is counted too, before it can run again:
+//! every mail's attempt is recorded and committed before it runs (keyed
+//! by a hash of its bytes: [`mail_key`]; see migration 0035) and forgotten in the transaction that commits it. An attempt found
 //! still open when the mail is taken again is a death: [`check_attempts`]
 //! counts it as a failure of that mail when the mail ran alone, and after
 //! `failures_before_quarantine` quarantines it without running it, so the

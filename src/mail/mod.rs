@@ -94,19 +94,21 @@
 
 mod auth;
 pub(crate) mod bounce;
+mod comment;
 mod config;
 mod connect;
 mod html;
+mod html_text;
 mod imap;
 mod inbox;
 mod open;
 mod outbound;
 mod parse;
 mod smtp;
-mod text;
 mod transports;
 
 pub(crate) use auth::AuthResults;
+pub(crate) use comment::{extract_comment, reply_text, ReplyText};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub(crate) use html::wants_html_part;
 pub use imap::ImapInbox;
@@ -120,7 +122,6 @@ pub(crate) use outbound::{
 };
 pub(crate) use parse::is_plausible_address;
 pub use parse::parse_envelope;
-pub(crate) use text::{extract_comment, reply_text, ReplyText};
 pub use transports::{SendmailOutbox, SmtpOutbox};
 
 use std::path::{Path, PathBuf};
