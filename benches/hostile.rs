@@ -1,8 +1,8 @@
 //! What one hostile mail costs: `cargo bench --bench hostile`.
 //!
-//! Builds each mail of issue #32's table, hands it to the release binary's
+//! Builds each kind of hostile mail, hands it to the release binary's
 //! `process` (a child of its own, on an installation with a long board,
-//! aiming at the issue's 4,200 plies: its generator stops where it finds
+//! aiming at 4,200 plies: its generator stops where it finds
 //! no chess move that does not end the game; the users alice and bob and
 //! the computer player), and measures
 //! the child's processor time (user + system) and peak resident memory
@@ -184,7 +184,7 @@ fn quote_bomb(scale: usize) -> Vec<u8> {
 /// repetition are avoided, a pawn move or capture taken when needed).
 fn long_game(plies: usize) -> Vec<String> {
     let chess = rules::game("chess").expect("chess");
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::with_seed(0x1234_5678_9abc_def1);
     let mut position = chess.start(&[]).expect("start");
     let mut moves = Vec::new();
     while moves.len() < plies {
@@ -192,7 +192,7 @@ fn long_game(plies: usize) -> Vec<String> {
         if actions.is_empty() {
             break;
         }
-        let start = rng.below(actions.len());
+        let start = rng.usize(..actions.len());
         let mut progress = None;
         let mut reversible = None;
         for k in 0..actions.len() {
@@ -317,9 +317,9 @@ fn main() {
 
     let words = 120_000 / scale;
     let mut other_words = String::new();
-    let mut r = Rng(7);
+    let mut r = Rng::with_seed(7);
     while other_words.len() < 120_000 / scale {
-        other_words.push_str(&format!("w{} ", r.below(1_000_000)));
+        other_words.push_str(&format!("w{} ", r.usize(..1_000_000)));
     }
     let references: String = (0..34_000 / scale)
         .map(|i| format!("<{i:x}@r>"))

@@ -7,7 +7,7 @@
 //! - Python's `smtplib`, one connection (`python3 -c`), the reference;
 //! - our `SmtpOutbox` (TCP_NODELAY, one connection for the pass, pipelining
 //!   where offered; aiosmtpd does not offer it), connecting included;
-//! - lettre 0.11's `SmtpTransport` as the server used it before (one
+//! - lettre 0.11's `SmtpTransport` as a sender would use it (one
 //!   connection per mail, no TCP_NODELAY), on a tenth of the mails;
 //! - our `SendmailOutbox` running a stub `sendmail` (`cat >/dev/null`), one
 //!   process per mail, on a tenth of the mails.

@@ -448,46 +448,18 @@ pub(crate) fn read_password(
 
 /// Ask on the terminal (`/dev/tty`) with echo off; refused when there is
 /// no terminal (a script: use `--password-stdin`).
-#[cfg(unix)]
 fn prompt_hidden(prompt: &str) -> Result<String, AppError> {
-    use std::io::{BufRead, Write};
-    use std::os::fd::AsRawFd;
-    let no_terminal = || -> AppError {
-        Refusal::new("no password given and no terminal to ask for it on; give --password-stdin and the password on standard input").into()
-    };
-    let tty = std::fs::OpenOptions::new()
+    use std::io::IsTerminal;
+    let terminal = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
         .open("/dev/tty")
-        .map_err(|_| no_terminal())?;
-    let fd = tty.as_raw_fd();
-    // SAFETY: termios is plain data; tcgetattr fills it for a valid fd.
-    let mut saved: libc::termios = unsafe { std::mem::zeroed() };
-    if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
-        return Err(no_terminal());
+        .is_ok_and(|tty| tty.is_terminal());
+    if !terminal {
+        return Err(Refusal::new("no password given and no terminal to ask for it on; give --password-stdin and the password on standard input").into());
     }
-    let mut quiet = saved;
-    quiet.c_lflag &= !libc::ECHO;
-    quiet.c_lflag |= libc::ECHONL;
-    let mut out = &tty;
-    let _ = out.write_all(prompt.as_bytes());
-    let _ = out.flush();
-    // SAFETY: the same valid fd and a termios copied from tcgetattr.
-    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &quiet) };
-    let mut line = String::new();
-    let read = std::io::BufReader::new(&tty).read_line(&mut line);
-    // SAFETY: as above; the terminal gets its echo back.
-    unsafe { libc::tcsetattr(fd, libc::TCSANOW, &saved) };
-    read.map_err(|e| AppError::Failed(format!("cannot read the password: {e}")))?;
-    Ok(line.trim_end_matches(['\n', '\r']).to_string())
-}
-
-#[cfg(not(unix))]
-fn prompt_hidden(_prompt: &str) -> Result<String, AppError> {
-    Err(
-        Refusal::new("no password given; give --password-stdin and the password on standard input")
-            .into(),
-    )
+    rpassword::prompt_password(prompt)
+        .map_err(|e| AppError::Failed(format!("cannot read the password: {e}")))
 }
 
 #[cfg(test)]

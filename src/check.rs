@@ -206,7 +206,7 @@ fn probe(app: &App, wait: Duration) -> Result<String, String> {
     let address = app.config.server.address.trim();
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| format!("no randomness from the OS: {e}"))?;
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = crate::hex::encode(&bytes);
     let out = mail::Outgoing {
         to: address.to_string(),
         subject: format!("pbmchess probe {token}"),

@@ -20,6 +20,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod daemon;
+mod hex;
 mod limits;
 pub mod mail;
 mod quarantine;

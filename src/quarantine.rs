@@ -101,10 +101,7 @@ pub(crate) fn note_failure(
 /// before the mail is parsed, and the same on every delivery of it).
 pub(crate) fn mail_key(raw: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::encode(&Sha256::digest(raw))
 }
 
 /// What an open attempt at a mail, found before it runs, means.

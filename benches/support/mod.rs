@@ -16,17 +16,8 @@ pub fn quick() -> bool {
         || std::env::var_os("PBMCHESS_BENCH_QUICK").is_some_and(|v| v != "0")
 }
 
-/// A small seeded generator (xorshift64*).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+/// The benches' seeded generator.
+pub use fastrand::Rng;
 
 /// The password every bench player has.
 pub const PASSWORD: &str = "pw";
@@ -81,12 +72,12 @@ pub fn game(seed: u64, plies: usize) -> Vec<String> {
     let chess = rules::game("chess").expect("chess");
     let mut seed = seed;
     'again: loop {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::with_seed(seed);
         let mut position = chess.start(&[]).expect("start");
         let mut moves = Vec::new();
         while moves.len() < plies {
             let actions = position.legal_actions();
-            let start = rng.below(actions.len().max(1));
+            let start = rng.usize(..actions.len().max(1));
             let mut chosen = None;
             for k in 0..actions.len() {
                 let a = &actions[(start + k) % actions.len()];

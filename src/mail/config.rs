@@ -220,7 +220,7 @@ pub enum OutboxConfig {
         #[serde(default = "default_sendmail")]
         command: PathBuf,
         /// Seconds the program may run before it is killed and the mail
-        /// tried again later (issue #30).
+        /// tried again later.
         #[serde(default = "default_sendmail_timeout")]
         timeout_seconds: u64,
     },

@@ -1,4 +1,4 @@
-//! The HTML part of a board mail (issue #23 §2): phone mail programs show
+//! The HTML part of a board mail: phone mail programs show
 //! text/plain in a proportional font, where the columns of a drawing do
 //! not line up, so a board mail also carries its text, HTML-escaped, in a
 //! monospace `<pre>`.

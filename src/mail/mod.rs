@@ -2,7 +2,7 @@
 //! which mail must never be answered, extracting the player's comment, and
 //! sending [`Outgoing`] mail from the outbox.
 //!
-//! Pure parts ([`parse_envelope`], [`extract_comment`], [`html_to_text`],
+//! Pure parts ([`parse_envelope`], [`extract_comment`], `html_to_text`,
 //! [`build_message`], the retry policy) are
 //! separate from the I/O parts (the [`Inbox`] and [`Sender`]
 //! implementations).
@@ -10,11 +10,11 @@
 //! The files, arrows pointing one way: `open` turns the config into an
 //! [`Inbox`] or a [`Sender`] and is the one file that knows every
 //! transport: `inbox` (the trait, Maildir), `imap`, `outbound` (the trait,
-//! message building, retries, the Maildir outbox) and `transports` (SMTP,
-//! sendmail). `imap` and `transports` read their settings from `config`
+//! message building, retries, the Maildir outbox) and `transports` (SMTP
+//! through our own client in `smtp`, sendmail). `imap` and `transports` read their settings from `config`
 //! (the `[inbox]` and `[outbox]` sections) and share `connect` (password,
-//! extra CA certificates, the loopback check). `parse` and `text` turn
-//! inbound mail into an [`Envelope`].
+//! extra CA certificates, the loopback check). `parse`, `html_text` and
+//! `comment` turn inbound mail into an [`Envelope`].
 //!
 //! # The daemon's use
 //!
@@ -83,7 +83,7 @@
 //!   reply token, see `server::reply`); an error mail's ends in
 //!   `.error@<domain>`, so that a mail answering it gets no error back.
 //! - Outgoing bodies: every text part `7bit` (ASCII) or `8bit`, never
-//!   quoted-printable while its lines fit (see `outbound::text_body`). A
+//!   quoted-printable while its lines fit (see `outbound::message::text_body`). A
 //!   mail carrying a board drawing goes out multipart/alternative, its
 //!   text and the same text in an HTML `<pre>`, unless its recipient chose
 //!   `set … plain` (see `html`, [`MailForm`]).
@@ -94,19 +94,21 @@
 
 mod auth;
 pub(crate) mod bounce;
+mod comment;
 mod config;
 mod connect;
 mod html;
+mod html_text;
 mod imap;
 mod inbox;
 mod open;
 mod outbound;
 mod parse;
 mod smtp;
-mod text;
 mod transports;
 
 pub(crate) use auth::AuthResults;
+pub(crate) use comment::{extract_comment, reply_text, ReplyText};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
 pub(crate) use html::wants_html_part;
 pub use imap::ImapInbox;
@@ -120,7 +122,6 @@ pub(crate) use outbound::{
 };
 pub(crate) use parse::is_plausible_address;
 pub use parse::parse_envelope;
-pub(crate) use text::{extract_comment, reply_text, ReplyText};
 pub use transports::{SendmailOutbox, SmtpOutbox};
 
 use std::path::{Path, PathBuf};
@@ -206,7 +207,7 @@ impl Envelope {
             h.update((part.len() as u64).to_be_bytes());
             h.update(part.as_bytes());
         }
-        parse::hex(&h.finalize())
+        crate::hex::encode(&h.finalize())
     }
 
     /// Whether the receiving MTA `authserv_id` vouches for the From

@@ -76,7 +76,7 @@ fn code_hash(userid: &str, address: &str, code: &str) -> String {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::encode(&h.finalize())
 }
 
 /// What [`issue`] did for an address.

@@ -4,10 +4,11 @@
 //! in the mail's budget (see `guard`), so whether a password is cached
 //! never decides whether it is checked.
 //!
-//! - What is cached is a keyed hash (SHA-256 under a key drawn at random
-//!   when the process starts) of the userid, the stored argon2id PHC string
-//!   and the password (lower-cased, as passwords are compared), only after
-//!   argon2id accepted it. The password itself is never kept; a memory
+//! - What is cached is a keyed hash (HMAC-SHA256 under a key drawn at
+//!   random when the process starts) of the userid, the stored argon2id PHC
+//!   string and the password (lower-cased, as passwords are compared), only
+//!   after argon2id accepted it. The tags are compared only within the
+//!   process that made them, so nothing stored depends on how they are made. The password itself is never kept; a memory
 //!   dump shows only hashes under a key that dies with the process.
 //! - A wrong password is never cached: every check that does not match the
 //!   cached hash exactly runs argon2id in full.
@@ -26,7 +27,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use sha2::{Digest, Sha256};
+use hmac::{KeyInit, Mac};
+use sha2::Sha256;
 
 use super::password;
 
@@ -119,13 +121,13 @@ impl VerifiedCredentials {
     }
 
     fn tag(&self, userid: &str, stored_hash: &str, password: &str) -> [u8; 32] {
-        let mut h = Sha256::new();
-        h.update(self.key);
+        let mut h = hmac::Hmac::<Sha256>::new_from_slice(&self.key)
+            .expect("HMAC takes a key of any length");
         for part in [userid, stored_hash, password] {
-            h.update((part.len() as u64).to_le_bytes());
+            h.update(&(part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
-        h.finalize().into()
+        h.finalize().into_bytes().into()
     }
 
     /// Whether `password` is the password of `userid`, whose stored argon2id

@@ -326,7 +326,7 @@ pub(crate) enum Origin {
     Mail,
     /// Their queued move (`(Auto)`).
     Queue,
-    /// Their conditional moves (`(Cond)`, issue #26).
+    /// Their conditional moves (`(Cond)`).
     Tree,
 }
 
@@ -516,18 +516,6 @@ mod tests {
     use rusqlite::Connection;
     use std::collections::HashMap;
 
-    /// A small seeded generator (xorshift), so the games repeat.
-    struct Seeded(u64);
-
-    impl Seeded {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
-
     fn with_ctx(f: impl FnOnce(&Ctx<'_>)) {
         let conn = crate::store::open_in_memory().unwrap();
         for u in ["alice", "bob"] {
@@ -570,12 +558,12 @@ mod tests {
         .unwrap()
     }
 
-    /// A legal action of `position`, chosen by `rng`: three times in four one
+    /// A legal action of `position`, chosen by `rng`: seven times in eight one
     /// back to a position seen since the last irreversible action (when
     /// there is one), so that the games repeat themselves.
-    fn pick(rng: &mut Seeded, position: &dyn Position, seen: &HashMap<u64, u32>) -> String {
+    fn pick(rng: &mut fastrand::Rng, position: &dyn Position, seen: &HashMap<u64, u32>) -> String {
         let legal = position.legal_actions();
-        if rng.below(4) != 0 {
+        if rng.usize(..8) != 0 {
             let back: Vec<&String> = legal
                 .iter()
                 .filter(|a| {
@@ -585,10 +573,10 @@ mod tests {
                 })
                 .collect();
             if !back.is_empty() {
-                return back[rng.below(back.len())].clone();
+                return back[rng.usize(..back.len())].clone();
             }
         }
-        legal[rng.below(legal.len())].clone()
+        legal[rng.usize(..legal.len())].clone()
     }
 
     fn same(loaded: &dyn Position, replayed: &dyn Position, at: &str) {
@@ -610,7 +598,8 @@ mod tests {
         for &game in rules::registry() {
             for seed in 1..=3u64 {
                 with_ctx(|ctx| {
-                    let mut rng = Seeded(0x9e37_79b9_7f4a_7c15 ^ (seed * 7919));
+                    // Seeded, so the games repeat.
+                    let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15 ^ (seed * 7919));
                     let mut reference = game.start(&[]).unwrap();
                     let number = new_board(ctx.conn, game, &reference.to_text());
                     let mut seen = HashMap::from([(reference.position_key(), 1)]);

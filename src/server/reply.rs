@@ -155,10 +155,7 @@ fn domain(server: &Server<'_>) -> String {
 }
 
 fn hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::encode(&Sha256::digest(token.as_bytes()))
 }
 
 /// A new token for a board mail: stored (hashed) with `key`; returns the
@@ -172,7 +169,7 @@ pub(crate) fn issue(
     let mut bytes = [0u8; 20];
     getrandom::fill(&mut bytes)
         .map_err(|e| ServerError::Hash(format!("no randomness from the OS: {e}")))?;
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = crate::hex::encode(&bytes);
     store::insert_reply_token(
         conn,
         &hash(&token),

@@ -356,7 +356,6 @@ impl SendLock {
             return SendLockState::Unavailable(None);
         };
         use std::os::unix::fs::OpenOptionsExt;
-        use std::os::unix::io::AsRawFd;
         let file = match std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -368,16 +367,10 @@ impl SendLock {
             Ok(f) => f,
             Err(e) => return SendLockState::Unavailable(Some(e)),
         };
-        // SAFETY: flock(2) on a descriptor this function owns.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return SendLockState::Taken(SendLock { _file: file });
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() == std::io::ErrorKind::WouldBlock {
-            SendLockState::Busy
-        } else {
-            SendLockState::Unavailable(Some(e))
+        match file.try_lock() {
+            Ok(()) => SendLockState::Taken(SendLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => SendLockState::Busy,
+            Err(std::fs::TryLockError::Error(e)) => SendLockState::Unavailable(Some(e)),
         }
     }
 }

@@ -103,10 +103,7 @@ pub(crate) fn message_id_at_rest(id: &str) -> Option<String> {
 }
 
 fn hex_sha256(word: &str) -> String {
-    sha2::Sha256::digest(word.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::encode(&sha2::Sha256::digest(word.as_bytes()))
 }
 
 /// Outbox mail `id` was sent: each secret it carried is
@@ -362,10 +359,7 @@ mod tests {
             !body.contains("K7Q3P9") && body.contains("******"),
             "{body}"
         );
-        let hashed: String = sha2::Sha256::digest(b"0a1b2c")
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hashed = crate::hex::encode(&sha2::Sha256::digest(b"0a1b2c"));
         assert_eq!(mid, format!("t.{hashed}@x"));
         assert_eq!(secrets, None);
         // A bounce quoting the id as it was sent still finds the row.

@@ -58,16 +58,17 @@ pub(super) fn bucket_of(
 
 /// A userid that does not exist, as the throttle keeps it: a hash under the
 /// server's throttle key (it may be a password typed in the wrong place).
+/// Ruling: SHA-256 over the length-prefixed key and the userid, not HMAC:
+/// the hash is stored in the throttle's rows and met again after a restart,
+/// so it must stay these bytes; the key comes first and only half the
+/// digest is kept, so no length extension applies.
 fn keyed_hash(conn: &Connection, userid: &str) -> Result<String, ServerError> {
     let key = store::throttle_key(conn)?;
     let mut h = Sha256::new();
     h.update((key.len() as u64).to_le_bytes());
     h.update(&key);
     h.update(userid.to_ascii_lowercase().as_bytes());
-    Ok(h.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(crate::hex::encode(&h.finalize()[..16]))
 }
 
 /// One argon2id verification from the mail's budget, or the refusal when

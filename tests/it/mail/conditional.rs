@@ -1,4 +1,4 @@
-//! Conditional moves (issue #26) by mail, through the real binary (Maildir
+//! Conditional moves by mail, through the real binary (Maildir
 //! in and out, `poll`): trees entered by Subject, by `multiple` and by
 //! reply; answers played in the opponent's mail's transaction and marked
 //! `(Cond)`; deviations clearing the tree and telling only its owner; the
@@ -981,18 +981,6 @@ fn help_if_explains_conditional_moves_with_their_bounds() {
     assert!(one(&mails, ALICE).body.contains("<game> if <board>"));
 }
 
-/// A small seeded generator (xorshift), so the kills repeat.
-struct Seeded(u64);
-
-impl Seeded {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// Twelve boards (each pair of four players twice), each with White's
 /// `e4` and White's tree of the Ruy Lopez mailed in but not yet read;
 /// the board numbers with their Black players.
@@ -1028,13 +1016,13 @@ fn boards_with_trees(s: &mut Install) -> Vec<(u32, &'static str)> {
 
 /// Black's five moves on every board mailed in, interleaved, each
 /// board's in order, with a `show` now and then; their Message-IDs.
-fn blacks_backlog(s: &mut Install, boards: &[(u32, &str)], rng: &mut Seeded) -> Vec<String> {
+fn blacks_backlog(s: &mut Install, boards: &[(u32, &str)], rng: &mut fastrand::Rng) -> Vec<String> {
     let mut next = vec![0usize; boards.len()];
     let mut inbound = Vec::new();
     while next.iter().any(|&n| n < 5) {
-        let i = rng.below(boards.len() as u64) as usize;
+        let i = rng.usize(..boards.len());
         let (number, black) = boards[i];
-        if next[i] < 5 && rng.below(4) != 0 {
+        if next[i] < 5 && rng.u64(..4) != 0 {
             let mv = RUY_LOPEZ[2 * next[i]];
             next[i] += 1;
             let from = format!("{black}@players.test");
@@ -1059,7 +1047,7 @@ fn processed(s: &Install) -> usize {
 /// `serve` started and killed with SIGKILL at seeded moments, soon after
 /// each start, while mail of the `total` is left; then run until every
 /// mail is processed. Returns how many kills came with work left undone.
-fn work_with_kills(s: &Install, rng: &mut Seeded, total: usize) -> usize {
+fn work_with_kills(s: &Install, rng: &mut fastrand::Rng, total: usize) -> usize {
     use std::process::Stdio;
     use std::time::{Duration, Instant};
     let serve = || {
@@ -1081,7 +1069,7 @@ fn work_with_kills(s: &Install, rng: &mut Seeded, total: usize) -> usize {
         let mut child = serve();
         // Soon after the start: on an idle machine the whole backlog takes
         // well under a second, and a kill after it proves nothing.
-        std::thread::sleep(Duration::from_millis(5 + rng.below(120)));
+        std::thread::sleep(Duration::from_millis(5 + rng.u64(..120)));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
         if processed(s) < total {
@@ -1107,7 +1095,8 @@ fn work_with_kills(s: &Install, rng: &mut Seeded, total: usize) -> usize {
 /// whole.
 #[test]
 fn tree_answers_survive_sigkill_applied_exactly_once() {
-    let mut rng = Seeded(0xc0d1_7105_a11e);
+    // Seeded, so the kills repeat.
+    let mut rng = fastrand::Rng::with_seed(0xc0d1_7105_a11e);
     // The kills are the test's, not the mails': the quarantine limit is
     // above their number, so that a slow machine (where a mail dies in
     // every one of the 30 runs) quarantines nothing.

@@ -13,31 +13,15 @@ use std::time::{Duration, Instant};
 
 use common::Install;
 
-/// A small seeded generator (xorshift), so the kills and games repeat.
-struct Seeded(u64);
-
-impl Seeded {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// `plies` legal moves of a chess game chosen by `rng`, none ending it.
-fn random_game(rng: &mut Seeded, plies: usize) -> Vec<String> {
+fn random_game(rng: &mut fastrand::Rng, plies: usize) -> Vec<String> {
     let chess = rules::game("chess").unwrap();
     let mut position = chess.start(&[]).unwrap();
     let mut moves = Vec::new();
     'plies: while moves.len() < plies {
         let mut legal = position.legal_actions();
         while !legal.is_empty() {
-            let pick = legal.remove(rng.below(legal.len() as u64) as usize);
+            let pick = legal.remove(rng.usize(..legal.len()));
             let mut next = position.clone_box();
             next.play(&pick).unwrap();
             if !next.outcome().is_over() && !next.legal_actions().is_empty() {
@@ -53,9 +37,10 @@ fn random_game(rng: &mut Seeded, plies: usize) -> Vec<String> {
 
 #[test]
 fn a_backlog_survives_sigkill_with_every_mail_applied_once_and_answered() {
-    let mut rng = Seeded(0x5eed_cafe_f00d);
-    // A mail the server dies on, running alone, counts a failure (issue
-    // #32: a poison mail is quarantined after `failures_before_quarantine`
+    // Seeded, so the kills and games repeat.
+    let mut rng = fastrand::Rng::with_seed(0x5eed_cafe_f00d);
+    // A mail the server dies on, running alone, counts a failure (a
+    // poison mail is quarantined after `failures_before_quarantine`
     // deaths); the kills here are the test's, not the mails', and may hit
     // the same mail three times in a row (after a death the
     // mails of the group run one by one, the first of them right at each
@@ -91,9 +76,9 @@ fn a_backlog_survives_sigkill_with_every_mail_applied_once_and_answered() {
     let mut inbound = Vec::new();
     let mut next_ply = vec![0usize; boards.len()];
     while inbound.len() < 300 {
-        let i = rng.below(boards.len() as u64) as usize;
+        let i = rng.usize(..boards.len());
         let (number, players, moves) = &boards[i];
-        let id = if next_ply[i] < moves.len() && rng.below(10) != 0 {
+        let id = if next_ply[i] < moves.len() && rng.u64(..10) != 0 {
             let player = players[next_ply[i] % 2];
             let mv = &moves[next_ply[i]];
             next_ply[i] += 1;
@@ -121,7 +106,7 @@ fn a_backlog_survives_sigkill_with_every_mail_applied_once_and_answered() {
     };
     for _ in 0..8 {
         let mut child = serve();
-        std::thread::sleep(Duration::from_millis(100 + rng.below(700)));
+        std::thread::sleep(Duration::from_millis(100 + rng.u64(..700)));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
     }

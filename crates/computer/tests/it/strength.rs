@@ -8,29 +8,12 @@
 use computer::{self, Level, Limits};
 use rules::{self, Color, Outcome, Position};
 
-/// A small deterministic generator (xorshift64*), so that the random
-/// player's games are the same on every run.
-struct Dice(u64);
-
-impl Dice {
-    fn new(seed: u64) -> Dice {
-        Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
 /// Plies after which an unfinished game counts as a draw (the 50-move
 /// rule ends every game long before in practice).
 const MAX_PLIES: usize = 1000;
 
 enum Player {
-    Random(Dice),
+    Random(fastrand::Rng),
     Computer(Limits),
 }
 
@@ -39,7 +22,7 @@ impl Player {
         match self {
             Player::Random(dice) => {
                 let actions = position.legal_actions();
-                actions[dice.below(actions.len())].clone()
+                actions[dice.usize(..actions.len())].clone()
             }
             Player::Computer(limits) => {
                 computer::choose(position, *limits)
@@ -81,7 +64,8 @@ fn score_against_random(game: &str, games: u64) -> f64 {
     let limits = Limits::depth(Level::LOWEST.depth());
     let mut score = 0.0;
     for n in 0..games {
-        let dice = Dice::new(n + 1);
+        // Seeded, so that the random player's games are the same on every run.
+        let dice = fastrand::Rng::with_seed(n + 1);
         let (s, plies) = if n % 2 == 0 {
             play(game, Player::Computer(limits), Player::Random(dice))
         } else {

@@ -1111,10 +1111,10 @@ impl Playout for Counts {
                 mine.is_capture(legal[i]) || matches!(legal[i].special, Special::Promotion(_))
             })
             .collect();
-        if !busy.is_empty() && rng.below(3) > 0 {
-            busy[rng.below(busy.len())]
+        if !busy.is_empty() && rng.usize(..3) > 0 {
+            busy[rng.usize(..busy.len())]
         } else {
-            rng.below(legal.len())
+            rng.usize(..legal.len())
         }
     }
 
@@ -1143,7 +1143,7 @@ fn random_playouts_agree_with_the_reference() {
             false,
         ),
     ];
-    let mut rng = Rng(0xD0_99E1_6A4E);
+    let mut rng = Rng::with_seed(0xD0_99E1_6A4E);
     let mut counts = Counts::default();
     let positions = play_out(&mut counts, &mut rng, "", 70, 100, |game| {
         let (text, lenient) = starts[game % starts.len()];

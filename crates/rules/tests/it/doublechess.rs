@@ -780,11 +780,11 @@ impl Playout for Castlings {
             .iter()
             .position(|m| matches!(m.special, rules::orthodox::Special::Castle(_)));
         match castle {
-            Some(i) if rng.below(2) == 0 => {
+            Some(i) if rng.usize(..2) == 0 => {
                 self.0 += 1;
                 i
             }
-            _ => rng.below(legal.len()),
+            _ => rng.usize(..legal.len()),
         }
     }
 }
@@ -799,7 +799,7 @@ fn random_playouts_agree_with_the_reference() {
         "r3r3k2r3r/pp2p1pp1pp1pp1p/2n2b3q3n2/16/16/2N2B3Q3N2/PP2P1PP1PP1PP1P/R3R3K2R3R w LEPAlepa - 0 1",
         "r7k6r/p6ppp5p/3q8b3/16/16/3Q8B3/P6PPP5P/R7K6R w PApa - 0 1",
     ];
-    let mut rng = Rng(0x5EED_0FD0_0B1E);
+    let mut rng = Rng::with_seed(0x5EED_0FD0_0B1E);
     let mut counted = Castlings(0);
     let positions = play_out(&mut counted, &mut rng, "", 60, 120, |game| {
         let fen = starts[game % starts.len()];

@@ -11,23 +11,9 @@
 
 use rules::orthodox::{Hooks, Move, State};
 
-/// A xorshift64 generator: the same sequence from the same seed on every
-/// run, so that a failing playout can be replayed.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (which is not 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The seeded generator of the playouts: the same sequence from the same
+/// seed on every run, so that a failing playout can be replayed.
+pub use fastrand::Rng;
 
 /// A reference move generator, written in a test file from the rules
 /// text and sharing nothing with the engine: moves in coordinate (UCI)

@@ -874,7 +874,7 @@ fn random_playouts_agree_with_the_reference() {
         "phase=play side=w white=K@Aa1(V1) black=R@Ad1,B@Ca3,K@Dd4 wres=N1U1 bres=Q1 clock=0",
         "phase=play side=b white=K@Bb2,R@Cc3(C2),R@Cc4 black=Q@Aa4,K@Dd4(V2) wres=- bres=N2 clock=0",
     ];
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::with_seed(0x9e37_79b9_7f4a_7c15);
     let mut positions = 0;
     for seed in seeds {
         for _game in 0..6 {
@@ -888,7 +888,7 @@ fn random_playouts_agree_with_the_reference() {
                     break;
                 }
                 // Prefer warps and captures now and then: they are rarer.
-                let pick = actions[(rng.next() % actions.len() as u64) as usize];
+                let pick = actions[rng.usize(..actions.len())];
                 s = s.after(&pick);
             }
         }
