@@ -4,7 +4,7 @@
 //! Swiss round when a round's last board ends, withdrawals and forfeits
 //! for silence, and the final crosstable. The pairing and the scoring are
 //! `game::tournament`'s (pure); this module maps the store's rows to its
-//! `History` and back.
+//! `Record` and back.
 //!
 //! Rulings:
 //! - Who opens one: the userids of `[server] admins` by mail, any player
@@ -60,11 +60,10 @@ use super::challenge::{check_tournament_options, start_tournament_board};
 use super::loaded::{all_plies, finish_unrated, load};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::store::{
-    self, BoardEnding, BoardStatus, EntrantRow, Tournament, TournamentGame, TournamentKind,
-    TournamentState,
+    self, BoardEnding, BoardStatus, EntrantRow, Tournament, TournamentGame, TournamentState,
 };
 use game::command::{Credentials, Timers, TournamentAction, TournamentCommand, TournamentPlan};
-use game::tournament::{self as pure, Kind, Score};
+use game::tournament::{self as pure, GameResult, Kind};
 use rules::{self, Color, Game};
 
 /// Most players of a Swiss tournament.
@@ -194,9 +193,9 @@ fn not_a_name() -> super::Failure {
 /// `round robin, 6 players` / `Swiss, 5 rounds, 8 players`.
 fn describe(t: &Tournament) -> String {
     let kind = match t.kind {
-        TournamentKind::RoundRobin if t.double => "double round robin".to_string(),
-        TournamentKind::RoundRobin => "round robin".to_string(),
-        TournamentKind::Swiss => format!("Swiss, {} rounds", t.rounds),
+        Kind::RoundRobin { double: true } => "double round robin".to_string(),
+        Kind::RoundRobin { double: false } => "round robin".to_string(),
+        Kind::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
     };
     format!("{kind}, {} players", t.size)
 }
@@ -281,11 +280,12 @@ pub(super) fn open(
             game: game.name(),
             name: &name,
             kind: if plan.swiss {
-                TournamentKind::Swiss
+                Kind::Swiss { rounds }
             } else {
-                TournamentKind::RoundRobin
+                Kind::RoundRobin {
+                    double: plan.double,
+                }
             },
-            double: plan.double && !plan.swiss,
             rounds,
             size: plan.players,
             options: &options,
@@ -395,8 +395,8 @@ pub(crate) fn start_now(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
     }
     let count = entrants_still_here(ctx, t)?.len() as u32;
     let min = match t.kind {
-        TournamentKind::RoundRobin => MIN_ROUND_ROBIN,
-        TournamentKind::Swiss => MIN_SWISS.max(t.rounds + 1),
+        Kind::RoundRobin { .. } => MIN_ROUND_ROBIN,
+        Kind::Swiss { rounds } => MIN_SWISS.max(rounds + 1),
     };
     if count < min {
         return Err(Refusal::new(format!(
@@ -412,14 +412,6 @@ pub(crate) fn start_now(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
         game.title(),
         t.name
     ))
-}
-
-/// The pure core's kind of `t`.
-fn kind(t: &Tournament) -> Kind {
-    match t.kind {
-        TournamentKind::RoundRobin => Kind::RoundRobin { double: t.double },
-        TournamentKind::Swiss => Kind::Swiss { rounds: t.rounds },
-    }
 }
 
 /// Seed the entrants, pair (every round of a round robin, the first of a
@@ -443,8 +435,8 @@ fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<()> 
     }
     let n = rated.len();
     let min = match t.kind {
-        TournamentKind::RoundRobin => MIN_ROUND_ROBIN,
-        TournamentKind::Swiss => MIN_SWISS.max(t.rounds + 1),
+        Kind::RoundRobin { .. } => MIN_ROUND_ROBIN,
+        Kind::Swiss { rounds } => MIN_SWISS.max(rounds + 1),
     };
     if (n as u32) < min {
         return Err(Refusal::new(format!(
@@ -454,19 +446,19 @@ fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handled<()> 
         .into());
     }
     match t.kind {
-        TournamentKind::RoundRobin => {
-            let rounds = pure::round_robin(n, t.double);
+        Kind::RoundRobin { double } => {
+            let rounds = pure::round_robin(n, double);
             store::start_tournament(ctx.conn, t.id, rounds.len() as u32, ctx.now)?;
             for (i, round) in rounds.iter().enumerate() {
                 record_round(ctx, t.id, i as u32 + 1, round)?;
             }
             store::set_tournament_round(ctx.conn, t.id, rounds.len() as u32)?;
         }
-        TournamentKind::Swiss => {
+        Kind::Swiss { .. } => {
             store::start_tournament(ctx.conn, t.id, t.rounds, ctx.now)?;
             let t = store::tournament_by_id(ctx.conn, t.id)?.expect("a started tournament");
             let table = Table::read(ctx, &t)?;
-            match pure::swiss_round(&table.history(), 1) {
+            match pure::swiss_round(&table.record(), 1) {
                 Ok(round) => {
                     record_round(ctx, t.id, 1, &round)?;
                     store::set_tournament_round(ctx.conn, t.id, 1)?;
@@ -558,7 +550,7 @@ pub(crate) struct Table {
     pub entrants: Vec<EntrantRow>,
     pub ratings: Vec<i32>,
     pub rows: Vec<TournamentGame>,
-    pub games: Vec<pure::Game>,
+    pub games: Vec<pure::RoundGame>,
     /// Each game's board row (`None`: not made, or deleted).
     pub boards: Vec<Option<store::BoardRow>>,
     pub byes: Vec<(u32, usize)>,
@@ -588,14 +580,14 @@ impl Table {
             let score = match (&g.ruled, g.board, &board) {
                 (Some(ruled), _, _) => read_score(ruled),
                 (None, None, _) => None,
-                (None, Some(_), None) => Some(Score::Annulled),
+                (None, Some(_), None) => Some(GameResult::Annulled),
                 (None, Some(_), Some(row)) => board_score(row),
             };
-            games.push(pure::Game {
+            games.push(pure::RoundGame {
                 round: g.round,
                 white: g.white,
                 black: g.black,
-                score,
+                result: score,
             });
             boards.push(board);
         }
@@ -610,8 +602,8 @@ impl Table {
         })
     }
 
-    pub(crate) fn history(&self) -> pure::History<'_> {
-        pure::History {
+    pub(crate) fn record(&self) -> pure::Record<'_> {
+        pure::Record {
             entrants: self.entrants.len(),
             ratings: &self.ratings,
             games: &self.games,
@@ -635,7 +627,7 @@ impl Table {
 
 /// How a finished board scores: a forfeit (the timers', or a withdrawal's)
 /// as one, else by its winner. `None` while it is played.
-fn board_score(row: &store::BoardRow) -> Option<Score> {
+fn board_score(row: &store::BoardRow) -> Option<GameResult> {
     let BoardStatus::Finished {
         winner_seat,
         ending,
@@ -650,33 +642,33 @@ fn board_score(row: &store::BoardRow) -> Option<Score> {
         _ => None,
     };
     Some(match (forfeited, winner_seat) {
-        (Some(Color::White), _) => Score::WhiteForfeits,
-        (Some(Color::Black), _) => Score::BlackForfeits,
-        (None, Some(Color::White)) => Score::WhiteWins,
-        (None, Some(Color::Black)) => Score::BlackWins,
-        (None, None) => Score::Draw,
+        (Some(Color::White), _) => GameResult::WhiteForfeits,
+        (Some(Color::Black), _) => GameResult::BlackForfeits,
+        (None, Some(Color::White)) => GameResult::WhiteWins,
+        (None, Some(Color::Black)) => GameResult::BlackWins,
+        (None, None) => GameResult::Draw,
     })
 }
 
-fn score_text(score: Score) -> &'static str {
+fn score_text(score: GameResult) -> &'static str {
     match score {
-        Score::WhiteWins => "white",
-        Score::BlackWins => "black",
-        Score::Draw => "draw",
-        Score::WhiteForfeits => "white-forfeits",
-        Score::BlackForfeits => "black-forfeits",
-        Score::Annulled => "annulled",
+        GameResult::WhiteWins => "white",
+        GameResult::BlackWins => "black",
+        GameResult::Draw => "draw",
+        GameResult::WhiteForfeits => "white-forfeits",
+        GameResult::BlackForfeits => "black-forfeits",
+        GameResult::Annulled => "annulled",
     }
 }
 
-fn read_score(text: &str) -> Option<Score> {
+fn read_score(text: &str) -> Option<GameResult> {
     Some(match text {
-        "white" => Score::WhiteWins,
-        "black" => Score::BlackWins,
-        "draw" => Score::Draw,
-        "white-forfeits" => Score::WhiteForfeits,
-        "black-forfeits" => Score::BlackForfeits,
-        "annulled" => Score::Annulled,
+        "white" => GameResult::WhiteWins,
+        "black" => GameResult::BlackWins,
+        "draw" => GameResult::Draw,
+        "white-forfeits" => GameResult::WhiteForfeits,
+        "black-forfeits" => GameResult::BlackForfeits,
+        "annulled" => GameResult::Annulled,
         _ => return None,
     })
 }
@@ -738,12 +730,12 @@ fn withdraw(
     let finished = table
         .games
         .iter()
-        .filter(|g| g.opponent_of(seed).is_some() && g.score.is_some())
+        .filter(|g| g.opponent_of(seed).is_some() && g.result.is_some())
         .count() as u32;
     if !store::set_withdrawn(ctx.conn, t.id, &userid, finished)? {
         return Ok(());
     }
-    for (i, score) in pure::withdraw(&kind(t), &table.history(), seed) {
+    for (i, score) in pure::withdraw(&t.kind, &table.record(), seed) {
         let row = &table.rows[i];
         store::rule_tournament_game(ctx.conn, t.id, row, score_text(score))?;
         let Some(board) = table.boards[i].as_ref().filter(|b| b.is_active()) else {
@@ -893,12 +885,12 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
         }
     }
     let table = Table::read(ctx, &t)?;
-    if table.games.iter().any(|g| g.score.is_none()) {
+    if table.games.iter().any(|g| g.result.is_none()) {
         return Ok(());
     }
-    if t.kind == TournamentKind::Swiss && t.round < t.rounds {
+    if matches!(t.kind, Kind::Swiss { .. }) && t.round < t.rounds {
         let next = t.round + 1;
-        match pure::swiss_round(&table.history(), next) {
+        match pure::swiss_round(&table.record(), next) {
             Ok(round) => {
                 record_round(ctx, t.id, next, &round)?;
                 store::set_tournament_round(ctx.conn, t.id, next)?;
@@ -934,7 +926,7 @@ fn finish(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament, note: &str) ->
         game.title(),
         t.name
     );
-    text.push_str(&pure::crosstable(&kind(&t), &table.history(), &table.names()).join("\n"));
+    text.push_str(&pure::crosstable(&t.kind, &table.record(), &table.names()).join("\n"));
     mail_entrants(ctx, game, &t, &text)
 }
 
@@ -976,7 +968,7 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
         return Ok(lines.join("\n"));
     }
     lines.push(String::new());
-    lines.extend(pure::crosstable(&kind(t), &table.history(), &table.names()));
+    lines.extend(pure::crosstable(&t.kind, &table.record(), &table.names()));
     let in_play: Vec<String> = table
         .rows
         .iter()
@@ -1001,7 +993,7 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
 fn state_words(t: &Tournament, joined: usize) -> String {
     match t.state {
         TournamentState::Open => format!("open ({joined} of {} joined)", t.size),
-        TournamentState::Running if t.kind == TournamentKind::RoundRobin => {
+        TournamentState::Running if matches!(t.kind, Kind::RoundRobin { .. }) => {
             format!("running, its {} rounds at once", t.rounds)
         }
         TournamentState::Running => format!("running, round {} of {}", t.round, t.rounds),

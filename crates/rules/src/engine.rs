@@ -24,7 +24,7 @@ use std::hash::Hash;
 use super::history::History;
 use super::key::StableKey;
 use super::perft;
-use super::tree::{Tree, Walk};
+use super::tree::{SearchTree, Walk};
 use super::value;
 use super::{
     check_options, Color, Diagram, Game, MoveError, Outcome, Played, Position, SetupError,
@@ -330,7 +330,7 @@ impl<E: Engine> Position for Tracked<E> {
         Box::new(self.clone())
     }
 
-    fn tree(&self) -> Box<dyn Tree> {
+    fn tree(&self) -> Box<dyn SearchTree> {
         Box::new(Walk::new(self))
     }
 }

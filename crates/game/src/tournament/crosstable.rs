@@ -23,7 +23,7 @@
 //! cut shorter if need be, the cells), the rounds themselves split into
 //! further blocks if even that is too wide.
 
-use super::{standings, Entrant, Game, History, Kind, Score, Standing};
+use super::{standings, Entrant, GameResult, Kind, Record, RoundGame, Standing};
 
 /// The widest line a crosstable has.
 pub const WIDTH: usize = 78;
@@ -35,17 +35,17 @@ const NAME_MIN: usize = 10;
 /// The crosstable as mail lines, each at most 78 columns:
 /// rank, name, rating, one column per opponent (round robin) or per round
 /// (Swiss: "W12+" style: colour, opponent row, result), score, tiebreaks.
-pub fn crosstable(kind: &Kind, history: &History<'_>, names: &[&str]) -> Vec<String> {
-    let table = standings(kind, history);
-    let mut row_of = vec![0; history.entrants];
+pub fn crosstable(kind: &Kind, record: &Record<'_>, names: &[&str]) -> Vec<String> {
+    let table = standings(kind, record);
+    let mut row_of = vec![0; record.entrants];
     for (i, s) in table.iter().enumerate() {
         row_of[s.entrant] = i + 1;
     }
     let cells = match kind {
-        Kind::RoundRobin { double } => round_robin_cells(history, &table, *double),
-        Kind::Swiss { rounds } => swiss_cells(history, &table, &row_of, *rounds),
+        Kind::RoundRobin { double } => round_robin_cells(record, &table, *double),
+        Kind::Swiss { rounds } => swiss_cells(record, &table, &row_of, *rounds),
     };
-    let grid = Grid::new(history, &table, names, cells);
+    let grid = Grid::new(record, &table, names, cells);
     let mut lines = grid.lay_out();
     lines.push(String::new());
     lines.extend(legend(kind).iter().map(|l| l.to_string()));
@@ -59,7 +59,7 @@ struct Cells {
     rows: Vec<Vec<String>>,
 }
 
-fn round_robin_cells(history: &History<'_>, table: &[Standing], double: bool) -> Cells {
+fn round_robin_cells(record: &Record<'_>, table: &[Standing], double: bool) -> Cells {
     let per_cell = if double { 2 } else { 1 };
     let rows = table
         .iter()
@@ -70,7 +70,7 @@ fn round_robin_cells(history: &History<'_>, table: &[Standing], double: bool) ->
                     if them.entrant == me.entrant {
                         return "*".repeat(per_cell);
                     }
-                    let mut games: Vec<&Game> = history
+                    let mut games: Vec<&RoundGame> = record
                         .games
                         .iter()
                         .filter(|g| g.opponent_of(me.entrant) == Some(them.entrant))
@@ -106,23 +106,23 @@ enum ForMe {
     LostByForfeit,
 }
 
-fn for_me(game: &Game, me: Entrant) -> ForMe {
+fn for_me(game: &RoundGame, me: Entrant) -> ForMe {
     let white = game.white == me;
-    match game.score {
+    match game.result {
         None => ForMe::InPlay,
-        Some(Score::Draw) => ForMe::Draw,
-        Some(Score::Annulled) => ForMe::Annulled,
-        Some(Score::WhiteWins) if white => ForMe::Won,
-        Some(Score::BlackWins) if !white => ForMe::Won,
-        Some(Score::WhiteWins | Score::BlackWins) => ForMe::Lost,
-        Some(Score::BlackForfeits) if white => ForMe::WonByForfeit,
-        Some(Score::WhiteForfeits) if !white => ForMe::WonByForfeit,
-        Some(Score::WhiteForfeits | Score::BlackForfeits) => ForMe::LostByForfeit,
+        Some(GameResult::Draw) => ForMe::Draw,
+        Some(GameResult::Annulled) => ForMe::Annulled,
+        Some(GameResult::WhiteWins) if white => ForMe::Won,
+        Some(GameResult::BlackWins) if !white => ForMe::Won,
+        Some(GameResult::WhiteWins | GameResult::BlackWins) => ForMe::Lost,
+        Some(GameResult::BlackForfeits) if white => ForMe::WonByForfeit,
+        Some(GameResult::WhiteForfeits) if !white => ForMe::WonByForfeit,
+        Some(GameResult::WhiteForfeits | GameResult::BlackForfeits) => ForMe::LostByForfeit,
     }
 }
 
 /// One game's mark for `me` in a round robin cell.
-fn round_robin_mark(game: &Game, me: Entrant) -> char {
+fn round_robin_mark(game: &RoundGame, me: Entrant) -> char {
     match for_me(game, me) {
         ForMe::InPlay => '.',
         ForMe::Draw => '=',
@@ -134,12 +134,12 @@ fn round_robin_mark(game: &Game, me: Entrant) -> char {
     }
 }
 
-fn swiss_cells(history: &History<'_>, table: &[Standing], row_of: &[usize], rounds: u32) -> Cells {
-    let last = history
+fn swiss_cells(record: &Record<'_>, table: &[Standing], row_of: &[usize], rounds: u32) -> Cells {
+    let last = record
         .games
         .iter()
         .map(|g| g.round)
-        .chain(history.byes.iter().map(|b| b.0))
+        .chain(record.byes.iter().map(|b| b.0))
         .max()
         .unwrap_or(0);
     let rounds = rounds.max(last);
@@ -148,13 +148,13 @@ fn swiss_cells(history: &History<'_>, table: &[Standing], row_of: &[usize], roun
         .map(|me| {
             (1..=rounds)
                 .map(|round| {
-                    let game = history
+                    let game = record
                         .games
                         .iter()
                         .find(|g| g.round == round && g.opponent_of(me.entrant).is_some());
                     match game {
                         Some(g) => swiss_mark(g, me.entrant, row_of),
-                        None if history.byes.contains(&(round, me.entrant)) => "bye".into(),
+                        None if record.byes.contains(&(round, me.entrant)) => "bye".into(),
                         None => String::new(),
                     }
                 })
@@ -168,9 +168,9 @@ fn swiss_cells(history: &History<'_>, table: &[Standing], row_of: &[usize], roun
 }
 
 /// One game's cell for `me` in a Swiss: `W12+`.
-fn swiss_mark(game: &Game, me: Entrant, row_of: &[usize]) -> String {
+fn swiss_mark(game: &RoundGame, me: Entrant, row_of: &[usize]) -> String {
     let white = game.white == me;
-    // An entrant beyond the list (a history the caller got wrong) shows
+    // An entrant beyond the list (a record the caller got wrong) shows
     // as row 0 rather than panicking.
     let opponent = game
         .opponent_of(me)
@@ -226,13 +226,13 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(history: &History<'_>, table: &[Standing], names: &[&str], cells: Cells) -> Grid {
+    fn new(record: &Record<'_>, table: &[Standing], names: &[&str], cells: Cells) -> Grid {
         let left = table
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let name = names.get(s.entrant).copied().unwrap_or("?");
-                let rating = history
+                let rating = record
                     .ratings
                     .get(s.entrant)
                     .map_or(String::new(), |r| r.to_string());
@@ -443,22 +443,22 @@ mod tests {
     use crate::tournament::{round_robin, swiss_round, Round};
 
     /// Games for every round, results from a fixed pattern.
-    fn games_of(rounds: &[Round], finished: usize) -> Vec<Game> {
+    fn games_of(rounds: &[Round], finished: usize) -> Vec<RoundGame> {
         let results = [
-            Score::WhiteWins,
-            Score::Draw,
-            Score::BlackWins,
-            Score::BlackForfeits,
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::BlackWins,
+            GameResult::BlackForfeits,
         ];
         rounds
             .iter()
             .zip(1..)
             .flat_map(|(r, n)| {
-                r.pairings.iter().enumerate().map(move |(b, p)| Game {
+                r.pairings.iter().enumerate().map(move |(b, p)| RoundGame {
                     round: n,
                     white: p.white,
                     black: p.black,
-                    score: (n as usize <= finished).then_some(results[(n as usize + b) % 4]),
+                    result: (n as usize <= finished).then_some(results[(n as usize + b) % 4]),
                 })
             })
             .collect()
@@ -494,14 +494,14 @@ mod tests {
                 let ratings: Vec<i32> = (0..n as i32).map(|i| 2400 - 50 * i).collect();
                 let names = long_names(n);
                 let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                let history = History {
+                let record = Record {
                     entrants: n,
                     ratings: &ratings,
                     games: &games,
                     byes: &[],
                     withdrawn: &[],
                 };
-                let lines = crosstable(&Kind::RoundRobin { double }, &history, &names);
+                let lines = crosstable(&Kind::RoundRobin { double }, &record, &names);
                 assert_fits(&lines, &format!("{n} players, double {double}"));
                 // One block: a header and a row per player, then the legend.
                 assert!(lines[0].starts_with("No Rk Player"), "{}", lines[0]);
@@ -524,14 +524,14 @@ mod tests {
         let mut games = Vec::new();
         let mut byes = Vec::new();
         for round in 1..=9 {
-            let history = History {
+            let record = Record {
                 entrants: n,
                 ratings: &ratings,
                 games: &games,
                 byes: &byes,
                 withdrawn: &[],
             };
-            let paired = swiss_round(&history, round).unwrap();
+            let paired = swiss_round(&record, round).unwrap();
             let mut played = games_of(std::slice::from_ref(&paired), 1);
             for g in &mut played {
                 g.round = round;
@@ -541,14 +541,14 @@ mod tests {
         }
         let names = long_names(n);
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        let history = History {
+        let record = Record {
             entrants: n,
             ratings: &ratings,
             games: &games,
             byes: &byes,
             withdrawn: &[],
         };
-        let lines = crosstable(&Kind::Swiss { rounds: 9 }, &history, &names);
+        let lines = crosstable(&Kind::Swiss { rounds: 9 }, &record, &names);
         assert_fits(&lines, "40 players, 9 rounds");
         assert!(
             lines[0].starts_with("No Rk Player") && lines[0].ends_with("  Pts Buch MBuch"),
@@ -572,44 +572,44 @@ mod tests {
         // 2's 0 + half of 1's 1.5 = 0.75) shares first; 2 and 4 share
         // third on 0, listed by seed. Columns follow the rows' numbers.
         let games = [
-            Game {
+            RoundGame {
                 round: 1,
                 white: 0,
                 black: 3,
-                score: None,
+                result: None,
             },
-            Game {
+            RoundGame {
                 round: 1,
                 white: 1,
                 black: 2,
-                score: Some(Score::BlackWins),
+                result: Some(GameResult::BlackWins),
             },
-            Game {
+            RoundGame {
                 round: 2,
                 white: 3,
                 black: 2,
-                score: None,
+                result: None,
             },
-            Game {
+            RoundGame {
                 round: 2,
                 white: 0,
                 black: 1,
-                score: Some(Score::WhiteWins),
+                result: Some(GameResult::WhiteWins),
             },
-            Game {
+            RoundGame {
                 round: 3,
                 white: 1,
                 black: 3,
-                score: None,
+                result: None,
             },
-            Game {
+            RoundGame {
                 round: 3,
                 white: 2,
                 black: 0,
-                score: Some(Score::Draw),
+                result: Some(GameResult::Draw),
             },
         ];
-        let history = History {
+        let record = Record {
             entrants: 4,
             ratings: &[2100, 1950, 1800, 1500],
             games: &games,
@@ -618,7 +618,7 @@ mod tests {
         };
         let lines = crosstable(
             &Kind::RoundRobin { double: false },
-            &history,
+            &record,
             &["alice", "bob", "carol", "dave"],
         );
         assert_eq!(
@@ -636,20 +636,20 @@ mod tests {
     #[test]
     fn a_history_naming_unknown_entrants_or_missing_names_does_not_panic() {
         let games = [
-            Game {
+            RoundGame {
                 round: 1,
                 white: 0,
                 black: 7,
-                score: Some(Score::WhiteWins),
+                result: Some(GameResult::WhiteWins),
             },
-            Game {
+            RoundGame {
                 round: 2,
                 white: 1,
                 black: 0,
-                score: Some(Score::Draw),
+                result: Some(GameResult::Draw),
             },
         ];
-        let history = History {
+        let record = Record {
             entrants: 2,
             ratings: &[],
             games: &games,
@@ -660,7 +660,7 @@ mod tests {
             Kind::RoundRobin { double: false },
             Kind::Swiss { rounds: 2 },
         ] {
-            let lines = crosstable(&kind, &history, &["only-one-name"]);
+            let lines = crosstable(&kind, &record, &["only-one-name"]);
             assert!(lines.iter().any(|l| l.contains(" ? ")), "{lines:?}");
             assert_fits(&lines, "unknown entrants");
         }

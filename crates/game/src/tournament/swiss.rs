@@ -3,7 +3,7 @@
 //!
 //! What is kept:
 //! - Players are ranked by score, then by seed (the entrant's place, which
-//!   the caller sorted by rating). Score groups are paired from the top.
+//!   the caller sorted by rating). GameResult groups are paired from the top.
 //! - Within a score group, the top half meets the bottom half in order
 //!   (1 v 5, 2 v 6, ... in a group of eight); when that fails, the bottom
 //!   half is permuted in the Dutch order of transpositions (the first
@@ -31,17 +31,17 @@
 //!   players are not paired.
 //!
 //! Simplifications (rulings):
-//! - Score groups are not split into the Dutch "MDP" sub-brackets; the
+//! - GameResult groups are not split into the Dutch "MDP" sub-brackets; the
 //!   search order above stands in for the transposition and exchange
 //!   tables, and floats are not balanced over rounds (no up/downfloat
-//!   history is kept). The number of ungranted colour preferences is not
+//!   record is kept). The number of ungranted colour preferences is not
 //!   minimised over the whole round: the first pairing found in the
 //!   colour-steered order is taken.
 //! - When no pairing keeps the absolute colour rule, the round is paired
 //!   without it (a third game of one colour, or a difference of three, is
 //!   better than ending the tournament); FIDE would allow this only to the
 //!   top scorers of the last round.
-//! - Every game of the history counts for colours, whatever its result
+//! - Every game of the record counts for colours, whatever its result
 //!   (a board once started was played with its colours); a forfeit win
 //!   does not bar a bye, only a bye does.
 //! - Unfinished games count no points: pair a round when the one before
@@ -58,7 +58,7 @@
 
 use std::collections::HashSet;
 
-use super::{Entrant, History, Pairing, PairingError, Round};
+use super::{Entrant, Pairing, PairingError, Record, Round};
 
 /// The most sets of players the last, loosest search (no colour rule)
 /// may try per bye candidate before it gives up; the stricter levels
@@ -157,16 +157,16 @@ const LEVELS: [Level; 3] = [
 
 /// Swiss round `round` (1-based). Err when no legal pairing exists (say
 /// why; the caller ends the tournament early and says so).
-pub fn swiss_round(history: &History<'_>, round: u32) -> Result<Round, PairingError> {
-    let next = next_round(history);
+pub fn swiss_round(record: &Record<'_>, round: u32) -> Result<Round, PairingError> {
+    let next = next_round(record);
     if round != next {
         return Err(PairingError::NotTheNextRound { asked: round, next });
     }
-    let players = ranked_players(history);
+    let players = ranked_players(record);
     if players.len() < 2 {
         return Err(PairingError::TooFewPlayers);
     }
-    let met = meetings(history);
+    let met = meetings(record);
     let byes: Vec<Option<usize>> = if players.len().is_multiple_of(2) {
         vec![None]
     } else {
@@ -197,21 +197,21 @@ pub fn swiss_round(history: &History<'_>, round: u32) -> Result<Round, PairingEr
 }
 
 /// The round after the last one with a game or a bye.
-fn next_round(history: &History<'_>) -> u32 {
-    let games = history.games.iter().map(|g| g.round);
-    let byes = history.byes.iter().map(|(r, _)| *r);
+fn next_round(record: &Record<'_>) -> u32 {
+    let games = record.games.iter().map(|g| g.round);
+    let byes = record.byes.iter().map(|(r, _)| *r);
     games.chain(byes).max().unwrap_or(0) + 1
 }
 
 /// The players still in, best first: score, then seed.
-fn ranked_players(history: &History<'_>) -> Vec<Player> {
-    let mut games: Vec<_> = history.games.iter().collect();
+fn ranked_players(record: &Record<'_>) -> Vec<Player> {
+    let mut games: Vec<_> = record.games.iter().collect();
     games.sort_by_key(|g| g.round);
-    let mut players: Vec<Player> = (0..history.entrants)
-        .filter(|e| !history.has_withdrawn(*e))
+    let mut players: Vec<Player> = (0..record.entrants)
+        .filter(|e| !record.has_withdrawn(*e))
         .map(|entrant| Player {
             entrant,
-            points_x2: history.points_x2(entrant),
+            points_x2: record.points_x2(entrant),
             colours: games
                 .iter()
                 .filter_map(|g| {
@@ -220,7 +220,7 @@ fn ranked_players(history: &History<'_>) -> Vec<Player> {
                         .or((g.black == entrant).then_some(Colour::Black))
                 })
                 .collect(),
-            had_bye: history.byes.iter().any(|(_, e)| *e == entrant),
+            had_bye: record.byes.iter().any(|(_, e)| *e == entrant),
         })
         .collect();
     players.sort_by(|a, b| {
@@ -232,8 +232,8 @@ fn ranked_players(history: &History<'_>) -> Vec<Player> {
 }
 
 /// Who has met whom, by entrant.
-fn meetings(history: &History<'_>) -> HashSet<(Entrant, Entrant)> {
-    history
+fn meetings(record: &Record<'_>) -> HashSet<(Entrant, Entrant)> {
+    record
         .games
         .iter()
         .flat_map(|g| [(g.white, g.black), (g.black, g.white)])
@@ -440,13 +440,13 @@ fn colour_of_higher(h: &Player, l: &Player, odd_board: bool) -> Colour {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::{Game, Score};
+    use crate::tournament::{GameResult, RoundGame};
 
     /// A Swiss in the making: its entrants, games and byes.
     struct Sim {
         entrants: usize,
         ratings: Vec<i32>,
-        games: Vec<Game>,
+        games: Vec<RoundGame>,
         byes: Vec<(u32, Entrant)>,
         withdrawn: Vec<Entrant>,
     }
@@ -462,8 +462,8 @@ mod tests {
             }
         }
 
-        fn history(&self) -> History<'_> {
-            History {
+        fn record(&self) -> Record<'_> {
+            Record {
                 entrants: self.entrants,
                 ratings: &self.ratings,
                 games: &self.games,
@@ -474,13 +474,18 @@ mod tests {
 
         /// Round `round` played: (white, black, score) by 1-based
         /// numbers, and the bye.
-        fn played(&mut self, round: u32, boards: &[(usize, usize, Score)], bye: Option<usize>) {
+        fn played(
+            &mut self,
+            round: u32,
+            boards: &[(usize, usize, GameResult)],
+            bye: Option<usize>,
+        ) {
             for &(white, black, score) in boards {
-                self.games.push(Game {
+                self.games.push(RoundGame {
                     round,
                     white: white - 1,
                     black: black - 1,
-                    score: Some(score),
+                    result: Some(score),
                 });
             }
             self.byes.extend(bye.map(|b| (round, b - 1)));
@@ -490,17 +495,17 @@ mod tests {
         /// game; returns the round.
         fn pair_and_play(
             &mut self,
-            result: &mut impl FnMut(Entrant, Entrant) -> Score,
+            result: &mut impl FnMut(Entrant, Entrant) -> GameResult,
         ) -> Result<Round, PairingError> {
-            let round = next_round(&self.history());
-            let paired = swiss_round(&self.history(), round)?;
+            let round = next_round(&self.record());
+            let paired = swiss_round(&self.record(), round)?;
             for p in &paired.pairings {
                 let score = Some(result(p.white, p.black));
-                self.games.push(Game {
+                self.games.push(RoundGame {
                     round,
                     white: p.white,
                     black: p.black,
-                    score,
+                    result: score,
                 });
             }
             self.byes.extend(paired.bye.map(|b| (round, b)));
@@ -517,12 +522,12 @@ mod tests {
             .collect()
     }
 
-    use Score::{BlackWins, Draw, WhiteWins};
+    use GameResult::{BlackWins, Draw, WhiteWins};
 
     #[test]
     fn round_one_pairs_top_half_against_bottom_half_alternating_colours() {
         let sim = Sim::new(8);
-        let round = swiss_round(&sim.history(), 1).unwrap();
+        let round = swiss_round(&sim.record(), 1).unwrap();
         assert_eq!(boards_of(&round), ["1-5", "6-2", "3-7", "8-4"]);
         assert_eq!(round.bye, None);
     }
@@ -530,12 +535,12 @@ mod tests {
     #[test]
     fn an_odd_field_gives_the_lowest_seed_the_bye_then_the_next_lowest() {
         let mut sim = Sim::new(5);
-        let round = swiss_round(&sim.history(), 1).unwrap();
+        let round = swiss_round(&sim.record(), 1).unwrap();
         assert_eq!(boards_of(&round), ["1-3", "4-2"]);
         assert_eq!(round.bye, Some(4));
         // 5 has its bye point, so among the zero scores 4 is lowest.
         sim.played(1, &[(1, 3, WhiteWins), (4, 2, BlackWins)], Some(5));
-        let round = swiss_round(&sim.history(), 2).unwrap();
+        let round = swiss_round(&sim.record(), 2).unwrap();
         assert_eq!(round.bye, Some(3), "the bye goes to 4, the lowest zero");
     }
 
@@ -546,7 +551,7 @@ mod tests {
         let mut sim = Sim::new(5);
         sim.played(1, &[(1, 3, Draw), (4, 2, Draw)], Some(5));
         sim.played(2, &[(5, 1, BlackWins), (2, 3, Draw)], Some(4));
-        let round = swiss_round(&sim.history(), 3).unwrap();
+        let round = swiss_round(&sim.record(), 3).unwrap();
         let bye = round.bye.unwrap() + 1;
         assert!(bye != 5 && bye != 4, "bye to {bye}");
     }
@@ -572,7 +577,7 @@ mod tests {
             ],
             None,
         );
-        let round = swiss_round(&sim.history(), 2).unwrap();
+        let round = swiss_round(&sim.record(), 2).unwrap();
         assert_eq!(boards_of(&round), ["2-4", "7-1", "5-3", "8-6"]);
     }
 
@@ -582,13 +587,13 @@ mod tests {
         let mut sim = Sim::new(4);
         sim.played(1, &[(1, 2, WhiteWins), (3, 4, WhiteWins)], None);
         sim.played(2, &[(3, 1, BlackWins), (2, 4, WhiteWins)], None);
-        let round = swiss_round(&sim.history(), 3).unwrap();
+        let round = swiss_round(&sim.record(), 3).unwrap();
         // 1 leads (2 points): board 1. 4 had Black twice, 3 White twice:
         // both absolute, both granted.
         assert_eq!(boards_of(&round), ["4-1", "2-3"]);
         sim.played(3, &[(4, 1, Draw), (2, 3, Draw)], None);
         assert_eq!(
-            swiss_round(&sim.history(), 4),
+            swiss_round(&sim.record(), 4),
             Err(PairingError::NoPairingWithoutRepeat)
         );
     }
@@ -603,7 +608,7 @@ mod tests {
         let mut sim = Sim::new(6);
         sim.played(1, &[(2, 1, Draw), (5, 4, Draw), (6, 3, Draw)], None);
         sim.played(2, &[(5, 1, Draw), (6, 4, Draw), (2, 3, Draw)], None);
-        let round = swiss_round(&sim.history(), 3).unwrap();
+        let round = swiss_round(&sim.record(), 3).unwrap();
         assert_eq!(boards_of(&round), ["1-6", "4-2", "3-5"]);
     }
 
@@ -616,7 +621,7 @@ mod tests {
             None,
         );
         sim.withdrawn.push(0);
-        let round = swiss_round(&sim.history(), 2).unwrap();
+        let round = swiss_round(&sim.record(), 2).unwrap();
         let seated: Vec<_> = round
             .pairings
             .iter()
@@ -632,19 +637,19 @@ mod tests {
     fn only_the_next_round_can_be_paired() {
         let sim = Sim::new(4);
         assert_eq!(
-            swiss_round(&sim.history(), 2),
+            swiss_round(&sim.record(), 2),
             Err(PairingError::NotTheNextRound { asked: 2, next: 1 })
         );
         let mut lonely = Sim::new(2);
         lonely.withdrawn.push(1);
         assert_eq!(
-            swiss_round(&lonely.history(), 1),
+            swiss_round(&lonely.record(), 1),
             Err(PairingError::TooFewPlayers)
         );
     }
 
     /// A reproducible stream of results (a linear congruential generator).
-    fn results(seed: u64) -> impl FnMut(Entrant, Entrant) -> Score {
+    fn results(seed: u64) -> impl FnMut(Entrant, Entrant) -> GameResult {
         let mut state = seed;
         move |_, _| {
             state = state
@@ -660,10 +665,10 @@ mod tests {
 
     /// Whether the players still in can be paired without a repeat and
     /// with a bye to someone who has had none, by trying everything.
-    fn pairable_by_brute_force(history: &History<'_>) -> bool {
-        let met = meetings(history);
-        let players: Vec<Entrant> = (0..history.entrants)
-            .filter(|e| !history.has_withdrawn(*e))
+    fn pairable_by_brute_force(record: &Record<'_>) -> bool {
+        let met = meetings(record);
+        let players: Vec<Entrant> = (0..record.entrants)
+            .filter(|e| !record.has_withdrawn(*e))
             .collect();
         fn pair_all(left: &[Entrant], met: &HashSet<(Entrant, Entrant)>) -> bool {
             let Some((&first, rest)) = left.split_first() else {
@@ -679,7 +684,7 @@ mod tests {
         }
         players.iter().any(|&bye| {
             let others: Vec<_> = players.iter().copied().filter(|x| *x != bye).collect();
-            !history.byes.iter().any(|(_, e)| *e == bye) && pair_all(&others, &met)
+            !record.byes.iter().any(|(_, e)| *e == bye) && pair_all(&others, &met)
         })
     }
 
@@ -696,7 +701,7 @@ mod tests {
                     sim.withdrawn.push(n - 1 - seed as usize % 2);
                 }
                 for _ in 0..n {
-                    let before = sim.history();
+                    let before = sim.record();
                     let pairable = pairable_by_brute_force(&before);
                     let round = next_round(&before);
                     match swiss_round(&before, round) {
@@ -721,8 +726,8 @@ mod tests {
     /// Every player still in sits once (a board or the bye), no one
     /// meets again, no one has a second bye.
     fn check_round(sim: &Sim, round: &Round) {
-        let history = sim.history();
-        let met = meetings(&history);
+        let record = sim.record();
+        let met = meetings(&record);
         let mut seated: Vec<Entrant> = round
             .pairings
             .iter()
@@ -745,8 +750,8 @@ mod tests {
     /// Players whose colours now break the absolute rules (a difference
     /// beyond two, three in a row).
     fn colour_rules_broken(sim: &Sim) -> u32 {
-        let history = sim.history();
-        ranked_players(&history)
+        let record = sim.record();
+        ranked_players(&record)
             .iter()
             .filter(|p| {
                 let whites = p.colours.iter().filter(|c| **c == Colour::White).count() as i64;
@@ -771,7 +776,7 @@ mod tests {
         let mut sim = Sim::new(64);
         let mut result = results(64);
         for round in 1..=20 {
-            let paired = swiss_round(&sim.history(), round).unwrap();
+            let paired = swiss_round(&sim.record(), round).unwrap();
             check_round(&sim, &paired);
             sim.pair_and_play(&mut result).unwrap();
         }
