@@ -48,14 +48,14 @@
 //!   told "the words are out of order", never which word, and only at
 //!   that address. Every password verified in a mail is masked
 //!   (`*****`, any case, however quoted or bracketed: see
-//!   [`text::Hidden`]) in the answers to the mail's sender (their own
+//!   [`masking::Hidden`]) in the answers to the mail's sender (their own
 //!   copies, the quotes of their commands) and in its log line, and never
 //!   in a mail to anyone else: masking there made what others read depend
 //!   on what the password is (an observer named after a guess read
 //!   `*****` in the list of observers), an oracle. Of the sender's own
 //!   words others read (the comment, a chat line, a message) the word
 //!   equal to the password the command gave is masked
-//!   (`text::commented`, `text::own_text`): that depends on what the
+//!   (`sentences::commented`, `sentences::own_text`): that depends on what the
 //!   sender wrote, not on what the password is.
 //! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
 //!   argon2id runs per inbound mail, verifications and hashes of new
@@ -148,7 +148,7 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
-use super::{text, Ctx, Handled, Refusal, Reply, ServerError};
+use super::{masking, Ctx, Handled, Refusal, Reply, ServerError};
 use crate::store::{self, CountScope};
 use game::command::{self, Credentials};
 
@@ -174,11 +174,11 @@ enum Kind {
 pub(crate) struct Session {
     /// Passwords verified right: masked in the answers to the sender and in
     /// the log line.
-    secrets: RefCell<text::Hidden>,
+    secrets: RefCell<masking::Hidden>,
     /// Words that may be a password (a nonexistent userid, the words after
     /// a wrong password): masked in the quotes of commands, the comment
     /// quoted back and the log line.
-    hidden: RefCell<text::Hidden>,
+    hidden: RefCell<masking::Hidden>,
     /// Userids given a wrong password (or code) by the command in hand,
     /// counted after its savepoint.
     failures: RefCell<Vec<(String, Kind)>>,

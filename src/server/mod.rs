@@ -51,20 +51,22 @@ pub(crate) mod credentials;
 mod guard;
 mod help;
 mod loaded;
+mod masking;
 mod password;
 mod pending;
 mod play;
 mod queued;
 mod record;
 mod reply;
+mod sentences;
 mod settings;
 mod show;
 mod social;
 mod strangers;
 pub mod templates;
-mod text;
 mod timers;
 mod tournament;
+mod wrapping;
 
 use chrono::{DateTime, Utc};
 use minijinja::context;
@@ -1328,7 +1330,7 @@ impl<'a> Server<'a> {
         // sender the error quotes the command line alone, never the body,
         // so the server cannot be made to mail a stranger's text.
         let comment = if ctx.session.sender_confirmed(ctx.conn, ctx.sender)? {
-            text::masked_like(ctx.comment.trim(), ctx.line, masked)
+            masking::masked_like(ctx.comment.trim(), ctx.line, masked)
         } else {
             String::new()
         };

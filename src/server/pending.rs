@@ -60,7 +60,7 @@
 use super::compose::{numbered_move_list, RECENT_PLIES};
 use super::loaded::{all_plies, load, replay, Loaded};
 use super::play;
-use super::text::{capitalise, commented, move_refusal};
+use super::sentences::{capitalise, commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::store::{self, BoardStatus, PendingKind, PendingMove};
 use game::command::{Credentials, MoveAction, PreviewFrom};

@@ -4,8 +4,8 @@
 use minijinja::context;
 
 use super::loaded::{load, passes, require_board, seat_to_act};
+use super::sentences::{and_list, counted};
 use super::show::show_mail;
-use super::text::{and_list, counted};
 use super::{confirm, Ctx, Handled, Refusal, Reply};
 use crate::store::{self, BoardStatus};
 use game::command::Credentials;
@@ -64,7 +64,7 @@ pub(crate) fn chat(
         .into());
     }
     confirm::needs_confirmed(&user, "chat")?;
-    let text = super::text::own_text(ctx, &who.password);
+    let text = super::sentences::own_text(ctx, &who.password);
     if text.is_empty() {
         return Err(Refusal::new(
             "Your chat mail has no text: write the message in the body of the mail.",
@@ -454,7 +454,7 @@ pub(crate) fn message_users(
 ) -> Handled<Vec<Reply>> {
     let user = ctx.authenticate(who)?;
     confirm::needs_confirmed(&user, "send messages")?;
-    let text = super::text::own_text(ctx, &who.password);
+    let text = super::sentences::own_text(ctx, &who.password);
     if text.is_empty() {
         return Err(
             Refusal::new("Your message has no text: write it in the body of the mail.").into(),

@@ -117,7 +117,7 @@ pub(super) fn tournament(
     let to = ctx.answer_to(&user).to_string();
     let text = match action {
         TournamentAction::Create(Err(sentence)) => {
-            return Err(Refusal::new(super::text::capitalise(sentence)).into())
+            return Err(Refusal::new(super::sentences::capitalise(sentence)).into())
         }
         TournamentAction::Create(Ok(plan)) => {
             super::confirm::needs_confirmed(&user, "open tournaments")?;

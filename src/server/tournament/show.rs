@@ -30,7 +30,7 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
         format!("{} tournament {}: {}.", game.title(), t.name, describe(t)),
         format!(
             "{}.",
-            crate::server::text::capitalise(&state_words(t, table.entrants.len()))
+            crate::server::sentences::capitalise(&state_words(t, table.entrants.len()))
         ),
     ];
     if !t.note.is_empty() {
