@@ -36,7 +36,7 @@
 
 pub mod notation;
 pub mod state;
-pub mod text;
+pub mod position_text;
 mod turn;
 pub mod units;
 
