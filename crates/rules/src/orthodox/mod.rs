@@ -64,6 +64,7 @@ mod movegen;
 pub mod pieces;
 pub mod position;
 pub mod read;
+mod refusal;
 pub mod san;
 pub mod state;
 pub mod variant;
