@@ -1,8 +1,8 @@
 //! What one hostile mail costs: `cargo bench --bench hostile`.
 //!
-//! Builds each mail of issue #32's table, hands it to the release binary's
+//! Builds each mail of the table below, hands it to the release binary's
 //! `process` (a child of its own, on an installation with a long board,
-//! aiming at the issue's 4,200 plies: its generator stops where it finds
+//! aiming at 4,200 plies: its generator stops where it finds
 //! no chess move that does not end the game; the users alice and bob and
 //! the computer player), and measures
 //! the child's processor time (user + system) and peak resident memory

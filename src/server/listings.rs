@@ -127,7 +127,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
     let mut lines = Vec::new();
     let boards = store::boards_of_game(ctx.conn, game.name())?;
     // The players column as wide as its widest entry (not a fixed 30), so
-    // that a line of usual userids fits a mail line (issue #23).
+    // that a line of usual userids fits a mail line.
     let pair = boards
         .iter()
         .map(|b| b.players.join(" - ").chars().count())

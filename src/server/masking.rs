@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn masking_looks_each_word_up_once_whatever_is_hidden() {
-        // The 120k-word Subject and 120 KB body of issue #32: one set
+        // A 120k-word Subject and a 120 KB body: one set
         // lookup per word of the text, none per hidden word.
         let line = format!("xyzzy{}", " a".repeat(120_000));
         let body = "lorem ipsum ".repeat(10_000);

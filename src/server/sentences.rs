@@ -80,7 +80,7 @@ fn mark_of(text: &str) -> Option<Mark> {
     ends(text).or_else(|| text.split_once('/').and_then(|(before, _)| ends(before)))
 }
 
-/// Ruling (issue #23 §5): the check mark a player writes is not trusted.
+/// Ruling: the check mark a player writes is not trusted.
 /// When `input` ends in `+` or `#` (`++` counts as `#`) and the move as
 /// played is stored as `stored` with another mark or none, the move is
 /// played and stored as the rules write it, and this one sentence (for
@@ -106,8 +106,8 @@ pub(crate) fn check_mark_note(player: &str, input: &str, stored: &str) -> Option
 
 /// The sentence a board mail to an address not yet confirmed carries in
 /// place of the comments it leaves out (`authors` wrote them; `None` when
-/// there are none): nothing a player wrote goes to such an address (issue
-/// #31), and the player is told so and how to confirm (issue #23 §5).
+/// there are none): nothing a player wrote goes to such an address, and the
+/// player is told so and how to confirm.
 pub(crate) fn held_back_comments(authors: &[String]) -> Option<String> {
     let (comments, are) = match authors.len() {
         0 => return None,

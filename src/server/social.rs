@@ -12,7 +12,7 @@ use rules::{self, Game};
 /// clock hour (see [`may_write_to`]).
 pub(crate) const WRITES_PER_READER_PER_HOUR: u32 = 5;
 
-/// Ruling (issue #37): a player's messages and chats reach one reader at
+/// Ruling: a player's messages and chats reach one reader at
 /// most [`WRITES_PER_READER_PER_HOUR`] times a clock hour, so no one
 /// buries another in mail (a message names up to `[limits]
 /// max_list_items` readers, and any player may chat on a board they
@@ -104,7 +104,7 @@ pub(crate) fn chat(
         }
         replies.extend(ctx.notice_to_user(&reader, subject.clone(), &said)?);
     }
-    // The sender's own copy, with who did not get it (issue #23 §5: as a
+    // The sender's own copy, with who did not get it (as a
     // `message`, a chat is never mailed to an unconfirmed address and the
     // reader hears of it later; the sender hears now).
     let mut own = said;
@@ -119,7 +119,7 @@ pub(crate) fn chat(
 }
 
 /// `<game> subscribe <board>...|all <userid> <pw>`: observe boards.
-/// Ruling (issue #31): a board has at most `[limits] observers_per_board`
+/// Ruling: a board has at most `[limits] observers_per_board`
 /// observers. A board named that is full refuses the command; `subscribe
 /// all` observes every active board that is not full and names the others.
 pub(crate) fn subscribe(
@@ -233,7 +233,7 @@ pub(crate) fn unsubscribe(
 /// `message <userid> <pw> <to-userid>...`: the body goes to those players;
 /// their addresses stay hidden (each gets a mail of their own).
 ///
-/// Ruling (issue #23 §5, within issue #31's double opt-in): a recipient
+/// Ruling (within the double opt-in of addresses): a recipient
 /// with no confirmed address gets nothing, and the message is not kept.
 /// The sender's answer names who did not get it and why. The recipient is
 /// told that a message from the sender was held back (who, and how many;

@@ -186,8 +186,7 @@ pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
 /// The history counts [`Engine::position_key`]s (a fixed hash of
 /// [`Engine::repetition_key`], see [`key`](super::key)), not the keys
 /// themselves, so that a board can be loaded from its current position
-/// text and the keys stored with its plies, without replaying them ([`Position::resume_history`], issue
-/// #14). Two different positions count as one only when their 64-bit keys
+/// text and the keys stored with its plies, without replaying them ([`Position::resume_history`]). Two different positions count as one only when their 64-bit keys
 /// collide. A history holds at most about 100 keys (the move rule draws at
 /// 100 plies without an irreversible action), so each ply risks a false
 /// count with odds below 100 / 2^64 (about 5e-18), and a false draw needs

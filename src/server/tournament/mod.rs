@@ -1,4 +1,4 @@
-//! Tournaments by mail (issue #27): `<game> tournament create|join|leave|
+//! Tournaments by mail: `<game> tournament create|join|leave|
 //! start|withdraw|show|pgn` and `<game> tournaments`, the start (seeding,
 //! every round robin round or the first Swiss round, the boards), the next
 //! Swiss round when a round's last board ends, withdrawals and forfeits
@@ -21,8 +21,7 @@
 //!   finished that they opened, the server `[limits] open_tournaments`.
 //! - Seeding: rating in the game descending (the start rating for the
 //!   unrated), then join order. Entrant `n` of the crosstable is seed `n`.
-//! - Only accounts with a confirmed address open or join by mail (issue
-//!   #37): a signup nobody confirmed cannot fill the server's tournaments.
+//! - Only accounts with a confirmed address open or join by mail: a signup nobody confirmed cannot fill the server's tournaments.
 //!   The server's `[limits] open_tournaments` bounds what mail opens; the
 //!   admin CLI opens beyond it.
 //! - Signing off (by mail, or `admin user remove`) leaves every open

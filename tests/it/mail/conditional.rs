@@ -1,4 +1,4 @@
-//! Conditional moves (issue #26) by mail, through the real binary (Maildir
+//! Conditional moves by mail, through the real binary (Maildir
 //! in and out, `poll`): trees entered by Subject, by `multiple` and by
 //! reply; answers played in the opponent's mail's transaction and marked
 //! `(Cond)`; deviations clearing the tree and telling only its owner; the

@@ -1,4 +1,4 @@
-//! Tournaments by mail through the real binary (issue #27): a 4-player
+//! Tournaments by mail through the real binary: a 4-player
 //! round robin and a 5-player 3-round Swiss played to the end with
 //! fool's mates, resignations and agreed draws, every crosstable checked
 //! against values worked out here by hand (or, for the Swiss, from the

@@ -1,4 +1,4 @@
-//! Every game's record replays (issue #23 §4): the move text of a game's
+//! Every game's record replays: the move text of a game's
 //! PGN record, as the server writes it, fed to `<game> preview new`,
 //! reproduces the game's position. Random games of all eight games are
 //! played to their end or a number of plies; the record is written by

@@ -1,4 +1,4 @@
-//! Position keys are stable data (issue #25): they are stored with every
+//! Position keys are stable data: they are stored with every
 //! ply, so their values are pinned here (a change of algorithm or of a
 //! game's canonical state fails this file and needs a new key version and
 //! a migration, see `rules::key`), and a board whose plies carry keys of

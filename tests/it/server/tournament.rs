@@ -1,4 +1,4 @@
-//! Tournaments (issue #27) through the server's library face: create,
+//! Tournaments through the server's library face: create,
 //! join, leave, start, the boards made, the next Swiss round, withdrawal,
 //! forfeits for silence, show, pgn, the list, and the refusals.
 

@@ -123,7 +123,7 @@ const SEED_LARGE: &str = "      a   b   c   d   e   f   g   h   i   j   k   l   
 ";
 
 /// The small one as the seed draws it: Black in capitals, White in lower
-/// case (issue #23), trailing blanks cut.
+/// case (as pbmserv draws it), trailing blanks cut.
 const SEED_SMALL: &str = "     a b c d e f g h i j k l m n o p
    +---------------------------------+
  8 | R N B Q R N B Q K B N R Q B N R |  8

@@ -1,4 +1,4 @@
-//! Tournaments, the pure core (issue #27): who plays whom with which
+//! Tournaments, the pure core: who plays whom with which
 //! colour, the standings with their tiebreaks, withdrawals, and the
 //! crosstable as mail lines. It imports nothing of ours: the store maps
 //! its rows to a [`Record`] and back; the server mails what comes out.
