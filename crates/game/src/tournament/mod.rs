@@ -7,14 +7,14 @@
 //!   (`berger.rs`).
 //! - [`swiss_round`]: one round of a Swiss, the FIDE Dutch system as far
 //!   as it applies to mail play; each simplification is written in
-//!   `swiss.rs`.
+//!   `swiss/`.
 //! - [`standings`]: points and tiebreaks (Sonneborn-Berger for a round
 //!   robin; Buchholz and Median-Buchholz for a Swiss), `standings.rs`.
 //! - [`withdraw`]: what a withdrawal does to the entrant's games (ICCF:
 //!   forfeits, or annulment before half the games are finished),
 //!   `withdrawal.rs`.
 //! - [`crosstable`]: the table as lines of at most 78 columns,
-//!   `crosstable.rs`.
+//!   `crosstable/`.
 //!
 //! Fixed point, so that no float decides a rank: points are counted in
 //! half points (`points_x2`: a win or a bye 2, a draw 1);
@@ -178,7 +178,7 @@ pub enum PairingError {
     /// The round asked for is not the next one.
     NotTheNextRound { asked: u32, next: u32 },
     /// The search for a pairing ran past its step budget without
-    /// deciding (see `swiss.rs`).
+    /// deciding (see `swiss/`).
     SearchTooLong,
 }
 
