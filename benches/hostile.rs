@@ -1,6 +1,6 @@
 //! What one hostile mail costs: `cargo bench --bench hostile`.
 //!
-//! Builds each kind of hostile mail, hands it to the release binary's
+//! Builds each mail of the table below, hands it to the release binary's
 //! `process` (a child of its own, on an installation with a long board,
 //! aiming at 4,200 plies: its generator stops where it finds
 //! no chess move that does not end the game; the users alice and bob and

@@ -1,4 +1,4 @@
-//! What the password and masking mails of issue #32 cost:
+//! What the password and masking mails cost:
 //! `cargo bench --bench passwords`.
 //!
 //! Each mail goes through the release binary's `process` (a fresh process,

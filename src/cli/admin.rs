@@ -65,7 +65,7 @@ fn tournament(
             options,
         } => {
             let plan = admin::tournament_plan(
-                matches!(kind, super::TournamentKind::Swiss),
+                kind == "swiss",
                 players,
                 double,
                 rounds,

@@ -161,8 +161,9 @@ pub(crate) enum TournamentCmd {
     Create {
         name: String,
         game: String,
-        #[arg(long, value_enum)]
-        kind: TournamentKind,
+        /// `roundrobin` or `swiss`.
+        #[arg(long, value_parser = ["roundrobin", "swiss"])]
+        kind: String,
         #[arg(long)]
         players: u32,
         /// Round robin: every pair twice, colours swapped.
@@ -221,12 +222,6 @@ pub(crate) enum TournamentCmd {
         #[arg(long)]
         game: Option<String>,
     },
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum TournamentKind {
-    Roundrobin,
-    Swiss,
 }
 
 #[derive(Subcommand)]

@@ -165,7 +165,7 @@ pub(crate) fn check_password(password: &str) -> Result<(), Refusal> {
         None => Ok(()),
         Some(why) => Err(Refusal::new(format!(
             "{}; choose another password.",
-            super::text::capitalise(why)
+            super::sentences::capitalise(why)
         ))),
     }
 }

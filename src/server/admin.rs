@@ -417,7 +417,7 @@ pub(crate) fn broadcast(ctx: &Ctx<'_>, who: &Credentials) -> Handled<Vec<Reply>>
         "Broadcast sent",
         format!(
             "Your broadcast went to {}.",
-            super::text::counted(n as i64, "user", "users")
+            super::sentences::counted(n as i64, "user", "users")
         ),
     )?);
     Ok(replies)

@@ -113,7 +113,7 @@ impl<'a> BoardView<'a> {
     /// The same view without the comment (nor a queued move's), for
     /// addresses not yet confirmed (they get nothing a player wrote). What
     /// is left out is said, with how to confirm (issue #23 §5; see
-    /// [`super::text::held_back_comments`]).
+    /// [`super::sentences::held_back_comments`]).
     pub(super) fn without_comment(&self) -> BoardView<'a> {
         let (kept, dropped): (Vec<String>, Vec<String>) = self
             .news
@@ -127,7 +127,7 @@ impl<'a> BoardView<'a> {
             }
         }
         let mut news = kept;
-        news.extend(super::text::held_back_comments(&authors));
+        news.extend(super::sentences::held_back_comments(&authors));
         BoardView {
             game: self.game,
             row: self.row,

@@ -42,7 +42,7 @@
 use super::loaded::Loaded;
 use super::play;
 use super::seat::{seat, Seated};
-use super::text::move_refusal;
+use super::sentences::move_refusal;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::limits::{MAX_CONDITIONAL_LINES, MAX_CONDITIONAL_PLIES};
 use crate::store::{self, PendingKind};
@@ -223,7 +223,7 @@ fn add(
     }
     news.push_str(&format!(
         " You hold {} there; to see them, send: {} if {number} {} <password> list",
-        super::text::counted(tree.lines().len() as u32, "line", "lines"),
+        super::sentences::counted(tree.lines().len() as u32, "line", "lines"),
         game.name(),
         owner.user.userid
     ));

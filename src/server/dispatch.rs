@@ -3,8 +3,8 @@
 //! [`BoardAct`]: [`board_act`] is its only row here.
 
 use super::{
-    account, admin, challenge, conditional, confirm, help, play, preview, queue, settings, show,
-    social, submit, tournament,
+    account, admin, challenge, conditional, confirm, help, listings, play, preview, queue,
+    settings, show, social, submit, tournament,
 };
 use super::{Ctx, Handled, Refusal, Reply};
 use game::command::{BoardAct, Command, Credentials, GameCommand, MoveAction, Parsed};
@@ -23,12 +23,12 @@ pub(super) fn execute(ctx: &Ctx<'_>, parsed: &Parsed) -> Handled<Vec<Reply>> {
         Command::ChangeAddress { who, addresses } => account::change_address(ctx, who, addresses),
         Command::Signoff { who } => account::signoff(ctx, who),
         Command::ConfirmAddress { userid, code } => confirm::confirm_address(ctx, userid, code),
-        Command::List { games } => social::list(ctx, games),
+        Command::List { games } => listings::list(ctx, games),
         Command::Vacation { who, days } => settings::vacation(ctx, who, *days),
         Command::ShowVacation { who } => settings::vacation_report(ctx, who),
         Command::Message { who, to } => social::message_users(ctx, who, to),
         Command::Broadcast { who } => admin::broadcast(ctx, who),
-        Command::AllShow { userid, filter } => social::all_show(ctx, userid, *filter),
+        Command::AllShow { userid, filter } => listings::all_show(ctx, userid, *filter),
         Command::Game { game, command } => execute_game(ctx, game, command),
     }
 }
@@ -64,12 +64,12 @@ fn execute_game(ctx: &Ctx<'_>, game: &str, command: &GameCommand) -> Handled<Vec
         GameCommand::Unsubscribe { boards, all, who } => {
             social::unsubscribe(ctx, rules, boards, *all, who)
         }
-        GameCommand::Standings => social::standings(ctx, rules),
+        GameCommand::Standings => listings::standings(ctx, rules),
         GameCommand::ShowAs {
             who,
             boards,
             filter,
-        } => social::show_as(ctx, rules, who, boards, *filter),
+        } => listings::show_as(ctx, rules, who, boards, *filter),
         GameCommand::Notify { who, boards } => settings::notify(ctx, rules, who, boards),
         GameCommand::AcceptChallenges { who } => {
             settings::challenges(ctx, rules, who, |s| s.accepts = true)
@@ -81,8 +81,8 @@ fn execute_game(ctx: &Ctx<'_>, game: &str, command: &GameCommand) -> Handled<Vec
             settings::challenges(ctx, rules, who, |s| s.limit = *max)
         }
         GameCommand::ShowLimit { who } => settings::limit_report(ctx, rules, who),
-        GameCommand::History => social::history(ctx, rules),
-        GameCommand::Players => social::players(ctx, rules),
+        GameCommand::History => listings::history(ctx, rules),
+        GameCommand::Players => listings::players(ctx, rules),
         GameCommand::Seek { who, note } => challenge::seek(ctx, rules, who, note),
         GameCommand::Record { board } => show::record(ctx, rules, *board),
         GameCommand::Tournament(command) => tournament::execute(ctx, rules, command),

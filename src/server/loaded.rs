@@ -348,7 +348,11 @@ pub(crate) fn apply_ply(
     let corrected = game
         .marks_checks()
         .then(|| {
-            super::text::check_mark_note(&loaded.row.players[seat.index()], text, &played.notation)
+            super::sentences::check_mark_note(
+                &loaded.row.players[seat.index()],
+                text,
+                &played.notation,
+            )
         })
         .flatten();
     let ply = Ply {

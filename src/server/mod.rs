@@ -56,7 +56,9 @@ pub(crate) mod credentials;
 mod dispatch;
 mod guard;
 mod help;
+mod listings;
 mod loaded;
+mod masking;
 mod outbox;
 mod password;
 mod play;
@@ -65,15 +67,16 @@ mod queue;
 mod record;
 mod reply;
 mod seat;
+mod sentences;
 mod settings;
 mod show;
 mod social;
 mod strangers;
 mod submit;
 pub mod templates;
-mod text;
 mod timers;
 mod tournament;
+mod wrapping;
 
 use chrono::{DateTime, Utc};
 use minijinja::context;
@@ -1081,7 +1084,7 @@ impl<'a> Server<'a> {
         // sender the error quotes the command line alone, never the body,
         // so the server cannot be made to mail a stranger's text.
         let comment = if ctx.session.sender_confirmed(ctx.conn, ctx.sender)? {
-            text::masked_like(ctx.comment.trim(), ctx.line, masked)
+            masking::masked_like(ctx.comment.trim(), ctx.line, masked)
         } else {
             String::new()
         };

@@ -7,7 +7,7 @@ use super::compose::Occasion;
 use super::computer;
 use super::loaded::{apply_move, finish, replay_all, Loaded};
 use super::seat::{seat, Seated};
-use super::text::{commented, move_refusal};
+use super::sentences::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::store::{self, BoardEnding, BoardStatus, Proposal};
 use game::command::{Credentials, MoveAction};
@@ -208,7 +208,7 @@ impl Board<'_, '_> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let to_act = loaded.position.to_act();
         if to_act != seat {
-            return Err(self.refuse(super::text::out_of_turn(
+            return Err(self.refuse(super::sentences::out_of_turn(
                 game,
                 number,
                 &loaded.row.players[to_act.index()],

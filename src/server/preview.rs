@@ -20,7 +20,7 @@
 
 use super::compose::{numbered_move_list, RECENT_PLIES};
 use super::loaded::{all_plies, load, replay, Loaded};
-use super::text::capitalise;
+use super::sentences::capitalise;
 use super::{Ctx, Failure, Handled, Refusal, Reply};
 use crate::store;
 use game::command::PreviewFrom;

@@ -39,7 +39,7 @@
 use super::loaded::{load, Loaded};
 use super::play;
 use super::seat::{seat, Seated};
-use super::text::{capitalise, commented};
+use super::sentences::{capitalise, commented};
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::store::{self, PendingKind, PendingMove};
 use game::command::{Credentials, MoveAction};

@@ -209,7 +209,7 @@ pub(crate) fn how_to_answer(key: &ReplyKey) -> String {
         "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
         key.game, key.board, key.userid
     );
-    super::text::wrap(&text, super::text::MAIL_WIDTH)
+    super::wrapping::wrap(&text, super::wrapping::MAIL_WIDTH)
 }
 
 /// The token an id of `In-Reply-To`/`References` carries, if it has a

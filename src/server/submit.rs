@@ -18,7 +18,7 @@ use super::play;
 use super::preview::{hypothetical_body, preview_subject};
 use super::queue::{board_move, relayed_comment, to_act};
 use super::seat::{seat, Seated};
-use super::text::move_refusal;
+use super::sentences::move_refusal;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::store::{self, PendingKind, PendingMove};
 use game::command::{Credentials, MoveAction};

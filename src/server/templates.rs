@@ -85,7 +85,7 @@ pub enum TemplateError {
 }
 
 /// The `wrap` filter: prose wrapped at word boundaries to the 78 columns
-/// of a mail line (see [`super::text::wrap`] for what is left as it is).
+/// of a mail line (see [`super::wrapping::wrap`] for what is left as it is).
 /// Nothing (an undefined or none value) stays nothing, so `{% if x %}`
 /// tests still work on a wrapped value; any other value is wrapped as the
 /// text it renders to.
@@ -97,7 +97,7 @@ fn wrap_filter(value: Value) -> Value {
         Some(s) => s.to_string(),
         None => value.to_string(),
     };
-    Value::from(super::text::wrap(&text, super::text::MAIL_WIDTH))
+    Value::from(super::wrapping::wrap(&text, super::wrapping::MAIL_WIDTH))
 }
 
 /// The `underline` filter: a line of `=` as long as the value's text (in
@@ -123,7 +123,7 @@ fn clip_filter(value: Value, width: usize) -> Value {
         Some(s) => s.to_string(),
         None => value.to_string(),
     };
-    Value::from(super::text::clip(&text, width))
+    Value::from(super::wrapping::clip(&text, width))
 }
 
 /// The loaded templates.

@@ -1,34 +1,29 @@
-//! Tournaments: their rows, entrants, games by round and byes
-//! (migration 0041). The pairing and scoring are `game::tournament`'s;
-//! the server maps these rows to its `History`.
+//! Tournaments: their rows, entrants, games by round and byes. The
+//! pairing and scoring are `game::tournament`'s; the server maps these
+//! rows to its `Record`.
 
 use super::Cached;
 use chrono::{DateTime, Utc};
+use game::tournament::Kind;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Result, StoreError, StoredTime};
 
-/// Round robin or Swiss, as stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentKind {
-    RoundRobin,
-    Swiss,
+/// A tournament's kind as its row holds it: `kind` (`roundrobin` or
+/// `swiss`), `double` (a round robin twice over) and, for a Swiss,
+/// `rounds`. The one place that maps the columns to [`Kind`] and back.
+fn kind_columns(kind: Kind) -> (&'static str, bool) {
+    match kind {
+        Kind::RoundRobin { double } => ("roundrobin", double),
+        Kind::Swiss { .. } => ("swiss", false),
+    }
 }
 
-impl TournamentKind {
-    pub(crate) fn text(self) -> &'static str {
-        match self {
-            TournamentKind::RoundRobin => "roundrobin",
-            TournamentKind::Swiss => "swiss",
-        }
-    }
-
-    fn read(text: &str) -> Result<TournamentKind> {
-        match text {
-            "roundrobin" => Ok(TournamentKind::RoundRobin),
-            "swiss" => Ok(TournamentKind::Swiss),
-            other => Err(StoreError::Corrupt(format!("tournament kind {other:?}"))),
-        }
+fn read_kind(text: &str, double: bool, rounds: u32) -> Result<Kind> {
+    match text {
+        "roundrobin" => Ok(Kind::RoundRobin { double }),
+        "swiss" => Ok(Kind::Swiss { rounds }),
+        other => Err(StoreError::Corrupt(format!("tournament kind {other:?}"))),
     }
 }
 
@@ -59,9 +54,8 @@ pub struct Tournament {
     pub id: i64,
     pub game: String,
     pub name: String,
-    pub kind: TournamentKind,
-    /// Round robin: every pair plays twice, colours swapped.
-    pub double: bool,
+    /// Round robin (once or twice over) or Swiss (its rounds).
+    pub kind: Kind,
     /// Swiss: the rounds asked for; round robin: set at the start.
     pub rounds: u32,
     /// The players wanted: the tournament starts when this many joined.
@@ -86,8 +80,9 @@ pub struct Tournament {
 pub(crate) struct NewTournament<'a> {
     pub game: &'a str,
     pub name: &'a str,
-    pub kind: TournamentKind,
-    pub double: bool,
+    pub kind: Kind,
+    /// Swiss: the rounds asked for (as in `kind`); round robin: 0 until
+    /// the start.
     pub rounds: u32,
     pub size: u32,
     pub options: &'a [String],
@@ -180,8 +175,7 @@ impl RawTournament {
             id: self.id,
             game: self.game,
             name: self.name,
-            kind: TournamentKind::read(&self.kind)?,
-            double: self.double,
+            kind: read_kind(&self.kind, self.double, self.rounds)?,
             rounds: self.rounds,
             size: self.size,
             options: self.options.split_whitespace().map(String::from).collect(),
@@ -209,6 +203,7 @@ fn many(conn: &Connection, sql: &str, p: impl rusqlite::Params) -> Result<Vec<To
 
 /// Open a tournament; its id. The caller checked that the name is free.
 pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> Result<i64> {
+    let (kind, double) = kind_columns(new.kind);
     conn.exec(
         "INSERT INTO tournaments (game, name, kind, double, rounds, size, options, nag_days,
                                   forfeit_days, total_days, creator, created_at)
@@ -216,8 +211,8 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
         params![
             new.game,
             new.name,
-            new.kind.text(),
-            new.double,
+            kind,
+            double,
             new.rounds,
             new.size,
             new.options.join(" "),

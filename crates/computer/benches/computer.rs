@@ -1,8 +1,9 @@
 //! The computer player's search speed: `cargo bench --bench computer`
 //! prints nodes per second for every game, searched to a fixed depth from
 //! a position a few plies into the game (the same plies every run). The
-//! strength sample of the issue (a hundred games per game against a
-//! random player) is `cargo test --test computer_strength -- --ignored`.
+//! full strength sample (a hundred games per game against a random
+//! player) is `cargo test -p pbmchess-computer --test it strength --
+//! --ignored`.
 //! A plain main; no harness. Under `cargo test --all-targets` (no
 //! `--bench` argument) it searches shallower.
 

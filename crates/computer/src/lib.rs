@@ -1,7 +1,7 @@
 //! The computer player's mind: given a position of any game, which action
 //! to take, and whether a draw offer suits it. Depends on [`rules`] only
 //! (the server asks it and plays what it says): one [`search`] for every
-//! game, through the [`Tree`](rules::tree::Tree) each position
+//! game, through the [`SearchTree`](rules::tree::SearchTree) each position
 //! offers; what a position is worth comes from each game's engine
 //! ([`Engine::evaluate`](rules::engine::Engine::evaluate)).
 //!

@@ -2,7 +2,7 @@
 //! a quiescence search of the most valuable captures, move ordering (the transposition
 //! table's move, captures by what they take, two killer moves a depth, a
 //! history table) and a transposition table on the game's position key.
-//! It sees a game only through [`Tree`].
+//! It sees a game only through [`SearchTree`].
 //!
 //! Scores are centipawns for the side to act. The side to act does not
 //! simply alternate (a Shadow reveal is the chooser's action, and the
@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use rules::tree::Tree;
+use rules::tree::SearchTree;
 use rules::{Color, Outcome};
 
 /// The score of a won game, less the plies it takes.
@@ -56,7 +56,7 @@ impl Limits {
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
-    /// The index of the action chosen, in the root's [`Tree::expand`] order.
+    /// The index of the action chosen, in the root's [`SearchTree::expand`] order.
     pub action: usize,
     /// Its canonical notation.
     pub notation: String,
@@ -107,7 +107,7 @@ impl Search {
 
     /// The best action from the tree's root, or `None` when there is none
     /// (the game is over there).
-    pub fn best(&mut self, tree: &mut dyn Tree) -> Option<Found> {
+    pub fn best(&mut self, tree: &mut dyn SearchTree) -> Option<Found> {
         let n = tree.expand();
         if n == 0 {
             return None;
@@ -149,7 +149,7 @@ impl Search {
     /// whole iteration finished.
     fn root(
         &mut self,
-        tree: &mut dyn Tree,
+        tree: &mut dyn SearchTree,
         depth: i32,
         order: &mut [usize],
     ) -> (Option<usize>, i32, bool) {
@@ -181,7 +181,7 @@ impl Search {
     /// turn stays with `me` (a decision of the same player), else negated.
     fn child(
         &mut self,
-        tree: &mut dyn Tree,
+        tree: &mut dyn SearchTree,
         i: usize,
         me: Color,
         depth: i32,
@@ -214,7 +214,7 @@ impl Search {
 
     /// The score of the position at the end of the tree's path, for its
     /// actor; `depth` at or below 0 searches captures only.
-    fn node(&mut self, tree: &mut dyn Tree, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    fn node(&mut self, tree: &mut dyn SearchTree, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
@@ -300,7 +300,7 @@ impl Search {
     /// Captures only, the side to act free to stand pat on its evaluation.
     fn quiescence(
         &mut self,
-        tree: &mut dyn Tree,
+        tree: &mut dyn SearchTree,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -333,7 +333,13 @@ impl Search {
     }
 
     /// The actions in the order to try them.
-    fn order(&self, tree: &dyn Tree, n: usize, ply: usize, hinted: Option<u64>) -> Vec<usize> {
+    fn order(
+        &self,
+        tree: &dyn SearchTree,
+        n: usize,
+        ply: usize,
+        hinted: Option<u64>,
+    ) -> Vec<usize> {
         let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
         let mut keyed: Vec<(i64, usize)> = (0..n)
             .map(|i| {
@@ -367,7 +373,7 @@ impl Search {
 }
 
 /// The score of a position that ends the game by itself, for its actor.
-fn terminal(tree: &dyn Tree, ply: usize) -> i32 {
+fn terminal(tree: &dyn SearchTree, ply: usize) -> i32 {
     match tree.end() {
         Outcome::Won { winner, .. } if winner == tree.to_act() => MATE - ply as i32,
         Outcome::Won { .. } => -(MATE - ply as i32),

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use game::tournament::{swiss_round, Game, History, Score};
+use game::tournament::{swiss_round, GameResult, Record, RoundGame};
 
 const ROUND_LIMIT: Duration = Duration::from_secs(1);
 
@@ -32,12 +32,12 @@ fn main() {
 /// number.
 fn play(players: usize, seed: u64, rounds: &mut u32) -> (Duration, u32) {
     let ratings: Vec<i32> = (0..players as i32).map(|i| 2400 - 10 * i).collect();
-    let mut games: Vec<Game> = Vec::new();
+    let mut games: Vec<RoundGame> = Vec::new();
     let mut byes = Vec::new();
     let mut state = seed;
     let mut slowest = (Duration::ZERO, 0);
     for round in 1..=20 {
-        let history = History {
+        let record = Record {
             entrants: players,
             ratings: &ratings,
             games: &games,
@@ -45,20 +45,23 @@ fn play(players: usize, seed: u64, rounds: &mut u32) -> (Duration, u32) {
             withdrawn: &[],
         };
         let start = Instant::now();
-        let paired = swiss_round(&history, round).expect("a pairing");
+        let paired = swiss_round(&record, round).expect("a pairing");
         slowest = slowest.max((start.elapsed(), round));
         *rounds += 1;
         for p in paired.pairings {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let score =
-                [Score::WhiteWins, Score::Draw, Score::BlackWins][(state >> 33) as usize % 3];
-            games.push(Game {
+            let score = [
+                GameResult::WhiteWins,
+                GameResult::Draw,
+                GameResult::BlackWins,
+            ][(state >> 33) as usize % 3];
+            games.push(RoundGame {
                 round,
                 white: p.white,
                 black: p.black,
-                score: Some(score),
+                result: Some(score),
             });
         }
         byes.extend(paired.bye.map(|b| (round, b)));

@@ -1,10 +1,10 @@
-//! Conditional moves (issue #26): a player's tree of lines "if they play
+//! Conditional moves: a player's tree of lines "if they play
 //! this, I answer that". Pure: no I/O, and nothing of the crate is
 //! imported; the server replays each line on the board to check it and
 //! hands this module the plies in the game's canonical notation (as the
 //! move list records them), so "Ng1f3" and "Nf3" are one ply here.
 //!
-//! Rulings (where issue #26 is silent):
+//! Rulings:
 //!
 //! - Every line of a tree starts at the same point of the game: its first
 //!   ply is the next ply of the board. Each ply knows whether it is the

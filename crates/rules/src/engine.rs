@@ -24,7 +24,7 @@ use std::hash::Hash;
 use super::history::History;
 use super::key::StableKey;
 use super::perft;
-use super::tree::{Tree, Walk};
+use super::tree::{SearchTree, Walk};
 use super::value;
 use super::{
     check_options, Color, Diagram, Game, MoveError, Outcome, Played, Position, SetupError,
@@ -186,8 +186,7 @@ pub fn hash_key<T: Hash + ?Sized>(value: &T) -> u64 {
 /// The history counts [`Engine::position_key`]s (a fixed hash of
 /// [`Engine::repetition_key`], see [`key`](super::key)), not the keys
 /// themselves, so that a board can be loaded from its current position
-/// text and the keys stored with its plies, without replaying them ([`Position::resume_history`], issue
-/// #14). Two different positions count as one only when their 64-bit keys
+/// text and the keys stored with its plies, without replaying them ([`Position::resume_history`]). Two different positions count as one only when their 64-bit keys
 /// collide. A history holds at most about 100 keys (the move rule draws at
 /// 100 plies without an irreversible action), so each ply risks a false
 /// count with odds below 100 / 2^64 (about 5e-18), and a false draw needs
@@ -330,7 +329,7 @@ impl<E: Engine> Position for Tracked<E> {
         Box::new(self.clone())
     }
 
-    fn tree(&self) -> Box<dyn Tree> {
+    fn tree(&self) -> Box<dyn SearchTree> {
         Box::new(Walk::new(self))
     }
 }

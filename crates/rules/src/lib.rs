@@ -323,7 +323,7 @@ pub trait Position: Send + Sync + fmt::Debug {
     fn clone_box(&self) -> Box<dyn Position>;
     /// The game tree from here, for a search program (the computer
     /// player): see [`tree`].
-    fn tree(&self) -> Box<dyn tree::Tree>;
+    fn tree(&self) -> Box<dyn tree::SearchTree>;
 }
 
 impl Clone for Box<dyn Position> {

@@ -1,12 +1,12 @@
-//! The game tree as a search program walks it: [`Tree`] is the
+//! The game tree as a search program walks it: [`SearchTree`] is the
 //! object-safe face the computer player's search uses, so that one search
 //! serves every game; [`Walk`] gives it for any [`Engine`], starting from a
 //! [`Tracked`] position with its draw history.
 //!
-//! A walk is a path from the root: [`Tree::expand`] lists the legal
-//! actions where the path ends, [`Tree::descend`] plays one of them and
-//! [`Tree::ascend`] takes it back. Actions are named by their index in
-//! that list, and across positions by [`Tree::action_id`] (a hash of the
+//! A walk is a path from the root: [`SearchTree::expand`] lists the legal
+//! actions where the path ends, [`SearchTree::descend`] plays one of them and
+//! [`SearchTree::ascend`] takes it back. Actions are named by their index in
+//! that list, and across positions by [`SearchTree::action_id`] (a hash of the
 //! action: two positions' ids agree when the actions do, which is what
 //! killer moves and history tables need).
 //!
@@ -26,7 +26,7 @@ use super::history::MOVE_RULE_PLIES;
 use super::{Color, Outcome};
 
 /// The game tree from one position, as a search program walks it.
-pub trait Tree {
+pub trait SearchTree {
     /// Who acts where the path ends (for a decision, the chooser).
     fn to_act(&self) -> Color;
     /// Whether the next action is a decision rather than a turn.
@@ -42,18 +42,18 @@ pub trait Tree {
     /// Whether neither side can ever win.
     fn is_dead(&self) -> bool;
     /// List the legal actions here (once per visit); their number. None
-    /// at all means the position ends the game by itself ([`Tree::end`]).
+    /// at all means the position ends the game by itself ([`SearchTree::end`]).
     fn expand(&mut self) -> usize;
     /// How the position ends the game by itself (mate, stalemate, a
     /// variant's own end); `Ongoing` while actions exist.
     fn end(&self) -> Outcome;
-    /// How good the position is for [`Tree::to_act`], in centipawns.
+    /// How good the position is for [`SearchTree::to_act`], in centipawns.
     fn evaluate(&self) -> i32;
     /// What action `i` takes, in centipawns, if it takes anything.
     fn capture_value(&self, i: usize) -> Option<i32>;
     /// A name of action `i` that is the same wherever that action is played.
     fn action_id(&self, i: usize) -> u64;
-    /// Play action `i` of the last [`Tree::expand`].
+    /// Play action `i` of the last [`SearchTree::expand`].
     fn descend(&mut self, i: usize);
     /// Take back the last action played.
     fn ascend(&mut self);
@@ -67,7 +67,7 @@ struct Frame<E: Engine> {
     key: u64,
 }
 
-/// A [`Tree`] over any engine: a stack of positions along the path.
+/// A [`SearchTree`] over any engine: a stack of positions along the path.
 pub struct Walk<E: Engine> {
     frames: Vec<Frame<E>>,
     /// Frames in use: the path's end is `frames[len - 1]`.
@@ -98,7 +98,7 @@ impl<E: Engine> Walk<E> {
     }
 }
 
-impl<E: Engine> Tree for Walk<E> {
+impl<E: Engine> SearchTree for Walk<E> {
     fn to_act(&self) -> Color {
         self.here().engine.to_act()
     }

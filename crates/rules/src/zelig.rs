@@ -30,12 +30,12 @@
 //!   zelig can legally go to the same square: then `Zc3` alone would be
 //!   ambiguous and would not read back, so `Zee7` beside `Zce7` is right,
 //!   while a zelig no other can follow is written by its destination
-//!   (issue #23 §5; tested over random games). The stored notation is
+//!   (tested over random games). The stored notation is
 //!   the SAN alone; the power the moved zelig has afterwards when it
 //!   differs from the power it moved with (or it was just promoted), and
 //!   every other zelig whose power changed, are told as event sentences
 //!   (`White's zelig on c3 is a bishop.`), which the move list shows under
-//!   the move (issue #23 §5: a power that did not change is not news). `Q`, `R`, `B`, `N` are no pieces in these games.
+//!   the move (a power that did not change is not news). `Q`, `R`, `B`, `N` are no pieces in these games.
 //! - **Zelig 2** judges the limits (one zelig on the d-file, two on the a-
 //!   and h-files together) for the mover only, on the position after the
 //!   action. A position text beyond the limits is accepted; its side then

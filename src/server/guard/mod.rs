@@ -47,14 +47,14 @@
 //!   [`out_of_order`](masking::out_of_order)): the owner is told "the words are
 //!   out of order", never which word, and only at that address. Every password
 //!   verified in a mail is masked (`*****`, any case, however quoted or
-//!   bracketed: see [`text::Hidden`](super::text::Hidden)) in the answers to
+//!   bracketed: see [`masking::Hidden`](super::masking::Hidden)) in the answers to
 //!   the mail's sender (their own copies, the quotes of their commands) and in
 //!   its log line, and never in a mail to anyone else: masking there would make
 //!   what others read depend on what the password is (an observer named after a
 //!   guess would read `*****` in the list of observers), an oracle. Of the
 //!   sender's own words others read (the comment, a chat line, a message) the
-//!   word equal to the password the command gave is masked (`text::commented`,
-//!   `text::own_text`): that depends on what the sender wrote, not on what the
+//!   word equal to the password the command gave is masked (`sentences::commented`,
+//!   `sentences::own_text`): that depends on what the sender wrote, not on what the
 //!   password is.
 //! - **Argon2id is a budget**: at most [`PASSWORD_CHECKS_PER_MAIL`] (5)
 //!   argon2id runs per inbound mail, verifications and hashes of new

@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 
 use rusqlite::Connection;
 
-use super::super::{text, Reply, ServerError};
+use super::super::{masking, Reply, ServerError};
 use super::Kind;
 use crate::store;
 
@@ -13,11 +13,11 @@ use crate::store;
 pub(crate) struct Session {
     /// Passwords verified right: masked in the answers to the sender and in
     /// the log line.
-    pub(super) secrets: RefCell<text::Hidden>,
+    pub(super) secrets: RefCell<masking::Hidden>,
     /// Words that may be a password (a nonexistent userid, the words after
     /// a wrong password): masked in the quotes of commands, the comment
     /// quoted back and the log line.
-    pub(super) hidden: RefCell<text::Hidden>,
+    pub(super) hidden: RefCell<masking::Hidden>,
     /// Userids given a wrong password (or code) by the command in hand,
     /// counted after its savepoint.
     pub(super) failures: RefCell<Vec<(String, Kind)>>,

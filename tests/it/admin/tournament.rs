@@ -1,4 +1,4 @@
-//! `pbmchess admin tournament …` through the real binary (issue #27):
+//! `pbmchess admin tournament …` through the real binary:
 //! create, list, join, the start when full with every board mailed, show,
 //! withdraw, and the refusals.
 

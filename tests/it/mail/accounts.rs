@@ -1,4 +1,4 @@
-//! The account half of issue #15, through real mails and `poll` (the real
+//! Accounts, through real mails and `poll` (the real
 //! binary, Maildir in and out): passwords never echoed, wrong passwords
 //! throttled, addresses confirmed before they get what players wrote,
 //! commands counted, boards capped, flood forfeits unrated.

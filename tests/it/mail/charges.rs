@@ -1,4 +1,4 @@
-//! Passwords guessed by mail, as an attacker sends them (issues #31, #32):
+//! Passwords guessed by mail, as an attacker sends them:
 //! charges that no rollback undoes, no oracle in what a refusal masks or
 //! how long an answer is, argon2id as a budget per mail, lockouts that a
 //! stranger cannot impose on the owner, and passwords never repeated.

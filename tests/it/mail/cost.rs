@@ -1,4 +1,4 @@
-//! What one mail may cost (issue #32), through the real binary: a mail
+//! What one mail may cost, through the real binary: a mail
 //! that kills the server is counted before it can run again and
 //! quarantined, so the mails behind it are answered; ignored mail counts
 //! against its sender; the computer's thinking for one mail is bounded and

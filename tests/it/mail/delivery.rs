@@ -1,5 +1,5 @@
-//! Delivery by the real `pbmchess serve` (issue #24, and the sendmail
-//! timeout of issue #30):
+//! Delivery by the real `pbmchess serve` (SMTP and the sendmail
+//! program, with its timeout):
 //!
 //! - a SIGKILL while replies go out over SMTP costs seconds, not the claim's
 //!   ten-minute lease: after the restart every reply committed before the

@@ -1,7 +1,7 @@
-//! Only a player acts for a player (issue #31): the attacks of the issue,
+//! Only a player acts for a player: the attacks of the threat model,
 //! each sent as the mail that carried it through the real binary (`poll`,
 //! Maildir in and out), get nothing played, nothing mailed, nothing leaked.
-//! Header hygiene from #32 (ignored mail is cheap, References bounded).
+//! Header hygiene: ignored mail is cheap, References bounded.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Passwords never come back, whatever the word order (issue #23 §3):
+//! Passwords never come back, whatever the word order:
 //! every order of a move's words, sent through the real binary (`poll`,
 //! Maildir in and out), gets replies and a log without the password; a
 //! right password in a wrong place is told as words out of order.

@@ -1,4 +1,4 @@
-//! Playing by reply (issue #17), through real mails and `poll` (the real
+//! Playing by reply, through real mails and `poll` (the real
 //! binary, Maildir in and out) and the MTA pipe (`process`): a player
 //! answers a board mail with just the move, as Gmail, Outlook and
 //! Thunderbird write replies; stale, foreign and forged replies are refused

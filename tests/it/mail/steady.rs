@@ -1,4 +1,4 @@
-//! Under steady mail the daemon keeps its time (issue #43): a `serve` pass
+//! Under steady mail the daemon keeps its time: a `serve` pass
 //! ends within seconds however much mail flows in, so a SIGHUP, the
 //! timers and `status` keep their time and a `poll` beside it reads what
 //! it found and exits; a hanging relay costs a pass one timeout and does

@@ -1,5 +1,4 @@
-//! What arrives pretending to be from the mail system (issue "Trust,
-//! third round"): forged `Authentication-Results`, forged bounces, a
+//! What arrives pretending to be from the mail system: forged `Authentication-Results`, forged bounces, a
 //! stranger's mail carrying a player's next Message-ID, and a From that
 //! only Unicode folds into a player's address. Each attack is sent as the
 //! mail that carried it, through the real binary (`poll`, Maildir in and

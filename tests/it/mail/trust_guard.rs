@@ -1,5 +1,5 @@
 //! The password checks hold whatever the cache, the From or the masking
-//! (issue #37, third round): each attack sent as the mail that carried it
+//! each attack sent as the mail that carried it
 //! through the real binary (`poll`, Maildir in and out).
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! Red team of the password checks (issue #37, third round): where the
+//! Red team of the password checks: where the
 //! argon2id work, the budget and the answers meet.
 
 use crate::common;

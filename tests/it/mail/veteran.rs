@@ -1,7 +1,7 @@
 //! What a pbmserv veteran expects around the game, through real mails and
 //! `poll` (the real binary, Maildir in and out): delivery to every address,
 //! the board mail's header, two-column move list and legend, subjects a
-//! filter can sort, and the regressions found by playing (issue #12).
+//! filter can sort, and the regressions found by playing.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! `if`: conditional moves (issue #26) through the server's library face.
+//! `if`: conditional moves through the server's library face.
 
 use crate::common;
 

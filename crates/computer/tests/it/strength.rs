@@ -2,8 +2,8 @@
 //! only, so every run plays the same games): against a player who picks
 //! uniformly random legal actions, and level 5 against level 1.
 //!
-//! CI runs a small sample per game; `cargo test --test computer_strength
-//! -- --ignored` runs the full hundred games per game of the issue.
+//! CI runs a small sample per game; `cargo test -p pbmchess-computer
+//! --test it strength -- --ignored` runs the full hundred games per game.
 
 use computer::{self, Level, Limits};
 use rules::{self, Color, Outcome, Position};
@@ -98,7 +98,7 @@ fn the_lowest_level_beats_a_random_player_in_every_game() {
 }
 
 #[test]
-#[ignore = "the full sample of the issue: a hundred games per game"]
+#[ignore = "the full sample: a hundred games per game"]
 fn the_lowest_level_beats_a_random_player_in_every_game_over_a_hundred_games() {
     for game in rules::registry() {
         let score = score_against_random(game.name(), 100);

@@ -74,7 +74,7 @@ const SIDE: usize = 7;
 /// Draw a position's diagram in the reader's chosen size and side
 /// (docs/commands.md §6), with the legend line under the boards.
 ///
-/// Rulings (issue #23: every line within 78 columns):
+/// Rulings (every line within 78 columns):
 /// - several boards stand side by side in as few rows as fit 78 columns
 ///   with the side names, the same number in each row but the last (Shadow
 ///   Chess's two large boards one above the other, Temporal's four levels

@@ -32,7 +32,7 @@
 //! ```
 //!
 //! Small, one character a square, Black upper case and White lower case
-//! (as pbmserv draws it, issue #23; the opposite of FEN's convention), `-`
+//! (as pbmserv draws it; the opposite of FEN's convention), `-`
 //! on empty dark squares:
 //!
 //! ```text
@@ -47,8 +47,8 @@
 //!      a b c d e f g h
 //! ```
 //!
-//! Every line of a drawing stays within the 78 columns of a mail line
-//! (issue #23). Several boards in one diagram (Shadow's main and shadow
+//! Every line of a drawing stays within the 78 columns of a mail line.
+//! Several boards in one diagram (Shadow's main and shadow
 //! board, Temporal's levels) stand side by side, four spaces apart, each
 //! with its label centred above it, in as few rows as fit (Shadow's large
 //! boards one above the other, Temporal's levels two by two), the rows a

@@ -35,7 +35,7 @@ pub struct RecordTags {
 /// A tag pair line, `[Name "value"]`, with `\` and `"` escaped in the
 /// value as the standard asks.
 ///
-/// Ruling (issue #23 §1): the line stays within the mail's 78 columns. A
+/// Ruling: the line stays within the mail's 78 columns. A
 /// value too long for that (a long server name in `Site`) is cut, and
 /// `...` says so; PGN has no way to continue a tag on the next line.
 fn tag_line(name: &str, value: &str) -> String {

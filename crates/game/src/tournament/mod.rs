@@ -1,20 +1,20 @@
-//! Tournaments, the pure core (issue #27): who plays whom with which
+//! Tournaments, the pure core: who plays whom with which
 //! colour, the standings with their tiebreaks, withdrawals, and the
 //! crosstable as mail lines. It imports nothing of ours: the store maps
-//! its rows to a [`History`] and back; the server mails what comes out.
+//! its rows to a [`Record`] and back; the server mails what comes out.
 //!
 //! - [`round_robin`]: every round at once, by Berger tables
 //!   (`berger.rs`).
 //! - [`swiss_round`]: one round of a Swiss, the FIDE Dutch system as far
 //!   as it applies to mail play; each simplification is written in
-//!   `swiss.rs`.
+//!   `swiss/`.
 //! - [`standings`]: points and tiebreaks (Sonneborn-Berger for a round
 //!   robin; Buchholz and Median-Buchholz for a Swiss), `standings.rs`.
 //! - [`withdraw`]: what a withdrawal does to the entrant's games (ICCF:
 //!   forfeits, or annulment before half the games are finished),
 //!   `withdrawal.rs`.
 //! - [`crosstable`]: the table as lines of at most 78 columns,
-//!   `crosstable.rs`.
+//!   `crosstable/`.
 //!
 //! Fixed point, so that no float decides a rank: points are counted in
 //! half points (`points_x2`: a win or a bye 2, a draw 1);
@@ -63,7 +63,7 @@ pub struct Round {
 
 /// The result of one game of the tournament, as the crosstable scores it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Score {
+pub enum GameResult {
     WhiteWins,
     BlackWins,
     Draw,
@@ -76,36 +76,39 @@ pub enum Score {
     Annulled,
 }
 
-impl Score {
+impl GameResult {
     /// White's and Black's points, in half points.
     pub fn points_x2(self) -> (u32, u32) {
         match self {
-            Score::WhiteWins | Score::BlackForfeits => (2, 0),
-            Score::BlackWins | Score::WhiteForfeits => (0, 2),
-            Score::Draw => (1, 1),
-            Score::Annulled => (0, 0),
+            GameResult::WhiteWins | GameResult::BlackForfeits => (2, 0),
+            GameResult::BlackWins | GameResult::WhiteForfeits => (0, 2),
+            GameResult::Draw => (1, 1),
+            GameResult::Annulled => (0, 0),
         }
     }
 
     /// Whether the game was played over the board to a result (a forfeit
     /// or an annulled game was not, for the tiebreaks' purposes).
     pub fn played(self) -> bool {
-        matches!(self, Score::WhiteWins | Score::BlackWins | Score::Draw)
+        matches!(
+            self,
+            GameResult::WhiteWins | GameResult::BlackWins | GameResult::Draw
+        )
     }
 }
 
-/// One game of the tournament.
+/// One game of the tournament: its round, its two entrants and its result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Game {
+pub struct RoundGame {
     /// 1-based.
     pub round: u32,
     pub white: Entrant,
     pub black: Entrant,
     /// `None` while the game goes on.
-    pub score: Option<Score>,
+    pub result: Option<GameResult>,
 }
 
-impl Game {
+impl RoundGame {
     /// The entrant's opponent, if the entrant plays in this game.
     pub fn opponent_of(&self, entrant: Entrant) -> Option<Entrant> {
         if self.white == entrant {
@@ -120,7 +123,7 @@ impl Game {
     /// The entrant's points from this game, in half points (0 while it
     /// goes on; `None` when the entrant does not play in it).
     pub fn points_x2_of(&self, entrant: Entrant) -> Option<u32> {
-        let (white, black) = self.score.map_or((0, 0), Score::points_x2);
+        let (white, black) = self.result.map_or((0, 0), GameResult::points_x2);
         if self.white == entrant {
             Some(white)
         } else if self.black == entrant {
@@ -135,15 +138,15 @@ impl Game {
 /// not), the byes given (round, entrant), who has withdrawn, ratings for
 /// seeding (and the crosstable).
 #[derive(Debug, Clone, Copy)]
-pub struct History<'a> {
+pub struct Record<'a> {
     pub entrants: usize,
     pub ratings: &'a [i32],
-    pub games: &'a [Game],
+    pub games: &'a [RoundGame],
     pub byes: &'a [(u32, Entrant)],
     pub withdrawn: &'a [Entrant],
 }
 
-impl History<'_> {
+impl Record<'_> {
     /// The entrant's points so far as a Swiss pairs them, in half points:
     /// games (finished; a forfeit win counts as a win) and byes (a point
     /// each). The standings' own count also knows a round robin (whose
@@ -175,7 +178,7 @@ pub enum PairingError {
     /// The round asked for is not the next one.
     NotTheNextRound { asked: u32, next: u32 },
     /// The search for a pairing ran past its step budget without
-    /// deciding (see `swiss.rs`).
+    /// deciding (see `swiss/`).
     SearchTooLong,
 }
 

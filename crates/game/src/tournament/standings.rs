@@ -25,25 +25,25 @@
 //!   still going count nothing yet; the rounds counted are those up to
 //!   the last one with a game or a bye.
 
-use super::{Entrant, History, Kind, Score, Standing};
+use super::{Entrant, GameResult, Kind, Record, Standing};
 
 /// Every entrant's standing, best first (points, then the tiebreaks in
 /// order, then seed for the listing order of exact ties).
-pub fn standings(kind: &Kind, history: &History<'_>) -> Vec<Standing> {
-    let points: Vec<u32> = (0..history.entrants)
-        .map(|e| points_x2(kind, history, e))
+pub fn standings(kind: &Kind, record: &Record<'_>) -> Vec<Standing> {
+    let points: Vec<u32> = (0..record.entrants)
+        .map(|e| points_x2(kind, record, e))
         .collect();
-    let mut table: Vec<Standing> = (0..history.entrants)
+    let mut table: Vec<Standing> = (0..record.entrants)
         .map(|entrant| Standing {
             entrant,
             rank: 0,
             points_x2: points[entrant],
             tiebreaks: match kind {
-                _ if annulled(history, entrant) => zero_tiebreaks(kind),
+                _ if annulled(record, entrant) => zero_tiebreaks(kind),
                 Kind::RoundRobin { .. } => {
-                    vec![("SB", sonneborn_berger_x4(history, &points, entrant))]
+                    vec![("SB", sonneborn_berger_x4(record, &points, entrant))]
                 }
-                Kind::Swiss { rounds } => buchholz(history, *rounds, entrant),
+                Kind::Swiss { rounds } => buchholz(record, *rounds, entrant),
             },
         })
         .collect();
@@ -65,26 +65,26 @@ pub fn standings(kind: &Kind, history: &History<'_>) -> Vec<Standing> {
 }
 
 /// The entrant's points in half points, as the standings count them.
-pub(super) fn points_x2(kind: &Kind, history: &History<'_>, entrant: Entrant) -> u32 {
-    let games: u32 = history
+pub(super) fn points_x2(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> u32 {
+    let games: u32 = record
         .games
         .iter()
         .filter_map(|g| g.points_x2_of(entrant))
         .sum();
-    let byes = history.byes.iter().filter(|(_, e)| *e == entrant).count() as u32;
+    let byes = record.byes.iter().filter(|(_, e)| *e == entrant).count() as u32;
     match kind {
-        Kind::Swiss { .. } if !annulled(history, entrant) => games + 2 * byes,
+        Kind::Swiss { .. } if !annulled(record, entrant) => games + 2 * byes,
         _ => games,
     }
 }
 
 /// Whether the entrant withdrew and had their results annulled.
-pub(super) fn annulled(history: &History<'_>, entrant: Entrant) -> bool {
-    history.has_withdrawn(entrant)
-        && history
+pub(super) fn annulled(record: &Record<'_>, entrant: Entrant) -> bool {
+    record.has_withdrawn(entrant)
+        && record
             .games
             .iter()
-            .any(|g| g.opponent_of(entrant).is_some() && g.score == Some(Score::Annulled))
+            .any(|g| g.opponent_of(entrant).is_some() && g.result == Some(GameResult::Annulled))
 }
 
 fn zero_tiebreaks(kind: &Kind) -> Vec<(&'static str, u32)> {
@@ -97,11 +97,11 @@ fn zero_tiebreaks(kind: &Kind) -> Vec<(&'static str, u32)> {
 /// Sonneborn-Berger in quarter points: the sum over the entrant's games
 /// of their result (half points) times the opponent's points (half
 /// points).
-fn sonneborn_berger_x4(history: &History<'_>, points: &[u32], entrant: Entrant) -> u32 {
-    history
+fn sonneborn_berger_x4(record: &Record<'_>, points: &[u32], entrant: Entrant) -> u32 {
+    record
         .games
         .iter()
-        .filter(|g| g.score.is_some_and(|s| s != Score::Annulled))
+        .filter(|g| g.result.is_some_and(|s| s != GameResult::Annulled))
         .filter_map(|g| {
             let opponent = g.opponent_of(entrant)?;
             Some(g.points_x2_of(entrant)? * points.get(opponent).copied().unwrap_or(0))
@@ -119,20 +119,20 @@ enum RoundOf {
 }
 
 /// The entrant's rounds 1..=last.
-fn rounds_of(history: &History<'_>, entrant: Entrant, last: u32) -> Vec<RoundOf> {
+fn rounds_of(record: &Record<'_>, entrant: Entrant, last: u32) -> Vec<RoundOf> {
     (1..=last)
         .map(|round| {
-            let game = history
+            let game = record
                 .games
                 .iter()
                 .find(|g| g.round == round && g.opponent_of(entrant).is_some());
             match game {
-                Some(g) if g.score.is_none_or(Score::played) => RoundOf::Played(
+                Some(g) if g.result.is_none_or(GameResult::played) => RoundOf::Played(
                     g.opponent_of(entrant).unwrap(),
                     g.points_x2_of(entrant).unwrap(),
                 ),
                 Some(g) => RoundOf::Unplayed(g.points_x2_of(entrant).unwrap()),
-                None if history.byes.contains(&(round, entrant)) => RoundOf::Unplayed(2),
+                None if record.byes.contains(&(round, entrant)) => RoundOf::Unplayed(2),
                 None => RoundOf::Unplayed(0),
             }
         })
@@ -141,18 +141,18 @@ fn rounds_of(history: &History<'_>, entrant: Entrant, last: u32) -> Vec<RoundOf>
 
 /// Buchholz and Median-Buchholz, half points, by the virtual opponent
 /// rule.
-fn buchholz(history: &History<'_>, rounds: u32, entrant: Entrant) -> Vec<(&'static str, u32)> {
-    let last = history
+fn buchholz(record: &Record<'_>, rounds: u32, entrant: Entrant) -> Vec<(&'static str, u32)> {
+    let last = record
         .games
         .iter()
         .map(|g| g.round)
-        .chain(history.byes.iter().map(|b| b.0))
+        .chain(record.byes.iter().map(|b| b.0))
         .max()
         .unwrap_or(0);
     let rounds = rounds.max(last);
     // An opponent's score with every unplayed round a draw.
     let adjusted = |q: Entrant| -> u32 {
-        rounds_of(history, q, last)
+        rounds_of(record, q, last)
             .iter()
             .map(|r| match r {
                 RoundOf::Played(_, p) => *p,
@@ -162,10 +162,10 @@ fn buchholz(history: &History<'_>, rounds: u32, entrant: Entrant) -> Vec<(&'stat
     };
     let mut before = 0;
     let mut terms = Vec::new();
-    for (round, r) in (1..).zip(rounds_of(history, entrant, last)) {
+    for (round, r) in (1..).zip(rounds_of(record, entrant, last)) {
         match r {
             RoundOf::Played(q, p) => {
-                terms.push(if annulled(history, q) { 0 } else { adjusted(q) });
+                terms.push(if annulled(record, q) { 0 } else { adjusted(q) });
                 before += p;
             }
             RoundOf::Unplayed(p) => {
@@ -185,25 +185,25 @@ fn buchholz(history: &History<'_>, rounds: u32, entrant: Entrant) -> Vec<(&'stat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::Game;
-    use Score::*;
+    use crate::tournament::RoundGame;
+    use GameResult::*;
 
-    fn game(round: u32, white: usize, black: usize, score: Score) -> Game {
-        Game {
+    fn game(round: u32, white: usize, black: usize, score: GameResult) -> RoundGame {
+        RoundGame {
             round,
             white: white - 1,
             black: black - 1,
-            score: Some(score),
+            result: Some(score),
         }
     }
 
-    fn history<'a>(
+    fn record<'a>(
         entrants: usize,
-        games: &'a [Game],
+        games: &'a [RoundGame],
         byes: &'a [(u32, Entrant)],
         withdrawn: &'a [Entrant],
-    ) -> History<'a> {
-        History {
+    ) -> Record<'a> {
+        Record {
             entrants,
             ratings: &[1500; 8][..entrants],
             games,
@@ -244,7 +244,7 @@ mod tests {
         ];
         let table = standings(
             &Kind::RoundRobin { double: false },
-            &history(4, &games, &[], &[]),
+            &record(4, &games, &[], &[]),
         );
         assert_eq!(
             rows(&table),
@@ -269,7 +269,7 @@ mod tests {
         let byes = [(1, 0), (2, 1), (3, 2)];
         let table = standings(
             &Kind::RoundRobin { double: false },
-            &history(3, &games, &byes, &[]),
+            &record(3, &games, &byes, &[]),
         );
         assert_eq!(
             rows(&table),
@@ -301,7 +301,7 @@ mod tests {
             game(3, 2, 3, WhiteWins),
         ];
         let byes = [(1, 4), (2, 1), (3, 3)];
-        let table = standings(&Kind::Swiss { rounds: 3 }, &history(5, &games, &byes, &[]));
+        let table = standings(&Kind::Swiss { rounds: 3 }, &record(5, &games, &byes, &[]));
         assert_eq!(
             rows(&table),
             [
@@ -327,7 +327,7 @@ mod tests {
             game(2, 1, 2, Draw),
         ];
         let byes = [(3, 3)];
-        let table = standings(&Kind::Swiss { rounds: 3 }, &history(4, &games, &byes, &[3]));
+        let table = standings(&Kind::Swiss { rounds: 3 }, &record(4, &games, &byes, &[3]));
         let four = table.iter().find(|s| s.entrant == 3).unwrap();
         assert_eq!(
             (four.points_x2, four.tiebreaks.clone()),
@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(table.last().unwrap().entrant, 3);
         let rr = standings(
             &Kind::RoundRobin { double: false },
-            &history(4, &games, &[], &[3]),
+            &record(4, &games, &[], &[3]),
         );
         // 3's SB: its win over 2 (2 half points) times 2's score (the
         // draw, 1 half point) = 2 quarter points; nothing from 4.

@@ -10,43 +10,43 @@
 //! robin (twice that in a double one), the number of rounds in a Swiss,
 //! where a bye counts as a finished game.
 
-use super::{Entrant, History, Kind, Score};
+use super::{Entrant, GameResult, Kind, Record};
 
-/// The games (by index in `history.games`) that the entrant's withdrawal
+/// The games (by index in `record.games`) that the entrant's withdrawal
 /// changes, with their new score: all `Annulled`, or the unfinished ones
 /// forfeited by the entrant. Games already annulled are left out.
-pub fn withdraw(kind: &Kind, history: &History<'_>, entrant: Entrant) -> Vec<(usize, Score)> {
+pub fn withdraw(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> Vec<(usize, GameResult)> {
     let theirs = || {
-        history
+        record
             .games
             .iter()
             .enumerate()
             .filter(move |(_, g)| g.opponent_of(entrant).is_some())
     };
     let finished = theirs()
-        .filter(|(_, g)| g.score.is_some_and(|s| s != Score::Annulled))
+        .filter(|(_, g)| g.result.is_some_and(|s| s != GameResult::Annulled))
         .count();
-    let byes = history.byes.iter().filter(|(_, e)| *e == entrant).count();
+    let byes = record.byes.iter().filter(|(_, e)| *e == entrant).count();
     let (total, finished) = match *kind {
         Kind::RoundRobin { double } => {
-            let cycle = history.entrants.saturating_sub(1);
+            let cycle = record.entrants.saturating_sub(1);
             (if double { 2 * cycle } else { cycle }, finished)
         }
         Kind::Swiss { rounds } => (rounds as usize, finished + byes),
     };
     if 2 * finished < total {
         theirs()
-            .filter(|(_, g)| g.score != Some(Score::Annulled))
-            .map(|(i, _)| (i, Score::Annulled))
+            .filter(|(_, g)| g.result != Some(GameResult::Annulled))
+            .map(|(i, _)| (i, GameResult::Annulled))
             .collect()
     } else {
         theirs()
-            .filter(|(_, g)| g.score.is_none())
+            .filter(|(_, g)| g.result.is_none())
             .map(|(i, g)| {
                 let forfeit = if g.white == entrant {
-                    Score::WhiteForfeits
+                    GameResult::WhiteForfeits
                 } else {
-                    Score::BlackForfeits
+                    GameResult::BlackForfeits
                 };
                 (i, forfeit)
             })
@@ -57,27 +57,27 @@ pub fn withdraw(kind: &Kind, history: &History<'_>, entrant: Entrant) -> Vec<(us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::{round_robin, Game};
+    use crate::tournament::{round_robin, RoundGame};
 
     /// A 6-player round robin's games, the first `finished` rounds
     /// drawn.
-    fn six_player_games(finished: u32) -> Vec<Game> {
+    fn six_player_games(finished: u32) -> Vec<RoundGame> {
         round_robin(6, false)
             .iter()
             .zip(1..)
             .flat_map(|(r, n)| {
-                r.pairings.iter().map(move |p| Game {
+                r.pairings.iter().map(move |p| RoundGame {
                     round: n,
                     white: p.white,
                     black: p.black,
-                    score: (n <= finished).then_some(Score::Draw),
+                    result: (n <= finished).then_some(GameResult::Draw),
                 })
             })
             .collect()
     }
 
-    fn history(games: &[Game]) -> History<'_> {
-        History {
+    fn record(games: &[RoundGame]) -> Record<'_> {
+        Record {
             entrants: 6,
             ratings: &[1500; 6],
             games,
@@ -90,9 +90,9 @@ mod tests {
     fn withdrawing_before_half_the_games_annuls_every_result() {
         // Two of five games finished: fewer than half.
         let games = six_player_games(2);
-        let changes = withdraw(&Kind::RoundRobin { double: false }, &history(&games), 0);
+        let changes = withdraw(&Kind::RoundRobin { double: false }, &record(&games), 0);
         assert_eq!(changes.len(), 5);
-        assert!(changes.iter().all(|(_, s)| *s == Score::Annulled));
+        assert!(changes.iter().all(|(_, s)| *s == GameResult::Annulled));
         assert!(changes
             .iter()
             .all(|(i, _)| games[*i].opponent_of(0).is_some()));
@@ -102,15 +102,15 @@ mod tests {
     fn withdrawing_after_half_the_games_forfeits_the_rest() {
         // Three of five finished: the last two are lost by forfeit.
         let games = six_player_games(3);
-        let changes = withdraw(&Kind::RoundRobin { double: false }, &history(&games), 3);
+        let changes = withdraw(&Kind::RoundRobin { double: false }, &record(&games), 3);
         assert_eq!(changes.len(), 2);
         for (i, score) in changes {
             let game = games[i];
-            assert!(game.score.is_none());
+            assert!(game.result.is_none());
             let expected = if game.white == 3 {
-                Score::WhiteForfeits
+                GameResult::WhiteForfeits
             } else {
-                Score::BlackForfeits
+                GameResult::BlackForfeits
             };
             assert_eq!(score, expected);
         }
@@ -121,27 +121,30 @@ mod tests {
         // Round 1 a bye, round 2 a game finished, round 3 going on: two of
         // four rounds finished is half, so the results stand.
         let games = [
-            Game {
+            RoundGame {
                 round: 2,
                 white: 0,
                 black: 1,
-                score: Some(Score::WhiteWins),
+                result: Some(GameResult::WhiteWins),
             },
-            Game {
+            RoundGame {
                 round: 3,
                 white: 2,
                 black: 0,
-                score: None,
+                result: None,
             },
         ];
         let byes = [(1, 0)];
-        let history = History {
+        let record = Record {
             byes: &byes,
-            ..history(&games)
+            ..record(&games)
         };
-        let changes = withdraw(&Kind::Swiss { rounds: 4 }, &history, 0);
-        assert_eq!(changes, [(1, Score::BlackForfeits)]);
-        let changes = withdraw(&Kind::Swiss { rounds: 5 }, &history, 0);
-        assert_eq!(changes, [(0, Score::Annulled), (1, Score::Annulled)]);
+        let changes = withdraw(&Kind::Swiss { rounds: 4 }, &record, 0);
+        assert_eq!(changes, [(1, GameResult::BlackForfeits)]);
+        let changes = withdraw(&Kind::Swiss { rounds: 5 }, &record, 0);
+        assert_eq!(
+            changes,
+            [(0, GameResult::Annulled), (1, GameResult::Annulled)]
+        );
     }
 }

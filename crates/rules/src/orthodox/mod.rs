@@ -26,8 +26,7 @@
 //!   when a variant's hook removes a piece ([`State::put`]). In these
 //!   games a piece on a castling square changes only by leaving it or by
 //!   being taken there, so the square rule is the rule that a right
-//!   follows its king and rook (checked for issue #29, where Shadow Chess
-//!   got it wrong): Double Chess's four rooks each have their own bit;
+//!   follows its king and rook (Shadow Chess tests this too): Double Chess's four rooks each have their own bit;
 //!   Doppelganger's partner removal goes through [`State::put`]; a zelig's
 //!   new power ([`State::set_kind`]) keeps the right, and the corner zelig
 //!   is a rook under every rule set. Temporal Chess has no castling.
@@ -64,6 +63,7 @@ mod movegen;
 pub mod pieces;
 pub mod position;
 pub mod read;
+mod refusal;
 pub mod san;
 pub mod state;
 pub mod variant;

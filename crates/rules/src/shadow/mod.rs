@@ -35,8 +35,8 @@
 //!   only when no reveal is pending, and comes before it.
 
 pub mod notation;
+pub mod position_text;
 pub mod state;
-pub mod text;
 mod turn;
 pub mod units;
 

@@ -31,14 +31,14 @@ pub mod field;
 pub mod moves;
 pub mod notation;
 pub mod pieces;
-pub mod text;
+pub mod position_text;
 pub mod turn;
 pub mod warps;
 
 pub use field::{Phase, Royal, State};
 pub use moves::Action;
 pub use pieces::{Kind, Piece, Reserve};
-pub use text::Setup;
+pub use position_text::Setup;
 pub use warps::{Warp, WarpKind};
 
 use super::engine::EngineGame;

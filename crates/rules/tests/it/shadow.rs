@@ -217,7 +217,7 @@ fn a_chain_of_reveals_alternates_its_choosers() {
         }
         other => panic!("{other:?}"),
     }
-    // One spelling written, several read (issue #23): the PGN's one word
+    // One spelling written, several read: the PGN's one word
     // and its kin are the same decision.
     for spelling in [
         "reveal_c3",

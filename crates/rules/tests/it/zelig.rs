@@ -411,7 +411,7 @@ fn the_monarch_steps_checks_and_mates_but_is_not_royal() {
     let played = play_ok(&mut p, "Ze7");
     assert_eq!(played.notation, "Ze7+");
     // Still a monarch on the e-file: a power that did not change is not
-    // told (issue #23 §5).
+    // told.
     assert!(played.events.is_empty(), "{:?}", played.events);
     // A monarch under attack is no check: the rook on a4 attacks e4.
     let p = pos("mchess", "4k3/8/8/8/z3Z3/8/8/4K3 w - - 0 1");

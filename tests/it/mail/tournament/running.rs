@@ -1,0 +1,290 @@
+//! Running tournaments: sign-off, withdrawal and forfeit for silence
+//! ending a round, an early start, and crosstables that fit a mail.
+
+use crate::common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{
+    assert_every_mail_within_78_columns, board_of, finish, install_with, new_boards, pass, refusal,
+    row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
+};
+
+/// A player who signs off leaves the open tournaments they joined: the
+/// tournament does not start with a board for an account that is gone.
+#[test]
+fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    for p in [BEN, CAT] {
+        tour(&mut s, "join", "spring", p);
+    }
+    say(&mut s, BEN, &format!("signoff ben {}", BEN.pw()));
+    let dan = tour(&mut s, "join", "spring", DAN);
+    let mut boards = new_boards(&dan, "spring", &all);
+    let mut eve = Vec::new();
+    if boards.is_empty() {
+        eve = tour(&mut s, "join", "spring", EVE);
+        boards = new_boards(&eve, "spring", &all);
+    }
+    assert_eq!(boards.len(), 6, "{dan:#?}\n{eve:#?}");
+    assert!(
+        boards.values().all(|b| b.white != BEN && b.black != BEN),
+        "{boards:#?}"
+    );
+}
+
+/// A player who withdraws from a Swiss while their board is the round's
+/// last in play: that board is forfeited, and the same mail pairs the
+/// next round without them.
+#[test]
+fn a_withdrawal_that_ends_a_swiss_round_pairs_the_next_round_without_the_player() {
+    let entrants = [ANN, BEN, CAT, DAN, EVE];
+    let all = [ANN, BEN, CAT, DAN, EVE, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create cup ann {} swiss 5 rounds 3",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for &p in &entrants[1..] {
+        boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    assert_eq!(round1.len(), 2, "{round1:#?}");
+    finish(&mut s, &round1[0], Ending::Win(round1[0].white));
+    let quitter = round1[1].black;
+    let mails = tour(&mut s, "withdraw", "cup", quitter);
+    let ended = format!("Chess Board {} finished", round1[1].number);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == round1[1].white.addr() && m.subject == ended),
+        "{mails:#?}"
+    );
+    let round2 = new_boards(&mails, "cup", &all);
+    assert_eq!(round2.len(), 2, "four players left: two boards: {mails:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    assert!(
+        round2
+            .values()
+            .all(|b| b.white != quitter && b.black != quitter),
+        "{quitter:?} is not paired again: {round2:#?}"
+    );
+    let table = show(&mut s, "cup");
+    row(&table, quitter);
+}
+
+/// The crosstable of a 40-player Swiss stays within 78 columns and a
+/// bounded size.
+#[test]
+fn the_table_of_a_forty_player_swiss_fits_a_mail() {
+    const NAMES: [&str; 40] = [
+        "p00", "p01", "p02", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11", "p12",
+        "p13", "p14", "p15", "p16", "p17", "p18", "p19", "p20", "p21", "p22", "p23", "p24", "p25",
+        "p26", "p27", "p28", "p29", "p30", "p31", "p32", "p33", "p34", "p35", "p36", "p37", "p38",
+        "p39",
+    ];
+    let mut players: Vec<Player> = NAMES.iter().map(|n| Player(n)).collect();
+    players.push(FAY);
+    let mut s = install_with(CONFIG, &players);
+    say(
+        &mut s,
+        players[0],
+        &format!(
+            "chess tournament create big p00 {} swiss 40 rounds 9",
+            players[0].pw()
+        ),
+    );
+    let joins: Vec<(Player, String)> = players[1..40]
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                format!("chess tournament join big {} {}", p.user(), p.pw()),
+            )
+        })
+        .collect();
+    let mails = pass(&mut s, &joins);
+    assert_eq!(new_boards(&mails, "big", &players).len(), 20);
+    let table = show(&mut s, "big");
+    for p in &players[..40] {
+        row(&table, *p);
+    }
+    assert!(table.len() < 32 * 1024, "{} bytes", table.len());
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// Board mails announced in the in-process server's replies: (number,
+/// round, white, black) by number.
+fn world_new_boards(replies: &[pbmchess::mail::Outgoing], name: &str) -> BTreeMap<u32, Board> {
+    let all = [ANN, BEN, CAT, DAN, EVE];
+    replies
+        .iter()
+        .filter(|m| m.subject.starts_with("New Chess Board"))
+        .map(|m| {
+            let b = board_of(&m.body, name, &all);
+            (b.number, b)
+        })
+        .collect()
+}
+
+/// A Swiss round whose last board ends by the timers' forfeit for
+/// silence: the timers' run pairs the next round, and the silent player,
+/// who has left the tournament as by a withdrawal, is not in it.
+#[test]
+fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
+    let mut w = common::world::World::new();
+    w.config.tournaments.players_may_create = true;
+    let entrants = [ANN, BEN, CAT, DAN, EVE];
+    for p in entrants {
+        w.mail(&p.addr(), &format!("signup {} {}", p.user(), p.pw()), "");
+    }
+    w.mail(
+        &ANN.addr(),
+        &format!(
+            "chess tournament create cup ann {} swiss 5 rounds 3",
+            ANN.pw()
+        ),
+        "",
+    );
+    for p in entrants {
+        w.mail(
+            &p.addr(),
+            &format!("chess tournament join cup {} {}", p.user(), p.pw()),
+            "",
+        );
+    }
+    let round1: Vec<Board> = world_new_boards(&w.replies(), "cup")
+        .into_values()
+        .collect();
+    assert_eq!(round1.len(), 2, "{round1:#?}");
+    let (x, y) = (&round1[0], &round1[1]);
+    w.mail(
+        &x.black.addr(),
+        &format!(
+            "chess resign {} {} {}",
+            x.number,
+            x.black.user(),
+            x.black.pw()
+        ),
+        "",
+    );
+    w.mail(
+        &y.white.addr(),
+        &format!(
+            "chess move {} {} {} e4",
+            y.number,
+            y.white.user(),
+            y.white.pw()
+        ),
+        "",
+    );
+    w.replies();
+    // Black of the last board stays silent past the forfeit time.
+    w.advance(chrono::Duration::days(22));
+    w.ticks();
+    let replies = w.replies();
+    assert!(
+        replies
+            .iter()
+            .any(|m| m.subject == format!("Chess Board {} finished", y.number)),
+        "{replies:#?}"
+    );
+    let round2 = world_new_boards(&replies, "cup");
+    assert_eq!(round2.len(), 2, "four players left: {replies:#?}");
+    assert!(round2.values().all(|b| b.round == 2));
+    assert!(
+        round2
+            .values()
+            .all(|b| b.white != y.black && b.black != y.black),
+        "the silent player is not paired again: {round2:#?}"
+    );
+}
+
+/// The creator starts a round robin before it is full: it is played by
+/// those who joined (three: each sits out one round), and no one joins
+/// after.
+#[test]
+fn the_creator_starts_a_tournament_before_it_is_full() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create spring ann {} roundrobin 6",
+            ANN.pw()
+        ),
+    );
+    tour(&mut s, "join", "spring", BEN);
+    let early = tour(&mut s, "start", "spring", ANN);
+    assert!(
+        refusal(&early, ANN).contains('3'),
+        "needs three: {early:#?}"
+    );
+    tour(&mut s, "join", "spring", CAT);
+    let mails = tour(&mut s, "start", "spring", ANN);
+    let boards = new_boards(&mails, "spring", &all);
+    assert_eq!(boards.len(), 3, "{mails:#?}");
+    let rounds: BTreeSet<u32> = boards.values().map(|b| b.round).collect();
+    assert_eq!(rounds, [1, 2, 3].into(), "one board a round: {boards:#?}");
+    let late = tour(&mut s, "join", "spring", DAN);
+    refusal(&late, DAN);
+}
+
+/// A twelve-player round robin (the most) of the longest userids: its
+/// crosstable, board mails and every other mail fit 78 columns.
+#[test]
+fn a_round_robin_of_twelve_long_userids_fits_78_columns() {
+    let mut players: Vec<Player> = (0..12)
+        .map(|i| {
+            let name = format!("player_with_a_long_userid_{i:02}x");
+            assert_eq!(name.len(), 29);
+            Player(Box::leak(format!("{name}abc").into_boxed_str()))
+        })
+        .collect();
+    players.push(FAY);
+    let mut s = install_with(CONFIG, &players);
+    let first = players[0];
+    say(
+        &mut s,
+        first,
+        &format!(
+            "chess tournament create dozen {} {} roundrobin 12",
+            first.user(),
+            first.pw()
+        ),
+    );
+    let joins: Vec<(Player, String)> = players[1..12]
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                format!("chess tournament join dozen {} {}", p.user(), p.pw()),
+            )
+        })
+        .collect();
+    let mails = pass(&mut s, &joins);
+    let boards = new_boards(&mails, "dozen", &players);
+    assert_eq!(boards.len(), 66);
+    let board = boards.values().next().unwrap().clone();
+    finish(&mut s, &board, Ending::Win(board.black));
+    let table = show(&mut s, "dozen");
+    for p in &players[..12] {
+        row(&table, *p);
+    }
+    assert_every_mail_within_78_columns(&s);
+}

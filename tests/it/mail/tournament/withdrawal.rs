@@ -1,0 +1,146 @@
+//! Withdrawals from a round robin: annulled before half the games,
+//! forfeits after.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+
+use super::round_robin::{assert_round_robin_of_four, half_points};
+use super::{
+    assert_every_mail_within_78_columns, finish, install_with, mail_to, new_boards, row, say, show,
+    tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, FAY,
+};
+use common::Install;
+
+/// Open a 4-player round robin `name` of ann, ben, cat and dan by mail;
+/// its six boards.
+fn started_round_robin(s: &mut Install, name: &str, all: &[Player]) -> Vec<Board> {
+    let created = say(
+        s,
+        ANN,
+        &format!(
+            "chess tournament create {name} ann {} roundrobin 4",
+            ANN.pw()
+        ),
+    );
+    assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
+    let mut boards = BTreeMap::new();
+    for p in [BEN, CAT, DAN] {
+        boards = new_boards(&tour(s, "join", name, p), name, all);
+    }
+    assert_round_robin_of_four(&boards);
+    boards.into_values().collect()
+}
+
+/// The board of `x` against `y` among `boards`.
+fn between(boards: &[Board], x: Player, y: Player) -> Board {
+    boards
+        .iter()
+        .find(|b| (b.white, b.black) == (x, y) || (b.white, b.black) == (y, x))
+        .unwrap()
+        .clone()
+}
+
+/// A withdrawal before half of the player's games are finished annuls
+/// them all: the win over them counts for no one, their boards in play
+/// end, and nothing of theirs can be played any more.
+#[test]
+fn a_withdrawal_before_half_the_games_annuls_every_result() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "early", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    let before = show(&mut s, "early");
+    assert_eq!(
+        half_points(&row(&before, ANN)[score_column(&before)]),
+        Some(2),
+        "{before}"
+    );
+
+    let mails = tour(&mut s, "withdraw", "early", DAN);
+    // Dan's two boards in play end, told to both players of each.
+    for opp in [BEN, CAT] {
+        let b = between(&boards, opp, DAN);
+        let ended = format!("Chess Board {} finished", b.number);
+        for p in [opp, DAN] {
+            assert!(
+                mails.iter().any(|m| m.to == p.addr() && m.subject == ended),
+                "{p:?} is told board {} ended: {mails:#?}",
+                b.number
+            );
+        }
+        assert!(
+            !mails.iter().any(|m| m.body.contains("rating went")),
+            "an annulled game is not rated: {mails:#?}"
+        );
+        let refused = say(
+            &mut s,
+            opp,
+            &format!("chess move {} {} {} e4", b.number, opp.user(), opp.pw()),
+        );
+        assert!(
+            mail_to(&refused, opp).subject.ends_with("Error"),
+            "{refused:#?}"
+        );
+    }
+    let after = show(&mut s, "early");
+    let column = score_column(&after);
+    for p in [ANN, BEN, CAT, DAN] {
+        assert_eq!(
+            half_points(&row(&after, p)[column]),
+            Some(0),
+            "{p:?} has nothing from dan's annulled games: {after}"
+        );
+    }
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A withdrawal after half of the player's games keeps their finished
+/// results and loses the rest by forfeit, unrated.
+#[test]
+fn a_withdrawal_after_half_the_games_forfeits_the_rest_unrated() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "late", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    finish(&mut s, &between(&boards, BEN, DAN), Ending::Win(DAN));
+    let players_before = mail_to(&say(&mut s, FAY, "chess players"), FAY).body;
+
+    let mails = tour(&mut s, "withdraw", "late", DAN);
+    let forfeited = between(&boards, CAT, DAN);
+    let ended = format!("Chess Board {} finished", forfeited.number);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == CAT.addr() && m.subject == ended),
+        "{mails:#?}"
+    );
+    assert!(
+        !mails.iter().any(|m| m.body.contains("rating went")),
+        "a forfeit is not rated: {mails:#?}"
+    );
+    let players_after = mail_to(&say(&mut s, FAY, "chess players"), FAY).body;
+    assert_eq!(players_before, players_after, "no rating moved");
+    let table = show(&mut s, "late");
+    let column = score_column(&table);
+    for (p, points) in [(ANN, 2), (BEN, 0), (CAT, 2), (DAN, 2)] {
+        assert_eq!(
+            half_points(&row(&table, p)[column]),
+            Some(points),
+            "{p:?}: {table}"
+        );
+    }
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// The index of the score column in the crosstable's rows.
+fn score_column(table: &str) -> usize {
+    let header = table
+        .lines()
+        .find(|l| l.starts_with("No "))
+        .unwrap_or_else(|| panic!("a header line in\n{table}"));
+    header
+        .split_whitespace()
+        .position(|w| w == "Pts")
+        .unwrap_or_else(|| panic!("Pts in {header}"))
+}
