@@ -9,8 +9,9 @@
 //!   (users added, passwords set, boards deleted, adjudicated or shown,
 //!   vacations, broadcasts), each in one transaction with the mails it
 //!   causes; it needs the server's insides, so it is a module of the
-//!   server. Each returns one flat error, [`AdminError`]: refused (the
-//!   admin's mistake, exit 1) or failed (exit 2).
+//!   server. Each returns one flat error,
+//!   [`AdminError`](crate::server::AdminError): refused (the admin's
+//!   mistake, exit 1) or failed (exit 2).
 //! - The arguments are parsed in the binary (`src/cli/`), which calls these
 //!   and prints what they did. The quarantine is `crate::quarantine`.
 

@@ -1,5 +1,5 @@
 //! The `pbmchess` command line: its arguments (clap), the subcommands they
-//! run ([`run`] the plain ones, [`admin`] the `admin …` ones), the exit
+//! run (`run.rs` the plain ones, `admin.rs` the `admin …` ones), the exit
 //! codes, the log's set-up and standard output. `main.rs` only calls
 //! [`main`]; the work is in `app`, `admin` and below.
 
@@ -49,6 +49,8 @@ pub(crate) struct Cli {
     pub(crate) no_system_config: bool,
     /// How log lines are written to standard error: text, or json (one
     /// object per line); overrides [log] format.
+    // The doc comment is the --help text: "[log]" is the config's section.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long, global = true, env = "PBMCHESS_LOG_FORMAT", value_enum)]
     pub(crate) log_format: Option<LogFormat>,
     #[command(subcommand)]
@@ -270,6 +272,8 @@ pub(crate) enum UserCmd {
     /// Create a user: USERID [PASSWORD] EMAIL... The password is asked for
     /// on the terminal when left out, or read from standard input with
     /// --password-stdin; given as an argument, it is visible to other users.
+    // The doc comments are the --help text: "[PASSWORD]" is usage notation.
+    #[allow(rustdoc::broken_intra_doc_links)]
     Add {
         userid: String,
         /// [PASSWORD] EMAIL...: a first word without '@' is the password.

@@ -2,7 +2,7 @@
 //! which mail must never be answered, extracting the player's comment, and
 //! sending [`Outgoing`] mail from the outbox.
 //!
-//! Pure parts ([`parse_envelope`], [`extract_comment`], `html_to_text`,
+//! Pure parts ([`parse_envelope`], `extract_comment`, `html_to_text`,
 //! [`build_message`], the retry policy) are
 //! separate from the I/O parts (the [`Inbox`] and [`Sender`]
 //! implementations).
@@ -86,7 +86,7 @@
 //!   quoted-printable while its lines fit (see `outbound::message::text_body`). A
 //!   mail carrying a board drawing goes out multipart/alternative, its
 //!   text and the same text in an HTML `<pre>`, unless its recipient chose
-//!   `set … plain` (see `html`, [`MailForm`]).
+//!   `set … plain` (see `html`, `MailForm`).
 //! - `In-Reply-To` and `References` of inbound mail are kept in
 //!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;

@@ -70,7 +70,7 @@ pub enum StoreError {
     #[error("the database holds a malformed value: {0}")]
     Corrupt(String),
     /// The file at the database path is not a pbmchess database: it is
-    /// never written to (see [`open`]). The sentence says what to do.
+    /// never written to (see [`open()`]). The sentence says what to do.
     #[error("{0}")]
     NotOurs(String),
     /// A file beside the database (a backup) could not be written: the

@@ -29,7 +29,7 @@ use crate::mail::Outgoing;
 /// `X-Loop: <the server's address>`,
 /// `MIME-Version: 1.0` and `Content-Type: text/plain; charset=utf-8`,
 /// `Content-Transfer-Encoding: 7bit` (`8bit` when not ASCII; see
-/// `text_body`). [`build_message_in_form`] builds a board mail with its
+/// `text_body`). `build_message_in_form` builds a board mail with its
 /// HTML part.
 ///
 /// The SMTP envelope sender is the server's address (not `<>`), so bounces

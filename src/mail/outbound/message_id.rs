@@ -6,9 +6,10 @@ use sha2::{Digest, Sha256};
 use crate::hex::encode as hex;
 use crate::mail::Outgoing;
 
-/// The Message-ID (without angle brackets) [`build_message`] gives the
-/// outbox row `outbox_id`: `pbmchess.<id>.<16 hex>@<domain of from>`, the
-/// hex being a hash of the row keyed with `key` (the server's secret,
+/// The Message-ID (without angle brackets)
+/// [`build_message`](super::build_message) gives the outbox row
+/// `outbox_id`: `pbmchess.<id>.<16 hex>@<domain of from>`, the hex being
+/// a hash of the row keyed with `key` (the server's secret,
 /// `store::message_id_key`): stable for the row, so a resend after a crash
 /// carries the same Message-ID, and unpredictable to anyone without the
 /// key, so that no one can quote the id of a mail sent to someone else in

@@ -35,15 +35,15 @@ const MACHINE_LOCAL_PARTS: &[&str] = &[
 ///   becomes an ASCII one (a KELVIN SIGN `K` is not `k`). Ruling: a From
 ///   that is not ASCII is no sender, and the mail is never answered
 ///   (`NON_ASCII_FROM`, in the log): it cannot be answered at exactly
-///   itself (see [`is_plausible_address`]). `Reply-To` never names who is asking (anyone may
+///   itself (see `is_plausible_address`). `Reply-To` never names who is asking (anyone may
 ///   write anyone's address there); answers go to From too. A mail with
 ///   two From headers, or a From naming several addresses, has no sender
 ///   and is never answered (whom it is from cannot be told).
 /// - `body`: the text/plain parts joined; HTML-only mail turned into text by
-///   [`html_to_text`]. Line ends are `\n`. Only decoded when the mail may be
+///   `html_to_text`. Line ends are `\n`. Only decoded when the mail may be
 ///   answered: the never-answer rules read the headers alone, so an ignored
 ///   mail costs the parsing of its headers.
-/// - `comment`: see [`extract_comment`].
+/// - `comment`: see `extract_comment`.
 /// - `never_answer`: see `never_answer_reason`.
 /// - `auth_results`: the `Authentication-Results` headers, topmost first
 ///   (see `mail::auth`).
@@ -451,8 +451,8 @@ fn sender_reason(from: Option<&str>, reply_to: Option<&str>, own: &[String]) -> 
     None
 }
 
-/// Whether `addr` is the server's address `own` (which may be `Name
-/// <address>`), ignoring case and a `+tag` on either.
+/// Whether `addr` is the server's address `own` (which may be
+/// `Name <address>`), ignoring case and a `+tag` on either.
 pub(crate) fn is_own_address(own: &str, addr: &str) -> bool {
     let own = own.trim();
     let own = match (own.rfind('<'), own.rfind('>')) {

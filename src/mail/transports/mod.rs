@@ -15,7 +15,7 @@ use super::outbound::{SendError, Sender};
 use super::smtp::{Security, SmtpClient, SmtpClientConfig, SmtpError};
 use super::{MailError, Secret};
 
-/// Sends through an SMTP server with [`SmtpClient`]: `TCP_NODELAY`, one
+/// Sends through an SMTP server with `SmtpClient`: `TCP_NODELAY`, one
 /// connection for a whole sending pass (closed with QUIT at its end),
 /// PIPELINING when offered. Timeouts: `timeout_seconds` (default 30 s) for
 /// connecting and for each read and write; a send gives up as soon as the

@@ -6,7 +6,7 @@
 //! of pieces sets off — with pending decisions when a reveal has a choice.
 //!
 //! One noun a file: [`units`] (squares, kinds in K Q R B N P order, units),
-//! [`state`] (the boards, actions, movement, what a turn does), [`text`]
+//! [`state`] (the boards, actions, movement, what a turn does), [`position_text`]
 //! (position text) and [`notation`] (writing and reading actions).
 //!
 //! # Rulings (where docs/rules.md leaves room)

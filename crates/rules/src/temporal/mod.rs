@@ -7,7 +7,7 @@
 //! compact state, the geometry tables and attack tests), [`warps`]
 //! (warps, counters and the sentences about them), [`moves`] (actions and
 //! their generation), [`turn`] (one turn with its automatic end),
-//! [`notation`] (writing and reading actions, refusals), [`text`]
+//! [`notation`] (writing and reading actions, refusals), [`position_text`]
 //! (position text) and [`engine`] (the [`Engine`](super::engine::Engine)
 //! the server plays, with the diagram).
 //!
@@ -24,7 +24,7 @@
 //!   enemy vanished piece with 1 counter left there).
 //! - The diagram draws active pieces only; vanished pieces and originals
 //!   are named under it with their counters.
-//! - Notation reading: see [`notation`]; position text: see [`text`].
+//! - Notation reading: see [`notation`]; position text: see [`position_text`].
 
 pub mod engine;
 pub mod field;
