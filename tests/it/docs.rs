@@ -2,7 +2,8 @@
 //! (under 400 lines), and every relative link of README.md and docs/*.md
 //! leads somewhere: to a file of the checkout, and where it names a
 //! heading (`file.md#heading`), to a heading of that file as GitHub
-//! anchors it.
+//! anchors it. Every file or folder of the checkout a code span names
+//! (`src/…`, `crates/…`, `tests/…`, `benches/…`) is there.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -77,6 +78,23 @@ fn anchor_of(heading: &str) -> String {
         .chars()
         .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_' || *c == ' ')
         .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Where the paths of the checkout start: a code span beginning with one
+/// of these names a file or folder of the checkout.
+const CHECKOUT_PREFIXES: [&str; 4] = ["src/", "crates/", "tests/", "benches/"];
+
+/// The paths of the checkout that the code spans of `text` name, outside
+/// code blocks (a code span may run over a line end).
+fn named_paths(text: &str) -> Vec<String> {
+    let prose = prose_lines(text).join("\n");
+    prose
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| CHECKOUT_PREFIXES.iter().any(|p| span.starts_with(p)))
+        .map(str::to_string)
         .collect()
 }
 
@@ -165,6 +183,29 @@ fn every_relative_link_of_the_readme_and_docs_leads_to_a_file_and_heading() {
 }
 
 #[test]
+fn every_path_of_the_checkout_the_readme_and_docs_name_is_there() {
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for (path, text) in documents() {
+        for named in named_paths(&text) {
+            checked += 1;
+            if !root().join(&named).exists() {
+                missing.push(format!("{}: `{named}`", path.display()));
+            }
+        }
+    }
+    assert!(
+        checked > 20,
+        "only {checked} paths found: is the reader broken?"
+    );
+    assert!(
+        missing.is_empty(),
+        "paths named but not in the checkout:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
 fn the_readme_links_every_page_of_docs() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let linked: HashSet<String> = link_targets(&readme).into_iter().collect();
@@ -187,4 +228,14 @@ fn links_are_read_outside_code_and_anchored_as_github_does() {
     assert!(headings.contains("same") && headings.contains("same-1"));
     assert!(broken(Path::new("/nowhere/README.md"), "gone.md").is_some());
     assert!(broken(Path::new("/nowhere/README.md"), "https://example.org/x").is_none());
+}
+
+#[test]
+fn paths_are_read_from_code_spans_outside_code_blocks() {
+    let text = "In `src/a.rs` and `crates/b/`, not `cargo test` nor src/c.rs;\n\
+                `tests/it/\nd.rs` runs over a line.\n```\n`src/e.rs`\n```\n`benches/f.rs`\n";
+    assert_eq!(
+        named_paths(text),
+        ["src/a.rs", "crates/b/", "tests/it/\nd.rs", "benches/f.rs"]
+    );
 }

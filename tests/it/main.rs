@@ -6,6 +6,7 @@ mod admin;
 mod cli;
 mod common;
 mod deployment;
+mod docs;
 mod hermetic;
 mod mail;
 mod pgn;
