@@ -14,7 +14,7 @@
 //! by reading it back. So an engine's [`Engine::notation`] of a legal
 //! action must always read back, through [`Engine::read`] in the same
 //! position, as that same action, and two legal actions never share a
-//! notation. The registry-wide property test (`tests/rules_registry.rs`)
+//! notation. The registry-wide property test (`tests/it/rules/registry.rs`)
 //! proves it for every registered game, together with position-text round
 //! trips.
 

@@ -28,7 +28,7 @@
 //! stored keys: raise [`KEY_VERSION`] and add a migration that clears
 //! `plies.position_key` (as `0036_clear_old_position_keys.sql` did for the
 //! move from `DefaultHasher`), so that boards are replayed once and
-//! re-keyed. `tests/rules_keys.rs` pins key values so that such a change
+//! re-keyed. `tests/it/rules/keys.rs` pins key values so that such a change
 //! cannot pass unnoticed.
 
 /// The version of the key algorithm and canonical states described above.
@@ -89,7 +89,7 @@ mod tests {
     use super::*;
 
     /// The algorithm's own vectors: a change to it fails here (and in
-    /// `tests/rules_keys.rs`, which pins whole positions' keys).
+    /// `tests/it/rules/keys.rs`, which pins whole positions' keys).
     #[test]
     fn the_version_1_algorithm_gives_its_pinned_values() {
         assert_eq!(KEY_VERSION, 1);

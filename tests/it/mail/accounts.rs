@@ -76,7 +76,7 @@ fn a_password_typed_after_the_move_is_masked_in_the_reply_and_the_log() {
     let mails = s.take_outbox();
     let reply = only_one(&mails, ALICE);
     // Its own password in a wrong place, from its own address: told so
-    // (issue #23 §3), never repeated.
+    // (docs/security.md), never repeated.
     assert!(
         reply.body.contains("The words are out of order"),
         "{}",
@@ -166,7 +166,7 @@ fn fifty_guesses_in_one_mail_get_a_bounded_answer_and_lock_the_account() {
 fn the_right_password_works_again_once_the_lockout_is_over() {
     // The binary's clock is the real one: the library with a test clock.
     // Guesses forged with alice's own address lock her own addresses out
-    // (a stranger's lock only strangers: see tests/mail_charges.rs).
+    // (a stranger's lock only strangers: see mail::charges).
     let mut w = World::with_board();
     w.mail("a@x", "multiple", &guesses("alice", 7));
     w.replies();
@@ -225,7 +225,7 @@ fn a_stranger_address_gets_no_player_text_until_it_confirms() {
         welcome.body
     );
     // The account may be challenged at once, but no board mail goes to
-    // an address not confirmed (issue #31: double opt-in).
+    // an address not confirmed (double opt-in).
     let mails = round(
         &mut s,
         ALICE,
@@ -310,7 +310,7 @@ fn a_multiple_of_fifty_challenges_counts_fifty_commands() {
     round(&mut s, BOB, "signup bob bpw", "");
     let flood = "chess challenge alice bob\n".repeat(50);
     let mails = round(&mut s, "mallory@m.example", "multiple", &flood);
-    // A stranger starts no board (issue #37), and ten commands ran, not
+    // A stranger starts no board, and ten commands ran, not
     // fifty: each was refused, and counted.
     assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
     let refusals = only_one(&mails, "mallory@m.example")

@@ -865,9 +865,8 @@ fn a_shadow_tree_that_names_its_owners_reveal_decides_it_and_moves_on() {
     assert_eq!(plies(&s, "shadowchess"), 5);
 }
 
-/// Issue #26: "a tree's move that would need a decision first waits
-/// exactly as a queued move does" (as bob's queued knight waits in
-/// `tests/mail_shadow.rs`).
+/// A tree's move that would need a decision first waits exactly as a
+/// queued move does (as bob's queued knight waits in `mail::shadow`).
 #[test]
 fn a_shadow_tree_move_that_needs_its_owners_decision_first_waits_for_it() {
     let mut s = board("shadowchess");
@@ -1088,7 +1087,7 @@ fn work_with_kills(s: &Install, rng: &mut fastrand::Rng, total: usize) -> usize 
     interrupted
 }
 
-/// As `tests/mail_crash.rs` does for moves: trees entered and the
+/// As `mail::crash` does for moves: trees entered and the
 /// opponents' moves they answer, on twelve boards, worked by `serve`
 /// killed with SIGKILL at seeded random moments and restarted: every
 /// board ends with each answer played exactly once, and the database is
@@ -1289,7 +1288,7 @@ fn a_finished_board_takes_no_tree() {
 }
 
 /// The forfeit comes from the timers, so this one runs the server in
-/// process with a clock the test moves (`tests/common/world.rs`).
+/// process with a clock the test moves (`common::world`).
 #[test]
 fn a_forfeit_clears_the_tree() {
     use chrono::Duration;
@@ -1466,7 +1465,7 @@ fn views(w: &mut common::world::World) -> Vec<String> {
 
 /// Entering, listing and cancelling a tree leaves no trace anyone else
 /// can see: not even the board's "last action" time moves (the test moves
-/// the clock between, in process with `tests/common/world.rs`).
+/// the clock between, in process with `common::world`).
 #[test]
 fn a_tree_entered_listed_and_cancelled_leaves_the_others_view_unchanged() {
     use chrono::Duration;

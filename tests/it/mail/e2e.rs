@@ -69,7 +69,7 @@ timeout_seconds = 5
 [poll]
 interval_seconds = 1
 
-# Transport tests: addresses count as confirmed at once (tests/mail_accounts.rs
+# Transport tests: addresses count as confirmed at once (mail::accounts
 # tests confirmation).
 [accounts]
 confirm_addresses = false
@@ -185,7 +185,7 @@ fn pending(s: &Install) -> usize {
 
 /// Mails by Message-ID, with how often each arrived. A reply token's
 /// Message-ID (`<t.TOKEN@domain>`) is counted as the outbox keeps it once
-/// sent: `<t.SHA256(TOKEN)@domain>` (issue #31: no token at rest).
+/// sent: `<t.SHA256(TOKEN)@domain>` (no token at rest).
 fn by_message_id(mails: &[SentMail]) -> BTreeMap<String, usize> {
     use sha2::Digest;
     let mut ids = BTreeMap::new();
@@ -300,8 +300,7 @@ fn a_whole_game_by_real_mail_with_poll() {
         ] {
             assert_eq!(m.subject, format!("Chess Board 101 {next}"), "{}", m.raw);
             // The mover's board mail answers the move; the opponent's
-            // does not name it (issue #31: it would show the mover's
-            // mail domain).
+            // does not name it (it would show the mover's mail domain).
             let expected = (to == from).then(|| format!("<{id}>"));
             assert_eq!(m.header("In-Reply-To"), expected, "{}", m.raw);
         }
@@ -734,7 +733,7 @@ fn serve_survives_imap_and_smtp_outages_and_stops_on_sigterm() {
     assert_eq!(pending(&s), 0);
 }
 
-/// Playing by reply (issue #17) over real IMAP and SMTP: the board mail
+/// Playing by reply over real IMAP and SMTP: the board mail
 /// alice finds in her IMAP mailbox is answered with just the move; bob's
 /// board mail shows it.
 #[test]

@@ -6,7 +6,7 @@
 //! canonical notation); its move text is read back by the command parser
 //! and played by the moves reader `preview` uses (`play_move_words`).
 //! The mail-level tests of the same (a Shadow game with reveals) are in
-//! `tests/mail_shadow.rs`.
+//! `mail::shadow`.
 
 use game::command::{self, Command, GameCommand, PreviewFrom, MAX_LINE_BYTES};
 use game::render::{self, MoveRecord, RecordTags};

@@ -8,7 +8,7 @@
 //! gets a [`Request`]: each command read ([`Parsed`], with the line masked
 //! for quoting) or refused ([`ParseError`], whose message is one sentence
 //! saying what is wrong and how to write it). [`parse_line`] reads one line.
-//! The rulings beyond docs/commands.md are listed in `parse.rs`.
+//! The rulings beyond docs/commands.md are listed in `parse/mod.rs`.
 
 mod bounds;
 mod parse;

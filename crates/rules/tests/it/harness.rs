@@ -3,9 +3,7 @@
 //! move generator, and the playout loop that walks the engine and the
 //! reference side by side, comparing every position's legal moves.
 //!
-//! The rules test files include this file alone (`#[path =
-//! "common/rules.rs"] mod harness;`), not the whole `common` module with
-//! its mail installations.
+//! The rules test files use it as `crate::harness`.
 
 #![allow(dead_code)]
 
