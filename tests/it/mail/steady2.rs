@@ -392,7 +392,11 @@ fn a_config_read_again_that_cannot_be_served_on_is_refused_and_the_old_one_kept(
         });
         // Still serving, on the config in use: a mail is answered.
         let id = install.send(&format!("p{n}@players.example"), "help", "");
-        serving.wait_for("a mail answered after the reload", |log| log.contains(&id));
+        // Answered and its answer written out (the log says "mail sent"
+        // once the outbox took it).
+        serving.wait_for("a mail answered after the reload", |log| {
+            log.contains(&id) && log.matches("mail sent").count() > n
+        });
     }
     assert_eq!(install.take_outbox().len(), unusable.len());
     assert_eq!(
