@@ -88,9 +88,8 @@ fn a_shadow_tree_that_names_its_owners_reveal_decides_it_and_moves_on() {
     assert_eq!(plies(&s, "shadowchess"), 5);
 }
 
-/// Issue #26: "a tree's move that would need a decision first waits
-/// exactly as a queued move does" (as bob's queued knight waits in
-/// `tests/mail_shadow.rs`).
+/// A tree's move that would need a decision first waits exactly as a
+/// queued move does (as bob's queued knight waits in `mail::shadow`).
 #[test]
 fn a_shadow_tree_move_that_needs_its_owners_decision_first_waits_for_it() {
     let mut s = board("shadowchess");

@@ -97,8 +97,7 @@ fn a_whole_game_by_real_mail_with_poll() {
         ] {
             assert_eq!(m.subject, format!("Chess Board 101 {next}"), "{}", m.raw);
             // The mover's board mail answers the move; the opponent's
-            // does not name it (issue #31: it would show the mover's
-            // mail domain).
+            // does not name it (it would show the mover's mail domain).
             let expected = (to == from).then(|| format!("<{id}>"));
             assert_eq!(m.header("In-Reply-To"), expected, "{}", m.raw);
         }
@@ -154,7 +153,7 @@ fn a_whole_game_by_real_mail_with_poll() {
     assert_eq!(pending(&s), 0);
 }
 
-/// Playing by reply (issue #17) over real IMAP and SMTP: the board mail
+/// Playing by reply over real IMAP and SMTP: the board mail
 /// alice finds in her IMAP mailbox is answered with just the move; bob's
 /// board mail shows it.
 #[test]

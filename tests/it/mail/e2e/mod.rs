@@ -188,7 +188,7 @@ fn pending(s: &Install) -> usize {
 
 /// Mails by Message-ID, with how often each arrived. A reply token's
 /// Message-ID (`<t.TOKEN@domain>`) is counted as the outbox keeps it once
-/// sent: `<t.SHA256(TOKEN)@domain>` (issue #31: no token at rest).
+/// sent: `<t.SHA256(TOKEN)@domain>` (no token at rest).
 fn by_message_id(mails: &[SentMail]) -> BTreeMap<String, usize> {
     use sha2::Digest;
     let mut ids = BTreeMap::new();

@@ -7,8 +7,8 @@ use super::*;
 #[test]
 fn a_copy_for_a_stranger_who_challenged_carries_no_token_and_plays_nothing() {
     let mut s = signed_up("");
-    // A stranger's challenge starts no board (issue #37): the stranger
-    // gets only the refusal, which carries no token.
+    // A stranger's challenge starts no board: the stranger gets only the
+    // refusal, which carries no token.
     let mails = round(&mut s, MALLORY, "chess challenge alice bob", "");
     let copy = only_one(&mails, MALLORY).clone();
     assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");

@@ -52,7 +52,7 @@ fn a_whole_game_is_played_by_replies_from_gmail_outlook_and_thunderbird() {
     assert!(!to_bob.body.contains("Alice A."), "{}", to_bob.body);
     assert!(!to_bob.body.contains("wrote:"), "{}", to_bob.body);
     // The answer to alice threads under her reply; bob's board mail does
-    // not name it (issue #31: it would show her mail domain).
+    // not name it (it would show her mail domain).
     assert_eq!(
         only_one(&mails, ALICE).header("In-Reply-To").as_deref(),
         Some("<r1@mail.gmail.test>")
@@ -203,8 +203,8 @@ fn an_html_only_reply_plays_and_no_token_reaches_the_log() {
     ));
 }
 
-/// A board loads only its recent plies (issue #14's resume point); the
-/// token still remembers the ply number, not how many plies were loaded.
+/// A board loads only its recent plies; the token still remembers the ply
+/// number, not how many plies were loaded.
 #[test]
 fn a_reply_plays_deep_into_a_long_game() {
     let mut s = a_board();

@@ -55,9 +55,9 @@ fn a_reply_to_a_mail_that_is_no_longer_current_is_refused_with_the_board_now() {
     );
 }
 
-/// Issue #23 §5: a stale reply when it is the opponent's turn is not told
-/// to add `#N` (`Nc6#3` would then be refused: not the player's turn). It
-/// is told the exact `queue` reply instead, and that reply works.
+/// A stale reply when it is the opponent's turn is not told to add `#N`
+/// (`Nc6#3` would then be refused: not the player's turn). It is told the
+/// exact `queue` reply instead, and that reply works.
 #[test]
 fn a_stale_reply_out_of_turn_suggests_the_queue_reply_that_works_not_a_guard() {
     let mut s = a_board();

@@ -1,7 +1,6 @@
-//! Issue #31, "Mailing strangers" and the account items: each attack
-//! replayed with the mail that carried it, through the server (a clock the
-//! test moves) or the real binary; the server mails nobody who did not ask
-//! for it.
+//! Mailing strangers, and accounts: each attack replayed with the mail that
+//! carried it, through the server (a clock the test moves) or the real
+//! binary; the server mails nobody who did not ask for it.
 
 use crate::common;
 

@@ -40,7 +40,7 @@ fn a_signup_with_one_extra_address_mails_it_one_confirmation() {
 fn change_address_back_and_forth_mails_each_address_once_a_day() {
     let mut w = two_players();
     // One address besides alice's own per line: `change address` names
-    // at most two, and one mail mails at most two strangers (issue #37).
+    // at most two, and one mail mails at most two strangers.
     let a: Vec<String> = (0..1).map(|i| format!("a{i}@lista.org")).collect();
     let b: Vec<String> = (0..1).map(|i| format!("b{i}@listb.org")).collect();
     let mut body = String::new();
@@ -86,8 +86,8 @@ fn change_address_back_and_forth_mails_each_address_once_a_day() {
 
 #[test]
 fn a_second_signup_from_one_address_within_a_day_gets_its_own_code() {
-    // The sender's own address is never refused its own code (issue #37:
-    // the first signup may have been forged "from" it).
+    // The sender's own address is never refused its own code (the first
+    // signup may have been forged "from" it).
     let mut w = confirming();
     w.mail(VICTIM, "signup first pw", "");
     assert!(only(&w.replies(), VICTIM)

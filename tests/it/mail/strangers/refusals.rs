@@ -31,7 +31,7 @@ fn a_strangers_challenge_relays_no_comment() {
     let spam = "alice here: my new address is http://evil.org";
     w.mail(MALLORY, "chess challenge alice bob", spam);
     let mails = w.replies();
-    // A stranger starts no board at all (issue #37).
+    // A stranger starts no board at all.
     assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
     for m in &mails {
         assert!(!m.body.contains("http://evil.org"), "{m:#?}");

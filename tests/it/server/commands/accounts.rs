@@ -70,7 +70,7 @@ fn standings_history_and_list() {
     assert!(!list.contains("101"), "{list}");
     w.mail("z@x", "list nogame", "");
     let r = w.replies();
-    // The word is named by its place, not quoted (issue #23 §3).
+    // The word is named by its place, not quoted: it may be a password.
     assert!(
         single(&r).body.contains("second word is no game I know"),
         "{}",
@@ -101,7 +101,7 @@ fn passwords_and_addresses_change_and_signoff_stops_the_account() {
     );
     let r = w.replies();
     // The old address (the sender) is told; the new one gets no notice of
-    // its own, so lines of change address cannot fan out (issue #37).
+    // its own, so lines of change address cannot fan out to strangers.
     assert_eq!(single(&r).to, "a@x", "{r:#?}");
     w.mail("b@x", "chess move 101 bob pb e5", "");
     let r = w.replies();

@@ -9,9 +9,9 @@ fn castling(p: &dyn Position) -> String {
     p.to_text().split(' ').nth(3).unwrap().to_string()
 }
 
-/// Issue #29, the case as reported: a white bishop revealed onto Black's
-/// unmoved rook on h8 (dark) dies there; the rook stays unmoved and pure,
-/// so Black keeps `k` and castles short later.
+/// A white bishop revealed onto Black's unmoved rook on h8 (dark) dies
+/// there; the rook stays unmoved and pure, so Black keeps `k` and castles
+/// short later.
 #[test]
 fn a_white_piece_dying_on_the_black_h8_rook_leaves_black_its_short_castling() {
     let mut p = pos("4k2r/8/8/8/8/2n5/8/1B2K3 7B/8/8/8/8/8/8/8 b k - 0 1 -");

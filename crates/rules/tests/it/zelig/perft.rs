@@ -132,12 +132,12 @@ fn random_playouts_agree_with_the_reference() {
     }
 }
 
-/// Issue #23 §5 asked to avoid `Zee7` "where the destination alone is
-/// unique". Ruling: SAN disambiguates only when another zelig can legally
-/// go to the same square too (`Z` names every zelig, so `Ze7` would then
-/// be ambiguous and would not read back); with no such rival the
-/// destination alone is written. This walks random games of all three
-/// games and checks both directions at every position.
+/// `Zee7` is not written where the destination alone is unique: SAN
+/// disambiguates only when another zelig can legally go to the same square
+/// too (`Z` names every zelig, so `Ze7` would then be ambiguous and would
+/// not read back); with no such rival the destination alone is written.
+/// This walks random games of all three games and checks both directions at
+/// every position.
 #[test]
 fn a_zelig_move_is_disambiguated_exactly_when_another_zelig_can_go_there() {
     // The e6 monarch and the c5 bishop both reach e7: both are named.
