@@ -76,7 +76,7 @@ fn a_password_typed_after_the_move_is_masked_in_the_reply_and_the_log() {
     let mails = s.take_outbox();
     let reply = only_one(&mails, ALICE);
     // Its own password in a wrong place, from its own address: told so
-    // (docs/security.md), never repeated.
+    // ("out of order"), never repeated.
     assert!(
         reply.body.contains("The words are out of order"),
         "{}",
@@ -310,8 +310,8 @@ fn a_multiple_of_fifty_challenges_counts_fifty_commands() {
     round(&mut s, BOB, "signup bob bpw", "");
     let flood = "chess challenge alice bob\n".repeat(50);
     let mails = round(&mut s, "mallory@m.example", "multiple", &flood);
-    // A stranger starts no board, and ten commands ran, not
-    // fifty: each was refused, and counted.
+    // A stranger starts no board, and ten commands ran, not fifty: each was
+    // refused, and counted.
     assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
     let refusals = only_one(&mails, "mallory@m.example")
         .body

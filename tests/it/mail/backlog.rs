@@ -78,7 +78,7 @@ fn a_players_password_is_verified_once_per_process_and_a_wrong_one_every_time() 
     // alice and bob once each, the wrong password, and the unknown carol
     // (as long as a wrong password); the words after a wrong password are
     // masked, and from an address of the account the one after it is
-    // checked too, in case the words are out of order (issue #23 §3).
+    // checked too, in case the words are out of order.
     assert!(line.contains("password_verifications=5 "), "{line}");
     let replies = install.take_outbox();
     let errors: Vec<_> = replies

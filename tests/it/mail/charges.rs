@@ -89,7 +89,7 @@ fn assert_nowhere(mails: &[SentMail], secret: &str) {
 // ------------------------------------------------------------ rollbacks
 
 /// Five guesses of alice's password, then three long answers: the answers
-/// are too large, so the mail is rolled back whole (issue #31).
+/// are too large, so the mail is rolled back whole.
 fn guesses_and_long_answers(guesses: &[&str]) -> String {
     let mut body: String = guesses
         .iter()

@@ -82,7 +82,7 @@ fn a_unique_prefix_is_the_verb_and_an_ambiguous_one_is_refused() {
     let mails = exchange(&mut s, ALICE, "signo alice apw", "");
     let m = only_one(&mails, ALICE);
     assert!(m.body.contains("written in full"), "{}", m.body);
-    // A word the language does not know is masked (issue #23 §3); the
+    // A word the language does not know is masked (it may be a password); the
     // userid on file is not.
     assert!(m.body.contains("***** alice *****"), "{}", m.body);
 }
@@ -229,7 +229,7 @@ fn error_mails_quote_the_move_as_sent_and_mask_only_the_password() {
 
     // A userid on file is quoted; a word the server does not know (a new
     // userid, an address) is masked until a password is verified: it may
-    // be the password in a wrong place (issue #23 §3).
+    // be the password in a wrong place.
     let dave = "dave@players.test";
     let mails = exchange(&mut s, dave, "signup dave", "");
     let m = only_one(&mails, dave);
@@ -247,7 +247,7 @@ fn error_mails_quote_the_move_as_sent_and_mask_only_the_password() {
         m.body
     );
     // A misplaced password: the word in the password's place is masked,
-    // and so is the password where it stands (issue #15).
+    // and so is the password where it stands.
     let mails = exchange(&mut s, BOB, "chess move 101 bob e5 bpw", "");
     let m = only_one(&mails, BOB);
     assert!(!m.body.contains("bpw"), "{}", m.body);

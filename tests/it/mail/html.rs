@@ -1,9 +1,9 @@
-//! Issue #23 §2 and the 7bit item of §1, through the real binary: board
+//! HTML board mails and 7bit text parts, through the real binary: board
 //! mails go out multipart/alternative, their HTML part showing the very
 //! lines of the text part in a `<pre>` (read back with a real HTML parser,
 //! Python's `html.parser`), with nothing that fetches anything; `set …
-//! plain` gives one text/plain part and `set … html` both again; text
-//! parts go out 7bit (8bit when not ASCII), board lines whole.
+//! plain` gives one text/plain part and `set … html` both again; text parts
+//! go out 7bit (8bit when not ASCII), board lines whole.
 
 use crate::common;
 
@@ -167,7 +167,7 @@ fn assert_harmless(doc: &str, parsed: &Parsed) {
 
 /// No line of the raw mail (headers, MIME parts, HTML) longer than 78
 /// columns or than the text's own longest line (the drawings' widths are
-/// issue #23 §1's, tested in `mail_width`), every text part 7bit or 8bit
+/// tested in `mail::width`), every text part 7bit or 8bit
 /// (never quoted-printable or base64).
 fn assert_sent_as_written(m: &SentMail) {
     let widest = m.body.lines().map(|l| l.chars().count()).max();
@@ -273,7 +273,7 @@ fn mails_without_a_drawing_stay_text_plain() {
 #[test]
 fn the_help_pages_say_how_to_get_text_only_mail() {
     let mut s = Install::new();
-    // A player: a stranger gets one help page a command (issue #37).
+    // A player: a stranger gets one help page a command.
     exchange(&mut s, ALICE, "signup alice apw", "");
     let mails = exchange(&mut s, ALICE, "help commands drawing", "");
     let all: String = mails.iter().map(|m| m.body.as_str()).collect();

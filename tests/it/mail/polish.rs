@@ -1,9 +1,9 @@
-//! Issue #23 §5, "smaller things found while playing", through the real
-//! binary (Maildir in, `poll`, Maildir out): a message to a player whose
-//! address is not confirmed, a comment held back from an unconfirmed
-//! address, Doppelganger's promotion refusal, the `queue` suggestion out of
-//! turn, Zelig powers told only when they change, wrong check marks
-//! corrected aloud, singular and plural in listings, help page underlines.
+//! Smaller things found while playing, through the real binary (Maildir in,
+//! `poll`, Maildir out): a message to a player whose address is not
+//! confirmed, a comment held back from an unconfirmed address,
+//! Doppelganger's promotion refusal, the `queue` suggestion out of turn,
+//! Zelig powers told only when they change, wrong check marks corrected
+//! aloud, singular and plural in listings, help page underlines.
 
 use crate::common;
 

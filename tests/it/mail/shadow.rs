@@ -127,10 +127,10 @@ fn move_lines(body: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Issue #23 §4: a reveal decided with the PGN's one-word spelling is
-/// stored as `reveal d6`, shown inside the move that set it off (no move
-/// number of its own, in the board mail and in the PGN), and the PGN's
-/// move text fed to `preview new` shows the board as it stands.
+/// A reveal decided with the PGN's one-word spelling is stored as `reveal
+/// d6`, shown inside the move that set it off (no move number of its own,
+/// in the board mail and in the PGN), and the PGN's move text fed to
+/// `preview new` shows the board as it stands.
 #[test]
 fn a_reveal_is_one_spelling_numbered_inside_its_move_and_the_record_replays() {
     let mut s = at_the_decision();

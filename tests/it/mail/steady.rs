@@ -227,12 +227,12 @@ fn with_slow_relay(install: &Install) {
     std::fs::write(&install.config, text).unwrap();
 }
 
-/// The acceptance test of issue #43 over a stream of `seconds`: 25 mails
-/// a second into the Maildir inbox, more than the relay takes (each reply
-/// takes it 50 ms), so mail is always waiting. While it flows:
-/// a SIGHUP takes effect within 5 s of the signal, a reminder made due
-/// is queued within seconds, `status` shows a fresh pass and a fresh
-/// mail, and a `poll` started beside `serve` exits within seconds.
+/// The daemon under a steady stream of `seconds`: 25 mails a second into
+/// the Maildir inbox, more than the relay takes (each reply takes it 50
+/// ms), so mail is always waiting. While it flows: a SIGHUP takes effect
+/// within 5 s of the signal, a reminder made due is queued within seconds,
+/// `status` shows a fresh pass and a fresh mail, and a `poll` started
+/// beside `serve` exits within seconds.
 #[cfg(unix)]
 fn steady_stream(seconds: u64) {
     let install = a_board("\n[poll]\ninterval_seconds = 60\n");

@@ -1,6 +1,6 @@
-//! Issue #37, "Trust, third round": what one person can make the server do
-//! to others and to accounts. Each attack is replayed with the mail (or
-//! the admin CLI call) that carried it, against the real binary.
+//! Trust and consent: what one person can make the server do to others and
+//! to accounts. Each attack is replayed with the mail (or the admin CLI
+//! call) that carried it, against the real binary.
 
 use crate::common;
 

@@ -1,6 +1,6 @@
-//! Issue #37, "Trust, third round", second pass: what one mail can make the
-//! server send, to whom. Each attack is replayed with the mail that carried
-//! it, against the real binary.
+//! Trust and consent, continued: what one mail can make the server send, to
+//! whom. Each attack is replayed with the mail that carried it, against the
+//! real binary.
 
 use crate::common;
 

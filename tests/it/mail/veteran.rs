@@ -58,8 +58,8 @@ fn a_challenge_comment_names_the_challenger_by_userid_never_by_address() {
         );
         assert!(!m.body.contains(ALICE), "{}", m.body);
     }
-    // A challenger whose address has no account starts no board (issue
-    // #37), and its text is relayed to no one (issue #31).
+    // A challenger whose address has no account starts no board, and its
+    // text is relayed to no one.
     let stranger = "stranger@d.example";
     let mails = round(&mut s, stranger, "chess challenge alice bob", "Have fun!");
     assert!(to(&mails, BOB).is_empty(), "{mails:#?}");

@@ -1,0 +1,134 @@
+//! Trees in Double Chess (castling), Shadow Chess (reveals) and Zelig.
+
+use super::*;
+
+#[test]
+fn a_double_chess_tree_castles_and_reads_the_kings_move_as_the_same_castling() {
+    let mut s = board("doublechess");
+    for (who, mv) in [
+        ("alice", "Nl3"),
+        ("bob", "i7i5"),
+        ("alice", "k3"),
+        ("bob", "Nl6"),
+        ("alice", "Bk2"),
+    ] {
+        play(&mut s, "doublechess", who, mv);
+    }
+    // Castling in SAN, then the same castling as the king's move: one
+    // line, no clash.
+    for line in ["a6 O-O", "a6 Kk1 b6 d3"] {
+        let answer = private_to(&cond(&mut s, "doublechess", "alice", line), ALICE);
+        assert!(!answer.subject.contains("Error"), "{line}: {}", answer.body);
+    }
+    let mails = play(&mut s, "doublechess", "bob", "a6");
+    let bobs = one(&mails, BOB);
+    assert!(bobs.body.contains("O-O (Cond)"), "{}", bobs.body);
+    assert_eq!(bobs.subject, "Double Chess Board 101 bob");
+    let small = s.ok(&["admin", "show", "doublechess", "101", "--size", "small"]);
+    assert!(
+        small.contains(" 1 | r n b q r n b q - r k   q b n r |  1"),
+        "king on k1, rook on j1: {small}"
+    );
+    let mails = play(&mut s, "doublechess", "bob", "b6");
+    assert!(one(&mails, BOB).body.contains("d3 (Cond)"));
+    assert_eq!(plies(&s, "doublechess"), 9);
+}
+
+#[test]
+fn a_shadow_tree_never_decides_the_opponents_reveal_and_goes_on_across_it() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    // Alice's line: bob's d5/d7d6, her capture, bob's reveal decision and
+    // bob's knight (his plies, written as he would), then her knight.
+    let line = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Nf3/g1f3";
+    let answer = private_to(&cond(&mut s, "shadowchess", "alice", line), ALICE);
+    assert!(!answer.subject.contains("Error"), "{}", answer.body);
+    let mails = play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    // The capture is played in bob's mail; the reveal it sets off is
+    // bob's to decide, and the tree does not decide it.
+    for addr in [ALICE, BOB, CAROL] {
+        let m = one(&mails, addr);
+        assert_eq!(m.subject, "Shadow Chess Board 101 bob", "{}", m.body);
+        assert!(m.body.contains("exd5/d2d3 (Cond)"), "{}", m.body);
+        assert!(m.body.contains("It is bob's decision"), "{}", m.body);
+    }
+    for addr in [BOB, CAROL] {
+        assert_no_hint(&one(&mails, addr), &["Nf3/g1f3"], true);
+    }
+    assert_eq!(plies(&s, "shadowchess"), 3);
+    // Bob decides as the line foresaw, then moves: the tree answers.
+    let mails = play(&mut s, "shadowchess", "bob", "reveal d6");
+    assert_eq!(one(&mails, BOB).subject, "Shadow Chess Board 101 bob");
+    assert_eq!(plies(&s, "shadowchess"), 4);
+    let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
+    let bobs = one(&mails, BOB);
+    assert!(bobs.body.contains("Nf3/g1f3 (Cond)"), "{}", bobs.body);
+    assert_eq!(bobs.subject, "Shadow Chess Board 101 bob", "{}", bobs.body);
+    assert_eq!(plies(&s, "shadowchess"), 6);
+}
+
+#[test]
+fn a_shadow_tree_that_names_its_owners_reveal_decides_it_and_moves_on() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    // Alice to move; bob's line: her capture, his own reveal, his knight.
+    let line = "exd5/d2d3 reveal d6 Nf6/g8f6";
+    let answer = private_to(&cond(&mut s, "shadowchess", "bob", line), BOB);
+    assert!(!answer.subject.contains("Error"), "{}", answer.body);
+    let mails = play(&mut s, "shadowchess", "alice", "exd5/d2d3");
+    let alices = one(&mails, ALICE);
+    assert_eq!(
+        alices.subject, "Shadow Chess Board 101 alice",
+        "{}",
+        alices.body
+    );
+    assert!(alices.body.contains("reveal d6"), "{}", alices.body);
+    assert!(alices.body.contains("Nf6/g8f6 (Cond)"), "{}", alices.body);
+    assert_eq!(plies(&s, "shadowchess"), 5);
+}
+
+/// A tree's move that would need a decision first waits exactly as a
+/// queued move does (as bob's queued knight waits in `mail::shadow`).
+#[test]
+fn a_shadow_tree_move_that_needs_its_owners_decision_first_waits_for_it() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    // Alice to move; bob holds an answer to the capture, his reveal left
+    // to himself.
+    let answer = private_to(
+        &cond(&mut s, "shadowchess", "bob", "exd5/d2d3 Nf6/g8f6"),
+        BOB,
+    );
+    assert!(!answer.subject.contains("Error"), "{}", answer.body);
+    let mails = play(&mut s, "shadowchess", "alice", "exd5/d2d3");
+    let bobs = one(&mails, BOB);
+    assert!(bobs.body.contains("It is bob's decision"), "{}", bobs.body);
+    assert!(!bobs.body.contains("Nf6/g8f6 (Cond)"), "{}", bobs.body);
+    assert_eq!(plies(&s, "shadowchess"), 3);
+    let mails = play(&mut s, "shadowchess", "bob", "reveal d6");
+    let alices = one(&mails, ALICE);
+    assert!(alices.body.contains("Nf6/g8f6 (Cond)"), "{}", alices.body);
+}
+
+#[test]
+fn a_zelig_tree_mates_with_a_zelig_and_the_end_clears_the_tree() {
+    let mut s = board("zelig");
+    play(&mut s, "zelig", "alice", "f2f3");
+    play(&mut s, "zelig", "bob", "e5");
+    // Bob: if g4, the d8 zelig to h4 (a bishop there by the quota: mate).
+    private_to(&cond(&mut s, "zelig", "bob", "g4 d8h4"), BOB);
+    let mails = play(&mut s, "zelig", "alice", "g4");
+    for addr in [ALICE, BOB] {
+        let m = one(&mails, addr);
+        assert_eq!(m.subject, "Zelig Chess Board 101 finished", "{}", m.body);
+        assert!(
+            m.body.starts_with("Game won by bob (checkmate)."),
+            "{}",
+            m.body
+        );
+        assert!(m.body.contains("Zh4# (Cond)"), "{}", m.body);
+    }
+    assert_eq!(held_lines(&s, "zelig"), 0, "the end of the game clears it");
+}
