@@ -11,6 +11,11 @@ cd "$(dirname "$0")"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
+# Most tests wait on the binary they run or on a mail server more than they
+# compute: three at a time per core keeps the cores busy (RUST_TEST_THREADS
+# given by the caller wins).
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-$(( $(nproc) * 3 ))}"
+
 step "formatting: cargo fmt --all --check"
 cargo fmt --all --check
 step "lints: cargo clippy --workspace --all-targets"

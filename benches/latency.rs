@@ -19,7 +19,7 @@
 //!
 //! Needs dovecot-imapd and python3-aiosmtpd (it says so and exits
 //! otherwise). Quick mode (`PBMCHESS_BENCH_QUICK=1`, or without
-//! `--bench`): 6 moves.
+//! `--bench`): 3 moves.
 
 mod support;
 
@@ -177,7 +177,7 @@ fn main() {
     let Some(servers) = start_servers() else {
         return;
     };
-    let moves = if quick() { 6 } else { 40 };
+    let moves = if quick() { 3 } else { 40 };
     let root = tempfile::tempdir().unwrap();
     let config = root.path().join("pbmchess.toml");
     std::fs::write(
