@@ -365,7 +365,7 @@ impl Server<'_> {
             previews: &Default::default(),
         };
         // A board the command (or the timers) ended may move a tournament
-        // on (issue #27), in the same transaction.
+        // on, in the same transaction.
         let result = f(&ctx).and_then(|value| {
             super::tournament::advance(&ctx)?;
             Ok(value)
