@@ -25,7 +25,8 @@
 use chrono::Duration;
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::loaded::{finish, load};
+use super::ending::finish;
+use super::loaded::load;
 use super::{account, challenge, guard, show};
 use super::{Ctx, Failure, Handled, Refusal, Reply, Server, ServerError};
 use crate::store::{self, Vacation};

@@ -4,7 +4,8 @@
 
 use super::compose::{days, time_used, Occasion};
 use super::computer;
-use super::loaded::{finish, finish_unrated, load, seat_to_act};
+use super::ending::{finish, finish_unrated};
+use super::loaded::{load, seat_to_act};
 use super::{Ctx, Handled, Reply, Server, ServerError};
 use crate::store::{self, BoardEnding, ForfeitLimit, Proposal};
 use rules::{self, Game};
