@@ -1,4 +1,4 @@
-//! Which addresses a command may name as recipients (issue #31).
+//! Which addresses a command may name as recipients.
 //!
 //! Ruling: an address a command names (`signup`'s extra address, `change
 //! address`) must be an ordinary Internet address, `local@domain.tld`:

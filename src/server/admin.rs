@@ -25,7 +25,8 @@
 use chrono::Duration;
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::loaded::{finish, load};
+use super::ending::finish;
+use super::loaded::load;
 use super::{account, challenge, guard, show};
 use super::{Ctx, Failure, Handled, Refusal, Reply, Server, ServerError};
 use crate::store::{self, Vacation};
@@ -365,7 +366,7 @@ impl Server<'_> {
             previews: &Default::default(),
         };
         // A board the command (or the timers) ended may move a tournament
-        // on (issue #27), in the same transaction.
+        // on, in the same transaction.
         let result = f(&ctx).and_then(|value| {
             super::tournament::advance(&ctx)?;
             Ok(value)

@@ -6,7 +6,8 @@
 //! `conditional` (the server's and the pure one).
 
 use super::compose::{BoardView, QUEUED_COMMENT};
-use super::loaded::{apply_move, apply_ply, Loaded, Origin};
+use super::loaded::Loaded;
+use super::ply::{apply_move, apply_ply, Origin};
 use super::{Ctx, Handled, Reply};
 use crate::store::{self, PendingKind};
 use game::conditional::Advance;

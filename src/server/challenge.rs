@@ -46,7 +46,7 @@ pub(crate) fn start_board(
     // needed to challenge, so the comment is relayed only when the
     // sender's address is a confirmed one of a player of the board: a
     // stranger's challenge (or one "from" a forged player's address not
-    // yet confirmed) relays nothing (issue #31).
+    // yet confirmed) relays nothing.
     let challenger = match commenter {
         Some(userid) => confirmed_author(ctx, userid)?.then(|| userid.to_string()),
         None => confirmed_player_sending(ctx, &players)?,
@@ -81,7 +81,7 @@ fn opponent_of<'p>(players: &'p [String; 2], userid: &str) -> &'p str {
     }
 }
 
-/// Start a board of a tournament (issue #27): the players joined it, so
+/// Start a board of a tournament: the players joined it, so
 /// neither's challenge settings nor the boards-per-day bound apply, and
 /// the board counts for neither. A `-level` option is kept only for a
 /// board the computer plays. `link` ties the new board's number to its
@@ -220,7 +220,7 @@ pub(crate) const MAX_FORFEIT_DAYS: u32 = 60;
 /// The longest total time per player (`--totaltime`).
 pub(crate) const MAX_TOTAL_DAYS: u32 = 365;
 
-/// Ruling (issue #31): a board's own timers stay within sane ranges, so
+/// Ruling: a board's own timers stay within sane ranges, so
 /// that a board a stranger starts cannot nag (or stand) for years:
 /// `--nagtime` 1 to [`MAX_NAG_DAYS`], `--forfeittime` 1 to
 /// [`MAX_FORFEIT_DAYS`], `--totaltime` 1 to [`MAX_TOTAL_DAYS`] days (the
@@ -344,7 +344,7 @@ fn board_started(ctx: &Ctx<'_>, asker: &str, opponent: &str) -> Handled<()> {
     Ok(())
 }
 
-/// Ruling (issue #37): a challenge by mail comes from one of its two
+/// Ruling: a challenge by mail comes from one of its two
 /// players: its sender's address is a confirmed address of one of them
 /// (and, with `[security] authserv_id` set, its From is authenticated:
 /// see `needs_authenticated_from`). Nobody starts boards (and their
@@ -405,7 +405,7 @@ const SEEKERS_TRIED: usize = 20;
 /// (they asked first), and their note is the new board's comment. Seeking
 /// again replaces one's note and keeps one's place.
 ///
-/// Ruling (issue #37): a waiting seeker whose board with this one cannot
+/// Ruling: a waiting seeker whose board with this one cannot
 /// start now (their day's boards spent, their settings refusing
 /// challenges, the two playing too many boards together) is passed over
 /// and keeps their place; the next is tried (at most [`SEEKERS_TRIED`]),

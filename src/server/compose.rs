@@ -112,7 +112,7 @@ pub(crate) fn days(d: Duration) -> String {
 impl<'a> BoardView<'a> {
     /// The same view without the comment (nor a queued move's), for
     /// addresses not yet confirmed (they get nothing a player wrote). What
-    /// is left out is said, with how to confirm (issue #23 §5; see
+    /// is left out is said, with how to confirm (see
     /// [`super::sentences::held_back_comments`]).
     pub(super) fn without_comment(&self) -> BoardView<'a> {
         let (kept, dropped): (Vec<String>, Vec<String>) = self
@@ -256,7 +256,7 @@ impl<'a> BoardView<'a> {
                 colour(seat)
             ));
         }
-        // A tournament board names its tournament and round (issue #27).
+        // A tournament board names its tournament and round.
         let event = store::tournament_of_board(ctx.conn, self.game.name(), self.row.board)?
             .map(|(name, round)| format!(", tournament {name}, round {round}"))
             .unwrap_or_default();
@@ -375,8 +375,8 @@ impl<'a> BoardView<'a> {
 
     /// The body for `userid` alone: [`BoardView::body`], with their
     /// conditional moves on this board under the move list when they hold
-    /// some (issue #26: only the owner's own mails show a tree, never the
-    /// opponent's or an observer's, nor a copy to another address).
+    /// some (only the owner's own mails show a tree, never the opponent's
+    /// or an observer's, nor a copy to another address).
     pub(super) fn body_for(
         &self,
         ctx: &Ctx<'_>,

@@ -36,7 +36,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::autoplay::{self, Notice};
-use super::loaded::{apply_move, finish, Loaded};
+use super::ending::finish;
+use super::loaded::Loaded;
+use super::ply::apply_move;
 use super::{Ctx, Handled, Refusal, ServerError};
 use crate::store::{self, Proposal};
 use computer::{self, Level};

@@ -1,15 +1,14 @@
 //! A board as the commands work on it: loaded from the store with its plies
-//! and the position they lead to, and the writes that change it (a ply
-//! played, a game finished and rated).
+//! and the position they lead to (a ply is played in `ply`, a board ended
+//! in `ending`).
 
 use std::cell::OnceCell;
 
 use super::compose::{BoardView, Occasion, RECENT_PLIES};
 use super::record::every_ply;
 use super::{Ctx, Handled, Refusal, Reply, ServerError};
-use crate::store::{self, BoardEnding, BoardStatus, Ply};
+use crate::store::{self, Ply};
 use game::command::BoardFilter;
-use game::ratings::{self, Score};
 use rules::{self, Game, Position};
 
 /// A board with its recent plies and the position they lead to.
@@ -295,190 +294,6 @@ fn replay_keyed(
     store::set_ply_keys(ctx.conn, store::BoardId::new(game.name(), row.board), &keys)?;
     Ok(position)
 }
-
-/// Judge and apply a board move of the player in `seat` (whose turn it is)
-/// and store it: the ply, the position, the end of a pending proposal and,
-/// when the move ends the game, the result. Returns the rating sentences of
-/// a finished game, or the rules' refusal (nothing changed then).
-/// `from_queue` marks a ply played from the player's queue (listed
-/// `(Auto)`).
-pub(crate) fn apply_move(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    loaded: &mut Loaded,
-    seat: rules::Color,
-    text: &str,
-    comment: String,
-    from_queue: bool,
-) -> Handled<Result<Vec<String>, rules::MoveError>> {
-    let origin = if from_queue {
-        Origin::Queue
-    } else {
-        Origin::Mail
-    };
-    apply_ply(ctx, game, loaded, seat, text, comment, origin)
-}
-
-/// Where a ply comes from, for its mark in the move list.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Origin {
-    /// A mail of its player.
-    Mail,
-    /// Their queued move (`(Auto)`).
-    Queue,
-    /// Their conditional moves (`(Cond)`).
-    Tree,
-}
-
-/// [`apply_move`], the ply marked as from `origin`.
-pub(crate) fn apply_ply(
-    ctx: &Ctx<'_>,
-    game: &'static dyn Game,
-    loaded: &mut Loaded,
-    seat: rules::Color,
-    text: &str,
-    comment: String,
-    origin: Origin,
-) -> Handled<Result<Vec<String>, rules::MoveError>> {
-    let number = loaded.row.board;
-    let played = match loaded.position.play(text) {
-        Ok(played) => played,
-        Err(e) => return Ok(Err(e)),
-    };
-    let corrected = game
-        .marks_checks()
-        .then(|| {
-            super::sentences::check_mark_note(
-                &loaded.row.players[seat.index()],
-                text,
-                &played.notation,
-            )
-        })
-        .flatten();
-    let ply = Ply {
-        ply: loaded.played + 1,
-        seat,
-        notation: played.notation,
-        events: played.events,
-        comment,
-        played_at: ctx.now,
-        auto: origin != Origin::Mail,
-        conditional: origin == Origin::Tree,
-    };
-    let key = loaded.position.position_key();
-    store::append_ply(
-        ctx.conn,
-        store::BoardId::new(game.name(), number),
-        &ply,
-        Some(key),
-    )?;
-    loaded.played = ply.ply;
-    let text = loaded.position.to_text();
-    if loaded.position.history_plies() == 0 {
-        // Nothing before this ply matters to the rules any more.
-        store::set_resume_point(
-            ctx.conn,
-            store::BoardId::new(game.name(), number),
-            ply.ply,
-            Some(&text),
-        )?;
-    }
-    loaded.plies.push(ply);
-    store::update_position(
-        ctx.conn,
-        store::BoardId::new(game.name(), number),
-        &text,
-        ctx.now,
-    )?;
-    loaded.row.last_action_at = ctx.now;
-    if loaded.row.proposal.is_some() {
-        store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
-        loaded.row.proposal = None;
-    }
-    let mut news: Vec<String> = corrected.into_iter().collect();
-    news.extend(match loaded.position.outcome() {
-        rules::Outcome::Ongoing => vec![],
-        rules::Outcome::Won { winner, ending } => {
-            finish(ctx, loaded, Some(winner), BoardEnding::Board(ending))?
-        }
-        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
-    });
-    Ok(Ok(news))
-}
-
-/// End a board and rate it; returns the rating sentences.
-pub(crate) fn finish(
-    ctx: &Ctx<'_>,
-    loaded: &mut Loaded,
-    winner: Option<rules::Color>,
-    ending: BoardEnding,
-) -> Handled<Vec<String>> {
-    finish_unrated(ctx, loaded, winner, ending)?;
-    let game = loaded.row.game.clone();
-    let [a, b] = &loaded.row.players.clone();
-    let current = |userid: &str| -> Handled<store::Rating> {
-        Ok(
-            store::rating(ctx.conn, &game, userid)?.unwrap_or(store::Rating {
-                rating: ratings::START_RATING,
-                games: 0,
-            }),
-        )
-    };
-    let (ra, rb) = (current(a)?, current(b)?);
-    let score = match winner {
-        Some(rules::Color::White) => Score::Win,
-        Some(rules::Color::Black) => Score::Loss,
-        None => Score::Draw,
-    };
-    let (na, nb) = ratings::update(ra.rating, rb.rating, score);
-    store::set_rating(
-        ctx.conn,
-        &game,
-        a,
-        store::Rating {
-            rating: na,
-            games: ra.games + 1,
-        },
-    )?;
-    store::set_rating(
-        ctx.conn,
-        &game,
-        b,
-        store::Rating {
-            rating: nb,
-            games: rb.games + 1,
-        },
-    )?;
-    Ok(vec![
-        ratings::change_sentence(a, ra.rating, na),
-        ratings::change_sentence(b, rb.rating, nb),
-    ])
-}
-
-/// Finish a board without rating it (see [`finish`]); no rating lines.
-pub(crate) fn finish_unrated(
-    ctx: &Ctx<'_>,
-    loaded: &mut Loaded,
-    winner: Option<rules::Color>,
-    ending: BoardEnding,
-) -> Handled<Vec<String>> {
-    let game = loaded.row.game.clone();
-    store::finish_board(
-        ctx.conn,
-        store::BoardId::new(&game, loaded.row.board),
-        winner,
-        &ending,
-        ctx.now,
-    )?;
-    store::clear_pending_moves(ctx.conn, store::BoardId::new(&game, loaded.row.board))?;
-    loaded.row.finished_at = Some(ctx.now);
-    loaded.row.status = BoardStatus::Finished {
-        winner_seat: winner,
-        ending,
-    };
-    Ok(vec![])
-}
-
 /// The current board mail of each active board of `user`, to `address`
 /// alone (an address just confirmed: see `confirm`), each answerable by
 /// reply like any board mail to the player.
@@ -514,6 +329,7 @@ mod tests {
     use super::*;
     use crate::clock::SystemClock;
     use crate::config::Config;
+    use crate::server::ply::apply_move;
     use crate::server::templates::Templates;
     use crate::server::{guard, Server};
     use chrono::Utc;

@@ -29,10 +29,11 @@ pub(crate) fn password_matches(hash: &str, password: &str) -> bool {
     password_matches_in(&mut Vec::new(), hash, password)
 }
 
-/// [`password_matches`] in the working memory `memory`, grown to what the
-/// hash's parameters need and kept by the caller for the next check: an
-/// argon2id check allocates 19 MiB, and the system's handing it out page
-/// by page, zeroed, and back again took a fifth of each check's time.
+/// Whether `password` is the one `hash` was made of, checked in the
+/// working memory `memory`, grown to what the hash's parameters need and
+/// kept by the caller for the next check: an argon2id check allocates
+/// 19 MiB, and the system's handing it out page by page, zeroed, and back
+/// again took a fifth of each check's time.
 /// Every block is written before it is read, so what a previous check
 /// left there does not matter.
 pub(crate) fn password_matches_in(

@@ -5,7 +5,9 @@
 use super::autoplay;
 use super::compose::Occasion;
 use super::computer;
-use super::loaded::{apply_move, finish, replay_all, Loaded};
+use super::ending::finish;
+use super::loaded::{replay_all, Loaded};
+use super::ply::apply_move;
 use super::seat::{seat, Seated};
 use super::sentences::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};

@@ -80,7 +80,7 @@ pub(crate) fn game_record(
         extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
     let server = &ctx.server.config.server;
-    // A tournament's board names it and its round (issue #27).
+    // A tournament's board names it and its round.
     let (event, round) = match store::tournament_of_board(ctx.conn, game.name(), row.board)? {
         Some((name, round)) => (
             format!("{} tournament {name}, Board {}", game.title(), row.board),

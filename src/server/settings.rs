@@ -360,7 +360,7 @@ pub(crate) fn set_look(
     )?])
 }
 
-/// `<game> set <userid> <pw> plain|html` (issue #23): board mails as
+/// `<game> set <userid> <pw> plain|html`: board mails as
 /// text only, or with an HTML part too (the default). Ruling: the choice
 /// is the player's for every game (it is about their mail program), which
 /// the answer says.

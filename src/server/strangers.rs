@@ -1,4 +1,4 @@
-//! What a mail from a stranger can make the server send back (issue #37).
+//! What a mail from a stranger can make the server send back.
 //!
 //! Ruling: a *stranger* is a sender whose address is no confirmed address
 //! of any account (not on file, or on file but never confirmed: a forged

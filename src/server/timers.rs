@@ -4,10 +4,26 @@
 
 use super::compose::{days, time_used, Occasion};
 use super::computer;
-use super::loaded::{finish, finish_unrated, load, seat_to_act};
-use super::{Ctx, Handled, Reply};
+use super::ending::{finish, finish_unrated};
+use super::loaded::{load, seat_to_act};
+use super::{Ctx, Handled, Reply, Server, ServerError};
 use crate::store::{self, BoardEnding, ForfeitLimit, Proposal};
 use rules::{self, Game};
+use rusqlite::Connection;
+
+impl Server<'_> {
+    /// Send the reminders and apply the forfeits due now (`tick`, and each
+    /// pass of the daemon), all in one transaction. Returns the mails queued.
+    pub fn run_timers(&self, conn: &mut Connection) -> Result<usize, ServerError> {
+        let replies = self
+            .admin(conn, |ctx| {
+                let replies = run_timers(ctx)?;
+                Ok(self.queue(ctx.conn, replies, None, None, ctx.now)?)
+            })?
+            .unwrap_or(0);
+        Ok(replies)
+    }
+}
 
 /// Reminders and forfeits due now on every active board: one mail per
 /// board and reader (`Nag: ...` for a reminder).
@@ -145,9 +161,9 @@ fn forfeit(
         Some(days_total) => ForfeitLimit::TotalTime { days: days_total },
         None => ForfeitLimit::Idle { days: idle },
     };
-    // Ruling (issue #15): a board the absent player never made
-    // a ply on is finished unrated, like a withdrawal, so that
-    // boards started by a flood of challenges rate nobody.
+    // Ruling: a board the absent player never made a ply on is
+    // finished unrated, like a withdrawal, so that boards started by a
+    // flood of challenges rate nobody.
     let touched = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), board))?
         .contains(&loser);
     let close = if touched { finish } else { finish_unrated };

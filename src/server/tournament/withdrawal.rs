@@ -3,7 +3,8 @@
 
 use super::rounds::{finish, mail_entrants, send};
 use super::table::{score_text, Table};
-use crate::server::loaded::{finish_unrated, load};
+use crate::server::ending::finish_unrated;
+use crate::server::loaded::load;
 use crate::server::{Ctx, Handled, Refusal};
 use crate::store::{self, BoardEnding, Tournament, TournamentState};
 use game::tournament as pure;

@@ -1,0 +1,119 @@
+//! A ply played on a loaded board: judged by the rules and stored with its
+//! position, a pending proposal ended, and the board finished when the
+//! ply ends the game.
+
+use super::ending::finish;
+use super::loaded::Loaded;
+use super::{Ctx, Handled};
+use crate::store::{self, BoardEnding, Ply};
+use rules::{self, Game};
+
+/// Judge and apply a board move of the player in `seat` (whose turn it is)
+/// and store it: the ply, the position, the end of a pending proposal and,
+/// when the move ends the game, the result. Returns the rating sentences of
+/// a finished game, or the rules' refusal (nothing changed then).
+/// `from_queue` marks a ply played from the player's queue (listed
+/// `(Auto)`).
+pub(crate) fn apply_move(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    seat: rules::Color,
+    text: &str,
+    comment: String,
+    from_queue: bool,
+) -> Handled<Result<Vec<String>, rules::MoveError>> {
+    let origin = if from_queue {
+        Origin::Queue
+    } else {
+        Origin::Mail
+    };
+    apply_ply(ctx, game, loaded, seat, text, comment, origin)
+}
+
+/// Where a ply comes from, for its mark in the move list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A mail of its player.
+    Mail,
+    /// Their queued move (`(Auto)`).
+    Queue,
+    /// Their conditional moves (`(Cond)`).
+    Tree,
+}
+
+/// [`apply_move`], the ply marked as from `origin`.
+pub(crate) fn apply_ply(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    loaded: &mut Loaded,
+    seat: rules::Color,
+    text: &str,
+    comment: String,
+    origin: Origin,
+) -> Handled<Result<Vec<String>, rules::MoveError>> {
+    let number = loaded.row.board;
+    let played = match loaded.position.play(text) {
+        Ok(played) => played,
+        Err(e) => return Ok(Err(e)),
+    };
+    let corrected = game
+        .marks_checks()
+        .then(|| {
+            super::sentences::check_mark_note(
+                &loaded.row.players[seat.index()],
+                text,
+                &played.notation,
+            )
+        })
+        .flatten();
+    let ply = Ply {
+        ply: loaded.played + 1,
+        seat,
+        notation: played.notation,
+        events: played.events,
+        comment,
+        played_at: ctx.now,
+        auto: origin != Origin::Mail,
+        conditional: origin == Origin::Tree,
+    };
+    let key = loaded.position.position_key();
+    store::append_ply(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        &ply,
+        Some(key),
+    )?;
+    loaded.played = ply.ply;
+    let text = loaded.position.to_text();
+    if loaded.position.history_plies() == 0 {
+        // Nothing before this ply matters to the rules any more.
+        store::set_resume_point(
+            ctx.conn,
+            store::BoardId::new(game.name(), number),
+            ply.ply,
+            Some(&text),
+        )?;
+    }
+    loaded.plies.push(ply);
+    store::update_position(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        &text,
+        ctx.now,
+    )?;
+    loaded.row.last_action_at = ctx.now;
+    if loaded.row.proposal.is_some() {
+        store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
+        loaded.row.proposal = None;
+    }
+    let mut news: Vec<String> = corrected.into_iter().collect();
+    news.extend(match loaded.position.outcome() {
+        rules::Outcome::Ongoing => vec![],
+        rules::Outcome::Won { winner, ending } => {
+            finish(ctx, loaded, Some(winner), BoardEnding::Board(ending))?
+        }
+        rules::Outcome::Drawn { ending } => finish(ctx, loaded, None, BoardEnding::Board(ending))?,
+    });
+    Ok(Ok(news))
+}
