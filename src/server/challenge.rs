@@ -269,7 +269,7 @@ pub(crate) const BOARDS_PER_OPPONENT_PER_DAY: u32 = 3;
 /// of them by the other is refused (see [`check_boards_per_day`]).
 pub(crate) const BOARDS_BETWEEN_TWO: usize = 10;
 
-/// Ruling (issues #15, #37): by mail, a board spends the allowance of the
+/// Ruling: by mail, a board spends the allowance of the
 /// player who asked for it only: the challenger's, or both seekers' (each
 /// asked). A challenged player's allowance is never spent by another's
 /// challenge, so a flood of challenges cannot keep them from starting

@@ -323,7 +323,7 @@ pub(crate) fn set_look(
         Look::Reply(on) => {
             store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
             if !on {
-                // Every token the player holds ends, on every board (#31).
+                // Every token the player holds ends, on every board.
                 store::expire_user_reply_tokens(ctx.conn, &user.userid, ctx.now)?;
             }
             let text = if on {
