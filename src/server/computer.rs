@@ -32,7 +32,7 @@
 //!   daemon commits a group of mails as soon as one of them made the
 //!   computer think, so a group never adds up several budgets.
 
-use std::sync::Mutex;
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use super::autoplay::{self, Notice};
@@ -173,19 +173,19 @@ const SHORTEST_SEARCH: Duration = Duration::from_millis(50);
 /// of the timers, an admin command); see the rulings above.
 #[derive(Debug, Default)]
 pub(crate) struct Budget {
-    spent: Mutex<Option<Duration>>,
+    spent: Cell<Option<Duration>>,
 }
 
 impl Budget {
     /// Whether the computer thought in this unit of work.
     pub(crate) fn used(&self) -> bool {
-        self.lock().is_some()
+        self.spent.get().is_some()
     }
 
     /// The time left of `total`, when a search of `need` may start: the
     /// first always may, cut to `total` (at least [`SHORTEST_SEARCH`]).
     fn grant(&self, total: Duration, need: Duration) -> Option<Duration> {
-        match *self.lock() {
+        match self.spent.get() {
             None => Some(total.max(SHORTEST_SEARCH)),
             Some(spent) => {
                 let left = total.saturating_sub(spent);
@@ -195,12 +195,8 @@ impl Budget {
     }
 
     fn spend(&self, time: Duration) {
-        let mut spent = self.lock();
-        *spent = Some(spent.unwrap_or_default() + time);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Duration>> {
-        self.spent.lock().unwrap_or_else(|e| e.into_inner())
+        self.spent
+            .set(Some(self.spent.get().unwrap_or_default() + time));
     }
 }
 

@@ -114,10 +114,10 @@ impl Server<'_> {
         // recipient asked for text only (see `mail::html`).
         let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
             && !store::address_wants_plain(conn, &to)?;
-        let mail = Outgoing {
-            body: bounces::with_stop_notice(conn, &to, body.clone())?,
+        let shown = Outgoing {
             to,
             subject,
+            body,
             in_reply_to: cause
                 .filter(|id| !id.starts_with("hash:"))
                 .map(String::from),
@@ -130,15 +130,15 @@ impl Server<'_> {
             // still name the row (see `bounces::note`). It is made from the
             // text before any stop notice.
             None if !codes.is_empty() => {
-                let shown = Outgoing {
-                    body,
-                    ..mail.clone()
-                };
                 let key = store::message_id_key(conn)?;
                 let domain = self.config.server.domain();
                 Some(crate::mail::outgoing_message_id(&shown, id, domain, &key))
             }
             None => None,
+        };
+        let mail = Outgoing {
+            body: bounces::with_stop_notice(conn, &shown.to, shown.body)?,
+            ..shown
         };
         let mut secrets = codes;
         if let Some(token) = message_id.as_deref().and_then(reply::token_of) {

@@ -35,7 +35,7 @@ const KEPT_PREVIEWS: usize = 4;
 /// before any command that may change a board).
 #[derive(Default)]
 pub(crate) struct Previews {
-    kept: std::sync::Mutex<Vec<Replayed>>,
+    kept: std::cell::RefCell<Vec<Replayed>>,
 }
 
 /// A board as it stood after ply `ply`: its recent plies up to it and
@@ -60,8 +60,8 @@ impl Previews {
         self.lock().clear();
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Replayed>> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::cell::RefMut<'_, Vec<Replayed>> {
+        self.kept.borrow_mut()
     }
 
     fn find(
