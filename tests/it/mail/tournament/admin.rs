@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::kills::boards_in_database;
 use super::round_robin::RoundRobinTable;
 use super::{
-    assert_every_mail_within_78_columns, finish, install_with, new_boards, new_boards_of, refusal,
-    row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, COMPUTER, CONFIG, DAN, FAY,
+    assert_every_mail_within_78_columns, create_tournament, finish, install_with, new_boards,
+    new_boards_of, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, COMPUTER,
+    CONFIG, DAN, FAY,
 };
 use common::parse_sent;
 
@@ -77,14 +78,7 @@ fn deleting_a_board_of_a_swiss_round_does_not_stall_the_tournament() {
     let entrants = [ANN, BEN, CAT, DAN];
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create cup ann {} swiss 4 rounds 2",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "cup", "swiss 4 rounds 2");
     let mut boards = BTreeMap::new();
     for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
@@ -116,14 +110,7 @@ fn an_adjudication_ending_a_swiss_round_pairs_the_next_round() {
     let entrants = [ANN, BEN, CAT, DAN];
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create cup ann {} swiss 4 rounds 2",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "cup", "swiss 4 rounds 2");
     let mut boards = BTreeMap::new();
     for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);

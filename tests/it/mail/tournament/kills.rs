@@ -6,7 +6,8 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use super::{
-    finish, install_with, new_boards, say, tour, Board, Ending, ANN, BEN, CAT, CONFIG, DAN, FAY,
+    create_tournament, finish, install_with, new_boards, tour, Board, Ending, ANN, BEN, CAT,
+    CONFIG, DAN, FAY,
 };
 use common::Install;
 
@@ -52,14 +53,7 @@ pub(super) fn boards_in_database(s: &Install) -> BTreeMap<(String, String), i64>
 fn a_kill_during_the_join_that_fills_the_tournament_creates_every_board_once() {
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create spring ann {} roundrobin 4",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "spring", "roundrobin 4");
     for p in [BEN, CAT] {
         tour(&mut s, "join", "spring", p);
     }
@@ -94,14 +88,7 @@ fn a_kill_during_the_mail_that_ends_a_round_pairs_the_next_round_once() {
     let entrants = [ANN, BEN, CAT, DAN];
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create cup ann {} swiss 4 rounds 3",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "cup", "swiss 4 rounds 3");
     let mut boards = BTreeMap::new();
     for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);

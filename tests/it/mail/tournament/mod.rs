@@ -81,6 +81,17 @@ fn mail_to(mails: &[SentMail], p: Player) -> SentMail {
 }
 
 /// `chess tournament <verb> <name> <userid> <pw>` from the player.
+/// `by` creates tournament `name` of `plan` (`roundrobin 4`, `swiss 4
+/// rounds 2`, …) by mail; the mails of that pass.
+fn create_tournament(s: &mut Install, by: Player, name: &str, plan: &str) -> Vec<SentMail> {
+    let subject = format!(
+        "chess tournament create {name} {} {} {plan}",
+        by.user(),
+        by.pw()
+    );
+    say(s, by, &subject)
+}
+
 fn tour(s: &mut Install, verb: &str, name: &str, p: Player) -> Vec<SentMail> {
     say(
         s,

@@ -2,8 +2,8 @@
 //! are open.
 
 use super::{
-    assert_every_mail_within_78_columns, install_with, mail_to, refusal, say, show, tour, Player,
-    ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
+    assert_every_mail_within_78_columns, create_tournament, install_with, mail_to, refusal, say,
+    show, tour, Player, ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
 };
 
 /// Each refusal is one plain sentence to the sender alone, and nothing of
@@ -122,14 +122,7 @@ fn refusal_cases() -> Vec<(Player, String, &'static [&'static str])> {
 fn a_player_opens_at_most_three_tournaments_at_once() {
     let mut s = install_with(CONFIG, &[ANN, FAY]);
     for name in ["one", "two", "three", "four"] {
-        let mails = say(
-            &mut s,
-            ANN,
-            &format!(
-                "chess tournament create {name} ann {} roundrobin 4",
-                ANN.pw()
-            ),
-        );
+        let mails = create_tournament(&mut s, ANN, name, "roundrobin 4");
         if name == "four" {
             refusal(&mails, ANN);
         } else {
@@ -148,14 +141,7 @@ fn a_player_opens_at_most_three_tournaments_at_once() {
 #[test]
 fn players_may_not_create_tournaments_unless_the_server_allows_it() {
     let mut s = install_with("", &[ANN, FAY]);
-    let mails = say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create spring ann {} roundrobin 4",
-            ANN.pw()
-        ),
-    );
+    let mails = create_tournament(&mut s, ANN, "spring", "roundrobin 4");
     refusal(&mails, ANN);
     let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
     assert!(!listed.contains("spring"), "{listed}");

@@ -5,8 +5,8 @@ use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
-    assert_every_mail_within_78_columns, finish, install_with, mail_to, new_boards, row, say, show,
-    tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, FAY,
+    assert_every_mail_within_78_columns, create_tournament, finish, install_with, mail_to,
+    new_boards, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, FAY,
 };
 use common::SentMail;
 
@@ -151,14 +151,7 @@ pub(super) fn assert_round_robin_of_four(boards: &BTreeMap<u32, Board>) {
 fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    let created = say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create spring ann {} roundrobin 4",
-            ANN.pw()
-        ),
-    );
+    let created = create_tournament(&mut s, ANN, "spring", "roundrobin 4");
     assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
     let mut boards = BTreeMap::new();
     for (i, p) in [BEN, CAT, DAN].into_iter().enumerate() {

@@ -6,8 +6,9 @@ use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
-    assert_every_mail_within_78_columns, board_of, finish, install_with, new_boards, pass, refusal,
-    row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
+    assert_every_mail_within_78_columns, board_of, create_tournament, finish, install_with,
+    new_boards, pass, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG,
+    DAN, EVE, FAY,
 };
 
 /// A player who signs off leaves the open tournaments they joined: the
@@ -16,14 +17,7 @@ use super::{
 fn a_player_who_signs_off_is_not_paired_in_an_open_tournament() {
     let all = [ANN, BEN, CAT, DAN, EVE, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create spring ann {} roundrobin 4",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "spring", "roundrobin 4");
     for p in [BEN, CAT] {
         tour(&mut s, "join", "spring", p);
     }
@@ -50,14 +44,7 @@ fn a_withdrawal_that_ends_a_swiss_round_pairs_the_next_round_without_the_player(
     let entrants = [ANN, BEN, CAT, DAN, EVE];
     let all = [ANN, BEN, CAT, DAN, EVE, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create cup ann {} swiss 5 rounds 3",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "cup", "swiss 5 rounds 3");
     let mut boards = BTreeMap::new();
     for &p in &entrants[1..] {
         boards = new_boards(&tour(&mut s, "join", "cup", p), "cup", &all);
@@ -221,14 +208,7 @@ fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
 fn the_creator_starts_a_tournament_before_it_is_full() {
     let all = [ANN, BEN, CAT, DAN, FAY];
     let mut s = install_with(CONFIG, &all);
-    say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create spring ann {} roundrobin 6",
-            ANN.pw()
-        ),
-    );
+    create_tournament(&mut s, ANN, "spring", "roundrobin 6");
     tour(&mut s, "join", "spring", BEN);
     let early = tour(&mut s, "start", "spring", ANN);
     assert!(

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::round_robin::half_points;
 use super::{
-    assert_every_mail_within_78_columns, finish, install_with, mail_to, new_boards, row, say, show,
-    tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
+    assert_every_mail_within_78_columns, create_tournament, finish, install_with, mail_to,
+    new_boards, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, EVE, FAY,
 };
 use common::SentMail;
 
@@ -99,14 +99,7 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
     let entrants = [ANN, BEN, CAT, DAN, EVE];
     let all = [ANN, BEN, CAT, DAN, EVE, FAY];
     let mut s = install_with(CONFIG, &all);
-    let created = say(
-        &mut s,
-        ANN,
-        &format!(
-            "chess tournament create autumn ann {} swiss 5 rounds 3",
-            ANN.pw()
-        ),
-    );
+    let created = create_tournament(&mut s, ANN, "autumn", "swiss 5 rounds 3");
     assert_ne!(mail_to(&created, ANN).subject, "Error", "{created:#?}");
     let mut boards = BTreeMap::new();
     for &p in &entrants[1..] {
