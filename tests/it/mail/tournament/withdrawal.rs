@@ -59,16 +59,38 @@ fn a_withdrawal_before_half_the_games_annuls_every_result() {
     );
 
     let mails = tour(&mut s, "withdraw", "early", DAN);
+    let reply = mails
+        .iter()
+        .find(|m| m.to == DAN.addr() && m.subject == "Chess tournament early")
+        .unwrap_or_else(|| panic!("dan's answer: {mails:#?}"))
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        reply.contains("every result of theirs is annulled"),
+        "the withdrawing player is told their results go: {reply}"
+    );
     // Dan's two boards in play end, told to both players of each.
     for opp in [BEN, CAT] {
         let b = between(&boards, opp, DAN);
         let ended = format!("Chess Board {} finished", b.number);
         for p in [opp, DAN] {
+            let told = mails
+                .iter()
+                .find(|m| m.to == p.addr() && m.subject == ended)
+                .unwrap_or_else(|| panic!("{p:?} is told board {}: {mails:#?}", b.number));
+            // The board says what the crosstable says: no winner.
+            let flat = told.body.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
-                mails.iter().any(|m| m.to == p.addr() && m.subject == ended),
-                "{p:?} is told board {} ended: {mails:#?}",
-                b.number
+                flat.contains(
+                    "Game annulled: dan left the tournament before half their games \
+                     were finished; no result, unrated."
+                ),
+                "{}",
+                told.body
             );
+            assert!(!told.body.contains("Game won by"), "{}", told.body);
         }
         assert!(
             !mails.iter().any(|m| m.body.contains("rating went")),
