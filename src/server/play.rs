@@ -64,10 +64,12 @@ fn general_copy_to_sender(
     Ok(())
 }
 
-/// A draw offer or an undo asked for: both players' conditional moves on
-/// the board are cleared (a draw offer by either player, and an
-/// undo, whose board may go back under the trees' lines); each owner is
-/// told in their own mail.
+/// An undo asked for: both players' conditional moves on the board are
+/// cleared (the board may go back under the trees' lines); each owner is
+/// told in their own mail. A draw offer leaves the trees alone: an
+/// opponent could otherwise erase a tree for free; a tree answering the
+/// offerer's move lets the offer lapse, said in both mails (see
+/// `ply::apply_ply`).
 fn clear_trees_on_proposal(
     ctx: &Ctx<'_>,
     loaded: &Loaded,
@@ -149,8 +151,13 @@ pub(crate) fn act(
                 _ => Proposal::Draw,
             };
             let news = board.propose(&mut loaded, kind)?;
-            // A proposal clears both players' conditional moves.
-            let cleared = clear_trees_on_proposal(ctx, &loaded, kind)?;
+            // A draw offer leaves the trees alone; an undo request
+            // clears them (see `clear_trees_on_proposal`).
+            let cleared = if kind == Proposal::Undo {
+                clear_trees_on_proposal(ctx, &loaded, kind)?
+            } else {
+                Vec::new()
+            };
             (news, cleared, Occasion::Turn)
         }
         MoveAction::Accept | MoveAction::Reject => {
