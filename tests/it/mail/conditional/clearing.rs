@@ -106,8 +106,9 @@ fn a_tree_replaces_a_queued_move_and_a_queued_move_replaces_a_tree_saying_so() {
 }
 
 #[test]
-fn an_undo_asked_for_by_either_player_clears_the_tree() {
-    for offerer in ["alice", "bob"] {
+fn an_undo_asked_for_clears_the_tree() {
+    // Bob has no ply to take back: only alice may ask.
+    for offerer in ["alice"] {
         let mut s = board("chess");
         play(&mut s, "chess", "alice", "e4");
         private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
@@ -155,6 +156,35 @@ fn a_draw_offer_leaves_the_tree_and_lapses_when_the_tree_answers() {
     );
 }
 
+/// An undo takes back the asking player's last ply and every ply after
+/// it: after a tree answered bob's move, bob's undo takes back his move
+/// and the answer, and the request says which plies.
+#[test]
+fn an_undo_after_a_trees_answer_takes_back_the_askers_own_move() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+    play(&mut s, "chess", "bob", "e5");
+    assert_eq!(plies(&s, "chess"), 3, "the tree answers with Nf3");
+    let mails = play(&mut s, "chess", "bob", "undo");
+    for addr in [ALICE, BOB] {
+        let body = joined(&one(&mails, addr).body);
+        assert!(
+            body.contains("bob asks to take back plies 2 (e5) and 3 (Nf3)."),
+            "{addr}: {body}"
+        );
+    }
+    let mails = play(&mut s, "chess", "alice", "accept");
+    assert_eq!(plies(&s, "chess"), 1, "e5 and Nf3 are taken back");
+    assert!(
+        joined(&one(&mails, BOB).body).contains("Plies 2 (e5) and 3 (Nf3) are taken back."),
+        "{mails:#?}"
+    );
+    // Bob plays the move he meant.
+    play(&mut s, "chess", "bob", "d6");
+    assert_eq!(plies(&s, "chess"), 2);
+}
+
 #[test]
 fn an_undo_of_a_ply_the_tree_played_clears_the_rest_of_the_tree() {
     let mut s = board("chess");
@@ -176,7 +206,7 @@ fn an_undo_of_a_ply_the_tree_played_clears_the_rest_of_the_tree() {
 }
 
 #[test]
-fn an_undo_of_the_opponents_ply_clears_the_tree() {
+fn an_undo_of_the_askers_ply_and_the_opponents_after_it_clears_the_tree() {
     let mut s = board("chess");
     play(&mut s, "chess", "alice", "e4");
     play(&mut s, "chess", "bob", "c5");
@@ -185,7 +215,7 @@ fn an_undo_of_the_opponents_ply_clears_the_tree() {
     private_to(&cond(&mut s, "chess", "alice", "d6 d4 cxd4 Nxd4"), ALICE);
     play(&mut s, "chess", "bob", "undo");
     play(&mut s, "chess", "alice", "accept");
-    assert_eq!(plies(&s, "chess"), 2);
+    assert_eq!(plies(&s, "chess"), 1, "bob's c5 and alice's Nf3 go");
     assert_eq!(held_lines(&s, "chess"), 0);
 }
 
