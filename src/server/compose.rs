@@ -7,7 +7,7 @@ use minijinja::context;
 
 use super::record::{every_ply, game_record, record};
 use super::{Ctx, Handled, Reply, ReplyKey};
-use crate::store::{self, BoardStatus, Ply, Proposal};
+use crate::store::{self, BoardEnding, BoardStatus, Ply, Proposal};
 use game::ratings;
 use game::render::{Drawing, MoveRecord};
 use rules::{Color, Game, Position};
@@ -227,6 +227,10 @@ impl<'a> BoardView<'a> {
                 winner_seat: Some(seat),
                 ending,
             } => format!("Game won by {} ({ending}).", self.row.players[seat.index()]),
+            BoardStatus::Finished {
+                winner_seat: None,
+                ending: ending @ BoardEnding::AnnulledInTournament { .. },
+            } => format!("Game {ending}."),
             BoardStatus::Finished {
                 winner_seat: None,
                 ending,

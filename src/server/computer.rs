@@ -244,7 +244,7 @@ pub(crate) fn answer_proposal(
     );
     let what = match kind {
         Proposal::Draw => "a draw",
-        Proposal::Undo => "taking back the last ply",
+        Proposal::Undo => "taking back plies",
     };
     if accepts {
         news.push(format!(

@@ -11,7 +11,7 @@ use super::ply::apply_move;
 use super::seat::{seat, Seated};
 use super::sentences::{commented, move_refusal};
 use super::{Ctx, Failure, Handled, Refusal, Reply};
-use crate::store::{self, BoardEnding, BoardStatus, Proposal};
+use crate::store::{self, BoardEnding, BoardStatus, Ply, Proposal};
 use game::command::{Credentials, MoveAction};
 use rules::{self, Game};
 
@@ -64,10 +64,12 @@ fn general_copy_to_sender(
     Ok(())
 }
 
-/// A draw offer or an undo asked for: both players' conditional moves on
-/// the board are cleared (a draw offer by either player, and an
-/// undo, whose board may go back under the trees' lines); each owner is
-/// told in their own mail.
+/// An undo asked for: both players' conditional moves on the board are
+/// cleared (the board may go back under the trees' lines); each owner is
+/// told in their own mail. A draw offer leaves the trees alone: an
+/// opponent could otherwise erase a tree for free; a tree answering the
+/// offerer's move lets the offer lapse, said in both mails (see
+/// `ply::apply_ply`).
 fn clear_trees_on_proposal(
     ctx: &Ctx<'_>,
     loaded: &Loaded,
@@ -149,8 +151,13 @@ pub(crate) fn act(
                 _ => Proposal::Draw,
             };
             let news = board.propose(&mut loaded, kind)?;
-            // A proposal clears both players' conditional moves.
-            let cleared = clear_trees_on_proposal(ctx, &loaded, kind)?;
+            // A draw offer leaves the trees alone; an undo request
+            // clears them (see `clear_trees_on_proposal`).
+            let cleared = if kind == Proposal::Undo {
+                clear_trees_on_proposal(ctx, &loaded, kind)?
+            } else {
+                Vec::new()
+            };
             (news, cleared, Occasion::Turn)
         }
         MoveAction::Accept | MoveAction::Reject => {
@@ -263,10 +270,23 @@ impl Board<'_, '_> {
                 loaded.row.players[by.index()]
             )));
         }
-        if kind == Proposal::Undo && loaded.played == 0 {
-            return Err(
-                self.refuse("No ply has been played yet, so there is nothing to take back.")
-            );
+        let mut news = Vec::new();
+        if kind == Proposal::Undo {
+            if loaded.played == 0 {
+                return Err(
+                    self.refuse("No ply has been played yet, so there is nothing to take back.")
+                );
+            }
+            let Some(from) = takeback_from(loaded, seat) else {
+                return Err(self.refuse(
+                    "You have played no ply on this board, so there is nothing of yours to take back.",
+                ));
+            };
+            news.push(format!(
+                "{} asks to take back {}.",
+                loaded.row.players[seat.index()],
+                plies_named(&loaded.plies[from..])
+            ));
         }
         store::set_proposal(
             ctx.conn,
@@ -276,7 +296,6 @@ impl Board<'_, '_> {
         loaded.row.proposal = Some((kind, seat));
         store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
         loaded.row.last_action_at = ctx.now;
-        let mut news = Vec::new();
         computer::answer_proposal(ctx, loaded, &mut news)?;
         Ok(news)
     }
@@ -313,18 +332,24 @@ impl Board<'_, '_> {
                 let mut changes = finish(ctx, loaded, None, BoardEnding::Agreement)?;
                 news.append(&mut changes);
             }
-            (true, Proposal::Undo) => news.extend(self.take_back(loaded)?),
+            (true, Proposal::Undo) => news.extend(self.take_back(loaded, by)?),
         }
         Ok(news)
     }
 
-    /// An undo accepted: the last ply taken back (and the queued moves
-    /// dropped), the position replayed and stored.
-    fn take_back(&self, loaded: &mut Loaded) -> Handled<Option<String>> {
+    /// An undo accepted: the asking player's last ply and every ply after
+    /// it taken back (and the queued moves dropped), the position replayed
+    /// and stored.
+    fn take_back(&self, loaded: &mut Loaded, by: rules::Color) -> Handled<Option<String>> {
         let (ctx, game, number) = (self.ctx, self.game, self.number);
+        let Some(from) = takeback_from(loaded, by) else {
+            return Ok(None);
+        };
         store::clear_pending_moves(ctx.conn, store::BoardId::new(game.name(), number))?;
-        store::remove_last_ply(ctx.conn, store::BoardId::new(game.name(), number))?;
-        let taken = loaded.plies.pop();
+        let taken: Vec<Ply> = loaded.plies.split_off(from);
+        for _ in &taken {
+            store::remove_last_ply(ctx.conn, store::BoardId::new(game.name(), number))?;
+        }
         replay_all(ctx, loaded)?;
         store::update_position(
             ctx.conn,
@@ -333,13 +358,47 @@ impl Board<'_, '_> {
             ctx.now,
         )?;
         loaded.row.last_action_at = ctx.now;
-        Ok(taken.map(|taken| format!("Ply {} ({}) is taken back.", taken.ply, taken.notation)))
+        let verb = if taken.len() == 1 { "is" } else { "are" };
+        Ok(Some(format!(
+            "{} {verb} taken back.",
+            capitalized(&plies_named(&taken))
+        )))
     }
+}
+
+/// Ruling (lichess's takeback): an undo asked for by a player takes back
+/// that player's last ply and every ply after it (a conditional move or
+/// queued move that answered it too), so a player can always take back
+/// their own move. The index in `loaded.plies` where that begins; `None`
+/// when the player has no ply there.
+fn takeback_from(loaded: &Loaded, seat: rules::Color) -> Option<usize> {
+    loaded.plies.iter().rposition(|p| p.seat == seat)
+}
+
+/// `ply 15 (c3)` or `plies 14 (O-O) and 15 (c3)`.
+fn plies_named(plies: &[Ply]) -> String {
+    let named: Vec<String> = plies
+        .iter()
+        .map(|p| format!("{} ({})", p.ply, p.notation))
+        .collect();
+    match named.as_slice() {
+        [one] => format!("ply {one}"),
+        [rest @ .., last] => format!("plies {} and {last}", rest.join(", ")),
+        [] => "no ply".to_string(),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 fn describe(kind: Proposal) -> &'static str {
     match kind {
         Proposal::Draw => "a draw",
-        Proposal::Undo => "taking back the last ply",
+        Proposal::Undo => "taking back plies",
     }
 }

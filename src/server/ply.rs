@@ -5,7 +5,7 @@
 use super::ending::finish;
 use super::loaded::Loaded;
 use super::{Ctx, Handled};
-use crate::store::{self, BoardEnding, Ply};
+use crate::store::{self, BoardEnding, Ply, Proposal};
 use rules::{self, Game};
 
 /// Judge and apply a board move of the player in `seat` (whose turn it is)
@@ -103,11 +103,32 @@ pub(crate) fn apply_ply(
         ctx.now,
     )?;
     loaded.row.last_action_at = ctx.now;
-    if loaded.row.proposal.is_some() {
-        store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
-        loaded.row.proposal = None;
-    }
     let mut news: Vec<String> = corrected.into_iter().collect();
+    // Ruling (the ICCF's): a draw offer lasts until the opponent's next
+    // move, so the offerer's own move (a move with an offer) keeps it; any
+    // other pending proposal ends with the ply. One that ends so, unanswered,
+    // is said in both players' mails, so the player whose move (or tree)
+    // let it lapse knows it was made.
+    if let Some((kind, by)) = loaded.row.proposal {
+        if !(kind == Proposal::Draw && by == seat) {
+            store::set_proposal(ctx.conn, store::BoardId::new(game.name(), number), None)?;
+            loaded.row.proposal = None;
+            let what = match kind {
+                Proposal::Draw => "draw offer",
+                Proposal::Undo => "request to take back a ply",
+            };
+            let how = if origin == Origin::Tree {
+                "conditional move was played"
+            } else {
+                "move was played"
+            };
+            news.push(format!(
+                "{}'s {what} lapsed unanswered, as {}'s {how}.",
+                loaded.row.players[by.index()],
+                loaded.row.players[seat.index()]
+            ));
+        }
+    }
     news.extend(match loaded.position.outcome() {
         rules::Outcome::Ongoing => vec![],
         rules::Outcome::Won { winner, ending } => {

@@ -3,7 +3,7 @@
 //! mails show the record); imports only `store`, `render` and `rules`.
 
 use super::{Ctx, Handled};
-use crate::store::{self, BoardStatus, Ply};
+use crate::store::{self, BoardEnding, BoardStatus, Ply};
 use game::render::{MoveRecord, AUTO, COND};
 use rules::{self, Game};
 
@@ -54,7 +54,12 @@ pub(crate) fn game_record(
     plies: &[store::Ply],
 ) -> Handled<String> {
     let result = match &row.status {
-        BoardStatus::Active => "*",
+        // An annulled board has no result, as a game in play.
+        BoardStatus::Active
+        | BoardStatus::Finished {
+            ending: BoardEnding::AnnulledInTournament { .. },
+            ..
+        } => "*",
         BoardStatus::Finished {
             winner_seat: Some(rules::Color::White),
             ..

@@ -34,6 +34,12 @@ pub enum BoardEnding {
     LeftTournament {
         absent: String,
     },
+    /// A round-robin board annulled, with no result and unrated, as
+    /// `absent` left the tournament before half of their games were
+    /// finished: the board tells what the crosstable shows.
+    AnnulledInTournament {
+        absent: String,
+    },
     /// Resigned before both players had acted: the board is deleted, so
     /// this ending is only ever told, never stored.
     Withdrawn,
@@ -41,6 +47,10 @@ pub enum BoardEnding {
     /// and shown as it is.
     Other(String),
 }
+
+/// The prose of [`BoardEnding::AnnulledInTournament`] after the name.
+const ANNULLED_TAIL: &str =
+    " left the tournament before half their games were finished; no result, unrated";
 
 /// The time limit a forfeited player went past.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +106,14 @@ impl BoardEnding {
                 days: days.parse().ok()?,
             });
         }
+        if let Some(absent) = text
+            .strip_prefix("annulled: ")
+            .and_then(|t| t.strip_suffix(ANNULLED_TAIL))
+        {
+            return Some(BoardEnding::AnnulledInTournament {
+                absent: absent.to_string(),
+            });
+        }
         let forfeit = text.strip_prefix("forfeit: ")?;
         if let Some(absent) = forfeit.strip_suffix(" left the tournament; unrated") {
             return Some(BoardEnding::LeftTournament {
@@ -138,7 +156,9 @@ impl BoardEnding {
     pub(crate) fn termination(&self) -> &'static str {
         match self {
             BoardEnding::Forfeit { .. } => "time forfeit",
-            BoardEnding::LeftTournament { .. } => "abandoned",
+            BoardEnding::LeftTournament { .. } | BoardEnding::AnnulledInTournament { .. } => {
+                "abandoned"
+            }
             // Prose of unknown form: the rule used before this type.
             BoardEnding::Other(text) if text.starts_with("forfeit") => "time forfeit",
             BoardEnding::Board(_)
@@ -184,6 +204,9 @@ impl fmt::Display for BoardEnding {
             BoardEnding::LeftTournament { absent } => {
                 write!(f, "forfeit: {absent} left the tournament; unrated")
             }
+            BoardEnding::AnnulledInTournament { absent } => {
+                write!(f, "annulled: {absent}{ANNULLED_TAIL}")
+            }
             BoardEnding::Withdrawn => f.write_str("withdrawn"),
             BoardEnding::Other(text) => f.write_str(text),
         }
@@ -216,6 +239,9 @@ mod tests {
             BoardEnding::AgreementBySilence { days: 9 },
             BoardEnding::Adjudication,
             BoardEnding::Withdrawn,
+            BoardEnding::AnnulledInTournament {
+                absent: "bob".into(),
+            },
         ]);
         for limit in [
             ForfeitLimit::Idle { days: 21 },

@@ -46,9 +46,10 @@
 //!   no legal pairing exists, the tournament ends there, saying why.
 //! - Withdrawal (`withdraw`, while it runs) and a forfeit for silence on
 //!   any tournament board end the player's tournament the same way:
-//!   `game::tournament::withdraw` rules (before half their games are
-//!   finished every result is annulled; later, the games in play are lost
-//!   by forfeit); their boards in play end at once, unrated, and a Swiss
+//!   `game::tournament::withdraw` rules (a Swiss keeps their finished
+//!   games and forfeits the rest; a round robin annuls every result
+//!   before half their games are finished, later forfeits the games in
+//!   play); their boards in play end at once, unrated, and a Swiss
 //!   pairs them no more. The board forfeited for silence itself is rated
 //!   as the timers rate any board.
 //! - `tournament pgn` mails the games (finished ones and those in play)

@@ -96,6 +96,9 @@ fn board_score(row: &store::BoardRow) -> Option<GameResult> {
     else {
         return None;
     };
+    if matches!(ending, BoardEnding::AnnulledInTournament { .. }) {
+        return Some(GameResult::Annulled);
+    }
     let forfeited = match ending {
         BoardEnding::Forfeit { absent, .. } | BoardEnding::LeftTournament { absent } => {
             row.seat_of(absent)

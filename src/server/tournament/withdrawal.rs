@@ -44,10 +44,14 @@ pub(crate) fn withdraw_by_choice(
         ))
         .into());
     }
-    withdraw(ctx, game, t, table, seed)?;
+    let results = if withdraw(ctx, game, t, table, seed)? {
+        "they left before half of their games were finished, so every result of theirs \
+         is annulled and counts for no one"
+    } else {
+        "their finished games stand and their boards in play are lost by forfeit, unrated"
+    };
     Ok(format!(
-        "{userid} has withdrawn from {} tournament {}; their boards in play are lost by \
-         forfeit, unrated.",
+        "{userid} has withdrawn from {} tournament {}; {results}.",
         game.title(),
         t.name
     ))
@@ -55,14 +59,15 @@ pub(crate) fn withdraw_by_choice(
 
 /// End the tournament of entrant `seed` (withdrawal, or a forfeit for
 /// silence): the pure core's ruling on their games, their boards in play
-/// ended unrated and mailed.
+/// ended unrated and mailed: lost by the entrant, or annulled with no
+/// result when the ruling annuls them (`true` then).
 pub(super) fn withdraw(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     t: &Tournament,
     table: Table,
     seed: usize,
-) -> Handled<()> {
+) -> Handled<bool> {
     let userid = table.entrants[seed].userid.clone();
     let finished = table
         .games
@@ -70,9 +75,13 @@ pub(super) fn withdraw(
         .filter(|g| g.opponent_of(seed).is_some() && g.result.is_some())
         .count() as u32;
     if !store::set_withdrawn(ctx.conn, t.id, &userid, finished)? {
-        return Ok(());
+        return Ok(false);
     }
-    for (i, score) in pure::withdraw(&t.kind, &table.record(), seed) {
+    let changes = pure::withdraw(&t.kind, &table.record(), seed);
+    let annulled = changes
+        .iter()
+        .any(|(_, s)| *s == pure::GameResult::Annulled);
+    for (i, score) in changes {
         let row = &table.rows[i];
         store::rule_tournament_game(ctx.conn, t.id, row, score_text(score))?;
         let Some(board) = table.boards[i].as_ref().filter(|b| b.is_active()) else {
@@ -82,13 +91,20 @@ pub(super) fn withdraw(
         let Some(seat) = loaded.row.seat_of(&userid) else {
             continue;
         };
-        let ending = BoardEnding::LeftTournament {
-            absent: userid.clone(),
+        let (winner, ending) = if score == pure::GameResult::Annulled {
+            let absent = userid.clone();
+            (None, BoardEnding::AnnulledInTournament { absent })
+        } else {
+            let absent = userid.clone();
+            (
+                Some(seat.opponent()),
+                BoardEnding::LeftTournament { absent },
+            )
         };
-        let news = finish_unrated(ctx, &mut loaded, Some(seat.opponent()), ending)?;
+        let news = finish_unrated(ctx, &mut loaded, winner, ending)?;
         send(ctx, loaded.view(game, news).to_players(ctx)?)?;
     }
-    Ok(())
+    Ok(annulled)
 }
 
 /// `userid` signed off or was removed: they leave every open tournament,

@@ -302,8 +302,8 @@ fn game_end_and_an_accepted_undo_clear_queued_moves() {
     play(&mut w, &["e4", "e5"]);
     w.mail("b@x", "chess queue 101 bob pb Nc6", "");
     assert_eq!(queued(&w, 1).as_deref(), Some("Nc6"));
-    w.mail("a@x", "chess move 101 alice pa undo", "");
-    w.mail("b@x", "chess move 101 bob pb accept", "");
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    w.mail("a@x", "chess move 101 alice pa accept", "");
     w.replies();
     assert_eq!(plies(&w), ["e4"]);
     assert_eq!(queued(&w, 1), None);

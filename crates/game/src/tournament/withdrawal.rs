@@ -1,14 +1,22 @@
 //! What a withdrawal (or a forfeit for silence, which ends a player's
 //! tournament the same way) does to the player's games.
 //!
-//! Ruling, after the ICCF's tournament rules: a player who withdraws
-//! before half of their games are finished has every result annulled
-//! (their finished games too: they count for no one, and the player
-//! drops out of the tiebreaks); a player who withdraws later loses every
-//! game still going by forfeit (unrated) and keeps their finished
-//! results. "Their games" are the whole tournament's: `n - 1` in a round
-//! robin (twice that in a double one), the number of rounds in a Swiss,
-//! where a bye counts as a finished game.
+//! Rulings:
+//! - In a Swiss, the player's finished games stand (later rounds were
+//!   paired on them) and every game of theirs still going is lost by
+//!   forfeit (the opponent scores 1, unrated); they are paired no more.
+//! - In a round robin, after the ICCF's rules for all-play-all sections:
+//!   a player who leaves before half of their games are finished has
+//!   every result annulled (their finished games too: they count for no
+//!   one, and the player drops out of the tiebreaks); a player who leaves
+//!   later loses every game still going by forfeit (unrated) and keeps
+//!   their finished results. "Their games" are `n - 1` (twice that in a
+//!   double round robin); "finished" counts the games with a result
+//!   except those the player lost by forfeit: the forfeit for silence
+//!   that ends their tournament is not a finished game of theirs. So a
+//!   player of a 5-player round robin forfeited for silence with 1 of 4
+//!   games played has all results annulled (1 < 2); with 2 played, the
+//!   2 stand and the other 2 are lost by forfeit.
 
 use super::{Entrant, GameResult, Kind, Record};
 
@@ -23,18 +31,23 @@ pub fn withdraw(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> Vec<(usiz
             .enumerate()
             .filter(move |(_, g)| g.opponent_of(entrant).is_some())
     };
-    let finished = theirs()
-        .filter(|(_, g)| g.result.is_some_and(|s| s != GameResult::Annulled))
-        .count();
-    let byes = record.byes.iter().filter(|(_, e)| *e == entrant).count();
-    let (total, finished) = match *kind {
+    let annul = match *kind {
+        Kind::Swiss { .. } => false,
         Kind::RoundRobin { double } => {
+            let finished = theirs()
+                .filter(|(_, g)| match g.result {
+                    None | Some(GameResult::Annulled) => false,
+                    Some(GameResult::WhiteForfeits) => g.white != entrant,
+                    Some(GameResult::BlackForfeits) => g.black != entrant,
+                    Some(_) => true,
+                })
+                .count();
             let cycle = record.entrants.saturating_sub(1);
-            (if double { 2 * cycle } else { cycle }, finished)
+            let total = if double { 2 * cycle } else { cycle };
+            2 * finished < total
         }
-        Kind::Swiss { rounds } => (rounds as usize, finished + byes),
     };
-    if 2 * finished < total {
+    if annul {
         theirs()
             .filter(|(_, g)| g.result != Some(GameResult::Annulled))
             .map(|(i, _)| (i, GameResult::Annulled))
@@ -117,34 +130,56 @@ mod tests {
     }
 
     #[test]
-    fn in_a_swiss_a_bye_counts_as_a_finished_game() {
-        // Round 1 a bye, round 2 a game finished, round 3 going on: two of
-        // four rounds finished is half, so the results stand.
+    fn in_a_swiss_finished_games_stand_and_the_rest_are_forfeited() {
+        // Round 1 finished, round 2 going on, in a 5-round Swiss: too few
+        // for a round robin's half, yet the win stands and the game in
+        // play is lost by forfeit.
         let games = [
             RoundGame {
-                round: 2,
+                round: 1,
                 white: 0,
                 black: 1,
                 result: Some(GameResult::WhiteWins),
             },
             RoundGame {
-                round: 3,
+                round: 2,
                 white: 2,
                 black: 0,
                 result: None,
             },
         ];
-        let byes = [(1, 0)];
-        let record = Record {
-            byes: &byes,
-            ..record(&games)
-        };
-        let changes = withdraw(&Kind::Swiss { rounds: 4 }, &record, 0);
+        let changes = withdraw(&Kind::Swiss { rounds: 5 }, &record(&games), 0);
         assert_eq!(changes, [(1, GameResult::BlackForfeits)]);
-        let changes = withdraw(&Kind::Swiss { rounds: 5 }, &record, 0);
-        assert_eq!(
-            changes,
-            [(0, GameResult::Annulled), (1, GameResult::Annulled)]
-        );
+    }
+
+    #[test]
+    fn a_game_the_player_lost_by_forfeit_is_not_a_finished_one() {
+        // Two rounds drawn and a third lost by forfeit (for silence):
+        // two of five finished, so everything is annulled.
+        let mut games = six_player_games(2);
+        let third = games
+            .iter_mut()
+            .find(|g| g.round == 3 && g.opponent_of(0).is_some())
+            .unwrap();
+        third.result = Some(if third.white == 0 {
+            GameResult::WhiteForfeits
+        } else {
+            GameResult::BlackForfeits
+        });
+        let changes = withdraw(&Kind::RoundRobin { double: false }, &record(&games), 0);
+        assert_eq!(changes.len(), 5, "{changes:?}");
+        assert!(changes.iter().all(|(_, s)| *s == GameResult::Annulled));
+        // A game their opponent forfeited is a finished one of theirs.
+        let third = games
+            .iter_mut()
+            .find(|g| g.round == 3 && g.opponent_of(0).is_some())
+            .unwrap();
+        third.result = Some(if third.white == 0 {
+            GameResult::BlackForfeits
+        } else {
+            GameResult::WhiteForfeits
+        });
+        let changes = withdraw(&Kind::RoundRobin { double: false }, &record(&games), 0);
+        assert_eq!(changes.len(), 2, "{changes:?}");
     }
 }

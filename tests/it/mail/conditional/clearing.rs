@@ -106,24 +106,83 @@ fn a_tree_replaces_a_queued_move_and_a_queued_move_replaces_a_tree_saying_so() {
 }
 
 #[test]
-fn a_draw_offer_or_an_undo_asked_for_by_either_player_clears_the_tree() {
-    for offer in ["propose", "undo"] {
-        for offerer in ["alice", "bob"] {
-            let mut s = board("chess");
-            play(&mut s, "chess", "alice", "e4");
-            private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
-            let mails = play(&mut s, "chess", offerer, offer);
-            assert_eq!(held_lines(&s, "chess"), 0, "{offerer}'s {offer} clears it");
-            for addr in [BOB, CAROL] {
-                assert_no_hint(&one(&mails, addr), &["Nf3", "Bb5"], false);
-            }
-            let other = if offerer == "alice" { "bob" } else { "alice" };
-            play(&mut s, "chess", other, "reject");
-            let mails = play(&mut s, "chess", "bob", "e5");
-            assert_eq!(plies(&s, "chess"), 2, "{offerer}'s {offer}: no answer");
-            assert_eq!(one(&mails, BOB).subject, "Chess Board 101 alice");
+fn an_undo_asked_for_clears_the_tree() {
+    // Bob has no ply to take back: only alice may ask.
+    for offerer in ["alice"] {
+        let mut s = board("chess");
+        play(&mut s, "chess", "alice", "e4");
+        private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+        let mails = play(&mut s, "chess", offerer, "undo");
+        assert_eq!(held_lines(&s, "chess"), 0, "{offerer}'s undo clears it");
+        for addr in [BOB, CAROL] {
+            assert_no_hint(&one(&mails, addr), &["Nf3", "Bb5"], false);
         }
+        let other = if offerer == "alice" { "bob" } else { "alice" };
+        play(&mut s, "chess", other, "reject");
+        let mails = play(&mut s, "chess", "bob", "e5");
+        assert_eq!(plies(&s, "chess"), 2, "{offerer}'s undo: no answer");
+        assert_eq!(one(&mails, BOB).subject, "Chess Board 101 alice");
     }
+}
+
+/// A draw offer leaves the trees alone (an opponent could otherwise erase
+/// a tree for free); a move with an offer answered by the tree lets the
+/// offer lapse, and both mails say so.
+#[test]
+fn a_draw_offer_leaves_the_tree_and_lapses_when_the_tree_answers() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+    let held = held_lines(&s, "chess");
+    assert!(held > 0);
+    play(&mut s, "chess", "bob", "propose");
+    assert_eq!(held_lines(&s, "chess"), held, "the offer leaves the tree");
+    let mails = play(&mut s, "chess", "bob", "e5");
+    assert_eq!(plies(&s, "chess"), 3, "the tree answers the move");
+    for addr in [ALICE, BOB] {
+        let body = joined(&one(&mails, addr).body);
+        assert!(
+            body.contains(
+                "bob's draw offer lapsed unanswered, as alice's conditional move was played."
+            ),
+            "{addr}: {body}"
+        );
+    }
+    // The offer is gone: alice cannot accept it any more.
+    let mails = play(&mut s, "chess", "alice", "accept");
+    assert!(
+        joined(&one(&mails, ALICE).body).contains("There is no draw or undo proposal"),
+        "{mails:#?}"
+    );
+}
+
+/// An undo takes back the asking player's last ply and every ply after
+/// it: after a tree answered bob's move, bob's undo takes back his move
+/// and the answer, and the request says which plies.
+#[test]
+fn an_undo_after_a_trees_answer_takes_back_the_askers_own_move() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
+    play(&mut s, "chess", "bob", "e5");
+    assert_eq!(plies(&s, "chess"), 3, "the tree answers with Nf3");
+    let mails = play(&mut s, "chess", "bob", "undo");
+    for addr in [ALICE, BOB] {
+        let body = joined(&one(&mails, addr).body);
+        assert!(
+            body.contains("bob asks to take back plies 2 (e5) and 3 (Nf3)."),
+            "{addr}: {body}"
+        );
+    }
+    let mails = play(&mut s, "chess", "alice", "accept");
+    assert_eq!(plies(&s, "chess"), 1, "e5 and Nf3 are taken back");
+    assert!(
+        joined(&one(&mails, BOB).body).contains("Plies 2 (e5) and 3 (Nf3) are taken back."),
+        "{mails:#?}"
+    );
+    // Bob plays the move he meant.
+    play(&mut s, "chess", "bob", "d6");
+    assert_eq!(plies(&s, "chess"), 2);
 }
 
 #[test]
@@ -147,7 +206,7 @@ fn an_undo_of_a_ply_the_tree_played_clears_the_rest_of_the_tree() {
 }
 
 #[test]
-fn an_undo_of_the_opponents_ply_clears_the_tree() {
+fn an_undo_of_the_askers_ply_and_the_opponents_after_it_clears_the_tree() {
     let mut s = board("chess");
     play(&mut s, "chess", "alice", "e4");
     play(&mut s, "chess", "bob", "c5");
@@ -156,7 +215,7 @@ fn an_undo_of_the_opponents_ply_clears_the_tree() {
     private_to(&cond(&mut s, "chess", "alice", "d6 d4 cxd4 Nxd4"), ALICE);
     play(&mut s, "chess", "bob", "undo");
     play(&mut s, "chess", "alice", "accept");
-    assert_eq!(plies(&s, "chess"), 2);
+    assert_eq!(plies(&s, "chess"), 1, "bob's c5 and alice's Nf3 go");
     assert_eq!(held_lines(&s, "chess"), 0);
 }
 

@@ -1,5 +1,6 @@
-//! Withdrawals from a round robin: annulled before half the games,
-//! forfeits after.
+//! Withdrawals from a round robin (annulled before half the games,
+//! forfeits after) and from a Swiss (finished games stand, the rest are
+//! forfeited).
 
 use crate::common;
 
@@ -58,16 +59,38 @@ fn a_withdrawal_before_half_the_games_annuls_every_result() {
     );
 
     let mails = tour(&mut s, "withdraw", "early", DAN);
+    let reply = mails
+        .iter()
+        .find(|m| m.to == DAN.addr() && m.subject == "Chess tournament early")
+        .unwrap_or_else(|| panic!("dan's answer: {mails:#?}"))
+        .body
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        reply.contains("every result of theirs is annulled"),
+        "the withdrawing player is told their results go: {reply}"
+    );
     // Dan's two boards in play end, told to both players of each.
     for opp in [BEN, CAT] {
         let b = between(&boards, opp, DAN);
         let ended = format!("Chess Board {} finished", b.number);
         for p in [opp, DAN] {
+            let told = mails
+                .iter()
+                .find(|m| m.to == p.addr() && m.subject == ended)
+                .unwrap_or_else(|| panic!("{p:?} is told board {}: {mails:#?}", b.number));
+            // The board says what the crosstable says: no winner.
+            let flat = told.body.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
-                mails.iter().any(|m| m.to == p.addr() && m.subject == ended),
-                "{p:?} is told board {} ended: {mails:#?}",
-                b.number
+                flat.contains(
+                    "Game annulled: dan left the tournament before half their games \
+                     were finished; no result, unrated."
+                ),
+                "{}",
+                told.body
             );
+            assert!(!told.body.contains("Game won by"), "{}", told.body);
         }
         assert!(
             !mails.iter().any(|m| m.body.contains("rating went")),
@@ -128,6 +151,96 @@ fn a_withdrawal_after_half_the_games_forfeits_the_rest_unrated() {
             half_points(&row(&table, p)[column]),
             Some(points),
             "{p:?}: {table}"
+        );
+    }
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A withdrawal from a Swiss after one move on a round-1 board: the
+/// finished game stands, the board in play is lost by forfeit with the
+/// point to the opponent, and the opponent's mail and the crosstable
+/// say the same; the player is not paired again.
+#[test]
+fn a_swiss_withdrawal_gives_the_opponent_the_point_and_keeps_finished_games() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    say(
+        &mut s,
+        ANN,
+        &format!(
+            "chess tournament create mini ann {} swiss 4 rounds 3",
+            ANN.pw()
+        ),
+    );
+    let mut boards = BTreeMap::new();
+    for p in [BEN, CAT, DAN] {
+        boards = new_boards(&tour(&mut s, "join", "mini", p), "mini", &all);
+    }
+    let round1: Vec<Board> = boards.into_values().collect();
+    assert_eq!(round1.len(), 2, "{round1:#?}");
+    let winner = round1[0].white;
+    let loser = round1[0].black;
+    finish(&mut s, &round1[0], Ending::Win(winner));
+    let (quitter, opponent) = (round1[1].white, round1[1].black);
+    let moved = say(
+        &mut s,
+        quitter,
+        &format!(
+            "chess move {} {} {} e4",
+            round1[1].number,
+            quitter.user(),
+            quitter.pw()
+        ),
+    );
+    assert!(
+        !mail_to(&moved, quitter).subject.ends_with("Error"),
+        "{moved:#?}"
+    );
+
+    let mails = tour(&mut s, "withdraw", "mini", quitter);
+    let ended = format!("Chess Board {} finished", round1[1].number);
+    let told = mails
+        .iter()
+        .find(|m| m.to == opponent.addr() && m.subject == ended)
+        .unwrap_or_else(|| panic!("{opponent:?} is told: {mails:#?}"));
+    assert!(
+        told.body.contains(&format!(
+            "Game won by {} (forfeit: {} left the tournament; unrated).",
+            opponent.user(),
+            quitter.user()
+        )),
+        "{}",
+        told.body
+    );
+    let round2 = new_boards(&mails, "mini", &all);
+    assert_eq!(round2.len(), 1, "three left: one board, a bye: {mails:#?}");
+    assert!(
+        round2
+            .values()
+            .all(|b| b.round == 2 && b.white != quitter && b.black != quitter),
+        "{round2:#?}"
+    );
+    let table = show(&mut s, "mini");
+    // Rounds not yet played leave empty columns: count from the right.
+    let header: Vec<&str> = table
+        .lines()
+        .find(|l| l.starts_with("No "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let from_right = header.len() - score_column(&table);
+    let paired = round2.values().next().unwrap();
+    let bye = [winner, loser, opponent]
+        .into_iter()
+        .find(|p| *p != paired.white && *p != paired.black)
+        .unwrap();
+    for (p, points) in [(winner, 2), (loser, 0), (opponent, 2), (quitter, 0)] {
+        let points = points + if p == bye { 2 } else { 0 };
+        let cells = row(&table, p);
+        assert_eq!(
+            half_points(&cells[cells.len() - from_right]),
+            Some(points),
+            "{p:?} after round 1: {table}"
         );
     }
     assert_every_mail_within_78_columns(&s);

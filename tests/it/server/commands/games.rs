@@ -49,16 +49,26 @@ fn draw_by_proposal_and_acceptance_is_rated() {
 }
 
 #[test]
-fn a_move_cancels_a_proposal_and_reject_clears_it() {
+fn a_draw_offer_lasts_until_the_opponents_move_and_reject_clears_it() {
     let mut w = World::with_board();
     w.mail("a@x", "chess move 101 alice pa e4", "");
     w.mail("a@x", "chess move 101 alice pa propose", "");
     w.mail("b@x", "chess move 101 bob pb reject", "");
     assert_eq!(w.board().proposal, None);
+    // A move with an offer: the offerer's own move keeps it.
     w.mail("b@x", "chess move 101 bob pb propose", "");
     assert!(w.board().proposal.is_some());
     w.mail("b@x", "chess move 101 bob pb e5", "");
+    assert!(w.board().proposal.is_some());
+    w.replies();
+    w.mail("a@x", "chess move 101 alice pa Nf3", "");
     assert_eq!(w.board().proposal, None);
+    let r = w.replies();
+    assert!(
+        r.iter().all(|m| common::joined(&m.body)
+            .contains("bob's draw offer lapsed unanswered, as alice's move was played.")),
+        "{r:#?}"
+    );
     assert!(w.board().is_active());
 }
 

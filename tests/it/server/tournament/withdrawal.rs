@@ -9,8 +9,10 @@ use chrono::Duration;
 use common::world::World;
 use pbmchess::store::{self};
 
+/// A withdrawal from a round robin before any game is finished annuls
+/// the player's boards: no winner, unrated.
 #[test]
-fn a_withdrawal_ends_the_players_boards_by_forfeit_unrated() {
+fn a_withdrawal_before_half_the_games_ends_the_players_boards_annulled_unrated() {
     let mut w = world(4);
     full(&mut w, "roundrobin 4", 4);
     let r = as_player(&mut w, 3, "chess tournament withdraw spring CREDS");
@@ -22,7 +24,8 @@ fn a_withdrawal_ends_the_players_boards_by_forfeit_unrated() {
                 store::BoardStatus::Finished { ending, .. } => {
                     assert_eq!(
                         ending.to_string(),
-                        "forfeit: p3 left the tournament; unrated"
+                        "annulled: p3 left the tournament before half their games were \
+                         finished; no result, unrated"
                     )
                 }
                 _ => unreachable!(),
@@ -74,8 +77,9 @@ fn a_forfeit_for_silence_ends_the_players_other_boards_too() {
         }
     }
     // Day 4: p4 has been silent past the forfeit time on the boards where
-    // p4 is to act; the timers forfeit them, and p4's tournament ends: the
-    // board where p4 waits is lost by forfeit too, unrated.
+    // p4 is to act; the timers forfeit them, and p4's tournament ends: no
+    // game of p4's was finished (the forfeits for silence do not count), so
+    // the board where p4 waits is annulled, unrated.
     w.advance(Duration::days(2));
     w.ticks();
     w.replies();
@@ -96,7 +100,8 @@ fn a_forfeit_for_silence_ends_the_players_other_boards_too() {
         store::BoardStatus::Finished { ending, .. } => {
             assert_eq!(
                 ending.to_string(),
-                "forfeit: p4 left the tournament; unrated"
+                "annulled: p4 left the tournament before half their games were \
+                 finished; no result, unrated"
             )
         }
         store::BoardStatus::Active => unreachable!(),
