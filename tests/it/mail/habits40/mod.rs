@@ -2,4 +2,5 @@
 //! config as a new user trims it, signature and attribution lines, other
 //! notations, pasted PGN.
 
+mod attribution;
 mod config;
