@@ -4,3 +4,4 @@
 
 mod attribution;
 mod config;
+mod notation;
