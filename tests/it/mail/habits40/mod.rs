@@ -5,3 +5,4 @@
 mod attribution;
 mod config;
 mod notation;
+mod pgn;

@@ -253,6 +253,7 @@ fn game_command_board(command: &GameCommand) -> Option<u32> {
 mod account;
 mod game;
 mod parser;
+mod pgn;
 mod quote;
 mod suggest;
 mod table;
