@@ -47,3 +47,20 @@ fn a_lichess_export_is_previewed_and_queued_as_a_line() {
         "the variation is never played: {shown}"
     );
 }
+
+#[test]
+fn a_game_pasted_in_the_body_of_preview_new_is_read() {
+    let mut s = Install::new();
+    s.send(ALICE, "signup alice apw", "");
+    s.poll();
+    s.take_outbox();
+    let body = "[Event \"Casual\"]\n\n1. e4 { [%clk 0:10:00] } 1... e5\n\
+                2. Nf3 $1 ; the usual\n(2. Bc4 Nf6) 2... Nc6!? 3. Bb5 1-0\n\n-- \nAlice\n";
+    s.send(ALICE, "chess preview new", body);
+    s.poll();
+    let mails = s.take_outbox();
+    let own = to(&mails, ALICE);
+    assert_eq!(own.len(), 1, "{mails:#?}");
+    assert!(own[0].body.contains("Bb5"), "{}", own[0].body);
+    assert!(!own[0].body.contains("Bc4"), "{}", own[0].body);
+}

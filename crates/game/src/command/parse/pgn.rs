@@ -110,3 +110,37 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod body_tests {
+    use crate::command::{parse_mail, Command, GameCommand};
+
+    fn preview_moves(subject: &str, body: &str) -> Vec<String> {
+        let r = parse_mail(subject, body);
+        match &r.commands[0] {
+            Ok(p) => match &p.command {
+                Command::Game {
+                    command: GameCommand::Preview { moves, .. },
+                    ..
+                } => moves.clone(),
+                c => panic!("{c:?}"),
+            },
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn a_preview_subject_without_moves_reads_them_from_the_body() {
+        let body = "1. e4 {[%clk 0:10:00]} e5\n2. Nf3 ; best by test\n(2. f4) Nc6 *\n-- \nAnn\n";
+        assert_eq!(
+            preview_moves("chess preview new", body),
+            ["e4", "e5", "Nf3", "Nc6"]
+        );
+        assert_eq!(
+            preview_moves("chess preview 101", "d4 d5\nc4\n"),
+            ["d4", "d5", "c4"]
+        );
+        // Moves in the Subject: the body is not read.
+        assert_eq!(preview_moves("chess preview new e4", "d4"), ["e4"]);
+    }
+}
