@@ -221,10 +221,12 @@ fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseEr
                 command: GameCommand::Preview { moves: m, .. },
                 ..
             },
-        ..
+        masked,
     }) = &mut parsed
     {
         *m = moves;
+        // A preview has no password: the quote is the Subject as sent.
+        *masked = read_part(subject).to_string();
     }
     Some(parsed)
 }

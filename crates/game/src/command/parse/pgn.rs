@@ -140,6 +140,8 @@ mod body_tests {
             preview_moves("chess preview 101", "d4 d5\nc4\n"),
             ["d4", "d5", "c4"]
         );
+        let r = parse_mail("chess preview new", "e4 e5");
+        assert_eq!(r.commands[0].as_ref().unwrap().masked, "chess preview new");
         // Moves in the Subject: the body is not read.
         assert_eq!(preview_moves("chess preview new e4", "d4"), ["e4"]);
     }
