@@ -2,19 +2,34 @@
 //! and signature), and the text of a reply to a board mail.
 
 /// The player's comment in a mail body: the body without the signature
-/// (from a line that is exactly `-- ` or `--`), without quoted text (lines
-/// starting with `>`, possibly indented) and the attribution line(s) just
-/// before a quote (`On … wrote:`, also in a few other languages, and a
-/// Gmail attribution wrapped over two lines), and without an Outlook-style
+/// (from a line that is exactly `-- ` or `--`, or a phone or Outlook
+/// signature line such as `Sent from my iPhone`, `Sent from Outlook for
+/// Android` or `Get Outlook for iOS` with no `-- ` above it), without
+/// quoted text (lines starting with `>`, possibly indented) and the
+/// attribution line(s) just before a quote (`On … wrote:`, `Am … schrieb
+/// …:`, `Le … a écrit :`, `El … escribió:`, `Il giorno … ha scritto:`,
+/// `Op … schreef …:`, `W dniu … pisze:`, `… написал(а):`, and a Gmail
+/// attribution wrapped over two lines), and without an Outlook-style
 /// quoted original (`-----Original Message-----`, or a line of underscores
-/// followed by `From:`), which cuts the rest of the body. Runs of blank lines
-/// left behind collapse to one; the result is trimmed.
+/// followed by `From:`), which cuts the rest of the body.
+///
+/// An attribution line that no `>` quote follows (phones that quote the
+/// original without `>`) ends the comment as a signature does, but only
+/// when it carries a date or an address (a digit or `@`): "On Monday she
+/// wrote:" in a sentence stays. Runs of blank lines left behind collapse
+/// to one; the result is trimmed.
 pub(crate) fn extract_comment(body: &str) -> String {
     let lines: Vec<&str> = body.lines().map(|l| l.trim_end_matches('\r')).collect();
-    // 1. Cut at the signature or an Outlook original.
+    // 1. Cut at the signature, an Outlook original or an attribution of
+    //    an unquoted original.
     let mut end = lines.len();
     for (k, line) in lines.iter().enumerate() {
-        if *line == "-- " || *line == "--" || is_outlook_original(&lines, k) {
+        if *line == "-- "
+            || *line == "--"
+            || is_phone_signature(line)
+            || is_outlook_original(&lines, k)
+            || attribution_of_unquoted_original(&lines, k)
+        {
             end = k;
             break;
         }
@@ -36,12 +51,11 @@ pub(crate) fn extract_comment(body: &str) -> String {
             if j == 0 {
                 continue;
             }
-            let prev = lines[j - 1].trim();
-            if is_attribution_end(prev) {
+            if attribution_at(lines, j - 1) == Some(1) {
                 keep[j - 1] = false;
-                if !starts_attribution(prev) && j >= 2 && starts_attribution(lines[j - 2].trim()) {
-                    keep[j - 2] = false;
-                }
+            } else if j >= 2 && attribution_at(lines, j - 2) == Some(2) {
+                keep[j - 1] = false;
+                keep[j - 2] = false;
             }
         }
     }
@@ -96,27 +110,84 @@ fn is_quoted(line: &str) -> bool {
     line.trim_start().starts_with('>')
 }
 
-fn is_attribution_end(line: &str) -> bool {
-    let l = line.to_lowercase();
-    [
-        "wrote:",
-        "schrieb:",
-        "a écrit :",
-        "a écrit:",
-        "skrev:",
-        "escribió:",
-        "scritto:",
-        "schreef:",
+/// A signature line a phone or Outlook adds on its own (no `-- ` above):
+/// `Sent from my iPhone`, `Sent from my Galaxy`, `Sent from Outlook for
+/// Android`, `Get Outlook for iOS`, `Sent from Mail for Windows`. Short
+/// lines only, so a sentence starting with these words stays.
+fn is_phone_signature(line: &str) -> bool {
+    let l = line.trim().to_lowercase();
+    let words = l.split_whitespace().count();
+    let signed = [
+        "sent from my ",
+        "sent from outlook for ",
+        "get outlook for ",
     ]
     .iter()
-    .any(|e| l.ends_with(e))
+    .any(|p| l.starts_with(p))
+        || l.starts_with("sent from mail for ");
+    signed && words <= 6 && !l.ends_with('.') && !l.ends_with(':')
 }
 
-fn starts_attribution(line: &str) -> bool {
-    let l = line.to_lowercase();
-    ["on ", "am ", "le ", "el ", "den ", "il ", "op "]
+/// Whether an attribution starts at line `k`: `Some(1)` when it is that
+/// line, `Some(2)` when it is wrapped over that line and the next (as
+/// Gmail wraps a long address).
+fn attribution_at(lines: &[&str], k: usize) -> Option<usize> {
+    let first = lines.get(k)?.trim();
+    if is_attribution(first, first) {
+        return Some(1);
+    }
+    let second = lines.get(k + 1)?.trim();
+    let joined = format!("{first} {second}");
+    (!first.is_empty() && is_attribution(first, &joined)).then_some(2)
+}
+
+/// `start` is the first line of a possible attribution, `whole` all of it.
+fn is_attribution(start: &str, whole: &str) -> bool {
+    let s = start.to_lowercase();
+    let w = whole.to_lowercase();
+    let w = w.trim_end();
+    // Russian puts the verb last and no fixed word first.
+    if ["написал(а):", "написал:", "написала:"]
         .iter()
-        .any(|s| l.starts_with(s))
+        .any(|e| w.ends_with(e))
+    {
+        return true;
+    }
+    if !w.ends_with(':') {
+        return false;
+    }
+    // (first words, verb somewhere before the final colon)
+    const FORMS: [(&str, &str); 9] = [
+        ("on ", "wrote:"),
+        ("am ", "schrieb"),
+        ("le ", "écrit"),
+        ("el ", "escribió"),
+        ("il giorno ", "ha scritto"),
+        ("il ", "ha scritto"),
+        ("op ", "schreef"),
+        ("w dniu ", "pisze"),
+        ("den ", "skrev"),
+    ];
+    FORMS
+        .iter()
+        .any(|(first, verb)| s.starts_with(first) && w.contains(verb))
+}
+
+/// An attribution at line `k` after which no `>` quote comes (the next
+/// line that is not blank is not quoted): the rest is the original
+/// quoted without `>`. Needs a digit or an `@` in the attribution.
+fn attribution_of_unquoted_original(lines: &[&str], k: usize) -> bool {
+    let Some(n) = attribution_at(lines, k) else {
+        return false;
+    };
+    let text = lines[k..k + n].concat();
+    if !text.chars().any(|c| c.is_ascii_digit() || c == '@') {
+        return false;
+    }
+    !lines[k + n..]
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| is_quoted(l))
 }
 
 fn is_outlook_original(lines: &[&str], k: usize) -> bool {
@@ -169,6 +240,51 @@ mod tests {
     fn comment_keeps_interleaved_answers_without_quotes() {
         let body = "> Do you accept?\nYes.\n> And the draw?\nNo.\n";
         assert_eq!(extract_comment(body), "Yes.\nNo.");
+    }
+
+    /// Each attribution form, with a quote after it and with the original
+    /// pasted without `>` (as phones do), ends the comment.
+    const ATTRIBUTIONS: [&str; 8] = [
+        "On Mon, Nov 23, 2026 at 10:00 AM Bob <bob@example.org> wrote:",
+        "Am Mo., 23. Nov. 2026 um 10:00 Uhr schrieb Bob <bob@example.org>:",
+        "Le lun. 23 nov. 2026 à 10:00, Bob <bob@example.org> a écrit :",
+        "El lun, 23 nov 2026 a las 10:00, Bob (<bob@example.org>) escribió:",
+        "Il giorno lun 23 nov 2026 alle ore 10:00 Bob <bob@example.org> ha scritto:",
+        "Op ma 23 nov. 2026 om 10:00 schreef Bob <bob@example.org>:",
+        "W dniu 23.11.2026 o 10:00, Bob <bob@example.org> pisze:",
+        "23.11.2026, 10:00, Bob <bob@example.org> написал(а):",
+    ];
+
+    #[test]
+    fn every_attribution_form_ends_the_comment() {
+        for a in ATTRIBUTIONS {
+            let quoted = format!("Good game!\n\n{a}\n\n> It is your turn.\n");
+            assert_eq!(extract_comment(&quoted), "Good game!", "{a}");
+            let unquoted = format!("Good game!\n\n{a}\n\nIt is your turn.\nBoard\n");
+            assert_eq!(extract_comment(&unquoted), "Good game!", "{a}");
+        }
+    }
+
+    #[test]
+    fn phone_and_outlook_signatures_end_the_comment() {
+        for sig in [
+            "Sent from my iPhone",
+            "Sent from my Galaxy",
+            "Sent from Outlook for Android",
+            "Get Outlook for iOS",
+            "Get Outlook for Android",
+        ] {
+            let body = format!("Well played.\n\n{sig}\n\nIt is your turn.\n");
+            assert_eq!(extract_comment(&body), "Well played.", "{sig}");
+        }
+        let sentence = "Sent from my iPhone on the train, sorry for the typos.";
+        assert_eq!(extract_comment(sentence), sentence);
+    }
+
+    #[test]
+    fn a_wrote_line_without_date_or_address_and_no_quote_stays() {
+        let body = "On Monday she wrote:\nThat she would resign.";
+        assert_eq!(extract_comment(body), body);
     }
 
     #[test]

@@ -181,7 +181,9 @@ fn default_smtp_timeout() -> u64 {
 }
 
 /// `[outbox]`: how mail is sent. Default (no section): the Maildir
-/// `var/outbox`. A section must name its `kind`; unknown keys are errors.
+/// `var/outbox`. A section without `kind` is a Maildir (as `[inbox]`), so
+/// `path` alone is enough; any other key without a kind is refused naming
+/// it. Unknown keys are errors.
 ///
 /// ```toml
 /// [outbox]
@@ -210,6 +212,7 @@ fn default_smtp_timeout() -> u64 {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(remote = "OutboxConfig")]
 pub enum OutboxConfig {
     Maildir {
         #[serde(default = "default_outbox_path")]
@@ -224,6 +227,23 @@ pub enum OutboxConfig {
         #[serde(default = "default_sendmail_timeout")]
         timeout_seconds: u64,
     },
+}
+
+/// `kind` defaults to `"maildir"`, read as for [`InboxConfig`].
+impl<'de> Deserialize<'de> for OutboxConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = toml::Table::deserialize(d)?;
+        if !table.contains_key("kind") {
+            if let Some(key) = table.keys().find(|k| k.as_str() != "path") {
+                return Err(D::Error::custom(format!(
+                    "[outbox] has `{key}` but no kind; write kind = \"smtp\" or \"sendmail\" (a section without kind is a Maildir, which has only `path`)"
+                )));
+            }
+            table.insert("kind".into(), "maildir".into());
+        }
+        OutboxConfig::deserialize(toml::Value::Table(table)).map_err(D::Error::custom)
+    }
 }
 
 impl Default for OutboxConfig {
@@ -385,7 +405,16 @@ mod tests {
         assert!(app("[outbox]\nkind = \"smtp\"\nhots = \"h\"").is_err());
         assert!(app("[inbox]\nkind = \"maildir\"\npth = \"x\"").is_err());
         assert!(app("[outbox]\nkind = \"sendmail\"\ncmd = \"x\"").is_err());
-        assert!(app("[outbox]\npath = \"x\"").is_err(), "kind is required");
+        assert_eq!(
+            app("[outbox]\npath = \"x\"").unwrap().outbox,
+            OutboxConfig::Maildir { path: "x".into() },
+            "a section without kind is a Maildir"
+        );
+        let e = app("[outbox]\nhost = \"smtp.example.org\"")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("no kind") && e.contains("host"), "{e}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod doublechess;
 mod e2e;
 mod game;
 mod habits;
+mod habits40;
 mod host;
 mod html;
 mod identity;

@@ -111,7 +111,66 @@ impl Spec {
 impl<H: Hooks> State<H> {
     /// Read a move in any accepted notation and find the one legal move it
     /// means. Errors are the sentences mailed to the player.
+    ///
+    /// Where the game's pieces are the orthodox six (no letter but K Q R B
+    /// N P names a piece), a move may also be written with German letters
+    /// (`S` knight, `L` bishop, `T` rook, `D` queen, `K` king) or Unicode
+    /// figurines of either colour (`♘f3`, `♝xb5`), and after a phrase
+    /// `My move:` or `Move:`. A text that reads as two different legal
+    /// moves, as written and in the other notation, is refused naming both;
+    /// when only one of its readings is legal (`Dh4`: a d-pawn as written,
+    /// the queen in German) that one is played.
     pub fn parse_move(&self, input: &str) -> Result<Move, MoveError> {
+        let orthodox = self.has_orthodox_six();
+        let written = if orthodox {
+            strip_move_phrase(input)
+        } else {
+            input
+        };
+        let first = self.parse_move_as(written);
+        let Some(other) = orthodox.then(|| other_notation(written)).flatten() else {
+            return first;
+        };
+        let second = self.parse_move_as(&other);
+        match (first, second) {
+            (Ok(a), Ok(b)) if a != b => {
+                let legal = self.legal_moves();
+                Err(MoveError::Ambiguous {
+                    input: written.trim().to_string(),
+                    candidates: vec![
+                        format!("{} (as written)", self.san_with(a, &legal)),
+                        format!("{} (German letters)", self.san_with(b, &legal)),
+                    ],
+                })
+            }
+            // `Dh4` read as written is a pawn on the d-file: the legal
+            // reading wins.
+            (Ok(a), _) | (Err(_), Ok(a)) => Ok(a),
+            (Err(MoveError::Unreadable { .. }), Err(MoveError::Illegal { reason, .. })) => {
+                Err(MoveError::Illegal {
+                    input: written.trim().to_string(),
+                    reason,
+                })
+            }
+            (Err(e), _) => Err(e),
+        }
+    }
+
+    /// Whether the six orthodox letters are this game's only piece letters.
+    fn has_orthodox_six(&self) -> bool {
+        ('A'..='Z').all(|c| {
+            let k = self.variant.hooks.kind_of_letter(c);
+            match c {
+                'K' | 'Q' | 'R' | 'B' | 'N' | 'P' => {
+                    k.is_some_and(|k| self.variant.hooks.letter(k) == c)
+                }
+                _ => k.is_none(),
+            }
+        })
+    }
+
+    /// [`State::parse_move`] for the text as it is.
+    fn parse_move_as(&self, input: &str) -> Result<Move, MoveError> {
         let legal = self.legal_moves();
         let unreadable = || MoveError::Unreadable {
             input: input.trim().to_string(),
@@ -245,6 +304,40 @@ impl<H: Hooks> State<H> {
                 .promo
                 .is_none_or(|k| m.special == Special::Promotion(k))
     }
+}
+
+/// The text after a leading `My move:` or `Move:` (any case), else all.
+fn strip_move_phrase(input: &str) -> &str {
+    let t = input.trim_start();
+    for phrase in ["my move:", "move:"] {
+        if t.len() >= phrase.len()
+            && t.is_char_boundary(phrase.len())
+            && t[..phrase.len()].eq_ignore_ascii_case(phrase)
+        {
+            return t[phrase.len()..].trim_start();
+        }
+    }
+    input
+}
+
+/// The move text with figurines and German piece letters written as the
+/// English letters; `None` when there is neither. A pawn figurine is
+/// dropped (`♙e4` is `e4`). Only upper-case German letters are read: a
+/// lower-case letter is a file.
+fn other_notation(text: &str) -> Option<String> {
+    let out: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '♔' | '♚' => Some('K'),
+            '♕' | '♛' | 'D' => Some('Q'),
+            '♖' | '♜' | 'T' => Some('R'),
+            '♗' | '♝' | 'L' => Some('B'),
+            '♘' | '♞' | 'S' => Some('N'),
+            '♙' | '♟' => None,
+            c => Some(c),
+        })
+        .collect();
+    (out != text).then_some(out)
 }
 
 /// Trim, drop a leading move number (`12.`, `12...`) and trailing

@@ -90,7 +90,9 @@ impl<'a> Parser<'a> {
         };
         let words = self.rest();
         let text = words.join(" ");
-        let moves: Vec<String> = if text.contains([',', ';']) {
+        let moves: Vec<String> = if let Some(moves) = super::pgn::main_line(&text) {
+            moves
+        } else if text.contains([',', ';']) {
             text.split([',', ';'])
                 .map(str::trim)
                 .filter(|m| !m.is_empty())
@@ -175,7 +177,9 @@ impl<'a> Parser<'a> {
         let words = self.rest();
         let split = |words: &[&str]| -> Vec<String> {
             let text = words.join(" ");
-            if text.contains([',', ';']) {
+            if let Some(moves) = super::pgn::main_line(&text) {
+                moves
+            } else if text.contains([',', ';']) {
                 text.split([',', ';'])
                     .map(str::trim)
                     .filter(|m| !m.is_empty())

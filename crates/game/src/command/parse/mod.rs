@@ -94,9 +94,10 @@ pub fn parse_mail(subject: &str, body: &str) -> Request {
         }
     }
     if !stripped.eq_ignore_ascii_case("multiple") {
+        let command = preview_from_body(stripped, body).unwrap_or_else(|| parse_line(subject));
         return Request {
             multiple: false,
-            commands: vec![parse_line(subject)],
+            commands: vec![command],
             body_after_command: None,
         };
     }
@@ -180,6 +181,56 @@ pub fn read_part(line: &str) -> &str {
     strip_line(cap_line(strip_line(line)))
 }
 
+/// A Subject that stops at `preview new` (with options) or `preview N`
+/// takes its moves from the body (a pasted game spans lines): the body up
+/// to a `-- ` signature, without `>` lines and PGN tag pairs, read as PGN ([`pgn::main_line`]) or split at
+/// spaces. `None` when the Subject is no such preview or the body holds
+/// no move, so the Subject is read as it is.
+fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseError>> {
+    let words: Vec<&str> = subject.split_whitespace().collect();
+    let at = words
+        .iter()
+        .rposition(|w| w.eq_ignore_ascii_case("preview"))?;
+    let after = &words[at + 1..];
+    let stops = match after {
+        [n] => n.eq_ignore_ascii_case("new") || n.starts_with(|c: char| c.is_ascii_digit()),
+        [n, opts @ ..] => n.eq_ignore_ascii_case("new") && opts.iter().all(|o| o.starts_with('-')),
+        [] => false,
+    };
+    if !stops {
+        return None;
+    }
+    let text: String = body
+        .lines()
+        .take_while(|l| l.trim_end() != "--")
+        .filter(|l| {
+            let t = l.trim();
+            // Quoted text and PGN tag pairs (`[Event "Casual"]`).
+            let tag_pair = t.starts_with('[') && t.ends_with(']');
+            !t.starts_with('>') && !tag_pair
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let moves = pgn::main_line(&text)
+        .unwrap_or_else(|| text.split_whitespace().map(str::to_string).collect());
+    let first = moves.first()?;
+    let mut parsed = parse_line(&format!("{subject} {first}"));
+    if let Ok(Parsed {
+        command:
+            Command::Game {
+                command: GameCommand::Preview { moves: m, .. },
+                ..
+            },
+        masked,
+    }) = &mut parsed
+    {
+        *m = moves;
+        // A preview has no password: the quote is the Subject as sent.
+        *masked = read_part(subject).to_string();
+    }
+    Some(parsed)
+}
+
 /// Read one command line (a Subject, or one line of a `multiple` body).
 pub fn parse_line(line: &str) -> Result<Parsed, ParseError> {
     let line = read_part(line);
@@ -253,6 +304,7 @@ fn game_command_board(command: &GameCommand) -> Option<u32> {
 mod account;
 mod game;
 mod parser;
+mod pgn;
 mod quote;
 mod suggest;
 mod table;

@@ -5,6 +5,7 @@ use rules::{self, Color, Ending, MoveError, Outcome, Position};
 
 mod endings;
 mod fen;
+mod other_notations;
 mod perft;
 mod reading;
 

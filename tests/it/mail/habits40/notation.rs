@@ -1,0 +1,52 @@
+//! German letters, figurines and a `My move:` phrase by mail, in chess
+//! and Double Chess; refused in Zelig.
+
+use crate::common::{to, Install, SentMail};
+
+const ALICE: &str = "alice@players.test";
+const BOB: &str = "bob@players.test";
+
+fn board(game: &str) -> Install {
+    let mut s = Install::new();
+    s.send(ALICE, "signup alice apw", "");
+    s.send(BOB, "signup bob bpw", "");
+    s.poll();
+    s.take_outbox();
+    let n = s.ok(&["admin", "challenge", game, "alice", "bob"]);
+    assert_eq!(n.trim(), "101");
+    s.poll();
+    s.take_outbox();
+    s
+}
+
+fn exchange(s: &mut Install, from: &str, subject: &str) -> Vec<SentMail> {
+    s.send(from, subject, "");
+    s.poll();
+    s.take_outbox()
+}
+
+#[test]
+fn german_and_figurine_moves_are_played_in_chess_and_double_chess() {
+    for game in ["chess", "doublechess"] {
+        let mut s = board(game);
+        let mails = exchange(&mut s, ALICE, &format!("{game} move 101 alice apw Sc3"));
+        assert_eq!(to(&mails, BOB).len(), 1, "{game}: {mails:#?}");
+        let mails = exchange(&mut s, BOB, &format!("{game} move 101 bob bpw ♞c6"));
+        assert_eq!(to(&mails, ALICE).len(), 1, "{game}: {mails:#?}");
+        let shown = s.ok(&["admin", "show", game, "101", "--size", "small"]);
+        assert!(
+            shown.contains("Nc3") && shown.contains("Nc6"),
+            "{game}: {shown}"
+        );
+    }
+}
+
+#[test]
+fn a_german_letter_is_refused_in_zelig() {
+    let mut s = board("zelig");
+    let mails = exchange(&mut s, ALICE, "zelig move 101 alice apw Sf3");
+    let own = to(&mails, ALICE);
+    assert_eq!(own.len(), 1, "{mails:#?}");
+    assert!(own[0].body.contains("Sf3"), "{}", own[0].body);
+    assert!(to(&mails, BOB).is_empty(), "{mails:#?}");
+}
