@@ -191,6 +191,7 @@ fn picture(from_black: bool) -> Picture {
 #[test]
 fn every_game_s_picture_shows_the_text_board_square_by_square() {
     let mut seen = std::collections::BTreeSet::new();
+    let mut stacks = 0;
     for position in positions() {
         let diagram = position.diagram();
         let several = diagram.boards.len() > 1;
@@ -233,6 +234,9 @@ fn every_game_s_picture_shows_the_text_board_square_by_square() {
                             .map(|g| (g.color, g.piece_name().to_lowercase()))
                             .collect();
                         assert_eq!(here, all, "{at}");
+                        if all.len() > 1 {
+                            stacks += 1;
+                        }
                         seen.insert(position.game().name());
                     }
                 }
@@ -252,6 +256,10 @@ fn every_game_s_picture_shows_the_text_board_square_by_square() {
         }
     }
     assert_eq!(seen.len(), registry().len(), "{seen:?}");
+    assert!(
+        stacks > 0,
+        "the playouts drew no square holding several glyphs"
+    );
 }
 
 #[test]
