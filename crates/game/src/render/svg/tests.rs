@@ -381,3 +381,78 @@ fn write_samples() {
         std::fs::write(&path, svg(&position.diagram(), &p)).unwrap();
     }
 }
+
+/// Full-size pieces as drawn: title and the top-left corner of the square.
+fn placed(svg: &str) -> Vec<(String, i64, i64)> {
+    svg.split("<g transform=\"translate(")
+        .skip(1)
+        .filter(|part| {
+            part.split_once(')')
+                .is_some_and(|(_, rest)| !rest.starts_with(" scale"))
+        })
+        .map(|part| {
+            let (xy, rest) = part.split_once(')').unwrap();
+            let (x, y) = xy.split_once(' ').unwrap();
+            let start = rest.find("<title>").unwrap() + "<title>".len();
+            let end = rest[start..].find("</title>").unwrap();
+            (
+                rest[start..start + end].to_string(),
+                x.parse().unwrap(),
+                y.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_game_s_pieces_stand_on_their_squares_of_the_right_colour() {
+    for position in positions().into_iter().step_by(4) {
+        let diagram = position.diagram();
+        let several = diagram.boards.len() > 1;
+        for from_black in [false, true] {
+            let svg = svg(&diagram, &picture(from_black));
+            let drawn = placed(&svg);
+            let mut last_left = None;
+            for grid in &diagram.boards {
+                // Every piece of this board drawn at origin + (col, row)
+                // squares, one origin for the whole board.
+                let mut origin = None;
+                for rank in 0..grid.ranks {
+                    for file in 0..grid.files {
+                        let Some(glyph) = grid.at(file, rank).first() else {
+                            continue;
+                        };
+                        let name = title(*glyph, &place(grid, several, file, rank));
+                        let &(_, x, y) = drawn
+                            .iter()
+                            .find(|(t, _, _)| *t == name)
+                            .unwrap_or_else(|| panic!("{name} drawn full size"));
+                        let col = files(grid, from_black)
+                            .iter()
+                            .position(|&f| f == file)
+                            .unwrap() as i64;
+                        let row = ranks(grid, from_black)
+                            .iter()
+                            .position(|&r| r == rank)
+                            .unwrap() as i64;
+                        let o = (x - col * SQUARE as i64, y - row * SQUARE as i64);
+                        assert_eq!(*origin.get_or_insert(o), o, "{name}");
+                        // The square under it has the square's colour.
+                        let fill = if is_dark(file, rank) { DARK } else { LIGHT };
+                        let rect = format!(
+                            "<rect x=\"{x}\" y=\"{y}\" width=\"{SQUARE}\" \
+                             height=\"{SQUARE}\" fill=\"{fill}\"/>"
+                        );
+                        assert!(svg.contains(&rect), "{name} on {rect}");
+                    }
+                }
+                if let (Some((left, _)), Some(prev)) = (origin, last_left) {
+                    assert!(left > prev, "boards left to right");
+                }
+                if let Some((left, _)) = origin {
+                    last_left = Some(left);
+                }
+            }
+        }
+    }
+}
