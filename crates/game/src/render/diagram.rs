@@ -191,7 +191,7 @@ fn row_lines(row: &[Block], drawing: Drawing) -> Vec<String> {
 /// `line` wrapped at word boundaries within `width`, each continuation
 /// two columns further in than the line's own indent; a word too wide
 /// for a line stays whole. A line within `width` is kept as it is.
-fn hanging(line: &str, width: usize) -> Vec<String> {
+pub(super) fn hanging(line: &str, width: usize) -> Vec<String> {
     if line.chars().count() <= width {
         return vec![line.to_string()];
     }
@@ -273,11 +273,11 @@ fn join_side_by_side(blocks: &[Block]) -> Vec<String> {
 }
 
 /// a1 is dark.
-fn is_dark(file: u8, rank: u8) -> bool {
+pub(super) fn is_dark(file: u8, rank: u8) -> bool {
     (file as u32 + rank as u32).is_multiple_of(2)
 }
 
-fn file_letter(file: u8) -> char {
+pub(super) fn file_letter(file: u8) -> char {
     if file < 26 {
         (b'a' + file) as char
     } else {

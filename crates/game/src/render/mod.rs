@@ -68,6 +68,13 @@
 //! or a listed square too long for a line is wrapped at word boundaries,
 //! continued two columns further in.
 //!
+//! # Pictures
+//!
+//! [`svg::svg`] draws the same [`Diagram`](rules::Diagram) as an SVG
+//! picture, 32 pixels a square, with the pieces as the project's own
+//! vector shapes, each titled (`White knight on f3`) for screen readers;
+//! the rulings are in [`svg`].
+//!
 //! # Move lists
 //!
 //! [`move_list`] writes the plies in move pairs, two columns, White's ply
@@ -88,6 +95,7 @@
 mod diagram;
 mod moves;
 mod pgn;
+pub mod svg;
 
 pub use diagram::{board, Drawing};
 pub use moves::{is_decision, move_list, move_list_after, MoveRecord, AUTO, COND, DECISION_PREFIX};
