@@ -7,8 +7,8 @@ use rusqlite::Connection;
 
 use super::pipeline::{Letter, MailOutcome};
 use super::{
-    dispatch, guard, masking, show, strangers, tournament, Ctx, Failure, Refusal, Reply, Server,
-    ServerError,
+    dispatch, guard, masking, once, show, strangers, tournament, BoardMail, Ctx, Failure, Refusal,
+    Reply, Server, ServerError,
 };
 use crate::mail::Envelope;
 use game::command::{self, Command, Credentials, Parsed};
@@ -24,6 +24,9 @@ pub(super) struct Tally {
     stranger_room: Option<usize>,
     /// A stranger's command was not run for that bound.
     stranger_cut: bool,
+    /// Each board a command acted on, with its plies before the first of
+    /// them ran (see `once`).
+    boards_before: Vec<once::Before>,
 }
 
 impl Tally {
@@ -159,6 +162,7 @@ impl Server<'_> {
             ctx.previews.forget();
         }
         let changes = !command::only_reads(&run.command);
+        once::note_board(ctx, &run.command, &mut tally.boards_before)?;
         let room = tally.stranger_room;
         let over_room = std::cell::Cell::new(false);
         match ctx.session.savepoint(ctx.conn, "command", || {
@@ -255,11 +259,14 @@ impl Server<'_> {
         tally: Tally,
     ) -> Result<Answered, Unanswered> {
         let Tally {
-            mut replies,
+            replies,
             refused,
             dropped,
+            boards_before,
             ..
         } = tally;
+        // Each reader gets one board mail of each board the mail acted on.
+        let mut replies = once::say_once(ctx, replies, &boards_before)?;
         let (mail, sender) = (letter.mail, letter.sender);
         // A refused reply of the board's player: the error mail shows the
         // board now and may itself be answered by reply.
@@ -393,12 +400,24 @@ impl Server<'_> {
                 comment => comment,
             },
         )?;
+        // A refusal on a board is said in the sender's board mail of it,
+        // when this mail makes one (see `once`).
+        let on_board = match (&refusal.game, refusal.board) {
+            (Some(game), Some(number)) => Some(BoardMail {
+                game: game.clone(),
+                board: number,
+                news: Vec::new(),
+                refused: Some(format!("\"{masked}\": {}", refusal.sentence)),
+            }),
+            _ => None,
+        };
         Ok(Reply {
             to: ctx.sender.unwrap_or_default().to_string(),
             subject,
             body,
             reply_key: None,
             codes: Vec::new(),
+            board: on_board,
         })
     }
 }

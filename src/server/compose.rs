@@ -6,7 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 
 use super::record::{every_ply, game_record, record};
-use super::{Ctx, Handled, Reply, ReplyKey};
+use super::{BoardMail, Ctx, Handled, Reply, ReplyKey};
 use crate::store::{self, BoardEnding, BoardStatus, Ply, Proposal};
 use game::ratings;
 use game::render::{Drawing, MoveRecord};
@@ -139,6 +139,17 @@ impl<'a> BoardView<'a> {
             occasion: self.occasion,
             whole: self.whole.clone(),
             bodies: RefCell::default(),
+        }
+    }
+
+    /// What a mail of this view says about its board, for saying it once
+    /// (see `once`).
+    pub(super) fn board_mail(&self) -> BoardMail {
+        BoardMail {
+            game: self.game.name().to_string(),
+            board: self.row.board,
+            news: self.news.clone(),
+            refused: None,
         }
     }
 
@@ -530,6 +541,7 @@ impl<'a> BoardView<'a> {
         let mut replies = Reply::to_user(&user, &self.subject(), &body);
         for reply in &mut replies {
             reply.reply_key = key.clone();
+            reply.board = Some(self.board_mail());
         }
         Ok(replies)
     }

@@ -111,6 +111,23 @@ pub(crate) struct Reply {
     /// handed them along (see `confirm`): kept with its outbox row, and
     /// blanked there once it is sent.
     pub codes: Vec<String>,
+    /// The board this mail shows and why (a board mail, or the refusal of
+    /// a command on it): the mails one inbound mail makes for one board
+    /// and one reader are said once (see `once`).
+    pub board: Option<BoardMail>,
+}
+
+/// What a mail says about one board, for saying it once (see `once`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BoardMail {
+    pub game: String,
+    pub board: u32,
+    /// A board mail: the lines under its status (what happened), as its
+    /// reader was shown them.
+    pub news: Vec<String>,
+    /// A refusal of a command on the board: the command as quoted and the
+    /// sentence, on one line.
+    pub refused: Option<String>,
 }
 
 impl Reply {
@@ -127,6 +144,7 @@ impl Reply {
                 body: body.to_string(),
                 reply_key: None,
                 codes: Vec::new(),
+                board: None,
             })
             .collect()
     }
@@ -176,6 +194,7 @@ impl Ctx<'_> {
             body: self.server.notice_body(text.as_ref())?,
             reply_key: None,
             codes: Vec::new(),
+            board: None,
         })
     }
 

@@ -80,6 +80,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -120,6 +121,7 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -166,6 +168,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -214,6 +217,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -248,6 +252,7 @@ fn user_boards(
                 body,
                 reply_key: None,
                 codes: Vec::new(),
+                board: None,
             });
         }
     }

@@ -319,6 +319,7 @@ pub(crate) fn boards_for_address(
             body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
             codes: Vec::new(),
+            board: None,
         });
     }
     Ok(replies)

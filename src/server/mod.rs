@@ -69,6 +69,7 @@ mod help;
 mod listings;
 mod loaded;
 mod masking;
+mod once;
 mod outbox;
 mod password;
 mod pipeline;
@@ -99,7 +100,7 @@ use crate::mail::Envelope;
 use templates::{TemplateError, Templates};
 
 pub(crate) use admin::{AdminError, Ruling};
-pub(crate) use ctx::{Ctx, Failure, Handled, Reply};
+pub(crate) use ctx::{BoardMail, Ctx, Failure, Handled, Reply};
 pub use ctx::{Refusal, ServerError};
 pub(crate) use pipeline::log_subject;
 pub use pipeline::{MailOutcome, Processed};

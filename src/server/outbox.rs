@@ -76,6 +76,7 @@ impl Server<'_> {
             body,
             reply_key: None,
             codes: Vec::new(),
+            board: None,
         };
         self.queue_mail(conn, notice, cause, now)?;
         Ok(())
@@ -96,6 +97,7 @@ impl Server<'_> {
             mut body,
             reply_key,
             codes,
+            ..
         } = mail;
         let key = match reply_key {
             Some(key) if reply::owns_address(conn, &key.userid, &to)? => Some(key),
@@ -200,6 +202,7 @@ impl Server<'_> {
                     .render("multiple.txt", context! { parts => parts })?,
                 reply_key: None,
                 codes,
+                board: None,
             });
         }
         Ok(out)
@@ -271,6 +274,7 @@ impl Server<'_> {
                 body: self.notice_body(&text)?,
                 reply_key: None,
                 codes: Vec::new(),
+                board: None,
             });
         }
         Ok(kept)
@@ -334,6 +338,7 @@ mod tests {
             body: body.into(),
             reply_key: None,
             codes: Vec::new(),
+            board: None,
         }
     }
 

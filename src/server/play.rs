@@ -43,6 +43,7 @@ fn bare_copy_to_unconfirmed_sender(
     for reply in replies.iter_mut().filter(|r| r.to == sender) {
         reply.subject = bare.subject();
         reply.body = bare.body(ctx, drawing)?;
+        reply.board = Some(bare.board_mail());
     }
     Ok(())
 }

@@ -167,6 +167,7 @@ pub(crate) fn preview(
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -202,6 +203,7 @@ fn preview_new(
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 

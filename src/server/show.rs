@@ -95,6 +95,7 @@ pub(crate) fn show(
             body,
             reply_key,
             codes: Vec::new(),
+            board: None,
         });
     }
     Ok(replies)
@@ -226,6 +227,7 @@ pub(crate) fn games(
         body,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }
 
@@ -239,5 +241,6 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
         body: super::record::game_record(ctx, game, &loaded.row, &all_plies(ctx, &loaded)?)?,
         reply_key: None,
         codes: Vec::new(),
+        board: None,
     }])
 }

@@ -5,4 +5,5 @@
 mod attribution;
 mod config;
 mod notation;
+mod once;
 mod pgn;

@@ -20,10 +20,10 @@ fn multiple_runs_each_line_and_answers_once_per_recipient() {
         "{}",
         to_a[0].body
     );
+    // The refusal is said in the board's mail (see `once`).
     assert!(
-        to_a[0]
-            .body
-            .contains("It is bob's turn on chess board 101, not yours"),
+        common::joined(&to_a[0].body)
+            .contains("Refused: \"chess move 101 alice ***** e5\": It is bob's turn on chess board 101, not yours"),
         "{}",
         to_a[0].body
     );
@@ -102,13 +102,16 @@ fn a_multiple_answer_lists_each_part_under_its_subject() {
     let to_a: Vec<_> = r.iter().filter(|m| m.to == "a@x").collect();
     assert_eq!(to_a.len(), 1, "{r:#?}");
     let body = &to_a[0].body;
-    assert_eq!(to_a[0].subject, "pbmchess answers (3 parts)");
+    // The refused move on board 101 is said in its board mail (see
+    // `once`), not in an error part of its own.
+    assert_eq!(to_a[0].subject, "pbmchess answers (2 parts)");
     let turn = body.find("=== Chess Board 101 bob ===").expect(body);
     let games = body.find("=== List of Chess games ===").expect(body);
-    let error = body.find("=== Chess Board 101 Error ===").expect(body);
-    assert!(turn < games && games < error, "{body}");
+    let refused = body.find("Refused: ").expect(body);
+    assert!(turn < refused && refused < games, "{body}");
+    assert!(!body.contains("Error ==="), "{body}");
     assert!(
-        body.contains("It is bob's turn on chess board 101, not yours"),
+        common::joined(body).contains("It is bob's turn on chess board 101, not yours"),
         "{body}"
     );
     // bob gets only his own turn mail, without the commands as a comment
