@@ -27,6 +27,9 @@ pub(super) struct Tally {
     /// Each board a command acted on, with its plies before the first of
     /// them ran (see `once`).
     boards_before: Vec<once::Before>,
+    /// Commands were left unrun for `[limits] max_reply_bytes`: the
+    /// answers are too large, however small saying them once makes them.
+    over_size: bool,
 }
 
 impl Tally {
@@ -84,11 +87,12 @@ impl Server<'_> {
         let stranger = strangers::is_stranger(ctx, letter.sender)?;
         let commands = &letter.request.commands;
         for (i, parsed) in commands.iter().enumerate() {
-            let so_far = tally
-                .replies
-                .iter()
+            // Counted as they will be sent: a board mail a later one of
+            // the same board replaces is not (see `once`).
+            let so_far = once::still_said(&tally.replies)
                 .map(|r| (r.to.as_str(), r.subject.as_str(), r.body.as_str()));
             if answers_size(so_far, letter.sender) > self.config.limits.max_reply_bytes {
+                tally.over_size = true;
                 break;
             }
             tally.stranger_room = stranger.then(|| {
@@ -263,6 +267,7 @@ impl Server<'_> {
             refused,
             dropped,
             boards_before,
+            over_size,
             ..
         } = tally;
         // Each reader gets one board mail of each board the mail acted on.
@@ -299,6 +304,13 @@ impl Server<'_> {
                 .map(|m| (m.to.as_str(), m.subject.as_str(), m.body.as_str())),
             sender,
         );
+        // Commands left unrun for the bound: too large, whatever the size
+        // of what is said once.
+        let size = if over_size {
+            size.max(self.config.limits.max_reply_bytes + 1)
+        } else {
+            size
+        };
         match crate::limits::reply_too_large(size, self.config.limits.max_reply_bytes) {
             Some(sentence) => Err(Unanswered::TooLarge(sentence)),
             None => Ok(Answered::Mails { mails, refused }),

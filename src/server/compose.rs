@@ -15,6 +15,55 @@ use rules::{Color, Game, Position};
 /// Plies shown in a turn mail; show and final mails list them all.
 pub(crate) const RECENT_PLIES: usize = 10;
 
+/// The whole score of a turn mail takes at most this share of `[limits]
+/// max_reply_bytes` (see [`whole_score`]).
+const SCORE_SHARE: usize = 8;
+
+/// The whole move list `list` of a turn mail, within `budget` bytes.
+/// Ruling: postal and ICCF players keep the whole score, so a turn mail
+/// shows it all (`set … moves all`, the default), with the events under
+/// the last five moves only (the show and end-of-game mails have them
+/// all), up to an eighth of
+/// `[limits] max_reply_bytes` (8 KiB by default: some 300 moves of
+/// chess), which keeps the mail, and a `multiple` answer joining a few,
+/// under that limit; a longer score shows its first moves, a line `...`,
+/// and its last moves, half the bound each, never cutting a move's line
+/// from the event lines under it.
+pub(crate) fn whole_score(list: &str, budget: usize) -> String {
+    // A move's numbered line and the event lines under it stay together.
+    let mut entries: Vec<String> = Vec::new();
+    for line in list.lines() {
+        let numbered = line
+            .trim_start()
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        match entries.last_mut() {
+            Some(entry) if !numbered => {
+                entry.push('\n');
+                entry.push_str(line);
+            }
+            _ => entries.push(line.to_string()),
+        }
+    }
+    let size = |e: &[String]| e.iter().map(|l| l.len() + 1).sum::<usize>();
+    if size(&entries) <= budget {
+        return list.to_string();
+    }
+    let half = budget / 2;
+    let mut head = 0;
+    while head < entries.len() && size(&entries[..=head]) <= half {
+        head += 1;
+    }
+    let mut tail = entries.len();
+    while tail > head && size(&entries[tail - 1..]) <= half {
+        tail -= 1;
+    }
+    let mut shown: Vec<&str> = entries[..head].iter().map(String::as_str).collect();
+    shown.push("...");
+    shown.extend(entries[tail..].iter().map(String::as_str));
+    shown.join("\n")
+}
+
 /// Why a board mail is sent; it decides the subject's prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Occasion {
@@ -48,9 +97,10 @@ pub(crate) struct BoardView<'a> {
     pub occasion: Occasion,
     /// Every ply of the board, once read (see [`BoardView::every_ply`]).
     pub whole: OnceCell<Vec<Ply>>,
-    /// Bodies rendered so far, by drawing: the readers who draw the board
-    /// alike (both players, most often) share one rendering.
-    pub bodies: RefCell<Vec<(Drawing, String)>>,
+    /// Bodies rendered so far, by drawing and score (whole or not): the
+    /// readers who draw the board alike (both players, most often) share
+    /// one rendering.
+    pub bodies: RefCell<Vec<(Drawing, bool, String)>>,
 }
 
 /// The move list of `plies` (a board's last plies, its last one last,
@@ -300,13 +350,30 @@ impl<'a> BoardView<'a> {
         }
     }
 
-    /// The move list: the recent plies of an active board's turn mail
-    /// (numbered as in the whole list, see [`numbered_move_list`]), else
+    /// The move list: in an active board's turn mail the whole score,
+    /// bounded (see [`whole_score`]), or for a reader who asked for the
+    /// last moves (`set … moves last`, not `whole`) the recent plies
+    /// (numbered as in the whole list, see [`numbered_move_list`]); else
     /// every ply.
-    fn moves(&self, ctx: &Ctx<'_>) -> Handled<String> {
+    fn moves(&self, ctx: &Ctx<'_>, whole: bool) -> Handled<String> {
         let (game, board) = (self.game.name(), self.row.board);
-        if self.recent_only && self.row.is_active() {
+        if self.recent_only && self.row.is_active() && !whole {
             numbered_move_list(ctx, game, board, self.plies, vec![], RECENT_PLIES)
+        } else if self.recent_only && self.row.is_active() {
+            let mut records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
+            // What happened with a move (a capture's reveal, a duplicate's
+            // counters) is said under the recent moves only: the earlier
+            // ones' was said in their own mails, and a score of 60 moves
+            // stays a page (see `whole_score`).
+            let recent = records.len().saturating_sub(RECENT_PLIES);
+            for older in &mut records[..recent] {
+                older.events.clear();
+            }
+            let budget = ctx.server.config.limits.max_reply_bytes / SCORE_SHARE;
+            Ok(whole_score(
+                &game::render::move_list(&records, None),
+                budget,
+            ))
         } else {
             let records: Vec<MoveRecord> = self.every_ply(ctx)?.iter().map(record).collect();
             Ok(game::render::move_list(&records, None))
@@ -378,13 +445,27 @@ impl<'a> BoardView<'a> {
         Ok(Some(text.trim_end().to_string()))
     }
 
-    /// The body as drawn for one reader.
+    /// The body as drawn for one reader, with the whole score (the
+    /// default: see [`BoardView::body_for`] for a reader's own choice).
     pub(super) fn body(&self, ctx: &Ctx<'_>, drawing: Drawing) -> Handled<String> {
-        if let Some((_, body)) = self.bodies.borrow().iter().find(|(d, _)| *d == drawing) {
-            return Ok(body.clone());
+        self.body_scored(ctx, drawing, true)
+    }
+
+    /// [`BoardView::body`], with the whole score or the last moves.
+    fn body_scored(&self, ctx: &Ctx<'_>, drawing: Drawing, whole: bool) -> Handled<String> {
+        let cached = self
+            .bodies
+            .borrow()
+            .iter()
+            .find(|(d, w, _)| *d == drawing && *w == whole)
+            .map(|(_, _, body)| body.clone());
+        if let Some(body) = cached {
+            return Ok(body);
         }
-        let body = self.render_body(ctx, drawing, None)?;
-        self.bodies.borrow_mut().push((drawing, body.clone()));
+        let body = self.render_body(ctx, drawing, None, whole)?;
+        self.bodies
+            .borrow_mut()
+            .push((drawing, whole, body.clone()));
         Ok(body)
     }
 
@@ -398,9 +479,10 @@ impl<'a> BoardView<'a> {
         drawing: Drawing,
         userid: &str,
     ) -> Handled<String> {
+        let whole = !store::last_moves_only(ctx.conn, userid)?;
         match self.conditional_of(ctx, userid)? {
-            Some(tree) => self.render_body(ctx, drawing, Some(tree)),
-            None => self.body(ctx, drawing),
+            Some(tree) => self.render_body(ctx, drawing, Some(tree), whole),
+            None => self.body_scored(ctx, drawing, whole),
         }
     }
 
@@ -429,6 +511,7 @@ impl<'a> BoardView<'a> {
         ctx: &Ctx<'_>,
         drawing: Drawing,
         conditional: Option<String>,
+        whole: bool,
     ) -> Handled<String> {
         let board = game::render::board(&self.position.diagram(), drawing);
         let board = board.trim_end();
@@ -452,7 +535,7 @@ impl<'a> BoardView<'a> {
                 computer => computer,
                 rating_changes => &self.news,
                 header => self.header(ctx)?,
-                moves => self.moves(ctx)?.trim_end(),
+                moves => self.moves(ctx, whole)?.trim_end(),
                 conditional => conditional,
                 board => board,
                 observers => store::observers(ctx.conn, store::BoardId::new(self.game.name(), self.row.board))?,
@@ -597,3 +680,30 @@ pub(crate) fn conditional_text(from: u32, tree: &game::conditional::Tree) -> Str
 /// news of a board mail; such a line is player text, which addresses not
 /// yet confirmed do not get (see [`BoardView::without_comment`]).
 pub(crate) const QUEUED_COMMENT: &str = " wrote with it: ";
+
+#[cfg(test)]
+mod tests {
+    use super::whole_score;
+
+    #[test]
+    fn a_score_over_its_bound_shows_its_first_and_last_moves_around_dots() {
+        let list: Vec<String> = (1..=400)
+            .map(|n| format!("{n:>3}. Nf3          Nf6"))
+            .collect();
+        let list = list.join("\n");
+        assert_eq!(whole_score(&list, list.len() + 1), list);
+        let cut = whole_score(&list, 2000);
+        assert!(cut.len() <= 2000 + 4, "{}", cut.len());
+        let lines: Vec<&str> = cut.lines().collect();
+        assert!(lines[0].starts_with("  1. "), "{cut}");
+        assert!(lines.last().unwrap().starts_with("400. "), "{cut}");
+        assert_eq!(lines.iter().filter(|l| **l == "...").count(), 1, "{cut}");
+        // A move's event lines stay with it.
+        let with_events = "1. e4 e5\n   an event\n2. Nf3 Nc6\n   another\n3. Bb5 a6";
+        let cut = whole_score(with_events, 30);
+        assert!(!cut.ends_with("2. Nf3 Nc6"), "{cut}");
+        for line in cut.lines() {
+            assert!(line == "..." || with_events.contains(line), "{cut}");
+        }
+    }
+}

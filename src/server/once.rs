@@ -139,6 +139,25 @@ pub(super) fn say_once(
     Ok(replies.into_iter().flatten().collect())
 }
 
+/// The replies that stay mails of their own when said once: all but the
+/// board mails a later board mail of the same board to the same address
+/// replaces (what the merged mail adds, a line per ply or refusal, is
+/// left out of this count).
+pub(super) fn still_said(replies: &[Reply]) -> impl Iterator<Item = &Reply> {
+    replies.iter().enumerate().filter_map(move |(i, r)| {
+        let replaced = r.board.as_ref().is_some_and(|b| {
+            b.refused.is_none()
+                && replies[i + 1..].iter().any(|later| {
+                    later.to == r.to
+                        && later.board.as_ref().is_some_and(|l| {
+                            l.refused.is_none() && l.game == b.game && l.board == b.board
+                        })
+                })
+        });
+        (!replaced).then_some(r)
+    })
+}
+
 fn board_of(reply: &Option<Reply>) -> &super::BoardMail {
     reply
         .as_ref()

@@ -320,6 +320,7 @@ pub(crate) fn set_look(
             }
         }
         Look::Html(html) => return set_mail_form(ctx, game, &user, html),
+        Look::LastMovesOnly(last) => return set_score(ctx, game, &user, last),
         Look::Reply(on) => {
             store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
             if !on {
@@ -386,6 +387,37 @@ fn set_mail_form(
             user.userid
         )
     };
+    Ok(vec![ctx.notice(
+        ctx.answer_to(user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
+}
+
+/// `<game> set <userid> <pw> moves all|last`: a turn mail shows the whole
+/// score (the default; see `compose::whole_score` for its bound) or only
+/// the last five moves. Ruling: like `plain`/`html`, the choice is the
+/// player's for every game (postal players keep the whole score in every
+/// game), which the answer says; show and end-of-game mails list every
+/// move either way.
+fn set_score(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    user: &store::User,
+    last: bool,
+) -> Handled<Vec<Reply>> {
+    store::set_last_moves_only(ctx.conn, &user.userid, last)?;
+    let (now, other) = if last {
+        ("only the last five moves", "all")
+    } else {
+        ("the whole score", "last")
+    };
+    let text = format!(
+        "From now on your turn mails show {now}, {}, in every game. \"{} set {} <password> moves {other}\" changes it back.",
+        user.userid,
+        game.name(),
+        user.userid
+    );
     Ok(vec![ctx.notice(
         ctx.answer_to(user),
         format!("{} settings", game.title()),

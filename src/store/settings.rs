@@ -186,6 +186,29 @@ pub(crate) fn take_seek(conn: &Connection, game: &str, except: &str) -> Result<O
     }))
 }
 
+/// Whether `userid` asked for only the last moves in turn mails (`<game>
+/// set <userid> <pw> moves last`); the default is the whole score. The
+/// choice holds for every game.
+pub(crate) fn last_moves_only(conn: &Connection, userid: &str) -> Result<bool> {
+    Ok(conn
+        .row(
+            "SELECT last_moves_only FROM users WHERE userid = ?1",
+            params![userid],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// `set … moves last` (true) or `set … moves all` (false).
+pub(crate) fn set_last_moves_only(conn: &Connection, userid: &str, last: bool) -> Result<()> {
+    conn.exec(
+        "UPDATE users SET last_moves_only = ?2 WHERE userid = ?1",
+        params![userid, last],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

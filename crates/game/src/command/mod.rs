@@ -171,6 +171,9 @@ pub enum Look {
     /// `html` (true: board mails carry an HTML part too, the default) or
     /// `plain` (text only); for every game.
     Html(bool),
+    /// `moves last` (true: a turn mail shows the last five moves) or
+    /// `moves all` (the whole score, the default); for every game.
+    LastMovesOnly(bool),
 }
 
 /// The board drawing a player wants.

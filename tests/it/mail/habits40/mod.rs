@@ -7,3 +7,4 @@ mod config;
 mod notation;
 mod once;
 mod pgn;
+mod score;

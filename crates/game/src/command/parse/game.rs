@@ -563,21 +563,32 @@ pub(super) fn limit(p: &mut Parser<'_>) -> Res<GameCommand> {
 pub(super) fn set(p: &mut Parser<'_>) -> Res<GameCommand> {
     let who = p.creds()?;
     let word = p.need()?;
-    let look = match word.to_ascii_lowercase().as_str() {
-        "small" => Look::Size(BoardSize::Small),
-        "large" => Look::Size(BoardSize::Large),
-        "flip" => Look::FromBlack(true),
-        "noflip" => Look::FromBlack(false),
-        "reply" => Look::Reply(true),
-        "noreply" => Look::Reply(false),
-        "html" => Look::Html(true),
-        "plain" => Look::Html(false),
-        _ => {
-            return Err(p.bad(
+    let look =
+        match word.to_ascii_lowercase().as_str() {
+            "small" => Look::Size(BoardSize::Small),
+            "large" => Look::Size(BoardSize::Large),
+            "flip" => Look::FromBlack(true),
+            "noflip" => Look::FromBlack(false),
+            "reply" => Look::Reply(true),
+            "noreply" => Look::Reply(false),
+            "html" => Look::Html(true),
+            "plain" => Look::Html(false),
+            "moves" => score(p)?,
+            _ => return Err(p.bad(
                 word,
-                "small, large, flip, noflip, reply, noreply, plain or html",
-            ))
-        }
-    };
+                "small, large, flip, noflip, reply, noreply, plain, html, moves all or moves last",
+            )),
+        };
     Ok(GameCommand::Set { who, look })
+}
+
+/// `set <userid> <pw> moves all|last`: the whole score in turn mails, or
+/// only the last moves.
+fn score(p: &mut Parser<'_>) -> Res<Look> {
+    let word = p.need()?;
+    match word.to_ascii_lowercase().as_str() {
+        "all" => Ok(Look::LastMovesOnly(false)),
+        "last" => Ok(Look::LastMovesOnly(true)),
+        _ => Err(p.bad(word, "all or last after moves")),
+    }
 }

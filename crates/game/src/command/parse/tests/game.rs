@@ -399,15 +399,31 @@ fn notify_accept_reject_limit_set() {
             }
         );
     }
+    for (words, last) in [("moves all", false), ("MOVES Last", true)] {
+        assert_eq!(
+            game(&format!("temporal set alice pw {words}")),
+            GameCommand::Set {
+                who: who("alice", "pw"),
+                look: Look::LastMovesOnly(last)
+            }
+        );
+    }
     for (line, start, masked) in [
         (
+            "chess set alice pw moves five",
+            "the sixth word should be all or last after moves",
+            "chess set alice ***** moves five",
+        ),
+        (
             "chess set alice pw huge",
-            "the fifth word should be small, large, flip, noflip, reply, noreply, plain or html",
+            "the fifth word should be small, large, flip, noflip, reply, noreply, plain, html, \
+             moves all or moves last",
             "chess set alice ***** huge",
         ),
         (
             "chess set alice pw",
-            "chess set needs your userid, your password and small, large, flip, noflip, reply, noreply, plain or html",
+            "chess set needs your userid, your password and small, large, flip, noflip, reply, \
+             noreply, plain, html, moves all or moves last",
             "chess set alice *****",
         ),
         (
