@@ -31,6 +31,14 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/help/drawing.txt"),
     ),
     (
+        "help/notations_orthodox.txt",
+        include_str!("../../templates/help/notations_orthodox.txt"),
+    ),
+    (
+        "help/notations_own.txt",
+        include_str!("../../templates/help/notations_own.txt"),
+    ),
+    (
         "help/chess.txt",
         include_str!("../../templates/help/chess.txt"),
     ),

@@ -4,6 +4,7 @@
 
 mod attribution;
 mod config;
+mod help;
 mod notation;
 mod once;
 mod pgn;
