@@ -50,3 +50,37 @@ fn a_german_letter_is_refused_in_zelig() {
     assert!(own[0].body.contains("Sf3"), "{}", own[0].body);
     assert!(to(&mails, BOB).is_empty(), "{mails:#?}");
 }
+
+#[test]
+fn a_move_after_my_move_is_played_by_mail_and_refused_in_zelig() {
+    for game in ["chess", "doublechess"] {
+        let mut s = board(game);
+        let opening = if game == "chess" { "e4" } else { "i4" };
+        let mails = exchange(
+            &mut s,
+            ALICE,
+            &format!("{game} move 101 alice apw Move: {opening}"),
+        );
+        assert_eq!(to(&mails, BOB).len(), 1, "{game}: {mails:#?}");
+        let mails = exchange(&mut s, BOB, &format!("{game} move 101 bob bpw My move: d6"));
+        assert_eq!(to(&mails, ALICE).len(), 1, "{game}: {mails:#?}");
+        assert!(
+            !to(&mails, BOB)[0].subject.ends_with("Error"),
+            "{game}: {mails:#?}"
+        );
+        let shown = s.ok(&["admin", "show", game, "101", "--size", "small"]);
+        assert!(
+            shown.contains(opening) && shown.contains("d6"),
+            "{game}: {shown}"
+        );
+    }
+    // Where the phrase is not read, the move is refused and nothing played.
+    let mut s = board("zelig");
+    let mails = exchange(&mut s, ALICE, "zelig move 101 alice apw My move: e4");
+    assert_eq!(to(&mails, ALICE).len(), 1, "{mails:#?}");
+    assert!(
+        to(&mails, ALICE)[0].subject.ends_with("Error"),
+        "{mails:#?}"
+    );
+    assert!(to(&mails, BOB).is_empty(), "{mails:#?}");
+}

@@ -64,3 +64,39 @@ fn a_game_pasted_in_the_body_of_preview_new_is_read() {
     assert!(own[0].body.contains("Bb5"), "{}", own[0].body);
     assert!(!own[0].body.contains("Bc4"), "{}", own[0].body);
 }
+
+#[test]
+fn a_preview_new_whose_body_is_talk_is_told_its_subject_has_no_moves() {
+    let mut s = Install::new();
+    s.send(ALICE, "signup alice apw", "");
+    s.poll();
+    s.take_outbox();
+    s.send(
+        ALICE,
+        "chess preview new",
+        "what do you think?\n\nSent from my iPhone\n",
+    );
+    s.poll();
+    let mails = s.take_outbox();
+    let own = to(&mails, ALICE);
+    assert_eq!(own.len(), 1, "{mails:#?}");
+    let text = crate::common::joined(&own[0].body);
+    assert!(
+        text.contains("Your Subject has no moves after chess preview new"),
+        "{}",
+        own[0].body
+    );
+    assert!(!text.contains("not a legal move"), "{}", own[0].body);
+    // Talk around pasted moves is left alone: the moves are previewed.
+    s.send(
+        ALICE,
+        "chess preview new",
+        "Here is the game:\n1. e4 e5 2. Nf3 Nc6 3. Bb5\n\nWhat do you think?\n",
+    );
+    s.poll();
+    let mails = s.take_outbox();
+    let own = to(&mails, ALICE);
+    assert_eq!(own.len(), 1, "{mails:#?}");
+    assert!(!own[0].subject.ends_with("Error"), "{mails:#?}");
+    assert!(own[0].body.contains("Bb5"), "{}", own[0].body);
+}

@@ -183,9 +183,22 @@ pub fn read_part(line: &str) -> &str {
 
 /// A Subject that stops at `preview new` (with options) or `preview N`
 /// takes its moves from the body (a pasted game spans lines): the body up
-/// to a `-- ` signature, without `>` lines and PGN tag pairs, read as PGN ([`pgn::main_line`]) or split at
-/// spaces. `None` when the Subject is no such preview or the body holds
-/// no move, so the Subject is read as it is.
+/// to a `-- ` signature, without `>` lines and PGN tag pairs, read as PGN
+/// ([`pgn::main_line`]) or split at spaces. `None` when the Subject is no
+/// such preview or the body is empty, so the Subject is read as it is.
+///
+/// Rulings:
+/// - The body is read as moves only where it looks like moves: its moves
+///   are the first run of words that each hold a digit or are castling
+///   (`e4`, `Nf3`, `12.`, `♘f3`, `O-O`); words before the run (`Here is
+///   the game:`) and everything from the first word after it that is no
+///   move (`e4 e5, what do you think?`) are the player's talk, not read.
+///   A body without such a run (`what do you think?`) is refused in one
+///   sentence saying that the Subject has no moves, not read as moves.
+/// - The body's moves are bounded as a `multiple` body is: at most
+///   [`MAX_WORDS`] of them (a game of 500 moves); a longer paste is
+///   refused, saying so, and nothing of it is read (the Subject itself
+///   is read from its first [`MAX_LINE_BYTES`] only).
 fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseError>> {
     let words: Vec<&str> = subject.split_whitespace().collect();
     let at = words
@@ -211,9 +224,42 @@ fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseEr
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let moves = pgn::main_line(&text)
+    let words = pgn::main_line(&text)
         .unwrap_or_else(|| text.split_whitespace().map(str::to_string).collect());
-    let first = moves.first()?;
+    let talk = words.first()?.clone();
+    let moves: Vec<String> = words
+        .into_iter()
+        .skip_while(|w| !looks_like_a_move(w))
+        .take_while(|w| looks_like_a_move(w))
+        .collect();
+    let command = quoted_command(subject);
+    let refuse = |message: String| {
+        let (game, board) = match parse_line(subject) {
+            Ok(p) => command_game_board(&p.command),
+            Err(e) => (e.game, e.board),
+        };
+        Some(Err(ParseError {
+            message,
+            masked: read_part(subject).to_string(),
+            game,
+            board,
+        }))
+    };
+    let Some(first) = moves.first() else {
+        return refuse(format!(
+            "Your Subject has no moves after {command}, and the body is read as moves only \
+             when it holds moves or a pasted game (\"{}\" is no move): write the moves after \
+             {command} in the Subject, or alone in the body.",
+            clipped(&talk)
+        ));
+    };
+    if moves.len() > MAX_WORDS {
+        return refuse(format!(
+            "The body holds {} words of moves, more than the {MAX_WORDS} one preview reads, so \
+             none were read: preview the game in parts, from a board or with fewer moves.",
+            moves.len()
+        ));
+    }
     let mut parsed = parse_line(&format!("{subject} {first}"));
     if let Ok(Parsed {
         command:
@@ -229,6 +275,31 @@ fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseEr
         *masked = read_part(subject).to_string();
     }
     Some(parsed)
+}
+
+/// Whether a word of a preview's body reads as a move or a move number:
+/// it holds a digit (`e4`, `Nf3+`, `12.`, `♘f3`, `e8=Q`), or it is
+/// castling (`O-O`, `o-o-o`, `0-0` has digits).
+fn looks_like_a_move(word: &str) -> bool {
+    let bare = word.trim_end_matches(['+', '#', '!', '?']);
+    word.chars().any(|c| c.is_ascii_digit())
+        || bare.eq_ignore_ascii_case("o-o")
+        || bare.eq_ignore_ascii_case("o-o-o")
+}
+
+/// The Subject's words from the game name on, as a refusal names the
+/// command (`chess preview new`), cut to a short quote.
+fn quoted_command(subject: &str) -> String {
+    clipped(read_part(subject).trim())
+}
+
+/// A word or line quoted in a refusal: at most 40 characters.
+fn clipped(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Read one command line (a Subject, or one line of a `multiple` body).

@@ -145,4 +145,47 @@ mod body_tests {
         // Moves in the Subject: the body is not read.
         assert_eq!(preview_moves("chess preview new e4", "d4"), ["e4"]);
     }
+
+    #[test]
+    fn talk_around_the_moves_is_not_read_and_a_body_of_talk_is_refused() {
+        assert_eq!(
+            preview_moves(
+                "chess preview new",
+                "Here is the game:\n1. e4 e5 2. Nf3\n\nBest, Ann"
+            ),
+            ["1.", "e4", "e5", "2.", "Nf3"]
+        );
+        assert_eq!(
+            preview_moves("chess preview 101", "d4 d5 O-O! what do you think?"),
+            ["d4", "d5", "O-O!"]
+        );
+        for subject in [
+            "chess preview new",
+            "chess preview 101",
+            "Re: chess preview new -lenient",
+        ] {
+            let r = parse_mail(subject, "what do you think?\n\nSent from my iPhone");
+            let e = r.commands[0].as_ref().unwrap_err();
+            assert!(
+                e.message.starts_with("Your Subject has no moves after"),
+                "{e}"
+            );
+            assert!(e.message.contains("(\"what\" is no move)"), "{e}");
+            assert!(e.message.ends_with('.') && !e.message.contains(". "), "{e}");
+            assert_eq!(e.game.as_deref(), Some("chess"), "{subject}");
+        }
+    }
+
+    #[test]
+    fn a_body_of_more_moves_than_a_multiple_holds_words_is_refused() {
+        let many = "Nf3 Nf6 Ng1 Ng8 ".repeat(251);
+        let r = parse_mail("chess preview new", &many);
+        let e = r.commands[0].as_ref().unwrap_err();
+        assert!(
+            e.message.starts_with("The body holds 1004 words of moves"),
+            "{e}"
+        );
+        let fits = "Nf3 Nf6 Ng1 Ng8 ".repeat(250);
+        assert_eq!(preview_moves("chess preview new", &fits).len(), 1000);
+    }
 }
