@@ -24,9 +24,13 @@
 use rusqlite::Connection;
 
 use super::wrapping::{wrap, MAIL_WIDTH};
-use super::{Ctx, Reply, ServerError};
+use super::{BoardMail, Ctx, Reply, ServerError};
 use crate::store;
 use game::command::{Command, GameCommand};
+
+/// A mail of a group (its index among the replies) and what it says of
+/// the board.
+type Member = (usize, BoardMail);
 
 /// A board a mail's commands acted on, and its plies before the first of
 /// them ran.
@@ -81,34 +85,28 @@ pub(super) fn say_once(
         if done.contains(&key) {
             continue;
         }
-        let same: Vec<usize> = (i..replies.len())
-            .filter(|&j| {
-                replies[j].as_ref().is_some_and(|r| {
-                    r.to == key.0
-                        && r.board
-                            .as_ref()
-                            .is_some_and(|b| b.game == key.1 && b.board == key.2)
-                })
+        done.push(key.clone());
+        // The group: each mail of this board to this address, with what
+        // it says of the board.
+        let same: Vec<Member> = (i..replies.len())
+            .filter_map(|j| {
+                let r = replies[j].as_ref()?;
+                let b = r.board.as_ref()?;
+                (r.to == key.0 && b.game == key.1 && b.board == key.2).then(|| (j, b.clone()))
             })
             .collect();
-        done.push(key.clone());
-        let (mails, refusals): (Vec<usize>, Vec<usize>) = same.iter().partition(|&&j| {
-            replies[j]
-                .as_ref()
-                .and_then(|r| r.board.as_ref())
-                .is_some_and(|b| b.refused.is_none())
-        });
-        let Some(&last) = mails.last() else {
+        let (mails, refusals): (Vec<&Member>, Vec<&Member>) =
+            same.iter().partition(|(_, b)| b.refused.is_none());
+        let Some((last, last_mail)) = mails.last().map(|(j, b)| (*j, b)) else {
             continue;
         };
         if same.len() < 2 {
             continue;
         }
         let mut lines: Vec<String> = Vec::new();
-        let last_news = board_of(&replies[last]).news.clone();
-        for &j in &mails[..mails.len() - 1] {
-            for line in &board_of(&replies[j]).news {
-                if !last_news.contains(line) && !lines.contains(line) {
+        for (_, earlier) in &mails[..mails.len() - 1] {
+            for line in &earlier.news {
+                if !last_mail.news.contains(line) && !lines.contains(line) {
                     lines.push(line.clone());
                 }
             }
@@ -122,14 +120,14 @@ pub(super) fn say_once(
                 lines.push(line);
             }
         }
-        for &j in &refusals {
-            if let Some(refused) = &board_of(&replies[j]).refused {
+        for (_, refusal) in &refusals {
+            if let Some(refused) = &refusal.refused {
                 lines.push(format!("Refused: {refused}"));
             }
         }
-        for &j in &same {
-            if j != last {
-                replies[j] = None;
+        for (j, _) in &same {
+            if *j != last {
+                replies[*j] = None;
             }
         }
         if let Some(mail) = replies[last].as_mut() {
@@ -156,13 +154,6 @@ pub(super) fn still_said(replies: &[Reply]) -> impl Iterator<Item = &Reply> {
         });
         (!replaced).then_some(r)
     })
-}
-
-fn board_of(reply: &Option<Reply>) -> &super::BoardMail {
-    reply
-        .as_ref()
-        .and_then(|r| r.board.as_ref())
-        .expect("a reply of a board group")
 }
 
 /// `Plies this mail played: 9 Nf3, 10 Nc6.`: the plies of the board after
