@@ -167,3 +167,31 @@ fn a_multiple_that_ends_the_game_sends_the_final_board_once() {
         );
     }
 }
+
+/// The one board mail carries the reply token of the board as the mail
+/// left it: a reply to it plays the next ply.
+#[test]
+fn the_one_board_mail_is_answered_by_reply_at_the_last_ply() {
+    let mut s = boards(1);
+    let mails = exchange(&mut s, ALICE, "multiple", &lines(&EIGHT[..7], 101));
+    let bob = to(&mails, BOB);
+    assert_eq!(bob.len(), 1, "{mails:#?}");
+    assert_eq!(bob[0].subject, "Chess Board 101 bob");
+    let parent = bob[0].header("Message-ID").expect("a Message-ID");
+    let raw = format!(
+        "From: {BOB}\r\nTo: {to}\r\nSubject: Re: {subject}\r\nMessage-ID: <r1@players.test>\r\n\
+         In-Reply-To: {parent}\r\nReferences: {parent}\r\nDate: Mon, 23 Nov 2026 10:05:00 +0000\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nNf6\r\n",
+        to = crate::common::SERVER_ADDRESS,
+        subject = bob[0].subject,
+    );
+    s.deliver_raw(&raw);
+    s.poll();
+    let mails = s.take_outbox();
+    let alice = to(&mails, ALICE);
+    assert_eq!(alice.len(), 1, "{mails:#?}");
+    assert_eq!(alice[0].subject, "Chess Board 101 alice", "{mails:#?}");
+    let shown = s.ok(&["admin", "show", "chess", "101", "--size", "small"]);
+    let last = shown.lines().find(|l| l.trim_start().starts_with("4. Ba4"));
+    assert!(last.is_some_and(|l| l.ends_with("Nf6")), "{shown}");
+}
