@@ -21,7 +21,8 @@ const SCORE_SHARE: usize = 8;
 
 /// The whole move list `list` of a turn mail, within `budget` bytes.
 /// Ruling: postal and ICCF players keep the whole score, so a turn mail
-/// shows it all (`set … moves all`, the default), with the events under
+/// shows it all (`set … moves all`, the default, whatever the drawing:
+/// small or large, a player's score is the same), with the events under
 /// the last five moves only (the show and end-of-game mails have them
 /// all), up to an eighth of
 /// `[limits] max_reply_bytes` (8 KiB by default: some 300 moves of
