@@ -26,7 +26,7 @@ pub(crate) fn extract_comment(body: &str) -> String {
     for (k, line) in lines.iter().enumerate() {
         if *line == "-- "
             || *line == "--"
-            || is_phone_signature(line)
+            || game::command::is_phone_signature(line)
             || is_outlook_original(&lines, k)
             || attribution_of_unquoted_original(&lines, k)
         {
@@ -108,24 +108,6 @@ pub(crate) fn reply_text(body: &str) -> Option<ReplyText> {
 
 fn is_quoted(line: &str) -> bool {
     line.trim_start().starts_with('>')
-}
-
-/// A signature line a phone or Outlook adds on its own (no `-- ` above):
-/// `Sent from my iPhone`, `Sent from my Galaxy`, `Sent from Outlook for
-/// Android`, `Get Outlook for iOS`, `Sent from Mail for Windows`. Short
-/// lines only, so a sentence starting with these words stays.
-fn is_phone_signature(line: &str) -> bool {
-    let l = line.trim().to_lowercase();
-    let words = l.split_whitespace().count();
-    let signed = [
-        "sent from my ",
-        "sent from outlook for ",
-        "get outlook for ",
-    ]
-    .iter()
-    .any(|p| l.starts_with(p))
-        || l.starts_with("sent from mail for ");
-    signed && words <= 6 && !l.ends_with('.') && !l.ends_with(':')
 }
 
 /// Whether an attribution starts at line `k`: `Some(1)` when it is that

@@ -19,7 +19,7 @@ pub use parse::{
     password_problem, read_part, strict_quote, verbs, word_order, MAX_COMMANDS, MAX_LINE_BYTES,
     MAX_WORDS,
 };
-pub use parse::{is_tournament_name, MAX_TOURNAMENT_NAME};
+pub use parse::{is_phone_signature, is_tournament_name, MAX_TOURNAMENT_NAME};
 
 use std::fmt;
 

@@ -99,4 +99,12 @@ fn a_preview_new_whose_body_is_talk_is_told_its_subject_has_no_moves() {
     assert_eq!(own.len(), 1, "{mails:#?}");
     assert!(!own[0].subject.ends_with("Error"), "{mails:#?}");
     assert!(own[0].body.contains("Bb5"), "{}", own[0].body);
+    // A phone's signature alone is no body: `preview new` shows the start.
+    s.send(ALICE, "chess preview new", "\nSent from my iPhone\n");
+    s.poll();
+    let mails = s.take_outbox();
+    let own = to(&mails, ALICE);
+    assert_eq!(own.len(), 1, "{mails:#?}");
+    assert!(!own[0].subject.ends_with("Error"), "{mails:#?}");
+    assert!(!own[0].body.contains("no moves"), "{}", own[0].body);
 }

@@ -181,11 +181,31 @@ pub fn read_part(line: &str) -> &str {
     strip_line(cap_line(strip_line(line)))
 }
 
+/// A signature line a phone or Outlook adds on its own (no `-- ` above):
+/// `Sent from my iPhone`, `Sent from my Galaxy`, `Sent from Outlook for
+/// Android`, `Get Outlook for iOS`, `Sent from Mail for Windows`. Short
+/// lines only, so a sentence starting with these words stays.
+pub fn is_phone_signature(line: &str) -> bool {
+    let l = line.trim().to_lowercase();
+    let words = l.split_whitespace().count();
+    let signed = [
+        "sent from my ",
+        "sent from outlook for ",
+        "get outlook for ",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+        || l.starts_with("sent from mail for ");
+    signed && words <= 6 && !l.ends_with('.') && !l.ends_with(':')
+}
+
 /// A Subject that stops at `preview new` (with options) or `preview N`
 /// takes its moves from the body (a pasted game spans lines): the body up
-/// to a `-- ` signature, without `>` lines and PGN tag pairs, read as PGN
-/// ([`pgn::main_line`]) or split at spaces. `None` when the Subject is no
-/// such preview or the body is empty, so the Subject is read as it is.
+/// to a `-- ` signature or a phone's signature line ([`is_phone_signature`]),
+/// without `>` lines and PGN tag pairs, read as PGN ([`pgn::main_line`]) or
+/// split at spaces. `None` when the Subject is no such preview or the body
+/// is empty (a phone's `Sent from my iPhone` alone is empty), so the
+/// Subject is read as it is: `preview new` alone shows the start position.
 ///
 /// Rulings:
 /// - The body is read as moves only where it looks like moves: its moves
@@ -215,7 +235,7 @@ fn preview_from_body(subject: &str, body: &str) -> Option<Result<Parsed, ParseEr
     }
     let text: String = body
         .lines()
-        .take_while(|l| l.trim_end() != "--")
+        .take_while(|l| l.trim_end() != "--" && !is_phone_signature(l))
         .filter(|l| {
             let t = l.trim();
             // Quoted text and PGN tag pairs (`[Event "Casual"]`).

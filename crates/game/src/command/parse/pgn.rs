@@ -147,6 +147,32 @@ mod body_tests {
     }
 
     #[test]
+    fn a_phone_signature_is_no_body_and_ends_the_moves() {
+        // `preview new` from a phone: the start position, no refusal.
+        for sig in ["Sent from my iPhone", "Get Outlook for Android"] {
+            let body = format!("\n{sig}\n");
+            assert!(
+                preview_moves("chess preview new", &body).is_empty(),
+                "{sig}"
+            );
+        }
+        // The moves above a phone signature are read, the signature not.
+        assert_eq!(
+            preview_moves("chess preview new", "e4 e5 Nf3\nSent from my Galaxy 23\n"),
+            ["e4", "e5", "Nf3"]
+        );
+        // A board's preview with only a signature below is the Subject's
+        // own refusal (a board and moves are needed), not a read of talk.
+        let r = parse_mail("chess preview 101", "Sent from my iPhone");
+        let e = r.commands[0].as_ref().unwrap_err();
+        assert!(
+            e.message
+                .contains("needs a board number and one or more moves"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn talk_around_the_moves_is_not_read_and_a_body_of_talk_is_refused() {
         assert_eq!(
             preview_moves(
