@@ -52,6 +52,12 @@
 //!   play); their boards in play end at once, unrated, and a Swiss
 //!   pairs them no more. The board forfeited for silence itself is rated
 //!   as the timers rate any board.
+//! - Round mails, one per entrant (`rounds.rs` `mail_pairings`): each
+//!   entrant still playing is told their boards (number, colour,
+//!   opponent) or the bye and what it scores; one who has left is told
+//!   nothing. A leaving (`withdrawal.rs` `withdraw`) is told to every
+//!   entrant still playing and to the player: why, and what becomes of
+//!   their results. The final crosstable goes to every entrant.
 //! - `tournament pgn` mails the games (finished ones and those in play)
 //!   that fit within `[limits] max_reply_bytes`; a `%` escape line (which
 //!   PGN readers skip) at the end says how many did not.

@@ -3,7 +3,7 @@
 //! crosstable.
 
 use super::table::Table;
-use super::withdrawal::withdraw;
+use super::withdrawal::{withdraw, Leaving};
 use super::{entrants_still_here, MIN_ROUND_ROBIN, MIN_SWISS};
 use crate::server::challenge::start_tournament_board;
 use crate::server::{Ctx, Failure, Handled, Refusal, Reply};
@@ -97,17 +97,78 @@ pub(super) fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> H
     }
     let t = store::tournament_by_id(ctx.conn, t.id)?.expect("a started tournament");
     make_boards(ctx, game, &t)?;
-    let text = format!(
-        "{} tournament {} has started: {} players, {} rounds. Your boards come in mails of \
-         their own. Send \"{} tournament show {}\" for the crosstable.",
+    let opening = format!(
+        "{} tournament {} has started: {} players, {} rounds.",
         game.title(),
         t.name,
         n,
         t.rounds,
-        game.name(),
-        t.name
     );
-    mail_entrants(ctx, game, &t, &text)
+    mail_pairings(ctx, game, &t, 1..=t.round, &opening)
+}
+
+/// Every entrant still playing is told what rounds `rounds` hold for
+/// them, after `opening`: each board (number, colour, opponent; the
+/// board comes in a mail of its own), or the bye (a Swiss's scores a
+/// point, a round robin's nothing). An entrant who has left (withdrew,
+/// forfeited for silence, signed off) is told nothing.
+fn mail_pairings(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    t: &Tournament,
+    rounds: std::ops::RangeInclusive<u32>,
+    opening: &str,
+) -> Handled<()> {
+    let entrants = store::entrants(ctx.conn, t.id)?;
+    let games = store::tournament_games(ctx.conn, t.id)?;
+    let byes = store::byes(ctx.conn, t.id)?;
+    let bye = match t.kind {
+        Kind::Swiss { .. } => "you have the bye (1 point)",
+        Kind::RoundRobin { .. } => "you sit this round out (no points in a round robin)",
+    };
+    let subject = format!("{} tournament {}", game.title(), t.name);
+    let mut replies = Vec::new();
+    for e in &entrants {
+        let Some(seed) = e.seed.filter(|_| e.withdrawn_after.is_none()) else {
+            continue;
+        };
+        let Some(user) = store::user(ctx.conn, &e.userid)? else {
+            continue;
+        };
+        let mut lines = Vec::new();
+        for round in rounds.clone() {
+            for g in games.iter().filter(|g| g.round == round) {
+                let (colour, opponent) = if g.white == seed {
+                    ("White", g.black)
+                } else if g.black == seed {
+                    ("Black", g.white)
+                } else {
+                    continue;
+                };
+                let board = g.board.map_or(String::new(), |n| format!("board {n}, "));
+                let opponent = entrants.get(opponent).map_or("?", |o| o.userid.as_str());
+                lines.push(format!(
+                    "  Round {round}: {board}{colour} against {opponent}"
+                ));
+            }
+            if byes.contains(&(round, seed)) {
+                lines.push(format!("  Round {round}: {bye}"));
+            }
+        }
+        let boards = if lines.iter().any(|l| l.contains(" against ")) {
+            " Each board comes in a mail of its own."
+        } else {
+            ""
+        };
+        let text = format!(
+            "{opening} Yours:\n\n{}\n\nSend \"{} tournament show {}\" for the crosstable.{boards}",
+            lines.join("\n"),
+            game.name(),
+            t.name
+        );
+        replies.extend(ctx.notice_to_user(&user, subject.clone(), &text)?);
+    }
+    send(ctx, replies)
 }
 
 /// Record a round's pairings and bye.
@@ -203,10 +264,10 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
         let signed_off =
             store::user(ctx.conn, &e.userid)?.is_none_or(|u| u.signed_off_at.is_some());
         if signed_off && e.withdrawn_after.is_none() {
-            gone.extend(e.seed);
+            gone.extend(e.seed.map(|s| (s, Leaving::SignedOff)));
         }
     }
-    let silent: Vec<usize> = table
+    let silent: Vec<(usize, Leaving)> = table
         .boards
         .iter()
         .flatten()
@@ -214,16 +275,16 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
             BoardStatus::Finished {
                 ending: BoardEnding::Forfeit { absent, .. },
                 ..
-            } => table.seed_of(absent),
+            } => Some((table.seed_of(absent)?, Leaving::Silence(b.board))),
             _ => None,
         })
-        .filter(|s| !table.withdrawn.contains(s))
+        .filter(|(s, _)| !table.withdrawn.contains(s))
         .chain(gone)
         .collect();
-    for seed in silent {
+    for (seed, why) in silent {
         let table = Table::read(ctx, &t)?;
         if !table.withdrawn.contains(&seed) {
-            withdraw(ctx, game, &t, table, seed)?;
+            withdraw(ctx, game, &t, table, seed, why)?;
         }
     }
     let table = Table::read(ctx, &t)?;
@@ -237,13 +298,12 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
                 record_round(ctx, t.id, next, &round)?;
                 store::set_tournament_round(ctx.conn, t.id, next)?;
                 make_boards(ctx, game, &t)?;
-                let text = format!(
-                    "Round {next} of {} tournament {} is paired; your board comes in a mail of \
-                     its own (or you have the bye).",
+                let opening = format!(
+                    "Round {next} of {} tournament {} is paired.",
                     game.title(),
                     t.name
                 );
-                return mail_entrants(ctx, game, &t, &text);
+                return mail_pairings(ctx, game, &t, next..=next, &opening);
             }
             Err(e) => {
                 return finish(

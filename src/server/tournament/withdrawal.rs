@@ -44,29 +44,59 @@ pub(crate) fn withdraw_by_choice(
         ))
         .into());
     }
-    let results = if withdraw(ctx, game, t, table, seed)? {
-        "they left before half of their games were finished, so every result of theirs \
-         is annulled and counts for no one"
-    } else {
-        "their finished games stand and their boards in play are lost by forfeit, unrated"
-    };
+    let annulled = withdraw(ctx, game, t, table, seed, Leaving::Choice)?;
     Ok(format!(
-        "{userid} has withdrawn from {} tournament {}; {results}.",
+        "{userid} has withdrawn from {} tournament {}; {}.",
         game.title(),
-        t.name
+        t.name,
+        what_becomes_of_results(t, annulled)
     ))
+}
+
+/// Why an entrant's tournament ends.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Leaving {
+    /// They sent `withdraw` (their answer says what becomes of their
+    /// results).
+    Choice,
+    /// The timers forfeited them for silence on this board.
+    Silence(u32),
+    /// They signed off, or the admin removed them.
+    SignedOff,
+}
+
+/// What a withdrawal does to the player's results, as the mails say it
+/// (the same words to the player and to every other entrant).
+fn what_becomes_of_results(t: &Tournament, annulled: bool) -> String {
+    if annulled {
+        return "they left before half of their games were finished, so every result of \
+                theirs is annulled and counts for no one"
+            .to_string();
+    }
+    let paired = match t.kind {
+        pure::Kind::Swiss { .. } => "; they are paired no more",
+        pure::Kind::RoundRobin { .. } => "",
+    };
+    format!(
+        "their finished games stand and their boards in play are lost by forfeit \
+         (the opponent scores 1, unrated){paired}"
+    )
 }
 
 /// End the tournament of entrant `seed` (withdrawal, or a forfeit for
 /// silence): the pure core's ruling on their games, their boards in play
 /// ended unrated and mailed: lost by the entrant, or annulled with no
-/// result when the ruling annuls them (`true` then).
+/// result when the ruling annuls them (`true` then). Every other entrant
+/// still playing is told, and so is the player unless they asked
+/// (their answer says it): who left, why, and what becomes of their
+/// results.
 pub(super) fn withdraw(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     t: &Tournament,
     table: Table,
     seed: usize,
+    why: Leaving,
 ) -> Handled<bool> {
     let userid = table.entrants[seed].userid.clone();
     let finished = table
@@ -104,6 +134,35 @@ pub(super) fn withdraw(
         let news = finish_unrated(ctx, &mut loaded, winner, ending)?;
         send(ctx, loaded.view(game, news).to_players(ctx)?)?;
     }
+    let left = match why {
+        Leaving::Choice => "has withdrawn from".to_string(),
+        Leaving::Silence(board) => {
+            format!("was forfeited for silence on board {board}, and so leaves")
+        }
+        Leaving::SignedOff => "has signed off, and so leaves".to_string(),
+    };
+    let text = format!(
+        "{userid} {left} {} tournament {}: {}.",
+        game.title(),
+        t.name,
+        what_becomes_of_results(t, annulled)
+    );
+    let subject = format!("{} tournament {}", game.title(), t.name);
+    let mut replies = Vec::new();
+    for e in &table.entrants {
+        let Some(other) = e.seed else {
+            continue;
+        };
+        let told = if other == seed {
+            !matches!(why, Leaving::Choice)
+        } else {
+            !table.withdrawn.contains(&other)
+        };
+        if let Some(user) = store::user(ctx.conn, &e.userid)?.filter(|_| told) {
+            replies.extend(ctx.notice_to_user(&user, subject.clone(), &text)?);
+        }
+    }
+    send(ctx, replies)?;
     Ok(annulled)
 }
 

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
     assert_every_mail_within_78_columns, board_of, create_tournament, finish, install_with,
-    new_boards, pass, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG,
-    DAN, EVE, FAY,
+    new_boards, notices, pass, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT,
+    CONFIG, DAN, EVE, FAY,
 };
 
 /// A player who signs off leaves the open tournaments they joined: the
@@ -199,6 +199,53 @@ fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
             .all(|b| b.white != y.black && b.black != y.black),
         "the silent player is not paired again: {round2:#?}"
     );
+    // Everyone, the silent player too, is told why they left and what
+    // becomes of their results; only those still playing hear of round 2,
+    // each of their own board or the bye.
+    let gone = format!(
+        "{} was forfeited for silence on board {}, and so leaves Chess tournament cup: \
+         their finished games stand and their boards in play are lost by forfeit (the \
+         opponent scores 1, unrated); they are paired no more.",
+        y.black.user(),
+        y.number
+    );
+    let told = |p: Player| -> Vec<String> {
+        replies
+            .iter()
+            .filter(|m| m.to == p.addr() && m.subject == "Chess tournament cup")
+            .map(|m| common::joined(&m.body))
+            .collect()
+    };
+    for p in entrants {
+        let told = told(p);
+        assert!(told.contains(&gone), "{p:?} is told {gone:?}: {told:#?}");
+        let round: Vec<&String> = told
+            .iter()
+            .filter(|t| t.contains("Round 2 of Chess tournament cup is paired."))
+            .collect();
+        if p == y.black {
+            assert!(round.is_empty(), "{round:#?}");
+            continue;
+        }
+        assert_eq!(round.len(), 1, "{p:?}: {told:#?}");
+        let mine = round2.values().find(|b| b.white == p || b.black == p);
+        let line = match mine {
+            Some(b) if b.white == p => {
+                format!(
+                    "Round 2: board {}, White against {}",
+                    b.number,
+                    b.black.user()
+                )
+            }
+            Some(b) => format!(
+                "Round 2: board {}, Black against {}",
+                b.number,
+                b.white.user()
+            ),
+            None => "Round 2: you have the bye (1 point)".to_string(),
+        };
+        assert!(round[0].contains(&line), "{line:?} in {}", round[0]);
+    }
 }
 
 /// The creator starts a round robin before it is full: it is played by
@@ -221,6 +268,38 @@ fn the_creator_starts_a_tournament_before_it_is_full() {
     assert_eq!(boards.len(), 3, "{mails:#?}");
     let rounds: BTreeSet<u32> = boards.values().map(|b| b.round).collect();
     assert_eq!(rounds, [1, 2, 3].into(), "one board a round: {boards:#?}");
+    // Each player is told their whole schedule: two boards (number,
+    // colour, opponent) and the round they sit out, which scores nothing.
+    for p in [ANN, BEN, CAT] {
+        let told = notices(&mails, p, "spring");
+        let start = told
+            .iter()
+            .find(|t| t.contains("has started: 3 players, 3 rounds."))
+            .unwrap_or_else(|| panic!("{p:?} is told of the start: {told:#?}"));
+        for b in boards.values() {
+            let line = if b.white == p {
+                format!(
+                    "Round {}: board {}, White against {}",
+                    b.round,
+                    b.number,
+                    b.black.user()
+                )
+            } else if b.black == p {
+                format!(
+                    "Round {}: board {}, Black against {}",
+                    b.round,
+                    b.number,
+                    b.white.user()
+                )
+            } else {
+                format!(
+                    "Round {}: you sit this round out (no points in a round robin)",
+                    b.round
+                )
+            };
+            assert!(start.contains(&line), "{line:?} in {start}");
+        }
+    }
     let late = tour(&mut s, "join", "spring", DAN);
     refusal(&late, DAN);
 }
