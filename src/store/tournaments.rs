@@ -4,7 +4,7 @@
 
 use super::Cached;
 use chrono::{DateTime, Utc};
-use game::tournament::Kind;
+use game::tournament::{tiebreak_codes, Kind, Tiebreak};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Result, StoreError, StoredTime};
@@ -71,6 +71,8 @@ pub struct Tournament {
     pub round: u32,
     /// Why it ended early, if it did.
     pub note: String,
+    /// The tiebreaks in order, published with it.
+    pub tiebreaks: Vec<Tiebreak>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -90,6 +92,7 @@ pub(crate) struct NewTournament<'a> {
     pub forfeit_days: Option<u32>,
     pub total_days: Option<u32>,
     pub creator: Option<&'a str>,
+    pub tiebreaks: &'a [Tiebreak],
     pub now: DateTime<Utc>,
 }
 
@@ -122,7 +125,8 @@ pub struct TournamentGame {
 }
 
 const COLUMNS: &str = "id, game, name, kind, double, rounds, size, options, nag_days,
-    forfeit_days, total_days, creator, state, round, note, created_at, started_at, finished_at";
+    forfeit_days, total_days, creator, state, round, note, created_at, started_at, finished_at,
+    tiebreaks";
 
 fn read_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawTournament> {
     Ok(RawTournament {
@@ -144,6 +148,7 @@ fn read_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawTournament> {
         created_at: r.get(15)?,
         started_at: r.get(16)?,
         finished_at: r.get(17)?,
+        tiebreaks: r.get(18)?,
     })
 }
 
@@ -167,15 +172,28 @@ struct RawTournament {
     created_at: StoredTime,
     started_at: Option<StoredTime>,
     finished_at: Option<StoredTime>,
+    tiebreaks: String,
 }
 
 impl RawTournament {
     fn cook(self) -> Result<Tournament> {
+        let kind = read_kind(&self.kind, self.double, self.rounds)?;
+        let tiebreaks = if self.tiebreaks.is_empty() {
+            Tiebreak::defaults(&kind)
+        } else {
+            self.tiebreaks
+                .split_whitespace()
+                .map(|code| {
+                    Tiebreak::from_code(code)
+                        .ok_or_else(|| StoreError::Corrupt(format!("tiebreak {code:?}")))
+                })
+                .collect::<Result<_>>()?
+        };
         Ok(Tournament {
             id: self.id,
             game: self.game,
             name: self.name,
-            kind: read_kind(&self.kind, self.double, self.rounds)?,
+            kind,
             rounds: self.rounds,
             size: self.size,
             options: self.options.split_whitespace().map(String::from).collect(),
@@ -186,6 +204,7 @@ impl RawTournament {
             state: TournamentState::read(&self.state)?,
             round: self.round,
             note: self.note,
+            tiebreaks,
             created_at: self.created_at.0,
             started_at: self.started_at.map(|t| t.0),
             finished_at: self.finished_at.map(|t| t.0),
@@ -206,8 +225,8 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
     let (kind, double) = kind_columns(new.kind);
     conn.exec(
         "INSERT INTO tournaments (game, name, kind, double, rounds, size, options, nag_days,
-                                  forfeit_days, total_days, creator, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                  forfeit_days, total_days, creator, created_at, tiebreaks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             new.game,
             new.name,
@@ -221,6 +240,7 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
             new.total_days,
             new.creator,
             StoredTime(new.now),
+            tiebreak_codes(new.tiebreaks, " "),
         ],
     )?;
     Ok(conn.last_insert_rowid())

@@ -79,7 +79,7 @@ use super::challenge::check_tournament_options;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::store::{self, EntrantRow, Tournament, TournamentState};
 use game::command::{Credentials, TournamentAction, TournamentCommand, TournamentPlan};
-use game::tournament::Kind;
+use game::tournament::{tiebreak_codes, Kind, Tiebreak};
 use rules::{self, Game};
 
 /// Most players of a Swiss tournament.
@@ -137,11 +137,13 @@ pub(super) fn tournament(
             }
             let t = open(ctx, game, name, Some(&user.userid), plan)?;
             let mut text = format!(
-                "{} tournament {name} is open: {}. You are its first entrant; it starts when \
+                "{} tournament {name} is open: {}; ties are broken by, in order: {}. You are \
+                 its first entrant; it starts when \
                  {} players have joined ({} tournament join {name} USERID PASSWORD), or when \
                  you send {} tournament start {name} USERID PASSWORD.",
                 game.title(),
                 describe(&t),
+                tiebreak_codes(&t.tiebreaks, ", "),
                 t.size,
                 game.name(),
                 game.name()
@@ -290,18 +292,19 @@ pub(super) fn open(
     }
     let options: Vec<String> = plan.options.iter().map(|o| o.to_lowercase()).collect();
     check_tournament_options(game, &options, &plan.timers)?;
+    let kind = if plan.swiss {
+        Kind::Swiss { rounds }
+    } else {
+        Kind::RoundRobin {
+            double: plan.double,
+        }
+    };
     let id = store::insert_tournament(
         ctx.conn,
         &store::NewTournament {
             game: game.name(),
             name: &name,
-            kind: if plan.swiss {
-                Kind::Swiss { rounds }
-            } else {
-                Kind::RoundRobin {
-                    double: plan.double,
-                }
-            },
+            kind,
             rounds,
             size: plan.players,
             options: &options,
@@ -309,6 +312,10 @@ pub(super) fn open(
             forfeit_days: plan.timers.forfeit_days,
             total_days: plan.timers.total_days,
             creator,
+            tiebreaks: &plan
+                .tiebreaks
+                .clone()
+                .unwrap_or_else(|| Tiebreak::defaults(&kind)),
             now: ctx.now,
         },
     )?;

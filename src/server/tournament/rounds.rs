@@ -333,6 +333,8 @@ pub(super) fn finish(
         game.title(),
         t.name
     );
-    text.push_str(&pure::crosstable(&t.kind, &table.record(), &table.names()).join("\n"));
+    text.push_str(
+        &pure::crosstable(&t.kind, &table.record(), &table.names(), &t.tiebreaks).join("\n"),
+    );
     mail_entrants(ctx, game, &t, &text)
 }
