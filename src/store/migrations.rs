@@ -63,6 +63,9 @@ pub(super) fn migrations() -> Migrations<'static> {
         M::up(include_str!(
             "../../migrations/0049_tournament_tiebreaks.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0050_tournament_game_ratings.sql"
+        )),
     ])
 }
 

@@ -426,22 +426,26 @@ pub(crate) fn add_tournament_game(
     Ok(())
 }
 
-/// The board made for a pairing.
+/// Link a game to its board once made, with the players' ratings in the
+/// game at its start (White's, Black's).
 pub(crate) fn set_tournament_board(
     conn: &Connection,
     tournament: i64,
     game: &TournamentGame,
     board: u32,
+    ratings: [i64; 2],
 ) -> Result<()> {
     conn.exec(
-        "UPDATE tournament_games SET board = ?5
+        "UPDATE tournament_games SET board = ?5, white_rating = ?6, black_rating = ?7
          WHERE tournament = ?1 AND round = ?2 AND white = ?3 AND black = ?4 AND board IS NULL",
         params![
             tournament,
             game.round,
             game.white as i64,
             game.black as i64,
-            board
+            board,
+            ratings[0],
+            ratings[1]
         ],
     )?;
     Ok(())
@@ -515,19 +519,50 @@ pub fn byes(conn: &Connection, tournament: i64) -> Result<Vec<(u32, usize)>> {
     Ok(rows)
 }
 
-/// The tournament and round a board of `game` is played in, if any.
+/// A tournament board's place in its tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BoardInTournament {
+    /// The tournament's name.
+    pub name: String,
+    pub round: u32,
+    /// The board's place among its round's boards, from 1, in the order
+    /// they were made (by board number).
+    pub board_in_round: u32,
+    /// When the tournament started.
+    pub started_at: Option<DateTime<Utc>>,
+    /// White's and Black's ratings when the board was made; `None` for a
+    /// board made before they were stored.
+    pub ratings: Option<[i64; 2]>,
+}
+
+/// The tournament (and round) board `board` of `game` belongs to, if any.
 pub(crate) fn tournament_of_board(
     conn: &Connection,
     game: &str,
     board: u32,
-) -> Result<Option<(String, u32)>> {
+) -> Result<Option<BoardInTournament>> {
     Ok(conn
         .row(
-            "SELECT t.name, g.round FROM tournament_games g
+            "SELECT t.name, g.round,
+                    (SELECT COUNT(*) FROM tournament_games h
+                     WHERE h.tournament = g.tournament AND h.round = g.round
+                       AND h.board IS NOT NULL AND h.board <= g.board),
+                    t.started_at, g.white_rating, g.black_rating
+             FROM tournament_games g
              JOIN tournaments t ON t.id = g.tournament
              WHERE t.game = ?1 AND g.board = ?2",
             params![game, board],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| {
+                let white: Option<i64> = r.get(4)?;
+                let black: Option<i64> = r.get(5)?;
+                Ok(BoardInTournament {
+                    name: r.get(0)?,
+                    round: r.get(1)?,
+                    board_in_round: r.get(2)?,
+                    started_at: r.get::<_, Option<StoredTime>>(3)?.map(|t| t.0),
+                    ratings: white.zip(black).map(|(w, b)| [w, b]),
+                })
+            },
         )
         .optional()?)
 }

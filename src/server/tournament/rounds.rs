@@ -199,7 +199,18 @@ fn make_boards(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handle
             entrants[g.white].userid.clone(),
             entrants[g.black].userid.clone(),
         ];
-        let link = |number| Ok(store::set_tournament_board(ctx.conn, t.id, &g, number)?);
+        // The ratings when the game begins, as the seeding counts them
+        // (the start rating for a player not yet rated), for its PGN.
+        let mut ratings = [0; 2];
+        for (rating, userid) in ratings.iter_mut().zip(&players) {
+            *rating = store::rating(ctx.conn, game.name(), userid)?
+                .map_or(game::ratings::START_RATING, |r| r.rating);
+        }
+        let link = |number| {
+            Ok(store::set_tournament_board(
+                ctx.conn, t.id, &g, number, ratings,
+            )?)
+        };
         let replies = start_tournament_board(ctx, game, &players, &t.options, &timers, link)?;
         send(ctx, replies)?;
     }

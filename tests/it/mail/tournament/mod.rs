@@ -8,6 +8,7 @@
 
 mod admin;
 mod kills;
+mod pgn;
 mod refusals;
 mod round_robin;
 mod running;
