@@ -568,8 +568,9 @@ pub(crate) fn tournament_of_board(
 }
 
 /// The running tournaments that may have to move on: every board made has
-/// ended (a round over), or a board ended by a forfeit for silence whose
-/// player has not left the tournament yet.
+/// ended (a round over), or a board ended by a forfeit for silence (or
+/// annulled by the timers for one) whose player has not left the
+/// tournament yet.
 pub(crate) fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id FROM tournaments t
@@ -585,7 +586,15 @@ pub(crate) fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
                                   AND p.seat = 1 - b.winner_seat
              JOIN tournament_entrants e ON e.tournament = t.id AND e.userid = p.userid
              WHERE g.tournament = t.id AND b.status = 'finished'
-               AND b.ending LIKE 'forfeit: %' AND e.withdrawn_after IS NULL))
+               AND b.ending LIKE 'forfeit: %' AND e.withdrawn_after IS NULL)
+           OR EXISTS (
+             SELECT 1 FROM tournament_games g
+             JOIN boards b ON b.game = t.game AND b.board = g.board
+             JOIN board_players p ON p.game = b.game AND p.board = b.board
+             JOIN tournament_entrants e ON e.tournament = t.id AND e.userid = p.userid
+             WHERE g.tournament = t.id AND b.status = 'finished'
+               AND substr(b.ending, 1, length(p.userid) + 11) = 'annulled: ' || p.userid || ' '
+               AND e.withdrawn_after IS NULL))
          ORDER BY t.id",
     )?;
     let ids = stmt

@@ -51,7 +51,9 @@
 //!   before half their games are finished, later forfeits the games in
 //!   play); their boards in play end at once, unrated, and a Swiss
 //!   pairs them no more. The board forfeited for silence itself is rated
-//!   as the timers rate any board.
+//!   as the timers rate any board, unless the forfeit annuls the
+//!   player's results: then the timers end it annulled too, unrated
+//!   (`withdrawal.rs` `forfeit_annuls`).
 //! - Round mails, one per entrant (`rounds.rs` `mail_pairings`): each
 //!   entrant still playing is told their boards (number, colour,
 //!   opponent) or the bye and what it scores; one who has left is told
@@ -74,7 +76,7 @@ mod withdrawal;
 
 pub use self::admin::AdminTournamentAct;
 pub(crate) use self::rounds::advance;
-pub(crate) use self::withdrawal::leave_all;
+pub(crate) use self::withdrawal::{forfeit_annuls, leave_all};
 
 use self::rounds::{start, start_now};
 use self::show::{list, pgn, show};

@@ -166,6 +166,55 @@ pub(super) fn withdraw(
     Ok(annulled)
 }
 
+/// Whether the timers' forfeit for silence of `absent` on board `board`
+/// ends their tournament with every result annulled (a round robin left
+/// before half their games were finished): the timers then end that
+/// board annulled too, with no result and unrated, rather than won by
+/// forfeit. Ruling: the board that ends a player's tournament shares the
+/// fate of their other games, so its mail, its rating and the crosstable
+/// say the same (`x`), and no opponent of theirs keeps a point the others
+/// lose.
+pub(crate) fn forfeit_annuls(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    board: u32,
+    absent: &str,
+) -> Handled<bool> {
+    let Some(place) = store::tournament_of_board(ctx.conn, game.name(), board)? else {
+        return Ok(false);
+    };
+    let Some(t) = store::tournament(ctx.conn, game.name(), &place.name)? else {
+        return Ok(false);
+    };
+    if t.state != TournamentState::Running {
+        return Ok(false);
+    }
+    let table = Table::read(ctx, &t)?;
+    let Some(seed) = table
+        .seed_of(absent)
+        .filter(|s| !table.withdrawn.contains(s))
+    else {
+        return Ok(false);
+    };
+    let Some(i) = table.rows.iter().position(|g| g.board == Some(board)) else {
+        return Ok(false);
+    };
+    // The record as the forfeit would leave it.
+    let mut games = table.games.clone();
+    games[i].result = Some(if games[i].white == seed {
+        pure::GameResult::WhiteForfeits
+    } else {
+        pure::GameResult::BlackForfeits
+    });
+    let record = pure::Record {
+        games: &games,
+        ..table.record()
+    };
+    Ok(pure::withdraw(&t.kind, &record, seed)
+        .iter()
+        .any(|(_, s)| *s == pure::GameResult::Annulled))
+}
+
 /// `userid` signed off or was removed: they leave every open tournament,
 /// and those they opened are removed, their entrants told (see the
 /// module's rulings).
