@@ -156,12 +156,13 @@ fn mail_pairings(
             }
         }
         let boards = if lines.iter().any(|l| l.contains(" against ")) {
-            " Each board comes in a mail of its own."
+            "Each board comes in a mail of its own. "
         } else {
             ""
         };
         let text = format!(
-            "{opening} Yours:\n\n{}\n\nSend \"{} tournament show {}\" for the crosstable.{boards}",
+            "{opening} Yours:\n\n{}\n\n{boards}Send \"{} tournament show {}\" for the \
+             crosstable.",
             lines.join("\n"),
             game.name(),
             t.name

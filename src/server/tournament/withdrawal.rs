@@ -107,10 +107,8 @@ pub(super) fn withdraw(
     if !store::set_withdrawn(ctx.conn, t.id, &userid, finished)? {
         return Ok(false);
     }
+    let annulled = pure::annuls(&t.kind, &table.record(), seed);
     let changes = pure::withdraw(&t.kind, &table.record(), seed);
-    let annulled = changes
-        .iter()
-        .any(|(_, s)| *s == pure::GameResult::Annulled);
     for (i, score) in changes {
         let row = &table.rows[i];
         store::rule_tournament_game(ctx.conn, t.id, row, score_text(score))?;
@@ -210,9 +208,7 @@ pub(crate) fn forfeit_annuls(
         games: &games,
         ..table.record()
     };
-    Ok(pure::withdraw(&t.kind, &record, seed)
-        .iter()
-        .any(|(_, s)| *s == pure::GameResult::Annulled))
+    Ok(pure::annuls(&t.kind, &record, seed))
 }
 
 /// `userid` signed off or was removed: they leave every open tournament,

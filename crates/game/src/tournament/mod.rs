@@ -33,7 +33,7 @@ pub use crosstable::crosstable;
 pub use standings::standings;
 pub use swiss::swiss_round;
 pub use tiebreak::{parse_tiebreaks, tiebreak_codes, Tiebreak, MAX_TIEBREAKS, TIEBREAKS};
-pub use withdrawal::withdraw;
+pub use withdrawal::{annuls, withdraw};
 
 /// An entrant's place in the tournament's list (0-based, in seeding order:
 /// rating descending, then join order — the caller sorts).
