@@ -449,6 +449,52 @@ mod tests {
         assert!(place(4) < place(3));
     }
 
+    /// FIDE's default list for a Swiss (BH-C1, BH, DE, WIN) on an
+    /// 8-player, 3-round table where each level breaks a tie and the last
+    /// pair equal on the whole list shares a rank.
+    #[test]
+    fn every_level_of_the_swiss_list_decides_a_tie_in_order() {
+        // All in half points. Points: 2 has 4; 1, 3, 4, 5, 6, 8 have 3;
+        // 7 has 2. Buchholz of the six on 3 (the opponents' points):
+        // 5: 2 (4) + 1 (3) + 6 (3) = 10, Cut-1 7; 3: 6 + 2 + 4 = 3 + 4 +
+        // 3 = 10, Cut-1 7; 8: 4 + 6 + 1 = 9, Cut-1 6; 6: 3 + 8 + 5 = 9,
+        // Cut-1 6; 1: 7 (2) + 5 + 8 = 8, Cut-1 6; 4: 8 + 7 (2) + 3 = 8,
+        // Cut-1 6. So BH-C1 puts 5 and 3 first; BH then 8 and 6 before
+        // 1 and 4; 5 and 3 never met (DE decides nothing), and 5 won a
+        // game, 3 none (WIN); 8 beat 6 (DE); 1 and 4 never met and won
+        // one game each: they share 6th.
+        let games = [
+            game(1, 8, 4, BlackWins),
+            game(1, 7, 1, BlackWins),
+            game(1, 6, 3, Draw),
+            game(1, 5, 2, Draw),
+            game(2, 6, 8, BlackWins),
+            game(2, 5, 1, WhiteWins),
+            game(2, 7, 4, WhiteWins),
+            game(2, 3, 2, Draw),
+            game(3, 7, 2, BlackWins),
+            game(3, 4, 3, Draw),
+            game(3, 5, 6, BlackWins),
+            game(3, 1, 8, Draw),
+        ];
+        let kind = Kind::Swiss { rounds: 3 };
+        let list = Tiebreak::defaults(&kind);
+        let table = standings(&kind, &record(8, &games, &[], &[]), &list);
+        assert_eq!(
+            rows(&table),
+            [
+                (2, 4, vec![Some(6), Some(8), None, Some(1)], 1),
+                (5, 3, vec![Some(7), Some(10), None, Some(1)], 2),
+                (3, 3, vec![Some(7), Some(10), None, Some(0)], 3),
+                (8, 3, vec![Some(6), Some(9), Some(2), Some(1)], 4),
+                (6, 3, vec![Some(6), Some(9), Some(0), Some(1)], 5),
+                (1, 3, vec![Some(6), Some(8), None, Some(1)], 6),
+                (4, 3, vec![Some(6), Some(8), None, Some(1)], 6),
+                (7, 2, vec![Some(7), Some(10), None, Some(1)], 8),
+            ]
+        );
+    }
+
     #[test]
     fn exact_ties_share_a_rank_only_when_the_whole_list_is_equal() {
         // Three players, every game drawn; each sat one round out.
