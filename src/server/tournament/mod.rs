@@ -80,7 +80,7 @@ pub(crate) use self::withdrawal::{forfeit_annuls, leave_all};
 
 use self::rounds::{start, start_now};
 use self::show::{list, pgn, show};
-use self::withdrawal::withdraw_by_choice;
+use self::withdrawal::{withdraw_by_choice, Leaving};
 use super::challenge::check_tournament_options;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::store::{self, EntrantRow, Tournament, TournamentState};
@@ -177,7 +177,7 @@ pub(super) fn tournament(
         }
         TournamentAction::Withdraw => {
             let t = find(ctx, game, name)?;
-            withdraw_by_choice(ctx, game, &t, &user.userid)?
+            withdraw_by_choice(ctx, game, &t, &user.userid, Leaving::Choice)?
         }
     };
     Ok(vec![ctx.notice(

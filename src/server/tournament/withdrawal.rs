@@ -10,12 +10,14 @@ use crate::store::{self, BoardEnding, Tournament, TournamentState};
 use game::tournament as pure;
 use rules::{self, Game};
 
-/// `withdraw`: the player leaves a running tournament.
+/// `withdraw`: the player leaves a running tournament (`why`: by their
+/// own command, or the admin's).
 pub(crate) fn withdraw_by_choice(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     t: &Tournament,
     userid: &str,
+    why: Leaving,
 ) -> Handled<String> {
     if t.state != TournamentState::Running {
         let how = if t.state == TournamentState::Open {
@@ -44,7 +46,7 @@ pub(crate) fn withdraw_by_choice(
         ))
         .into());
     }
-    let annulled = withdraw(ctx, game, t, table, seed, Leaving::Choice)?;
+    let annulled = withdraw(ctx, game, t, table, seed, why)?;
     Ok(format!(
         "{userid} has withdrawn from {} tournament {}; {}.",
         game.title(),
@@ -59,6 +61,8 @@ pub(super) enum Leaving {
     /// They sent `withdraw` (their answer says what becomes of their
     /// results).
     Choice,
+    /// The admin withdrew them (`admin tournament withdraw`).
+    Admin,
     /// The timers forfeited them for silence on this board.
     Silence(u32),
     /// They signed off, or the admin removed them.
@@ -138,6 +142,7 @@ pub(super) fn withdraw(
             format!("was forfeited for silence on board {board}, and so leaves")
         }
         Leaving::SignedOff => "has signed off, and so leaves".to_string(),
+        Leaving::Admin => "was withdrawn by the server admin from".to_string(),
     };
     let text = format!(
         "{userid} {left} {} tournament {}: {}.",

@@ -321,3 +321,26 @@ fn score_column(table: &str) -> usize {
         .position(|w| w == "Pts")
         .unwrap_or_else(|| panic!("Pts in {header}"))
 }
+
+/// The admin withdraws a player (`admin tournament withdraw`): the
+/// player, who sent nothing, is told by mail, as is every other entrant,
+/// with what becomes of their results.
+#[test]
+fn a_player_the_admin_withdraws_is_told_and_so_is_everyone_else() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "admins", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    finish(&mut s, &between(&boards, BEN, DAN), Ending::Win(DAN));
+    let out = s.ok(&["admin", "tournament", "withdraw", "admins", "dan"]);
+    assert!(out.contains("their finished games stand"), "{out}");
+    s.poll();
+    let mails = s.take_outbox();
+    let told = "dan was withdrawn by the server admin from Chess tournament admins: their \
+                finished games stand and their boards in play are lost by forfeit (the \
+                opponent scores 1, unrated).";
+    for p in [ANN, BEN, CAT, DAN] {
+        assert_eq!(notices(&mails, p, "admins"), [told], "{p:?}: {mails:#?}");
+    }
+    assert_every_mail_within_78_columns(&s);
+}
