@@ -85,13 +85,19 @@ fn a_tournaments_pgn_is_one_event_with_rounds_ratings_and_loads_in_pgn_readers()
     let extract = pgn_extract();
     let python = python_chess();
     if extract.is_none() || !python {
-        let why = "python-chess (pip install chess==1.11.2) or pgn-extract (apt-get \
-                   install pgn-extract) is missing";
+        let mut missing = Vec::new();
+        if !python {
+            missing.push("python-chess (pip install chess==1.11.2)");
+        }
+        if extract.is_none() {
+            missing.push("pgn-extract (apt-get install pgn-extract)");
+        }
+        let why = format!("missing {}", missing.join(" and "));
         assert!(
             !readers_required(),
             "{test}: PGN readers required but {why}"
         );
-        common::servers::skip(test, why);
+        common::servers::skip(test, &why);
         return;
     }
     let all = [ANN, BEN, CAT, DAN, FAY];
