@@ -172,7 +172,10 @@ fn forfeit(
     let annulled = !matches!(loaded.row.proposal, Some((Proposal::Draw, _)))
         && crate::server::tournament::forfeit_annuls(ctx, game, board, &absent)?;
     if annulled {
-        let ending = BoardEnding::AnnulledInTournament { absent };
+        let ending = BoardEnding::AnnulledInTournament {
+            absent,
+            silent: true,
+        };
         let news = finish_unrated(ctx, &mut loaded, None, ending)?;
         return loaded.view(game, news).to_players(ctx);
     }

@@ -279,27 +279,26 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
             gone.extend(e.seed.map(|s| (s, Leaving::SignedOff)));
         }
     }
-    let silent: Vec<(usize, Leaving)> =
-        table
-            .boards
-            .iter()
-            .flatten()
-            .filter_map(|b| match &b.status {
-                // A forfeit for silence, or one the timers annulled at once
-                // (a withdrawal annuls its boards after marking the player
-                // withdrawn, so an annulled board of a player still here is
-                // the timers').
-                BoardStatus::Finished {
-                    ending:
-                        BoardEnding::Forfeit { absent, .. }
-                        | BoardEnding::AnnulledInTournament { absent },
-                    ..
-                } => Some((table.seed_of(absent)?, Leaving::Silence(b.board))),
-                _ => None,
-            })
-            .filter(|(s, _)| !table.withdrawn.contains(s))
-            .chain(gone)
-            .collect();
+    let silent: Vec<(usize, Leaving)> = table
+        .boards
+        .iter()
+        .flatten()
+        .filter_map(|b| match &b.status {
+            // A forfeit for silence, or one the timers annulled at once
+            // (a withdrawal annuls its boards after marking the player
+            // withdrawn, so an annulled board of a player still here is
+            // the timers').
+            BoardStatus::Finished {
+                ending:
+                    BoardEnding::Forfeit { absent, .. }
+                    | BoardEnding::AnnulledInTournament { absent, .. },
+                ..
+            } => Some((table.seed_of(absent)?, Leaving::Silence(b.board))),
+            _ => None,
+        })
+        .filter(|(s, _)| !table.withdrawn.contains(s))
+        .chain(gone)
+        .collect();
     for (seed, why) in silent {
         let table = Table::read(ctx, &t)?;
         if !table.withdrawn.contains(&seed) {

@@ -125,7 +125,8 @@ pub(super) fn withdraw(
         };
         let (winner, ending) = if score == pure::GameResult::Annulled {
             let absent = userid.clone();
-            (None, BoardEnding::AnnulledInTournament { absent })
+            let silent = false;
+            (None, BoardEnding::AnnulledInTournament { absent, silent })
         } else {
             let absent = userid.clone();
             (

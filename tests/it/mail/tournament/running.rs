@@ -433,9 +433,11 @@ fn a_round_robin_forfeit_for_silence_before_half_the_games_annuls_its_own_board_
     w.ticks();
     let replies = w.replies();
 
-    let annulled = "Game annulled: dan left the tournament before half their games were \
-                    finished; no result, unrated.";
-    for b in [&x, &y] {
+    let silent = "Game annulled: dan was forfeited for silence before half their games \
+                  were finished; no result, unrated.";
+    let left = "Game annulled: dan left the tournament before half their games were \
+                finished; no result, unrated.";
+    for (b, annulled) in [(&x, silent), (&y, left)] {
         let ended = format!("Chess Board {} finished", b.number);
         for p in [b.white, b.black] {
             let m = replies
