@@ -155,6 +155,9 @@ fn mail_pairings(
                 lines.push(format!("  Round {round}: {bye}"));
             }
         }
+        if lines.is_empty() {
+            continue;
+        }
         let boards = if lines.iter().any(|l| l.contains(" against ")) {
             "Each board comes in a mail of its own. "
         } else {
