@@ -472,11 +472,12 @@ pub(crate) fn rule_tournament_game(
     Ok(())
 }
 
-/// Every game of a tournament, by round, then seeds.
+/// Every game of a tournament, by round, then in the pairing's order (a
+/// Swiss: best board first), which is the order their boards are made in.
 pub fn tournament_games(conn: &Connection, tournament: i64) -> Result<Vec<TournamentGame>> {
     let mut stmt = conn.prepare_cached(
         "SELECT round, white, black, board, score FROM tournament_games
-         WHERE tournament = ?1 ORDER BY round, white, black",
+         WHERE tournament = ?1 ORDER BY round, rowid",
     )?;
     let rows = stmt
         .query_map(params![tournament], |r| {
@@ -525,8 +526,8 @@ pub(crate) struct BoardInTournament {
     /// The tournament's name.
     pub name: String,
     pub round: u32,
-    /// The board's place among its round's boards, from 1, in the order
-    /// they were made (by board number).
+    /// The board's place among its round's boards, from 1, in the
+    /// pairing's order (a Swiss: best first).
     pub board_in_round: u32,
     /// When the tournament started.
     pub started_at: Option<DateTime<Utc>>,
@@ -546,7 +547,7 @@ pub(crate) fn tournament_of_board(
             "SELECT t.name, g.round,
                     (SELECT COUNT(*) FROM tournament_games h
                      WHERE h.tournament = g.tournament AND h.round = g.round
-                       AND h.board IS NOT NULL AND h.board <= g.board),
+                       AND h.rowid <= g.rowid),
                     t.started_at, g.white_rating, g.black_rating
              FROM tournament_games g
              JOIN tournaments t ON t.id = g.tournament

@@ -61,8 +61,8 @@
 //!   entrant still playing and to the player: why, and what becomes of
 //!   their results. The final crosstable goes to every entrant.
 //! - A tournament board's PGN (`record.rs`) has one Event for the whole
-//!   tournament, `Round "r.b"` (its place among the round's boards, by
-//!   number), `EventDate` (the start), and `WhiteElo`/`BlackElo`: the
+//!   tournament, `Round "r.b"` (its place among the round's boards in
+//!   the pairing's order, best first), `EventDate` (the start), and `WhiteElo`/`BlackElo`: the
 //!   ratings stored when its board was made (none for older boards).
 //! - `tournament pgn` mails the games (finished ones and those in play)
 //!   that fit within `[limits] max_reply_bytes`; a `%` escape line (which
