@@ -128,6 +128,7 @@ pub(crate) fn tournament_plan(
     players: u32,
     double: bool,
     rounds: Option<u32>,
+    tiebreaks: Option<&str>,
     timers: Timers,
     options: &[String],
 ) -> Result<TournamentPlan, Refusal> {
@@ -140,6 +141,13 @@ pub(crate) fn tournament_plan(
     }
     if let Some(rounds) = rounds {
         words.push(format!("rounds {rounds}"));
+    }
+    if let Some(list) = tiebreaks {
+        // One word, so that a space cannot smuggle another option in.
+        words.push(format!(
+            "tiebreaks {}",
+            list.replace(char::is_whitespace, "")
+        ));
     }
     for (name, days) in [
         ("nagtime", timers.nag_days),

@@ -62,6 +62,7 @@ fn tournament(
             nagtime,
             forfeittime,
             totaltime,
+            tiebreaks,
             options,
         } => {
             let plan = admin::tournament_plan(
@@ -69,6 +70,7 @@ fn tournament(
                 players,
                 double,
                 rounds,
+                tiebreaks.as_deref(),
                 Timers {
                     nag_days: nagtime,
                     forfeit_days: forfeittime,

@@ -159,7 +159,8 @@ pub(crate) enum AdminCmd {
 pub(crate) enum TournamentCmd {
     /// Open a tournament NAME of GAME (no one entered; players join by
     /// mail): --kind roundrobin|swiss --players N [--double] [--rounds N]
-    /// [--nagtime=D --forfeittime=D --totaltime=D] [-option ...].
+    /// [--nagtime=D --forfeittime=D --totaltime=D] [--tiebreaks=LIST]
+    /// [-option ...].
     Create {
         name: String,
         game: String,
@@ -183,6 +184,10 @@ pub(crate) enum TournamentCmd {
         /// Days of total time per player on its boards.
         #[arg(long)]
         totaltime: Option<u32>,
+        /// The tiebreaks in order, FIDE codes separated by commas
+        /// (DE, WIN, WON, SB, BH, BH-C1, BH-M1); default per system.
+        #[arg(long)]
+        tiebreaks: Option<String>,
         /// Game options as a challenge takes them (-lenient, -level=3).
         #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
         options: Vec<String>,

@@ -324,7 +324,7 @@ impl<'a> BoardView<'a> {
         }
         // A tournament board names its tournament and round.
         let event = store::tournament_of_board(ctx.conn, self.game.name(), self.row.board)?
-            .map(|(name, round)| format!(", tournament {name}, round {round}"))
+            .map(|t| format!(", tournament {}, round {}", t.name, t.round))
             .unwrap_or_default();
         let mut header = format!(
             "{} Board {}{event}: {}",

@@ -85,12 +85,30 @@ pub(crate) fn game_record(
         extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
     let server = &ctx.server.config.server;
-    // A tournament's board names it and its round.
+    // A tournament's board: one Event for the whole tournament, the round
+    // and the board's place in it (`Round "2.3"`), the tournament's start
+    // (`EventDate`) and the players' ratings when the game began (none
+    // for a board made before they were stored). A casual board is an
+    // event of its own.
     let (event, round) = match store::tournament_of_board(ctx.conn, game.name(), row.board)? {
-        Some((name, round)) => (
-            format!("{} tournament {name}, Board {}", game.title(), row.board),
-            round.to_string(),
-        ),
+        Some(t) => {
+            let mut tags = Vec::new();
+            if let Some(start) = t.started_at {
+                tags.push((
+                    "EventDate".to_string(),
+                    start.format("%Y.%m.%d").to_string(),
+                ));
+            }
+            if let Some([white, black]) = t.ratings {
+                tags.push(("WhiteElo".to_string(), white.to_string()));
+                tags.push(("BlackElo".to_string(), black.to_string()));
+            }
+            extra.splice(0..0, tags);
+            (
+                format!("{} tournament {}", game.title(), t.name),
+                format!("{}.{}", t.round, t.board_in_round),
+            )
+        }
         None => (
             format!("{} Board {}", game.title(), row.board),
             "-".to_string(),

@@ -167,6 +167,18 @@ fn forfeit(
     let touched = store::seats_that_played(ctx.conn, store::BoardId::new(game.name(), board))?
         .contains(&loser);
     let close = if touched { finish } else { finish_unrated };
+    // A forfeit that annuls the player's tournament results annuls this
+    // board with them (see `tournament::forfeit_annuls`).
+    let annulled = !matches!(loaded.row.proposal, Some((Proposal::Draw, _)))
+        && crate::server::tournament::forfeit_annuls(ctx, game, board, &absent)?;
+    if annulled {
+        let ending = BoardEnding::AnnulledInTournament {
+            absent,
+            silent: true,
+        };
+        let news = finish_unrated(ctx, &mut loaded, None, ending)?;
+        return loaded.view(game, news).to_players(ctx);
+    }
     let news = match loaded.row.proposal {
         // An unanswered draw proposal counts as accepted.
         Some((Proposal::Draw, _)) => close(

@@ -36,9 +36,11 @@ pub enum BoardEnding {
     },
     /// A round-robin board annulled, with no result and unrated, as
     /// `absent` left the tournament before half of their games were
-    /// finished: the board tells what the crosstable shows.
+    /// finished: the board tells what the crosstable shows. `silent`:
+    /// they left by the timers' forfeit for silence on this very board.
     AnnulledInTournament {
         absent: String,
+        silent: bool,
     },
     /// Resigned before both players had acted: the board is deleted, so
     /// this ending is only ever told, never stored.
@@ -51,6 +53,9 @@ pub enum BoardEnding {
 /// The prose of [`BoardEnding::AnnulledInTournament`] after the name.
 const ANNULLED_TAIL: &str =
     " left the tournament before half their games were finished; no result, unrated";
+/// The same, when the player was forfeited for silence on the board.
+const ANNULLED_SILENT_TAIL: &str = " was forfeited for silence before half their games were \
+                                    finished; no result, unrated";
 
 /// The time limit a forfeited player went past.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,13 +111,15 @@ impl BoardEnding {
                 days: days.parse().ok()?,
             });
         }
-        if let Some(absent) = text
-            .strip_prefix("annulled: ")
-            .and_then(|t| t.strip_suffix(ANNULLED_TAIL))
-        {
-            return Some(BoardEnding::AnnulledInTournament {
-                absent: absent.to_string(),
-            });
+        if let Some(annulled) = text.strip_prefix("annulled: ") {
+            for (tail, silent) in [(ANNULLED_TAIL, false), (ANNULLED_SILENT_TAIL, true)] {
+                if let Some(absent) = annulled.strip_suffix(tail) {
+                    return Some(BoardEnding::AnnulledInTournament {
+                        absent: absent.to_string(),
+                        silent,
+                    });
+                }
+            }
         }
         let forfeit = text.strip_prefix("forfeit: ")?;
         if let Some(absent) = forfeit.strip_suffix(" left the tournament; unrated") {
@@ -204,8 +211,13 @@ impl fmt::Display for BoardEnding {
             BoardEnding::LeftTournament { absent } => {
                 write!(f, "forfeit: {absent} left the tournament; unrated")
             }
-            BoardEnding::AnnulledInTournament { absent } => {
-                write!(f, "annulled: {absent}{ANNULLED_TAIL}")
+            BoardEnding::AnnulledInTournament { absent, silent } => {
+                let tail = if *silent {
+                    ANNULLED_SILENT_TAIL
+                } else {
+                    ANNULLED_TAIL
+                };
+                write!(f, "annulled: {absent}{tail}")
             }
             BoardEnding::Withdrawn => f.write_str("withdrawn"),
             BoardEnding::Other(text) => f.write_str(text),
@@ -241,6 +253,11 @@ mod tests {
             BoardEnding::Withdrawn,
             BoardEnding::AnnulledInTournament {
                 absent: "bob".into(),
+                silent: false,
+            },
+            BoardEnding::AnnulledInTournament {
+                absent: "bob".into(),
+                silent: true,
             },
         ]);
         for limit in [

@@ -60,6 +60,12 @@ pub(super) fn migrations() -> Migrations<'static> {
             "../../migrations/0046_board_start_opponents.sql"
         )),
         M::up(include_str!("../../migrations/0048_application_id.sql")),
+        M::up(include_str!(
+            "../../migrations/0049_tournament_tiebreaks.sql"
+        )),
+        M::up(include_str!(
+            "../../migrations/0050_tournament_game_ratings.sql"
+        )),
         M::up(include_str!("../../migrations/0051_whole_score.sql")),
     ])
 }

@@ -4,7 +4,7 @@
 
 use super::Cached;
 use chrono::{DateTime, Utc};
-use game::tournament::Kind;
+use game::tournament::{tiebreak_codes, Kind, Tiebreak};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{Result, StoreError, StoredTime};
@@ -71,6 +71,8 @@ pub struct Tournament {
     pub round: u32,
     /// Why it ended early, if it did.
     pub note: String,
+    /// The tiebreaks in order, published with it.
+    pub tiebreaks: Vec<Tiebreak>,
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
@@ -90,6 +92,7 @@ pub(crate) struct NewTournament<'a> {
     pub forfeit_days: Option<u32>,
     pub total_days: Option<u32>,
     pub creator: Option<&'a str>,
+    pub tiebreaks: &'a [Tiebreak],
     pub now: DateTime<Utc>,
 }
 
@@ -122,7 +125,8 @@ pub struct TournamentGame {
 }
 
 const COLUMNS: &str = "id, game, name, kind, double, rounds, size, options, nag_days,
-    forfeit_days, total_days, creator, state, round, note, created_at, started_at, finished_at";
+    forfeit_days, total_days, creator, state, round, note, created_at, started_at, finished_at,
+    tiebreaks";
 
 fn read_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawTournament> {
     Ok(RawTournament {
@@ -144,6 +148,7 @@ fn read_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawTournament> {
         created_at: r.get(15)?,
         started_at: r.get(16)?,
         finished_at: r.get(17)?,
+        tiebreaks: r.get(18)?,
     })
 }
 
@@ -167,15 +172,28 @@ struct RawTournament {
     created_at: StoredTime,
     started_at: Option<StoredTime>,
     finished_at: Option<StoredTime>,
+    tiebreaks: String,
 }
 
 impl RawTournament {
     fn cook(self) -> Result<Tournament> {
+        let kind = read_kind(&self.kind, self.double, self.rounds)?;
+        let tiebreaks = if self.tiebreaks.is_empty() {
+            Tiebreak::defaults(&kind)
+        } else {
+            self.tiebreaks
+                .split_whitespace()
+                .map(|code| {
+                    Tiebreak::from_code(code)
+                        .ok_or_else(|| StoreError::Corrupt(format!("tiebreak {code:?}")))
+                })
+                .collect::<Result<_>>()?
+        };
         Ok(Tournament {
             id: self.id,
             game: self.game,
             name: self.name,
-            kind: read_kind(&self.kind, self.double, self.rounds)?,
+            kind,
             rounds: self.rounds,
             size: self.size,
             options: self.options.split_whitespace().map(String::from).collect(),
@@ -186,6 +204,7 @@ impl RawTournament {
             state: TournamentState::read(&self.state)?,
             round: self.round,
             note: self.note,
+            tiebreaks,
             created_at: self.created_at.0,
             started_at: self.started_at.map(|t| t.0),
             finished_at: self.finished_at.map(|t| t.0),
@@ -206,8 +225,8 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
     let (kind, double) = kind_columns(new.kind);
     conn.exec(
         "INSERT INTO tournaments (game, name, kind, double, rounds, size, options, nag_days,
-                                  forfeit_days, total_days, creator, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                  forfeit_days, total_days, creator, created_at, tiebreaks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             new.game,
             new.name,
@@ -221,6 +240,7 @@ pub(crate) fn insert_tournament(conn: &Connection, new: &NewTournament<'_>) -> R
             new.total_days,
             new.creator,
             StoredTime(new.now),
+            tiebreak_codes(new.tiebreaks, " "),
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -406,22 +426,26 @@ pub(crate) fn add_tournament_game(
     Ok(())
 }
 
-/// The board made for a pairing.
+/// Link a game to its board once made, with the players' ratings in the
+/// game at its start (White's, Black's).
 pub(crate) fn set_tournament_board(
     conn: &Connection,
     tournament: i64,
     game: &TournamentGame,
     board: u32,
+    ratings: [i64; 2],
 ) -> Result<()> {
     conn.exec(
-        "UPDATE tournament_games SET board = ?5
+        "UPDATE tournament_games SET board = ?5, white_rating = ?6, black_rating = ?7
          WHERE tournament = ?1 AND round = ?2 AND white = ?3 AND black = ?4 AND board IS NULL",
         params![
             tournament,
             game.round,
             game.white as i64,
             game.black as i64,
-            board
+            board,
+            ratings[0],
+            ratings[1]
         ],
     )?;
     Ok(())
@@ -448,11 +472,12 @@ pub(crate) fn rule_tournament_game(
     Ok(())
 }
 
-/// Every game of a tournament, by round, then seeds.
+/// Every game of a tournament, by round, then in the pairing's order (a
+/// Swiss: best board first), which is the order their boards are made in.
 pub fn tournament_games(conn: &Connection, tournament: i64) -> Result<Vec<TournamentGame>> {
     let mut stmt = conn.prepare_cached(
         "SELECT round, white, black, board, score FROM tournament_games
-         WHERE tournament = ?1 ORDER BY round, white, black",
+         WHERE tournament = ?1 ORDER BY round, rowid",
     )?;
     let rows = stmt
         .query_map(params![tournament], |r| {
@@ -495,26 +520,58 @@ pub fn byes(conn: &Connection, tournament: i64) -> Result<Vec<(u32, usize)>> {
     Ok(rows)
 }
 
-/// The tournament and round a board of `game` is played in, if any.
+/// A tournament board's place in its tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BoardInTournament {
+    /// The tournament's name.
+    pub name: String,
+    pub round: u32,
+    /// The board's place among its round's boards, from 1, in the
+    /// pairing's order (a Swiss: best first).
+    pub board_in_round: u32,
+    /// When the tournament started.
+    pub started_at: Option<DateTime<Utc>>,
+    /// White's and Black's ratings when the board was made; `None` for a
+    /// board made before they were stored.
+    pub ratings: Option<[i64; 2]>,
+}
+
+/// The tournament (and round) board `board` of `game` belongs to, if any.
 pub(crate) fn tournament_of_board(
     conn: &Connection,
     game: &str,
     board: u32,
-) -> Result<Option<(String, u32)>> {
+) -> Result<Option<BoardInTournament>> {
     Ok(conn
         .row(
-            "SELECT t.name, g.round FROM tournament_games g
+            "SELECT t.name, g.round,
+                    (SELECT COUNT(*) FROM tournament_games h
+                     WHERE h.tournament = g.tournament AND h.round = g.round
+                       AND h.rowid <= g.rowid),
+                    t.started_at, g.white_rating, g.black_rating
+             FROM tournament_games g
              JOIN tournaments t ON t.id = g.tournament
              WHERE t.game = ?1 AND g.board = ?2",
             params![game, board],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| {
+                let white: Option<i64> = r.get(4)?;
+                let black: Option<i64> = r.get(5)?;
+                Ok(BoardInTournament {
+                    name: r.get(0)?,
+                    round: r.get(1)?,
+                    board_in_round: r.get(2)?,
+                    started_at: r.get::<_, Option<StoredTime>>(3)?.map(|t| t.0),
+                    ratings: white.zip(black).map(|(w, b)| [w, b]),
+                })
+            },
         )
         .optional()?)
 }
 
 /// The running tournaments that may have to move on: every board made has
-/// ended (a round over), or a board ended by a forfeit for silence whose
-/// player has not left the tournament yet.
+/// ended (a round over), or a board ended by a forfeit for silence (or
+/// annulled by the timers for one) whose player has not left the
+/// tournament yet.
 pub(crate) fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id FROM tournaments t
@@ -530,7 +587,15 @@ pub(crate) fn tournaments_to_advance(conn: &Connection) -> Result<Vec<i64>> {
                                   AND p.seat = 1 - b.winner_seat
              JOIN tournament_entrants e ON e.tournament = t.id AND e.userid = p.userid
              WHERE g.tournament = t.id AND b.status = 'finished'
-               AND b.ending LIKE 'forfeit: %' AND e.withdrawn_after IS NULL))
+               AND b.ending LIKE 'forfeit: %' AND e.withdrawn_after IS NULL)
+           OR EXISTS (
+             SELECT 1 FROM tournament_games g
+             JOIN boards b ON b.game = t.game AND b.board = g.board
+             JOIN board_players p ON p.game = b.game AND p.board = b.board
+             JOIN tournament_entrants e ON e.tournament = t.id AND e.userid = p.userid
+             WHERE g.tournament = t.id AND b.status = 'finished'
+               AND substr(b.ending, 1, length(p.userid) + 11) = 'annulled: ' || p.userid || ' '
+               AND e.withdrawn_after IS NULL))
          ORDER BY t.id",
     )?;
     let ids = stmt

@@ -2,7 +2,7 @@
 
 use super::rounds::start_now;
 use super::show::{show_text, state_words};
-use super::withdrawal::{cancel, withdraw_by_choice};
+use super::withdrawal::{cancel, withdraw_by_choice, Leaving};
 use super::{describe, join, open};
 use crate::server::{Ctx, Handled, Refusal};
 use crate::store::{self, Tournament};
@@ -100,7 +100,8 @@ impl crate::server::Server<'_> {
                     join(ctx, game, &t, &userid.to_ascii_lowercase())
                 }
                 AdminTournamentAct::Withdraw(userid) => {
-                    withdraw_by_choice(ctx, game, &t, &userid.to_ascii_lowercase())
+                    let userid = userid.to_ascii_lowercase();
+                    withdraw_by_choice(ctx, game, &t, &userid, Leaving::Admin)
                 }
                 AdminTournamentAct::Cancel => cancel(ctx, game, &t),
             }

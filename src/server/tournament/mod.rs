@@ -51,7 +51,19 @@
 //!   before half their games are finished, later forfeits the games in
 //!   play); their boards in play end at once, unrated, and a Swiss
 //!   pairs them no more. The board forfeited for silence itself is rated
-//!   as the timers rate any board.
+//!   as the timers rate any board, unless the forfeit annuls the
+//!   player's results: then the timers end it annulled too, unrated
+//!   (`withdrawal.rs` `forfeit_annuls`).
+//! - Round mails, one per entrant (`rounds.rs` `mail_pairings`): each
+//!   entrant still playing is told their boards (number, colour,
+//!   opponent) or the bye and what it scores; one who has left is told
+//!   nothing. A leaving (`withdrawal.rs` `withdraw`) is told to every
+//!   entrant still playing and to the player: why, and what becomes of
+//!   their results. The final crosstable goes to every entrant.
+//! - A tournament board's PGN (`record.rs`) has one Event for the whole
+//!   tournament, `Round "r.b"` (its place among the round's boards in
+//!   the pairing's order, best first), `EventDate` (the start), and `WhiteElo`/`BlackElo`: the
+//!   ratings stored when its board was made (none for older boards).
 //! - `tournament pgn` mails the games (finished ones and those in play)
 //!   that fit within `[limits] max_reply_bytes`; a `%` escape line (which
 //!   PGN readers skip) at the end says how many did not.
@@ -64,16 +76,16 @@ mod withdrawal;
 
 pub use self::admin::AdminTournamentAct;
 pub(crate) use self::rounds::advance;
-pub(crate) use self::withdrawal::leave_all;
+pub(crate) use self::withdrawal::{forfeit_annuls, leave_all};
 
 use self::rounds::{start, start_now};
 use self::show::{list, pgn, show};
-use self::withdrawal::withdraw_by_choice;
+use self::withdrawal::{withdraw_by_choice, Leaving};
 use super::challenge::check_tournament_options;
 use super::{Ctx, Handled, Refusal, Reply};
 use crate::store::{self, EntrantRow, Tournament, TournamentState};
 use game::command::{Credentials, TournamentAction, TournamentCommand, TournamentPlan};
-use game::tournament::Kind;
+use game::tournament::{tiebreak_codes, Kind, Tiebreak};
 use rules::{self, Game};
 
 /// Most players of a Swiss tournament.
@@ -131,11 +143,13 @@ pub(super) fn tournament(
             }
             let t = open(ctx, game, name, Some(&user.userid), plan)?;
             let mut text = format!(
-                "{} tournament {name} is open: {}. You are its first entrant; it starts when \
+                "{} tournament {name} is open: {}; ties are broken by, in order: {}. You are \
+                 its first entrant; it starts when \
                  {} players have joined ({} tournament join {name} USERID PASSWORD), or when \
                  you send {} tournament start {name} USERID PASSWORD.",
                 game.title(),
                 describe(&t),
+                tiebreak_codes(&t.tiebreaks, ", "),
                 t.size,
                 game.name(),
                 game.name()
@@ -163,7 +177,7 @@ pub(super) fn tournament(
         }
         TournamentAction::Withdraw => {
             let t = find(ctx, game, name)?;
-            withdraw_by_choice(ctx, game, &t, &user.userid)?
+            withdraw_by_choice(ctx, game, &t, &user.userid, Leaving::Choice)?
         }
     };
     Ok(vec![ctx.notice(
@@ -284,18 +298,19 @@ pub(super) fn open(
     }
     let options: Vec<String> = plan.options.iter().map(|o| o.to_lowercase()).collect();
     check_tournament_options(game, &options, &plan.timers)?;
+    let kind = if plan.swiss {
+        Kind::Swiss { rounds }
+    } else {
+        Kind::RoundRobin {
+            double: plan.double,
+        }
+    };
     let id = store::insert_tournament(
         ctx.conn,
         &store::NewTournament {
             game: game.name(),
             name: &name,
-            kind: if plan.swiss {
-                Kind::Swiss { rounds }
-            } else {
-                Kind::RoundRobin {
-                    double: plan.double,
-                }
-            },
+            kind,
             rounds,
             size: plan.players,
             options: &options,
@@ -303,6 +318,10 @@ pub(super) fn open(
             forfeit_days: plan.timers.forfeit_days,
             total_days: plan.timers.total_days,
             creator,
+            tiebreaks: &plan
+                .tiebreaks
+                .clone()
+                .unwrap_or_else(|| Tiebreak::defaults(&kind)),
             now: ctx.now,
         },
     )?;

@@ -3,7 +3,7 @@
 //! crosstable.
 
 use super::table::Table;
-use super::withdrawal::withdraw;
+use super::withdrawal::{withdraw, Leaving};
 use super::{entrants_still_here, MIN_ROUND_ROBIN, MIN_SWISS};
 use crate::server::challenge::start_tournament_board;
 use crate::server::{Ctx, Failure, Handled, Refusal, Reply};
@@ -97,17 +97,82 @@ pub(super) fn start(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> H
     }
     let t = store::tournament_by_id(ctx.conn, t.id)?.expect("a started tournament");
     make_boards(ctx, game, &t)?;
-    let text = format!(
-        "{} tournament {} has started: {} players, {} rounds. Your boards come in mails of \
-         their own. Send \"{} tournament show {}\" for the crosstable.",
+    let opening = format!(
+        "{} tournament {} has started: {} players, {} rounds.",
         game.title(),
         t.name,
         n,
         t.rounds,
-        game.name(),
-        t.name
     );
-    mail_entrants(ctx, game, &t, &text)
+    mail_pairings(ctx, game, &t, 1..=t.round, &opening)
+}
+
+/// Every entrant still playing is told what rounds `rounds` hold for
+/// them, after `opening`: each board (number, colour, opponent; the
+/// board comes in a mail of its own), or the bye (a Swiss's scores a
+/// point, a round robin's nothing). An entrant who has left (withdrew,
+/// forfeited for silence, signed off) is told nothing.
+fn mail_pairings(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    t: &Tournament,
+    rounds: std::ops::RangeInclusive<u32>,
+    opening: &str,
+) -> Handled<()> {
+    let entrants = store::entrants(ctx.conn, t.id)?;
+    let games = store::tournament_games(ctx.conn, t.id)?;
+    let byes = store::byes(ctx.conn, t.id)?;
+    let bye = match t.kind {
+        Kind::Swiss { .. } => "you have the bye (1 point)",
+        Kind::RoundRobin { .. } => "you sit this round out (no points in a round robin)",
+    };
+    let subject = format!("{} tournament {}", game.title(), t.name);
+    let mut replies = Vec::new();
+    for e in &entrants {
+        let Some(seed) = e.seed.filter(|_| e.withdrawn_after.is_none()) else {
+            continue;
+        };
+        let Some(user) = store::user(ctx.conn, &e.userid)? else {
+            continue;
+        };
+        let mut lines = Vec::new();
+        for round in rounds.clone() {
+            for g in games.iter().filter(|g| g.round == round) {
+                let (colour, opponent) = if g.white == seed {
+                    ("White", g.black)
+                } else if g.black == seed {
+                    ("Black", g.white)
+                } else {
+                    continue;
+                };
+                let board = g.board.map_or(String::new(), |n| format!("board {n}, "));
+                let opponent = entrants.get(opponent).map_or("?", |o| o.userid.as_str());
+                lines.push(format!(
+                    "  Round {round}: {board}{colour} against {opponent}"
+                ));
+            }
+            if byes.contains(&(round, seed)) {
+                lines.push(format!("  Round {round}: {bye}"));
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let boards = if lines.iter().any(|l| l.contains(" against ")) {
+            "Each board comes in a mail of its own. "
+        } else {
+            ""
+        };
+        let text = format!(
+            "{opening} Yours:\n\n{}\n\n{boards}Send \"{} tournament show {}\" for the \
+             crosstable.",
+            lines.join("\n"),
+            game.name(),
+            t.name
+        );
+        replies.extend(ctx.notice_to_user(&user, subject.clone(), &text)?);
+    }
+    send(ctx, replies)
 }
 
 /// Record a round's pairings and bye.
@@ -138,7 +203,18 @@ fn make_boards(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) -> Handle
             entrants[g.white].userid.clone(),
             entrants[g.black].userid.clone(),
         ];
-        let link = |number| Ok(store::set_tournament_board(ctx.conn, t.id, &g, number)?);
+        // The ratings when the game begins, as the seeding counts them
+        // (the start rating for a player not yet rated), for its PGN.
+        let mut ratings = [0; 2];
+        for (rating, userid) in ratings.iter_mut().zip(&players) {
+            *rating = store::rating(ctx.conn, game.name(), userid)?
+                .map_or(game::ratings::START_RATING, |r| r.rating);
+        }
+        let link = |number| {
+            Ok(store::set_tournament_board(
+                ctx.conn, t.id, &g, number, ratings,
+            )?)
+        };
         let replies = start_tournament_board(ctx, game, &players, &t.options, &timers, link)?;
         send(ctx, replies)?;
     }
@@ -203,27 +279,33 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
         let signed_off =
             store::user(ctx.conn, &e.userid)?.is_none_or(|u| u.signed_off_at.is_some());
         if signed_off && e.withdrawn_after.is_none() {
-            gone.extend(e.seed);
+            gone.extend(e.seed.map(|s| (s, Leaving::SignedOff)));
         }
     }
-    let silent: Vec<usize> = table
+    let silent: Vec<(usize, Leaving)> = table
         .boards
         .iter()
         .flatten()
         .filter_map(|b| match &b.status {
+            // A forfeit for silence, or one the timers annulled at once
+            // (a withdrawal annuls its boards after marking the player
+            // withdrawn, so an annulled board of a player still here is
+            // the timers').
             BoardStatus::Finished {
-                ending: BoardEnding::Forfeit { absent, .. },
+                ending:
+                    BoardEnding::Forfeit { absent, .. }
+                    | BoardEnding::AnnulledInTournament { absent, .. },
                 ..
-            } => table.seed_of(absent),
+            } => Some((table.seed_of(absent)?, Leaving::Silence(b.board))),
             _ => None,
         })
-        .filter(|s| !table.withdrawn.contains(s))
+        .filter(|(s, _)| !table.withdrawn.contains(s))
         .chain(gone)
         .collect();
-    for seed in silent {
+    for (seed, why) in silent {
         let table = Table::read(ctx, &t)?;
         if !table.withdrawn.contains(&seed) {
-            withdraw(ctx, game, &t, table, seed)?;
+            withdraw(ctx, game, &t, table, seed, why)?;
         }
     }
     let table = Table::read(ctx, &t)?;
@@ -237,13 +319,12 @@ fn advance_one(ctx: &Ctx<'_>, game: &'static dyn Game, t: Tournament) -> Handled
                 record_round(ctx, t.id, next, &round)?;
                 store::set_tournament_round(ctx.conn, t.id, next)?;
                 make_boards(ctx, game, &t)?;
-                let text = format!(
-                    "Round {next} of {} tournament {} is paired; your board comes in a mail of \
-                     its own (or you have the bye).",
+                let opening = format!(
+                    "Round {next} of {} tournament {} is paired.",
                     game.title(),
                     t.name
                 );
-                return mail_entrants(ctx, game, &t, &text);
+                return mail_pairings(ctx, game, &t, next..=next, &opening);
             }
             Err(e) => {
                 return finish(
@@ -273,6 +354,8 @@ pub(super) fn finish(
         game.title(),
         t.name
     );
-    text.push_str(&pure::crosstable(&t.kind, &table.record(), &table.names()).join("\n"));
+    text.push_str(
+        &pure::crosstable(&t.kind, &table.record(), &table.names(), &t.tiebreaks).join("\n"),
+    );
     mail_entrants(ctx, game, &t, &text)
 }

@@ -38,6 +38,10 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
     }
     if t.state == TournamentState::Open {
         let names: Vec<&str> = table.names();
+        lines.push(format!(
+            "Ties are broken by, in order: {}.",
+            game::tournament::tiebreak_codes(&t.tiebreaks, ", ")
+        ));
         lines.push(String::new());
         lines.push(if names.is_empty() {
             "No one has joined yet.".to_string()
@@ -47,7 +51,12 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
         return Ok(lines.join("\n"));
     }
     lines.push(String::new());
-    lines.extend(pure::crosstable(&t.kind, &table.record(), &table.names()));
+    lines.extend(pure::crosstable(
+        &t.kind,
+        &table.record(),
+        &table.names(),
+        &t.tiebreaks,
+    ));
     let in_play: Vec<String> = table
         .rows
         .iter()

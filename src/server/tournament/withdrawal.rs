@@ -10,12 +10,14 @@ use crate::store::{self, BoardEnding, Tournament, TournamentState};
 use game::tournament as pure;
 use rules::{self, Game};
 
-/// `withdraw`: the player leaves a running tournament.
+/// `withdraw`: the player leaves a running tournament (`why`: by their
+/// own command, or the admin's).
 pub(crate) fn withdraw_by_choice(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     t: &Tournament,
     userid: &str,
+    why: Leaving,
 ) -> Handled<String> {
     if t.state != TournamentState::Running {
         let how = if t.state == TournamentState::Open {
@@ -44,29 +46,61 @@ pub(crate) fn withdraw_by_choice(
         ))
         .into());
     }
-    let results = if withdraw(ctx, game, t, table, seed)? {
-        "they left before half of their games were finished, so every result of theirs \
-         is annulled and counts for no one"
-    } else {
-        "their finished games stand and their boards in play are lost by forfeit, unrated"
-    };
+    let annulled = withdraw(ctx, game, t, table, seed, why)?;
     Ok(format!(
-        "{userid} has withdrawn from {} tournament {}; {results}.",
+        "{userid} has withdrawn from {} tournament {}; {}.",
         game.title(),
-        t.name
+        t.name,
+        what_becomes_of_results(t, annulled)
     ))
+}
+
+/// Why an entrant's tournament ends.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Leaving {
+    /// They sent `withdraw` (their answer says what becomes of their
+    /// results).
+    Choice,
+    /// The admin withdrew them (`admin tournament withdraw`).
+    Admin,
+    /// The timers forfeited them for silence on this board.
+    Silence(u32),
+    /// They signed off, or the admin removed them.
+    SignedOff,
+}
+
+/// What a withdrawal does to the player's results, as the mails say it
+/// (the same words to the player and to every other entrant).
+fn what_becomes_of_results(t: &Tournament, annulled: bool) -> String {
+    if annulled {
+        return "they left before half of their games were finished, so every result of \
+                theirs is annulled and counts for no one"
+            .to_string();
+    }
+    let paired = match t.kind {
+        pure::Kind::Swiss { .. } => "; they are paired no more",
+        pure::Kind::RoundRobin { .. } => "",
+    };
+    format!(
+        "their finished games stand and their boards in play are lost by forfeit \
+         (the opponent scores 1, unrated){paired}"
+    )
 }
 
 /// End the tournament of entrant `seed` (withdrawal, or a forfeit for
 /// silence): the pure core's ruling on their games, their boards in play
 /// ended unrated and mailed: lost by the entrant, or annulled with no
-/// result when the ruling annuls them (`true` then).
+/// result when the ruling annuls them (`true` then). Every other entrant
+/// still playing is told, and so is the player unless they asked
+/// (their answer says it): who left, why, and what becomes of their
+/// results.
 pub(super) fn withdraw(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     t: &Tournament,
     table: Table,
     seed: usize,
+    why: Leaving,
 ) -> Handled<bool> {
     let userid = table.entrants[seed].userid.clone();
     let finished = table
@@ -77,10 +111,8 @@ pub(super) fn withdraw(
     if !store::set_withdrawn(ctx.conn, t.id, &userid, finished)? {
         return Ok(false);
     }
+    let annulled = pure::annuls(&t.kind, &table.record(), seed);
     let changes = pure::withdraw(&t.kind, &table.record(), seed);
-    let annulled = changes
-        .iter()
-        .any(|(_, s)| *s == pure::GameResult::Annulled);
     for (i, score) in changes {
         let row = &table.rows[i];
         store::rule_tournament_game(ctx.conn, t.id, row, score_text(score))?;
@@ -93,7 +125,8 @@ pub(super) fn withdraw(
         };
         let (winner, ending) = if score == pure::GameResult::Annulled {
             let absent = userid.clone();
-            (None, BoardEnding::AnnulledInTournament { absent })
+            let silent = false;
+            (None, BoardEnding::AnnulledInTournament { absent, silent })
         } else {
             let absent = userid.clone();
             (
@@ -104,7 +137,84 @@ pub(super) fn withdraw(
         let news = finish_unrated(ctx, &mut loaded, winner, ending)?;
         send(ctx, loaded.view(game, news).to_players(ctx)?)?;
     }
+    let left = match why {
+        Leaving::Choice => "has withdrawn from".to_string(),
+        Leaving::Silence(board) => {
+            format!("was forfeited for silence on board {board}, and so leaves")
+        }
+        Leaving::SignedOff => "has signed off, and so leaves".to_string(),
+        Leaving::Admin => "was withdrawn by the server admin from".to_string(),
+    };
+    let text = format!(
+        "{userid} {left} {} tournament {}: {}.",
+        game.title(),
+        t.name,
+        what_becomes_of_results(t, annulled)
+    );
+    let subject = format!("{} tournament {}", game.title(), t.name);
+    let mut replies = Vec::new();
+    for e in &table.entrants {
+        let Some(other) = e.seed else {
+            continue;
+        };
+        let told = if other == seed {
+            !matches!(why, Leaving::Choice)
+        } else {
+            !table.withdrawn.contains(&other)
+        };
+        if let Some(user) = store::user(ctx.conn, &e.userid)?.filter(|_| told) {
+            replies.extend(ctx.notice_to_user(&user, subject.clone(), &text)?);
+        }
+    }
+    send(ctx, replies)?;
     Ok(annulled)
+}
+
+/// Whether the timers' forfeit for silence of `absent` on board `board`
+/// ends their tournament with every result annulled (a round robin left
+/// before half their games were finished): the timers then end that
+/// board annulled too, with no result and unrated, rather than won by
+/// forfeit. Ruling: the board that ends a player's tournament shares the
+/// fate of their other games, so its mail, its rating and the crosstable
+/// say the same (`x`), and no opponent of theirs keeps a point the others
+/// lose.
+pub(crate) fn forfeit_annuls(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    board: u32,
+    absent: &str,
+) -> Handled<bool> {
+    let Some(place) = store::tournament_of_board(ctx.conn, game.name(), board)? else {
+        return Ok(false);
+    };
+    let Some(t) = store::tournament(ctx.conn, game.name(), &place.name)? else {
+        return Ok(false);
+    };
+    if t.state != TournamentState::Running {
+        return Ok(false);
+    }
+    let table = Table::read(ctx, &t)?;
+    let Some(seed) = table
+        .seed_of(absent)
+        .filter(|s| !table.withdrawn.contains(s))
+    else {
+        return Ok(false);
+    };
+    let Some(i) = table.rows.iter().position(|g| g.board == Some(board)) else {
+        return Ok(false);
+    };
+    // The record as the forfeit would leave it.
+    let mut games = table.games.clone();
+    games[i].result = Some(if games[i].white == seed {
+        pure::GameResult::WhiteForfeits
+    } else {
+        pure::GameResult::BlackForfeits
+    });
+    let record = pure::Record {
+        games: &games,
+        ..table.record()
+    };
+    Ok(pure::annuls(&t.kind, &record, seed))
 }
 
 /// `userid` signed off or was removed: they leave every open tournament,

@@ -406,6 +406,9 @@ pub struct TournamentPlan {
     /// Game options, lower-case, without the dash (as a challenge's).
     pub options: Vec<String>,
     pub timers: Timers,
+    /// The tiebreaks in order (`tiebreaks BH-C1,BH,DE,WIN`); `None`: the
+    /// system's default list.
+    pub tiebreaks: Option<Vec<crate::tournament::Tiebreak>>,
 }
 
 /// One command of the language.

@@ -8,8 +8,8 @@
 //! - [`swiss_round`]: one round of a Swiss, the FIDE Dutch system as far
 //!   as it applies to mail play; each simplification is written in
 //!   `swiss/`.
-//! - [`standings`]: points and tiebreaks (Sonneborn-Berger for a round
-//!   robin; Buchholz and Median-Buchholz for a Swiss), `standings.rs`.
+//! - [`standings`]: points and the tournament's ordered list of FIDE
+//!   tiebreaks ([`Tiebreak`], `tiebreak.rs`), `standings.rs`.
 //! - [`withdraw`]: what a withdrawal does to the entrant's games (ICCF:
 //!   forfeits, or annulment before half the games are finished),
 //!   `withdrawal.rs`.
@@ -18,20 +18,22 @@
 //!
 //! Fixed point, so that no float decides a rank: points are counted in
 //! half points (`points_x2`: a win or a bye 2, a draw 1);
-//! Sonneborn-Berger in quarter points; Buchholz and Median-Buchholz in
-//! half points.
+//! Sonneborn-Berger in quarter points; Buchholz and direct encounter in
+//! half points; wins as counts.
 
 mod berger;
 mod crosstable;
 mod standings;
 mod swiss;
+mod tiebreak;
 mod withdrawal;
 
 pub use berger::round_robin;
 pub use crosstable::crosstable;
 pub use standings::standings;
 pub use swiss::swiss_round;
-pub use withdrawal::withdraw;
+pub use tiebreak::{parse_tiebreaks, tiebreak_codes, Tiebreak, MAX_TIEBREAKS, TIEBREAKS};
+pub use withdrawal::{annuls, withdraw};
 
 /// An entrant's place in the tournament's list (0-based, in seeding order:
 /// rating descending, then join order — the caller sorts).
@@ -210,12 +212,13 @@ impl std::error::Error for PairingError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Standing {
     pub entrant: Entrant,
-    /// Shared for exact ties (points and every tiebreak): 1, 2, 2, 4.
+    /// Shared only when points and the whole tiebreak list are equal:
+    /// 1, 2, 2, 4.
     pub rank: usize,
     /// Half points: 2 per win (or forfeit win, or bye), 1 per draw.
     pub points_x2: u32,
-    /// In order of precedence: `("SB", quarter points)` for a round
-    /// robin; `("Buch", half points)`, `("MBuch", half points)` for a
-    /// Swiss.
-    pub tiebreaks: Vec<(&'static str, u32)>,
+    /// The tournament's list in order, each with its value in its
+    /// [`Tiebreak::scale`]; `None` for a direct encounter that decided
+    /// nothing for this player.
+    pub tiebreaks: Vec<(Tiebreak, Option<u32>)>,
 }

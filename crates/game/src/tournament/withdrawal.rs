@@ -20,22 +20,17 @@
 
 use super::{Entrant, GameResult, Kind, Record};
 
-/// The games (by index in `record.games`) that the entrant's withdrawal
-/// changes, with their new score: all `Annulled`, or the unfinished ones
-/// forfeited by the entrant. Games already annulled are left out.
-pub fn withdraw(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> Vec<(usize, GameResult)> {
-    let theirs = || {
-        record
-            .games
-            .iter()
-            .enumerate()
-            .filter(move |(_, g)| g.opponent_of(entrant).is_some())
-    };
-    let annul = match *kind {
+/// Whether the entrant's withdrawal annuls every result of theirs (a
+/// round robin left before half their games were finished).
+pub fn annuls(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> bool {
+    match *kind {
         Kind::Swiss { .. } => false,
         Kind::RoundRobin { double } => {
-            let finished = theirs()
-                .filter(|(_, g)| match g.result {
+            let finished = record
+                .games
+                .iter()
+                .filter(|g| g.opponent_of(entrant).is_some())
+                .filter(|g| match g.result {
                     None | Some(GameResult::Annulled) => false,
                     Some(GameResult::WhiteForfeits) => g.white != entrant,
                     Some(GameResult::BlackForfeits) => g.black != entrant,
@@ -46,8 +41,22 @@ pub fn withdraw(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> Vec<(usiz
             let total = if double { 2 * cycle } else { cycle };
             2 * finished < total
         }
+    }
+}
+
+/// The games (by index in `record.games`) that the entrant's withdrawal
+/// changes, with their new score: all `Annulled` (when it [`annuls`]),
+/// or the unfinished ones forfeited by the entrant. Games already
+/// annulled are left out.
+pub fn withdraw(kind: &Kind, record: &Record<'_>, entrant: Entrant) -> Vec<(usize, GameResult)> {
+    let theirs = || {
+        record
+            .games
+            .iter()
+            .enumerate()
+            .filter(move |(_, g)| g.opponent_of(entrant).is_some())
     };
-    if annul {
+    if annuls(kind, record, entrant) {
         theirs()
             .filter(|(_, g)| g.result != Some(GameResult::Annulled))
             .map(|(i, _)| (i, GameResult::Annulled))

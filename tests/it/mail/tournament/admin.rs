@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::kills::boards_in_database;
 use super::round_robin::RoundRobinTable;
 use super::{
-    assert_every_mail_within_78_columns, create_tournament, finish, install_with, new_boards,
-    new_boards_of, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, COMPUTER,
-    CONFIG, DAN, FAY,
+    assert_every_mail_within_78_columns, create_tournament, finish, install_with, mail_to,
+    new_boards, new_boards_of, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT,
+    COMPUTER, CONFIG, DAN, FAY,
 };
 use common::parse_sent;
 
@@ -200,6 +200,93 @@ fn the_computer_entered_by_the_admin_plays_its_tournament_boards() {
             .iter()
             .any(|raw| parse_sent(raw).to == COMPUTER.addr()),
         "the computer gets no mail"
+    );
+    assert_every_mail_within_78_columns(&s);
+}
+
+/// A tournament's tiebreak list is chosen when it is opened, by mail or
+/// by the CLI, published in the answer and shown in the crosstable's
+/// header and columns; a list that is not one is refused in a sentence,
+/// and nothing is opened.
+#[test]
+fn the_creator_or_admin_chooses_the_tiebreak_list_and_the_crosstable_shows_it() {
+    let all = [ANN, BEN, CAT, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let created = create_tournament(&mut s, ANN, "ladder", "roundrobin 4 tiebreaks sb,won");
+    let answer = common::joined(&created[0].body);
+    assert!(
+        answer.contains("ties are broken by, in order: SB, WON."),
+        "{answer}"
+    );
+    // Published before the start, shown once it runs.
+    let open = show(&mut s, "ladder");
+    assert!(
+        open.contains("\nTies are broken by, in order: SB, WON.\n"),
+        "{open}"
+    );
+    for p in [BEN, CAT] {
+        tour(&mut s, "join", "ladder", p);
+    }
+    tour(&mut s, "start", "ladder", ANN);
+    let table = show(&mut s, "ladder");
+    assert!(
+        table.contains("\nTies are broken by, in order: SB, WON.\n"),
+        "{table}"
+    );
+    let header = table.lines().find(|l| l.starts_with("No Rk")).unwrap();
+    let words: Vec<&str> = header.split_whitespace().collect();
+    assert_eq!(words[words.len() - 3..], ["Pts", "SB", "WON"], "{header}");
+    assert!(
+        table.contains("SB: Sonneborn-Berger; WON: games won."),
+        "{table}"
+    );
+
+    let refused = create_tournament(&mut s, BEN, "bad", "swiss 8 rounds 3 tiebreaks BH,KS");
+    let sentence = refusal(&refused, BEN);
+    assert!(sentence.contains("bh-c1"), "{sentence}");
+    let listed = mail_to(&say(&mut s, FAY, "chess tournaments"), FAY).body;
+    assert!(!listed.contains("bad"), "{listed}");
+
+    let out = s.ok(&[
+        "admin",
+        "tournament",
+        "create",
+        "cup",
+        "chess",
+        "--kind",
+        "swiss",
+        "--players",
+        "8",
+        "--rounds",
+        "3",
+        "--tiebreaks",
+        "de, bh-m1",
+    ]);
+    assert!(out.contains("cup"), "{out}");
+    let table = show(&mut s, "cup");
+    assert!(
+        table.contains("\nTies are broken by, in order: DE, BH-M1.\n"),
+        "{table}"
+    );
+    let refused = s.run(&[
+        "admin",
+        "tournament",
+        "create",
+        "cup2",
+        "chess",
+        "--kind",
+        "swiss",
+        "--players",
+        "8",
+        "--rounds",
+        "3",
+        "--tiebreaks",
+        "DE,DE",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("listed twice"),
+        "{refused:?}"
     );
     assert_every_mail_within_78_columns(&s);
 }

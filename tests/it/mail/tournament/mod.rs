@@ -8,6 +8,7 @@
 
 mod admin;
 mod kills;
+mod pgn;
 mod refusals;
 mod round_robin;
 mod running;
@@ -335,4 +336,15 @@ fn help_tournament_explains_the_commands_and_rulings_within_78_columns() {
     let unknown = mail_to(&say(&mut s, FAY, "help tourney"), FAY);
     assert!(unknown.body.contains("tournament"), "{}", unknown.body);
     assert_every_mail_within_78_columns(&s);
+}
+
+/// The notices of tournament `name` to `p` among `mails` (its answers
+/// too), each as one line of text (wrapping undone).
+fn notices(mails: &[SentMail], p: Player, name: &str) -> Vec<String> {
+    let subject = format!("Chess tournament {name}");
+    mails
+        .iter()
+        .filter(|m| m.to == p.addr() && m.subject == subject)
+        .map(|m| joined(&m.body))
+        .collect()
 }

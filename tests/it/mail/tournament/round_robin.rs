@@ -80,15 +80,41 @@ impl RoundRobinTable {
             .sum()
     }
 
-    /// The table mailed must show, for every player: each cell of a
-    /// finished game, a blank or dot for one in play, the score and SB.
+    /// The wins of `p`.
+    fn wins(&self, p: Player) -> usize {
+        self.results
+            .iter()
+            .filter(|((q, _), pts)| *q == p && **pts == 2)
+            .count()
+    }
+
+    /// The table mailed must show, under a header naming the default
+    /// tiebreaks (DE, WIN, SB), for every player: each cell of a
+    /// finished game, a blank or dot for one in play, the score, the wins
+    /// and SB.
     pub(super) fn check(&self, table: &str) {
         let n = self.seeds.len();
+        assert!(
+            table.contains("\nTies are broken by, in order: DE, WIN, SB.\n"),
+            "{table}"
+        );
+        let header = table.lines().find(|l| l.starts_with("No Rk")).unwrap();
+        let words: Vec<&str> = header.split_whitespace().collect();
+        assert_eq!(
+            words[words.len() - 4..],
+            ["Pts", "DE", "WIN", "SB"],
+            "{header}"
+        );
         // The row number of each player: its cell column among the others.
         let number = |p: Player| -> usize { row(table, p)[0].parse().unwrap() };
         for p in &self.seeds {
             let words = row(table, *p);
-            assert_eq!(words.len(), 4 + n + 2, "{words:?} in\n{table}");
+            assert_eq!(words.len(), 4 + n + 4, "{words:?} in\n{table}");
+            assert_eq!(
+                words[6 + n].parse::<usize>().ok(),
+                Some(self.wins(*p)),
+                "{p:?}'s wins in\n{table}"
+            );
             for o in &self.seeds {
                 let cell = &words[4 + number(*o) - 1];
                 let expected = match self.results.get(&(*p, *o)) {
@@ -106,7 +132,7 @@ impl RoundRobinTable {
                 "{p:?}'s points in\n{table}"
             );
             assert_eq!(
-                quarter_points(&words[5 + n]),
+                quarter_points(&words[7 + n]),
                 Some(self.sb_x4(*p)),
                 "{p:?}'s Sonneborn-Berger in\n{table}"
             );
@@ -142,11 +168,13 @@ pub(super) fn assert_round_robin_of_four(boards: &BTreeMap<u32, Board>) {
 /// table, every crosstable checked against the results so far.
 ///
 /// Results (seeds ann, ben, cat, dan: all rated alike, so by joining
-/// order): ann beats ben, draws cat, loses to dan; ben beats cat and dan;
-/// cat beats dan. Scores: ben 2, ann 1½, cat 1½, dan 1. Sonneborn-Berger:
-/// ann 2 (ben) + ¾ (half of cat's 1½) = 2¾; cat ¾ (half of ann's) + 1
-/// (dan) = 1¾; ben 1½ + 1 = 2½; dan 1½ (ann) = 1½. So ben first, ann
-/// second before cat on SB, dan last.
+/// order): ann beats ben, loses to cat, draws dan; ben beats cat and
+/// dan; cat draws dan. Scores: ben 2, ann 1½, cat 1½, dan 1. The
+/// default list (DE, WIN, SB) ties ann and cat on points; cat beat ann
+/// (DE: cat 1, ann 0), which decides, though ann has the higher
+/// Sonneborn-Berger (ann: 2 (ben) + ½ (half of dan's 1) = 2½; cat: 1½
+/// (ann) + ½ = 2). Both won one game (WIN). So ben first, cat second
+/// before ann on the direct encounter, dan last.
 #[test]
 fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
     let all = [ANN, BEN, CAT, DAN, FAY];
@@ -174,11 +202,11 @@ fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
     expected.check(&show(&mut s, "spring"));
     let plan = [
         ((ANN, BEN), Ending::Win(ANN)),
-        ((ANN, CAT), Ending::Draw),
-        ((ANN, DAN), Ending::Win(DAN)),
+        ((ANN, CAT), Ending::Win(CAT)),
+        ((ANN, DAN), Ending::Draw),
         ((BEN, CAT), Ending::Win(BEN)),
         ((BEN, DAN), Ending::Win(BEN)),
-        ((CAT, DAN), Ending::Win(CAT)),
+        ((CAT, DAN), Ending::Draw),
     ];
     let mut last = Vec::new();
     for (i, ((x, y), ending)) in plan.into_iter().enumerate() {
@@ -209,10 +237,18 @@ fn a_round_robin_of_four_is_played_to_the_end_by_mail() {
     }
     let table = show(&mut s, "spring");
     expected.check(&table);
-    let rank = |p: Player| row(&table, p)[0].trim_end_matches('.').to_string();
+    let rank = |p: Player| row(&table, p)[1].clone();
     assert_eq!(
-        [BEN, ANN, CAT, DAN].map(rank),
+        [BEN, CAT, ANN, DAN].map(rank),
         ["1", "2", "3", "4"].map(String::from),
+        "{table}"
+    );
+    // The direct encounter decided between cat and ann (the only tie):
+    // 1 point to 0 among them; no one else was tied when it was reached.
+    let de = |p: Player| row(&table, p)[4 + 4 + 1].clone();
+    assert_eq!(
+        [BEN, CAT, ANN, DAN].map(de),
+        ["-", "1.0", "0.0", "-"].map(String::from),
         "{table}"
     );
 

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
     assert_every_mail_within_78_columns, board_of, create_tournament, finish, install_with,
-    new_boards, pass, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG,
-    DAN, EVE, FAY,
+    new_boards, notices, pass, refusal, row, say, show, tour, Board, Ending, Player, ANN, BEN, CAT,
+    CONFIG, DAN, EVE, FAY,
 };
 
 /// A player who signs off leaves the open tournaments they joined: the
@@ -199,6 +199,53 @@ fn a_forfeit_for_silence_ending_a_round_pairs_the_next_one_in_the_timers_run() {
             .all(|b| b.white != y.black && b.black != y.black),
         "the silent player is not paired again: {round2:#?}"
     );
+    // Everyone, the silent player too, is told why they left and what
+    // becomes of their results; only those still playing hear of round 2,
+    // each of their own board or the bye.
+    let gone = format!(
+        "{} was forfeited for silence on board {}, and so leaves Chess tournament cup: \
+         their finished games stand and their boards in play are lost by forfeit (the \
+         opponent scores 1, unrated); they are paired no more.",
+        y.black.user(),
+        y.number
+    );
+    let told = |p: Player| -> Vec<String> {
+        replies
+            .iter()
+            .filter(|m| m.to == p.addr() && m.subject == "Chess tournament cup")
+            .map(|m| common::joined(&m.body))
+            .collect()
+    };
+    for p in entrants {
+        let told = told(p);
+        assert!(told.contains(&gone), "{p:?} is told {gone:?}: {told:#?}");
+        let round: Vec<&String> = told
+            .iter()
+            .filter(|t| t.contains("Round 2 of Chess tournament cup is paired."))
+            .collect();
+        if p == y.black {
+            assert!(round.is_empty(), "{round:#?}");
+            continue;
+        }
+        assert_eq!(round.len(), 1, "{p:?}: {told:#?}");
+        let mine = round2.values().find(|b| b.white == p || b.black == p);
+        let line = match mine {
+            Some(b) if b.white == p => {
+                format!(
+                    "Round 2: board {}, White against {}",
+                    b.number,
+                    b.black.user()
+                )
+            }
+            Some(b) => format!(
+                "Round 2: board {}, Black against {}",
+                b.number,
+                b.white.user()
+            ),
+            None => "Round 2: you have the bye (1 point)".to_string(),
+        };
+        assert!(round[0].contains(&line), "{line:?} in {}", round[0]);
+    }
 }
 
 /// The creator starts a round robin before it is full: it is played by
@@ -221,6 +268,38 @@ fn the_creator_starts_a_tournament_before_it_is_full() {
     assert_eq!(boards.len(), 3, "{mails:#?}");
     let rounds: BTreeSet<u32> = boards.values().map(|b| b.round).collect();
     assert_eq!(rounds, [1, 2, 3].into(), "one board a round: {boards:#?}");
+    // Each player is told their whole schedule: two boards (number,
+    // colour, opponent) and the round they sit out, which scores nothing.
+    for p in [ANN, BEN, CAT] {
+        let told = notices(&mails, p, "spring");
+        let start = told
+            .iter()
+            .find(|t| t.contains("has started: 3 players, 3 rounds."))
+            .unwrap_or_else(|| panic!("{p:?} is told of the start: {told:#?}"));
+        for b in boards.values() {
+            let line = if b.white == p {
+                format!(
+                    "Round {}: board {}, White against {}",
+                    b.round,
+                    b.number,
+                    b.black.user()
+                )
+            } else if b.black == p {
+                format!(
+                    "Round {}: board {}, Black against {}",
+                    b.round,
+                    b.number,
+                    b.white.user()
+                )
+            } else {
+                format!(
+                    "Round {}: you sit this round out (no points in a round robin)",
+                    b.round
+                )
+            };
+            assert!(start.contains(&line), "{line:?} in {start}");
+        }
+    }
     let late = tour(&mut s, "join", "spring", DAN);
     refusal(&late, DAN);
 }
@@ -263,8 +342,145 @@ fn a_round_robin_of_twelve_long_userids_fits_78_columns() {
     let board = boards.values().next().unwrap().clone();
     finish(&mut s, &board, Ending::Win(board.black));
     let table = show(&mut s, "dozen");
-    for p in &players[..12] {
-        row(&table, *p);
-    }
+    // Twelve rows, numbered 1 to 12; the names, which share their first
+    // 26 letters, may be cut (with a "~") to leave room for the
+    // tiebreaks.
+    let crosstable = table.split("Boards in play").next().unwrap();
+    let numbers: Vec<usize> = crosstable
+        .lines()
+        .filter(|l| l.contains("player_with_a_long_u"))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>(), "{table}");
     assert_every_mail_within_78_columns(&s);
+}
+
+/// A round robin player forfeited for silence before half their games
+/// were finished: every result of theirs is annulled, the board the
+/// timers forfeited included. That board's own mail says it is annulled
+/// (never "won by forfeit"), it is not rated though both had moved, and
+/// the crosstable shows `x` for it as for the rest; the board still in
+/// play is annulled by the withdrawal; everyone is told why.
+#[test]
+fn a_round_robin_forfeit_for_silence_before_half_the_games_annuls_its_own_board_too() {
+    let mut w = common::world::World::new();
+    w.config.tournaments.players_may_create = true;
+    let entrants = [ANN, BEN, CAT, DAN];
+    for p in entrants {
+        w.mail(&p.addr(), &format!("signup {} {}", p.user(), p.pw()), "");
+    }
+    w.mail(
+        &ANN.addr(),
+        &format!("chess tournament create rr ann {} roundrobin 4", ANN.pw()),
+        "",
+    );
+    for p in [BEN, CAT, DAN] {
+        w.mail(
+            &p.addr(),
+            &format!("chess tournament join rr {} {}", p.user(), p.pw()),
+            "",
+        );
+    }
+    let boards: Vec<Board> = world_new_boards(&w.replies(), "rr").into_values().collect();
+    assert_eq!(boards.len(), 6, "{boards:#?}");
+    let say = |w: &mut common::world::World, p: Player, what: &str| {
+        let line = what.replace("CREDS", &format!("{} {}", p.user(), p.pw()));
+        w.mail(&p.addr(), &line, "");
+    };
+    // The games without dan end; dan loses one (1 finished of 3).
+    for b in boards.iter().filter(|b| b.white != DAN && b.black != DAN) {
+        say(&mut w, b.black, &format!("chess resign {} CREDS", b.number));
+    }
+    let lost = boards.iter().find(|b| b.white == ANN && b.black == DAN);
+    let lost = lost.or(boards.iter().find(|b| b.black == ANN && b.white == DAN));
+    let lost = lost.unwrap().clone();
+    say(&mut w, DAN, &format!("chess resign {} CREDS", lost.number));
+    // Board x: dan White moved, his opponent answered, then dan is
+    // silent. Board y: dan Black; his opponent moves late, so dan's
+    // silence there is not yet past the limit.
+    let rest: Vec<Board> = boards
+        .iter()
+        .filter(|b| (b.white == DAN || b.black == DAN) && b.number != lost.number)
+        .cloned()
+        .collect();
+    let x = rest.iter().find(|b| b.white == DAN).unwrap().clone();
+    let y = rest.iter().find(|b| b.black == DAN).unwrap().clone();
+    say(&mut w, DAN, &format!("chess move {} CREDS e4", x.number));
+    say(
+        &mut w,
+        x.black,
+        &format!("chess move {} CREDS e5", x.number),
+    );
+    w.replies();
+    let rating = |w: &common::world::World, p: Player| -> Option<i64> {
+        w.conn
+            .query_row(
+                "SELECT rating FROM ratings WHERE game = 'chess' AND userid = ?1",
+                [p.user()],
+                |r| r.get(0),
+            )
+            .ok()
+    };
+    let before = [rating(&w, DAN), rating(&w, x.black)];
+    w.advance(chrono::Duration::days(15));
+    say(
+        &mut w,
+        y.white,
+        &format!("chess move {} CREDS d4", y.number),
+    );
+    w.replies();
+    w.advance(chrono::Duration::days(7));
+    w.ticks();
+    let replies = w.replies();
+
+    let silent = "Game annulled: dan was forfeited for silence before half their games \
+                  were finished; no result, unrated.";
+    let left = "Game annulled: dan left the tournament before half their games were \
+                finished; no result, unrated.";
+    for (b, annulled) in [(&x, silent), (&y, left)] {
+        let ended = format!("Chess Board {} finished", b.number);
+        for p in [b.white, b.black] {
+            let m = replies
+                .iter()
+                .find(|m| m.to == p.addr() && m.subject == ended)
+                .unwrap_or_else(|| panic!("{p:?} is told board {} ended: {replies:#?}", b.number));
+            let text = common::joined(&m.body);
+            assert!(text.contains(annulled), "{}", m.body);
+            assert!(!text.contains("won by"), "{}", m.body);
+        }
+    }
+    assert_eq!(
+        [rating(&w, DAN), rating(&w, x.black)],
+        before,
+        "the annulled board is not rated"
+    );
+    let gone = format!(
+        "dan was forfeited for silence on board {}, and so leaves Chess tournament rr: they \
+         left before half of their games were finished, so every result of theirs is \
+         annulled and counts for no one.",
+        x.number
+    );
+    for p in entrants {
+        assert!(
+            replies.iter().any(|m| m.to == p.addr()
+                && m.subject == "Chess tournament rr"
+                && common::joined(&m.body).contains(&gone)),
+            "{p:?} is told {gone:?}: {replies:#?}"
+        );
+    }
+    w.mail(&ANN.addr(), "chess tournament show rr", "");
+    let table = w
+        .replies()
+        .into_iter()
+        .find(|m| m.to == ANN.addr())
+        .unwrap()
+        .body;
+    let dan = row(&table, DAN);
+    let cells: Vec<&str> = dan[4..8].iter().map(String::as_str).collect();
+    assert_eq!(
+        cells.iter().filter(|c| **c == "x").count(),
+        3,
+        "every game of dan's annulled: {table}"
+    );
+    assert_eq!(dan[8], "0.0", "{table}");
 }

@@ -60,39 +60,32 @@ impl SwissRecord {
         (1..=self.rounds).filter_map(|r| self.result_x2(p, r)).sum()
     }
 
-    /// An opponent's score as Buchholz counts it (FIDE's rule for
-    /// unplayed games, as the server documents it): a round they did not
-    /// play over the board (their bye) counts as a draw.
-    fn score_for_buchholz_x2(&self, p: Player) -> u32 {
-        (1..=self.rounds)
-            .map(|r| match self.opponent(p, r) {
-                Some(_) => self.result_x2(p, r).unwrap(),
-                None => 1,
-            })
-            .sum()
-    }
-
-    /// Buchholz terms, one per round: the opponent's score, or for the
-    /// player's own bye a virtual opponent's: points before the round +
-    /// (1 - the bye's point) + ½ per round after it.
+    /// Buchholz terms, one per round (FIDE's 2024 rules, as the server
+    /// documents them): the opponent's score (no one here leaves a round
+    /// unplayed by choice, so their points as they are), or for the
+    /// player's own bye a dummy opponent with the player's own points.
     fn buchholz_terms_x2(&self, p: Player) -> Vec<u32> {
         (1..=self.rounds)
             .map(|r| match self.opponent(p, r) {
-                Some(o) => self.score_for_buchholz_x2(o),
-                None => {
-                    let before: u32 = (1..r).filter_map(|q| self.result_x2(p, q)).sum();
-                    before + (2 - self.result_x2(p, r).unwrap()) + (self.rounds - r)
-                }
+                Some(o) => self.score_x2(o),
+                None => self.score_x2(p),
             })
             .collect()
+    }
+
+    /// The rounds `p` got a win's points in: wins and the bye.
+    fn wins(&self, p: Player) -> usize {
+        (1..=self.rounds)
+            .filter(|r| self.result_x2(p, *r) == Some(2))
+            .count()
     }
 }
 
 /// A 5-player Swiss of 3 rounds by mail to the end: a bye each round (a
 /// point, never twice to one player), no pair twice, each next round
 /// paired by the very mail that ends the round's last board (and not
-/// before), the final table mailed to everyone, scores, Buchholz and
-/// Median-Buchholz checked against the FIDE rules worked out here from
+/// before), the final table mailed to everyone, scores, Buchholz Cut-1,
+/// Buchholz and wins checked against the FIDE rules worked out here from
 /// the pairings the server made.
 #[test]
 fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
@@ -169,16 +162,43 @@ fn a_swiss_of_five_over_three_rounds_is_played_to_the_end_by_mail() {
     assert_every_mail_within_78_columns(&s);
 }
 
-/// The Swiss table shows each entrant's cells (`W3+`, `B1=`, `bye`; a
-/// board in play `W3.`), points and, once every round is over, Buchholz
-/// and Median-Buchholz, as `record` gives them.
+/// The Swiss table shows, under a header naming the default tiebreaks,
+/// each entrant's cells (`W3+`, `B1=`, `bye`; a board in play `W3.`),
+/// points and, once every round is over, Buchholz Cut-1, Buchholz and
+/// the wins, as `record` gives them.
 fn check_swiss_table(table: &str, record: &SwissRecord, entrants: &[Player]) {
     let last = record.last_round();
+    // The rows in order: points and the list never rise, and a rank is
+    // shared exactly when points and the whole list are equal.
+    let mut rows: Vec<Vec<String>> = entrants.iter().map(|p| row(table, *p)).collect();
+    rows.sort_by_key(|w| w[0].parse::<usize>().unwrap());
+    for pair in rows.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let tail = |w: &Vec<String>| w[w.len() - 5..].to_vec();
+        let number = |x: &String| half_points(x).unwrap_or(0);
+        assert!(
+            (
+                number(&a[a.len() - 5]),
+                number(&a[a.len() - 4]),
+                number(&a[a.len() - 3])
+            ) >= (
+                number(&b[b.len() - 5]),
+                number(&b[b.len() - 4]),
+                number(&b[b.len() - 3])
+            ),
+            "{a:?} before {b:?} in\n{table}"
+        );
+        assert_eq!(a[1] == b[1], tail(a) == tail(b), "{a:?} {b:?} in\n{table}");
+    }
     for p in entrants {
         let words = row(table, *p);
         // No Rk Player Rtng, a cell per round so far (the rounds to come
-        // are blank), Pts Buch MBuch.
-        assert_eq!(words.len(), 4 + last as usize + 3, "{words:?} in\n{table}");
+        // are blank), Pts BH-C1 BH DE WIN.
+        assert!(
+            table.contains("\nTies are broken by, in order: BH-C1, BH, DE, WIN.\n"),
+            "{table}"
+        );
+        assert_eq!(words.len(), 4 + last as usize + 5, "{words:?} in\n{table}");
         for r in 1..=last {
             let in_play = record
                 .pending
@@ -213,23 +233,28 @@ fn check_swiss_table(table: &str, record: &SwissRecord, entrants: &[Player]) {
         }
         let n = words.len();
         assert_eq!(
-            half_points(&words[n - 3]),
+            half_points(&words[n - 5]),
             Some(record.score_x2(*p)),
             "{p:?}'s points in\n{table}"
         );
         if record.pending.is_empty() && last == record.rounds {
             let terms = record.buchholz_terms_x2(*p);
             let sum: u32 = terms.iter().sum();
-            let median = sum - terms.iter().max().unwrap() - terms.iter().min().unwrap();
+            let cut = sum - terms.iter().min().unwrap();
             assert_eq!(
-                half_points(&words[n - 2]),
+                half_points(&words[n - 4]),
+                Some(cut),
+                "{p:?}'s Buchholz Cut-1 {terms:?} in\n{table}"
+            );
+            assert_eq!(
+                half_points(&words[n - 3]),
                 Some(sum),
                 "{p:?}'s Buchholz {terms:?} in\n{table}"
             );
             assert_eq!(
-                half_points(&words[n - 1]),
-                Some(median),
-                "{p:?}'s Median-Buchholz {terms:?} in\n{table}"
+                words[n - 1].parse::<usize>().ok(),
+                Some(record.wins(*p)),
+                "{p:?}'s wins in\n{table}"
             );
         }
     }

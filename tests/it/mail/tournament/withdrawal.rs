@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use super::round_robin::{assert_round_robin_of_four, half_points};
 use super::{
-    assert_every_mail_within_78_columns, finish, install_with, mail_to, new_boards, row, say, show,
-    tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, FAY,
+    assert_every_mail_within_78_columns, finish, install_with, mail_to, new_boards, notices, row,
+    say, show, tour, Board, Ending, Player, ANN, BEN, CAT, CONFIG, DAN, FAY,
 };
 use common::Install;
 
@@ -71,6 +71,13 @@ fn a_withdrawal_before_half_the_games_annuls_every_result() {
         reply.contains("every result of theirs is annulled"),
         "the withdrawing player is told their results go: {reply}"
     );
+    let gone = "dan has withdrawn from Chess tournament early: they left before half of \
+                their games were finished, so every result of theirs is annulled and counts \
+                for no one.";
+    for p in [ANN, BEN, CAT] {
+        let told = notices(&mails, p, "early");
+        assert_eq!(told, [gone], "{p:?} is told once");
+    }
     // Dan's two boards in play end, told to both players of each.
     for opp in [BEN, CAT] {
         let b = between(&boards, opp, DAN);
@@ -173,11 +180,28 @@ fn a_swiss_withdrawal_gives_the_opponent_the_point_and_keeps_finished_games() {
         ),
     );
     let mut boards = BTreeMap::new();
+    let mut started = Vec::new();
     for p in [BEN, CAT, DAN] {
-        boards = new_boards(&tour(&mut s, "join", "mini", p), "mini", &all);
+        started = tour(&mut s, "join", "mini", p);
+        boards = new_boards(&started, "mini", &all);
     }
     let round1: Vec<Board> = boards.into_values().collect();
     assert_eq!(round1.len(), 2, "{round1:#?}");
+    for b in &round1 {
+        for (p, colour, other) in [(b.white, "White", b.black), (b.black, "Black", b.white)] {
+            let line = format!(
+                "Round 1: board {}, {colour} against {}",
+                b.number,
+                other.user()
+            );
+            let told = notices(&started, p, "mini");
+            assert!(
+                told.iter()
+                    .any(|t| t.contains("has started: 4 players, 3 rounds.") && t.contains(&line)),
+                "{p:?} is told {line:?}: {told:#?}"
+            );
+        }
+    }
     let winner = round1[0].white;
     let loser = round1[0].black;
     finish(&mut s, &round1[0], Ending::Win(winner));
@@ -234,6 +258,46 @@ fn a_swiss_withdrawal_gives_the_opponent_the_point_and_keeps_finished_games() {
         .into_iter()
         .find(|p| *p != paired.white && *p != paired.black)
         .unwrap();
+    // Every entrant still playing is told of the withdrawal and what
+    // becomes of the results, then of round 2: their board, or the bye.
+    // The quitter is told nothing of round 2.
+    let gone = format!(
+        "{} has withdrawn from Chess tournament mini: their finished games stand and \
+         their boards in play are lost by forfeit (the opponent scores 1, unrated); they \
+         are paired no more.",
+        quitter.user()
+    );
+    for p in [winner, loser, opponent] {
+        let told = notices(&mails, p, "mini");
+        assert!(told.contains(&gone), "{p:?} is told {gone:?}: {told:#?}");
+        let line = if p == bye {
+            "Round 2: you have the bye (1 point)".to_string()
+        } else if p == paired.white {
+            format!(
+                "Round 2: board {}, White against {}",
+                paired.number,
+                paired.black.user()
+            )
+        } else {
+            format!(
+                "Round 2: board {}, Black against {}",
+                paired.number,
+                paired.white.user()
+            )
+        };
+        let round = told
+            .iter()
+            .find(|t| t.contains("Round 2 of Chess tournament mini is paired."))
+            .unwrap_or_else(|| panic!("{p:?} is told of round 2: {told:#?}"));
+        assert!(round.contains(&line), "{line:?} in {round}");
+        assert_eq!(round.matches("Round 2:").count(), 1, "{round}");
+    }
+    let to_quitter = notices(&mails, quitter, "mini");
+    assert_eq!(to_quitter.len(), 1, "only the answer: {to_quitter:#?}");
+    assert!(
+        to_quitter[0].contains("their finished games stand") && !to_quitter[0].contains("Round 2"),
+        "{to_quitter:#?}"
+    );
     for (p, points) in [(winner, 2), (loser, 0), (opponent, 2), (quitter, 0)] {
         let points = points + if p == bye { 2 } else { 0 };
         let cells = row(&table, p);
@@ -256,4 +320,27 @@ fn score_column(table: &str) -> usize {
         .split_whitespace()
         .position(|w| w == "Pts")
         .unwrap_or_else(|| panic!("Pts in {header}"))
+}
+
+/// The admin withdraws a player (`admin tournament withdraw`): the
+/// player, who sent nothing, is told by mail, as is every other entrant,
+/// with what becomes of their results.
+#[test]
+fn a_player_the_admin_withdraws_is_told_and_so_is_everyone_else() {
+    let all = [ANN, BEN, CAT, DAN, FAY];
+    let mut s = install_with(CONFIG, &all);
+    let boards = started_round_robin(&mut s, "admins", &all);
+    finish(&mut s, &between(&boards, ANN, DAN), Ending::Win(ANN));
+    finish(&mut s, &between(&boards, BEN, DAN), Ending::Win(DAN));
+    let out = s.ok(&["admin", "tournament", "withdraw", "admins", "dan"]);
+    assert!(out.contains("their finished games stand"), "{out}");
+    s.poll();
+    let mails = s.take_outbox();
+    let told = "dan was withdrawn by the server admin from Chess tournament admins: their \
+                finished games stand and their boards in play are lost by forfeit (the \
+                opponent scores 1, unrated).";
+    for p in [ANN, BEN, CAT, DAN] {
+        assert_eq!(notices(&mails, p, "admins"), [told], "{p:?}: {mails:#?}");
+    }
+    assert_every_mail_within_78_columns(&s);
 }

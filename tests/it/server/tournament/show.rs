@@ -35,12 +35,30 @@ fn show_pgn_and_the_list_answer_the_sender() {
     let r = as_player(&mut w, 3, "chess tournament pgn spring");
     let body = answer_to(&r, "p3@x");
     assert_eq!(
-        body.matches("[Event \"Chess tournament spring").count(),
+        body.matches("[Event \"Chess tournament spring\"]").count(),
         6,
-        "{body}"
+        "one event for the whole tournament: {body}"
     );
     assert!(body.contains("1. e4"), "{body}");
-    assert!(body.contains("[Round \"1\"]"), "{body}");
+    for round in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"] {
+        assert_eq!(
+            body.matches(&format!("[Round \"{round}\"]")).count(),
+            1,
+            "{body}"
+        );
+    }
+    assert_eq!(body.matches("[WhiteElo \"1600\"]").count(), 6, "{body}");
+    // A board made before the ratings were stored has no Elo tags.
+    w.conn
+        .execute(
+            "UPDATE tournament_games SET white_rating = NULL, black_rating = NULL",
+            [],
+        )
+        .unwrap();
+    let r = as_player(&mut w, 3, "chess tournament pgn spring");
+    let body = answer_to(&r, "p3@x");
+    assert!(!body.contains("Elo"), "{body}");
+    assert_eq!(body.matches("[EventDate ").count(), 6, "{body}");
     let r = as_player(&mut w, 3, "chess tournament show nosuch");
     assert!(answer_to(&r, "p3@x").contains("There is no Chess tournament called nosuch"));
 }

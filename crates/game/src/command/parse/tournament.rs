@@ -53,6 +53,7 @@ impl Parser<'_> {
             rounds: None,
             options: Vec::new(),
             timers: Timers::default(),
+            tiebreaks: None,
         };
         while let Some(word) = self.next() {
             let lower = word.to_ascii_lowercase();
@@ -61,6 +62,12 @@ impl Parser<'_> {
             } else if lower == "rounds" && swiss {
                 let n = self.need()?;
                 plan.rounds = Some(self.number(n, "the number of rounds")?);
+            } else if lower == "tiebreaks" {
+                let list = self.need()?;
+                plan.tiebreaks = Some(
+                    crate::tournament::parse_tiebreaks(list)
+                        .map_err(|e| self.fail(format!("{e}.")))?,
+                );
             } else if let Some(opt) = word.strip_prefix("--") {
                 self.board_timer(word, opt, &mut plan.timers)?;
             } else if word.starts_with('-') {
@@ -74,9 +81,9 @@ impl Parser<'_> {
                 plan.options.push(self.game_option(word)?);
             } else {
                 let what = if swiss {
-                    "rounds R, a game option or a board timer (--nagtime=D ...)"
+                    "rounds R, tiebreaks LIST, a game option or a board timer (--nagtime=D ...)"
                 } else {
-                    "double, a game option or a board timer (--nagtime=D ...)"
+                    "double, tiebreaks LIST, a game option or a board timer (--nagtime=D ...)"
                 };
                 return Err(self.bad(word, what));
             }

@@ -13,7 +13,9 @@
 //! `=` draw, `-` loss, `>` forfeit win, `<` forfeit loss, `.` going on,
 //! `x` annulled), `bye` for a bye, blank for a round not played.
 //! Points and tiebreaks are decimals (`2.5`; Sonneborn-Berger to the
-//! quarter, `8.25`).
+//! quarter, `8.25`; wins a count; `-` a direct encounter that decided
+//! nothing). A header line names the tiebreaks in the order they decide;
+//! a legend after the table names each.
 //!
 //! Fitting (ruling): names take what the line leaves, at most 32
 //! columns; a longer name is cut and ends in `~`. When the columns leave
@@ -23,7 +25,8 @@
 //! cut shorter if need be, the cells), the rounds themselves split into
 //! further blocks if even that is too wide.
 
-use super::{standings, Entrant, GameResult, Kind, Record, RoundGame, Standing};
+use super::Tiebreak;
+use super::{standings, tiebreak_codes, Entrant, GameResult, Kind, Record, RoundGame, Standing};
 
 /// The widest line a crosstable has.
 pub const WIDTH: usize = 78;
@@ -32,11 +35,17 @@ const NAME_MAX: usize = 32;
 /// The narrowest name worth one block.
 const NAME_MIN: usize = 10;
 
-/// The crosstable as mail lines, each at most 78 columns:
-/// rank, name, rating, one column per opponent (round robin) or per round
-/// (Swiss: "W12+" style: colour, opponent row, result), score, tiebreaks.
-pub fn crosstable(kind: &Kind, record: &Record<'_>, names: &[&str]) -> Vec<String> {
-    let table = standings(kind, record);
+/// The crosstable as mail lines, each at most 78 columns: a header
+/// naming the tiebreaks in order, then rank, name, rating, one column
+/// per opponent (round robin) or per round (Swiss: "W12+" style: colour,
+/// opponent row, result), score, the tiebreaks of `list`.
+pub fn crosstable(
+    kind: &Kind,
+    record: &Record<'_>,
+    names: &[&str],
+    list: &[Tiebreak],
+) -> Vec<String> {
+    let table = standings(kind, record, list);
     let mut row_of = vec![0; record.entrants];
     for (i, s) in table.iter().enumerate() {
         row_of[s.entrant] = i + 1;
@@ -45,10 +54,57 @@ pub fn crosstable(kind: &Kind, record: &Record<'_>, names: &[&str]) -> Vec<Strin
         Kind::RoundRobin { double } => round_robin_cells(record, &table, *double),
         Kind::Swiss { rounds } => swiss_cells(record, &table, &row_of, *rounds),
     };
-    let grid = Grid::new(record, &table, names, cells);
-    let mut lines = grid.lay_out();
+    let grid = Grid::new(record, &table, names, cells, list);
+    let mut lines = vec![tiebreak_header(list), String::new()];
+    lines.extend(grid.lay_out());
     lines.push(String::new());
     lines.extend(legend(kind).iter().map(|l| l.to_string()));
+    lines.extend(tiebreak_legend(list));
+    lines
+}
+
+/// The header line: the tiebreaks in the order they decide.
+fn tiebreak_header(list: &[Tiebreak]) -> String {
+    if list.is_empty() {
+        return "Ties: no tiebreaks; tied players share a rank.".to_string();
+    }
+    format!(
+        "Ties are broken by, in order: {}.",
+        tiebreak_codes(list, ", ")
+    )
+}
+
+/// The names of the tiebreaks listed, in the list's order, a few to a
+/// line.
+fn tiebreak_legend(list: &[Tiebreak]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for t in list {
+        let item = format!("{}: {};", t.code(), t.name());
+        if !line.is_empty() && line.chars().count() + 1 + item.chars().count() > WIDTH {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&item);
+    }
+    if list.contains(&Tiebreak::DirectEncounter) {
+        let item = "- where DE decided nothing.";
+        if line.chars().count() + 1 + item.len() > WIDTH {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(item);
+    }
+    if let Some(l) = line.strip_suffix(';') {
+        line = format!("{l}.");
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
     lines
 }
 
@@ -193,12 +249,11 @@ fn legend(kind: &Kind) -> &'static [&'static str] {
     match kind {
         Kind::RoundRobin { .. } => &[
             "1 win, = draw, 0 loss, + - won or lost by forfeit, . to play,",
-            "x annulled. SB: Sonneborn-Berger.",
+            "x annulled.",
         ],
         Kind::Swiss { .. } => &[
             "W12+: White against row 12, won (= draw, - loss, > < won or lost",
-            "by forfeit, . going on, x annulled). Buch: Buchholz; MBuch:",
-            "Median-Buchholz (unplayed games by FIDE's virtual opponent rule).",
+            "by forfeit, . going on, x annulled).",
         ],
     }
 }
@@ -226,7 +281,13 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(record: &Record<'_>, table: &[Standing], names: &[&str], cells: Cells) -> Grid {
+    fn new(
+        record: &Record<'_>,
+        table: &[Standing],
+        names: &[&str],
+        cells: Cells,
+        list: &[Tiebreak],
+    ) -> Grid {
         let left = table
             .iter()
             .enumerate()
@@ -245,21 +306,16 @@ impl Grid {
             })
             .collect();
         let mut right_headers = vec!["Pts".to_string()];
-        right_headers.extend(
-            table
-                .first()
-                .into_iter()
-                .flat_map(|s| s.tiebreaks.iter().map(|t| t.0.to_string())),
-        );
+        right_headers.extend(list.iter().map(|t| t.code().to_string()));
         let right = table
             .iter()
             .map(|s| {
                 let mut row = vec![decimal(s.points_x2, 2)];
-                row.extend(
-                    s.tiebreaks
-                        .iter()
-                        .map(|&(name, v)| decimal(v, if name == "SB" { 4 } else { 2 })),
-                );
+                row.extend(s.tiebreaks.iter().map(|&(t, v)| match (v, t.scale()) {
+                    (None, _) => "-".to_string(),
+                    (Some(v), 1) => v.to_string(),
+                    (Some(v), scale) => decimal(v, scale),
+                }));
                 row
             })
             .collect();

@@ -60,18 +60,35 @@ fn round_robin_crosstables_fit_78_columns_for_2_to_12_players() {
                 byes: &[],
                 withdrawn: &[],
             };
-            let lines = crosstable(&Kind::RoundRobin { double }, &record, &names);
+            let kind = Kind::RoundRobin { double };
+            let lines = crosstable(&kind, &record, &names, &Tiebreak::defaults(&kind));
             assert_fits(&lines, &format!("{n} players, double {double}"));
-            // One block: a header and a row per player, then the legend.
-            assert!(lines[0].starts_with("No Rk Player"), "{}", lines[0]);
+            // The tiebreaks named, then one block: a header and a row per
+            // player, then the legend.
+            assert_eq!(lines[0], "Ties are broken by, in order: DE, WIN, SB.");
+            assert!(lines[2].starts_with("No Rk Player"), "{}", lines[2]);
+            assert!(lines[2].ends_with("  Pts DE WIN SB") || lines[2].contains("DE WIN"));
             // A name is whole or cut with a "~".
-            for line in &lines[1..=n] {
+            for line in &lines[3..n + 3] {
                 assert!(
                     names.iter().any(|name| line.contains(name)) || line.contains('~'),
                     "{line}"
                 );
             }
-            assert!(lines[n + 1].is_empty());
+            assert!(lines[n + 3].is_empty());
+            // The longest list fits too (in two blocks if need be).
+            let widest = [
+                Tiebreak::BuchholzMedian1,
+                Tiebreak::BuchholzCut1,
+                Tiebreak::SonnebornBerger,
+                Tiebreak::GamesWon,
+                Tiebreak::DirectEncounter,
+            ];
+            let lines = crosstable(&kind, &record, &names, &widest);
+            assert_fits(
+                &lines,
+                &format!("{n} players, double {double}, 5 tiebreaks"),
+            );
         }
     }
 }
@@ -107,29 +124,36 @@ fn a_forty_player_nine_round_swiss_comes_in_two_blocks_within_78_columns() {
         byes: &byes,
         withdrawn: &[],
     };
-    let lines = crosstable(&Kind::Swiss { rounds: 9 }, &record, &names);
+    let kind = Kind::Swiss { rounds: 9 };
+    let lines = crosstable(&kind, &record, &names, &Tiebreak::defaults(&kind));
     assert_fits(&lines, "40 players, 9 rounds");
+    assert_eq!(
+        lines[0],
+        "Ties are broken by, in order: BH-C1, BH, DE, WIN."
+    );
     assert!(
-        lines[0].starts_with("No Rk Player") && lines[0].ends_with("  Pts Buch MBuch"),
+        lines[2].starts_with("No Rk Player") && lines[2].ends_with("  Pts BH-C1   BH DE WIN"),
         "{}",
-        lines[0]
+        lines[2]
     );
     // The standings' rows, a blank line, the rounds' header and rows.
-    assert!(lines[n + 1].is_empty());
+    assert!(lines[n + 3].is_empty());
     assert!(
-        lines[n + 2].starts_with("No Player") && lines[n + 2].ends_with(" 9"),
+        lines[n + 4].starts_with("No Player") && lines[n + 4].ends_with(" 9"),
         "{}",
-        lines[n + 2]
+        lines[n + 4]
     );
-    assert!(lines[n + 3].contains(" W") || lines[n + 3].contains(" B"));
+    assert!(lines[n + 5].contains(" W") || lines[n + 5].contains(" B"));
 }
 
 #[test]
 fn a_round_robin_crosstable_reads_as_a_worked_example() {
     // 1 beats 2 and draws 3; 3 beats 2; the rest to play. 1 leads
-    // with 1.5 (SB: 2's 0 + half of 3's 1.5 = 0.75), 3 on 1.5 (SB:
-    // 2's 0 + half of 1's 1.5 = 0.75) shares first; 2 and 4 share
-    // third on 0, listed by seed. Columns follow the rows' numbers.
+    // with 1.5 (DE: the draw with 3, 0.5; WIN 1; SB: 2's 0 + half of
+    // 3's 1.5 = 0.75), 3 on 1.5 (DE 0.5, WIN 1, SB: 2's 0 + half of 1's
+    // 1.5 = 0.75) shares first; 2 and 4 (who have not met: DE decides
+    // nothing) share third on 0, listed by seed. Columns follow the
+    // rows' numbers.
     let games = [
         RoundGame {
             round: 1,
@@ -175,19 +199,28 @@ fn a_round_robin_crosstable_reads_as_a_worked_example() {
         byes: &[],
         withdrawn: &[],
     };
+    let kind = Kind::RoundRobin { double: false };
     let lines = crosstable(
-        &Kind::RoundRobin { double: false },
+        &kind,
         &record,
         &["alice", "bob", "carol", "dave"],
+        &Tiebreak::defaults(&kind),
     );
     assert_eq!(
-        lines[..5],
+        lines,
         [
-            "No Rk Player Rtng 1 2 3 4  Pts   SB",
-            " 1  1 alice  2100 * = 1 .  1.5 0.75",
-            " 2  1 carol  1800 = * 1 .  1.5 0.75",
-            " 3  3 bob    1950 0 0 * .  0.0  0.0",
-            " 4  3 dave   1500 . . . *  0.0  0.0",
+            "Ties are broken by, in order: DE, WIN, SB.",
+            "",
+            "No Rk Player Rtng 1 2 3 4  Pts  DE WIN   SB",
+            " 1  1 alice  2100 * = 1 .  1.5 0.5   1 0.75",
+            " 2  1 carol  1800 = * 1 .  1.5 0.5   1 0.75",
+            " 3  3 bob    1950 0 0 * .  0.0   -   0  0.0",
+            " 4  3 dave   1500 . . . *  0.0   -   0  0.0",
+            "",
+            "1 win, = draw, 0 loss, + - won or lost by forfeit, . to play,",
+            "x annulled.",
+            "DE: direct encounter; WIN: wins; SB: Sonneborn-Berger;",
+            "- where DE decided nothing.",
         ]
     );
 }
@@ -219,7 +252,12 @@ fn a_history_naming_unknown_entrants_or_missing_names_does_not_panic() {
         Kind::RoundRobin { double: false },
         Kind::Swiss { rounds: 2 },
     ] {
-        let lines = crosstable(&kind, &record, &["only-one-name"]);
+        let lines = crosstable(
+            &kind,
+            &record,
+            &["only-one-name"],
+            &Tiebreak::defaults(&kind),
+        );
         assert!(lines.iter().any(|l| l.contains(" ? ")), "{lines:?}");
         assert_fits(&lines, "unknown entrants");
     }

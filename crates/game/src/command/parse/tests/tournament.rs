@@ -31,6 +31,27 @@ fn tournament_create_reads_kind_size_and_its_options() {
     );
     assert_eq!(plan.options, ["lenient"]);
     assert_eq!(plan.timers.nag_days, Some(3));
+    assert_eq!(plan.tiebreaks, None, "the system's default");
+    let p = parse_line(
+        "chess tournament create spring alice secret roundrobin 6 tiebreaks sb,De,BH-c1",
+    )
+    .unwrap();
+    let Command::Game {
+        command:
+            GameCommand::Tournament(TournamentCommand::Act {
+                action: TournamentAction::Create(Ok(plan)),
+                ..
+            }),
+        ..
+    } = p.command
+    else {
+        panic!("{:?}", p.command)
+    };
+    use crate::tournament::Tiebreak::*;
+    assert_eq!(
+        plan.tiebreaks,
+        Some(vec![SonnebornBerger, DirectEncounter, BuchholzCut1])
+    );
 }
 
 #[test]
@@ -51,6 +72,19 @@ fn tournament_create_words_that_do_not_fit_are_left_for_the_server_to_refuse() {
         (
             "chess tournament create spring alice secret roundrobin 8 --nagtime=0",
             "at least one day",
+        ),
+        (
+            "chess tournament create spring alice secret roundrobin 8 tiebreaks DE,XYZ",
+            "each one of DE, WIN, WON, SB, BH, BH-C1, BH-M1",
+        ),
+        (
+            "chess tournament create spring alice secret roundrobin 8 tiebreaks SB,WIN,sb",
+            "SB is listed twice",
+        ),
+        (
+            "chess tournament create spring alice secret swiss 8 rounds 3 tiebreaks \
+             DE,WIN,WON,SB,BH,BH-C1",
+            "at most 5 tiebreaks",
         ),
     ] {
         let p = parse_line(line).unwrap();
