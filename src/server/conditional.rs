@@ -24,12 +24,12 @@
 //!   through `move` (same checks, same mails); the rest is kept.
 //! - `queue` and a tree exclude each other: the later replaces the
 //!   earlier, and its answer says so.
-//! - A draw offer (by either player) clears both players' trees on the
-//!   board, and so does an undo asked for (the board may go back under the
-//!   lines), each owner told in their own mail; an accepted undo and the
-//!   end of the game clear them too (with the
-//!   pending moves, `store::clear_pending_moves`); a board deleted takes
-//!   its trees with it.
+//! - An accepted undo clears both players' trees on the board (the board
+//!   goes back under the lines), each owner told in their own mail
+//!   (`play::clear_trees_on_takeback`); an undo asked for, a draw offer and
+//!   their rejection leave them. The end of the game clears them too (with
+//!   the pending moves, `store::clear_pending_moves`); a board deleted
+//!   takes its trees with it.
 //! - The answers to `if` (added, listed, cancelled) go to the player
 //!   alone: to the sender when it is one of the player's confirmed
 //!   addresses, else to those addresses. A line added or cancelled is

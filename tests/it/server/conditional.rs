@@ -311,7 +311,7 @@ fn queue_and_a_tree_replace_each_other_and_say_so() {
 }
 
 #[test]
-fn an_undo_and_a_resignation_clear_trees_and_a_draw_offer_does_not() {
+fn an_accepted_undo_and_a_resignation_clear_trees_and_a_request_or_a_draw_offer_does_not() {
     let mut w = world("chess");
     w.mail("b@x", "chess if 101 bob pb e4 e5 Nf3 Nc6", "");
     w.mail("a@x", "chess move 101 alice pa propose", "");
@@ -326,21 +326,29 @@ fn an_undo_and_a_resignation_clear_trees_and_a_draw_offer_does_not() {
     w.mail("a@x", "chess move 101 alice pa accept", "");
     assert_eq!(plies(&w, "chess"), ["e4"]);
     assert!(tree(&w, "chess", Color::Black).is_empty());
-    // An undo asked for clears the trees at once, and says so.
+    // An undo asked for leaves the trees, and so does its rejection.
     w.mail("b@x", "chess move 101 bob pb e5", "");
     w.mail("a@x", "chess if 101 alice pa Nf3 Nc6 Bb5", "");
     assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
     w.replies();
     w.mail("b@x", "chess move 101 bob pb undo", "");
     let r = w.replies();
+    assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
+    assert!(r.iter().all(|m| !m.body.contains("cleared")), "{r:#?}");
+    w.mail("a@x", "chess move 101 alice pa reject", "");
+    assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
+    w.replies();
+    // Accepted, it clears them, and the owner alone is told.
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    w.mail("a@x", "chess move 101 alice pa accept", "");
+    let r = w.replies();
+    assert_eq!(plies(&w, "chess"), ["e4"]);
     assert!(tree(&w, "chess", Color::White).is_empty());
-    assert!(to(&r, "a@x")
-        .iter()
-        .any(|m| common::joined(&m.body).contains("cleared by the request to take back a ply")));
+    assert!(to(&r, "a@x").iter().any(|m| common::joined(&m.body)
+        .contains("Your conditional moves on this board were cleared, as plies were taken back.")));
     assert!(to(&r, "b@x")
         .iter()
         .all(|m| !m.body.contains("conditional")));
-    w.mail("a@x", "chess move 101 alice pa reject", "");
     w.mail("b@x", "chess if 101 bob pb Nc6 Bb5 a6", "");
     assert_eq!(tree(&w, "chess", Color::Black), ["Bb5 a6"]);
     w.mail("b@x", "chess resign 101 bob pb", "");

@@ -4,7 +4,8 @@
 //! `(Cond)`; deviations clearing the tree and telling only its owner; the
 //! opponent and observers never seeing a tree; clashes, bounds, illegal
 //! plies and wrong passwords refused with nothing stored; list and cancel;
-//! queue and tree replacing each other; draw offers, undo and resignation
+//! queue and tree replacing each other; draw offers and undo requests
+//! leaving the tree, an accepted undo and resignation
 //! clearing the tree; Double Chess castling, Shadow Chess reveals and
 //! Zelig; a tree answer applied once across a kill. Every mail the server
 //! sends here is checked to stay within 78 columns.
