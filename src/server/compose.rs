@@ -508,6 +508,7 @@ impl<'a> BoardView<'a> {
             board: self.row.board,
             userid: userid.to_string(),
             ply: self.plies.last().map_or(0, |p| p.ply),
+            to_move: self.to_act() == userid,
         }))
     }
 

@@ -38,6 +38,8 @@
 //!   `multiple` mail of fifty lines stays within the reply bound; `list`
 //!   answers with the board mail, the tree under the move list. The
 //!   player's own board mails show their tree there; nobody else's does.
+//!   These answers take a reply as a board mail does (see
+//!   `Owner::owner_mails`).
 
 use super::loaded::Loaded;
 use super::play;
@@ -318,18 +320,28 @@ impl Owner<'_, '_> {
             self.loaded.row.board
         );
         let body = self.ctx.server.notice_body(text)?;
-        Ok(self.owner_mails(subject, body))
+        self.owner_mails(subject, body)
     }
 
     /// The mails to the player alone: to the sender when it is one of
     /// their confirmed addresses, else to those addresses.
-    fn owner_mails(&self, subject: String, body: String) -> Vec<Reply> {
+    ///
+    /// Ruling: they take a reply as the player's board mails do (same
+    /// token, same `#N` guard, unless the player set `noreply`): a reply to
+    /// the answer to `if` is read as a reply to the board, so another line
+    /// (`if c5 Nc3`), `if list`, a queued move or a move may follow by
+    /// reply.
+    fn owner_mails(&self, subject: String, body: String) -> Handled<Vec<Reply>> {
         let user = self.user;
+        let key = self
+            .loaded
+            .view(self.game, vec![])
+            .reply_key(self.ctx, &user.userid)?;
         let own = self.ctx.sender.filter(|s| {
             user.confirmed_addresses()
                 .any(|a| a.eq_ignore_ascii_case(s))
         });
-        match own {
+        let mut mails = match own {
             Some(sender) => vec![Reply {
                 to: sender.to_string(),
                 subject,
@@ -338,7 +350,11 @@ impl Owner<'_, '_> {
                 codes: Vec::new(),
             }],
             None => Reply::to_user(user, &subject, &body),
+        };
+        for mail in &mut mails {
+            mail.reply_key = key.clone();
         }
+        Ok(mails)
     }
 
     /// A board mail to the player alone with `news` under the status line
@@ -348,6 +364,6 @@ impl Owner<'_, '_> {
         let view = self.loaded.view(self.game, vec![news]);
         let drawing = ctx.drawing_of(&user.userid, self.game.name())?;
         let body = view.body_for(ctx, drawing, &user.userid)?;
-        Ok(self.owner_mails(view.subject(), body))
+        self.owner_mails(view.subject(), body)
     }
 }

@@ -18,6 +18,7 @@ mod answering;
 mod clearing;
 mod crash;
 mod entering;
+mod mails;
 mod privacy;
 mod variants;
 
