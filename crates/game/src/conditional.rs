@@ -249,9 +249,21 @@ impl Tree {
     /// by every line below them on one line, the branches under it two
     /// columns further in, a line too long wrapped under itself.
     pub fn draw(&self, indent: usize, width: usize) -> Vec<String> {
+        self.draw_with(indent, width, &|line, k, _| line[k].notation.clone())
+    }
+
+    /// [`Tree::draw`] with each ply written by `word(line, k, row_start)`:
+    /// ply `k` of `line` (the whole line from the tree's start, so a move
+    /// number can be worked out), `row_start` when it begins a drawn row.
+    pub fn draw_with(
+        &self,
+        indent: usize,
+        width: usize,
+        word: &dyn Fn(&[Step], usize, bool) -> String,
+    ) -> Vec<String> {
         let lines: Vec<&[Step]> = self.lines.iter().map(|l| l.as_slice()).collect();
         let mut out = Vec::new();
-        draw_branches(&lines, indent, width, &mut out);
+        draw_branches(&lines, 0, indent, width, word, &mut out);
         out
     }
 }
@@ -264,23 +276,30 @@ fn common_beginning(a: &[Step], b: &[Step]) -> usize {
         .count()
 }
 
-/// Draw lines that start at one point: each group of lines with the same
-/// first ply as one drawn line (as far as they all go alike), then its
-/// branches under it.
-fn draw_branches(lines: &[&[Step]], indent: usize, width: usize, out: &mut Vec<String>) {
+/// Draw lines that go alike up to ply `at`: each group of lines with the
+/// same ply there as one drawn line (as far as they all go alike), then
+/// its branches under it.
+fn draw_branches(
+    lines: &[&[Step]],
+    at: usize,
+    indent: usize,
+    width: usize,
+    word: &dyn Fn(&[Step], usize, bool) -> String,
+    out: &mut Vec<String>,
+) {
     let mut firsts: Vec<&str> = Vec::new();
     for l in lines {
-        if !firsts.contains(&l[0].notation.as_str()) {
-            firsts.push(&l[0].notation);
+        if !firsts.contains(&l[at].notation.as_str()) {
+            firsts.push(&l[at].notation);
         }
     }
     for first in firsts {
         let group: Vec<&[Step]> = lines
             .iter()
             .copied()
-            .filter(|l| l[0].notation == first)
+            .filter(|l| l[at].notation == first)
             .collect();
-        let mut shared = 1;
+        let mut shared = at + 1;
         while group.iter().all(|l| l.len() > shared)
             && group
                 .iter()
@@ -288,18 +307,12 @@ fn draw_branches(lines: &[&[Step]], indent: usize, width: usize, out: &mut Vec<S
         {
             shared += 1;
         }
-        let words: Vec<&str> = group[0][..shared]
-            .iter()
-            .map(|s| s.notation.as_str())
-            .collect();
+        let words: Vec<String> = (at..shared).map(|k| word(group[0], k, k == at)).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         wrap_words(&words, indent, width, out);
-        let rest: Vec<&[Step]> = group
-            .iter()
-            .map(|l| &l[shared..])
-            .filter(|l| !l.is_empty())
-            .collect();
+        let rest: Vec<&[Step]> = group.iter().copied().filter(|l| l.len() > shared).collect();
         if !rest.is_empty() {
-            draw_branches(&rest, indent + 2, width, out);
+            draw_branches(&rest, shared, indent + 2, width, word, out);
         }
     }
 }

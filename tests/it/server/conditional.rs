@@ -120,7 +120,7 @@ fn a_deviation_clears_the_tree_and_only_its_owner_is_told() {
     let last = &r.last().unwrap().body;
     // The tree drawn: shared beginnings once, branches indented.
     assert!(
-        last.contains("  e4 e5\n    Nf3 Nc6\n    Bc4 Bc5\n  d4 d5\n"),
+        last.contains("  1. e4 e5\n    2. Nf3 Nc6\n    2. Bc4 Bc5\n  1. d4 d5\n"),
         "{last}"
     );
     w.mail("a@x", "chess move 101 alice pa e4", "");
@@ -239,7 +239,7 @@ fn on_the_players_own_turn_the_first_ply_is_played_as_move_plays_it() {
         "{}",
         alice.body
     );
-    assert!(alice.body.contains("  d5 d4 Nf6 c4"), "{}", alice.body);
+    assert!(alice.body.contains("  1...d5 2. d4 Nf6 3. c4"), "{}", alice.body);
     let bob = one(&r, "b@x");
     assert!(!bob.body.contains("conditional"), "{}", bob.body);
     assert!(!bob.body.contains("Nf6"), "{}", bob.body);
@@ -260,7 +260,7 @@ fn list_and_cancel_of_all_or_one_branch_answer_the_owner_alone() {
     assert_eq!(r.len(), 1, "{r:#?}");
     assert!(r[0]
         .body
-        .contains("  e4 e5\n    Nf3 Nc6\n    Bc4 Nf6\n  d4 d5"));
+        .contains("  1. e4 e5\n    2. Nf3 Nc6\n    2. Bc4 Nf6\n  1. d4 d5"));
     w.mail("b@x", "chess if 101 bob pb cancel e2e4 e5 Bf1c4", "");
     let r = w.replies();
     assert_eq!(r.len(), 1);
