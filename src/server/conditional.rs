@@ -10,8 +10,9 @@
 //!   commas or semicolons. Each ply must be legal where the line reaches;
 //!   the refusal names the ply of the line, the ply of the game it would
 //!   be, and the rules' reason as `move` words it (the legal moves
-//!   listed). The plies are kept in the game's own notation, as the move
-//!   list writes them.
+//!   listed); a ply after the first is shown on the board the line reaches
+//!   there (`LineRefused`). The plies are kept in the game's own notation,
+//!   as the move list writes them.
 //! - Whoever must act on each ply is the rules' answer: on the
 //!   opponent's turn the line starts with their ply; a pending Shadow
 //!   reveal is the ply of whoever must decide it. A line may name it where
@@ -60,9 +61,6 @@ pub(crate) fn run(
     who: &Credentials,
     what: &Conditional,
 ) -> Handled<Vec<Reply>> {
-    let on = |sentence: String| -> super::Failure {
-        Refusal::new(sentence).on(game.name(), Some(number)).into()
-    };
     let Seated { loaded, user, seat } = seat(ctx, game, number, who, None)?;
     let owner = Owner {
         ctx,
@@ -75,9 +73,40 @@ pub(crate) fn run(
         Conditional::List => owner.list(),
         Conditional::Cancel(moves) => owner.cancel(moves),
         Conditional::Add(moves) => {
-            let line =
-                read_line(loaded.position.as_ref(), seat, loaded.played, moves).map_err(&on)?;
+            let line = match read_line(loaded.position.as_ref(), seat, loaded.played, moves) {
+                Ok(line) => line,
+                Err(refused) => {
+                    let mut refusal = Refusal::new(refused.sentence).on(game.name(), Some(number));
+                    if let Some(there) = refused.there {
+                        let drawing = ctx.drawing_of(&user.userid, game.name())?;
+                        refusal = refusal.drawn(game::render::board(&there.diagram(), drawing));
+                    }
+                    return Err(refusal.into());
+                }
+            };
             add(ctx, game, who, owner, line)
+        }
+    }
+}
+
+/// A line refused: the sentence, and the position where its ply fails
+/// when that is not the board as it stands.
+///
+/// Ruling: a ply refused deep in a line is shown on the board the line
+/// reaches there, drawn as the player's board mails draw it (their size
+/// and side, and what the rules show every reader, so nothing of a Shadow
+/// Chess board that the board mail would not show), and the sentence says
+/// so; a first ply refused is shown on the board now, as `move` shows it.
+struct LineRefused {
+    sentence: String,
+    there: Option<Box<dyn Position>>,
+}
+
+impl LineRefused {
+    fn new(sentence: String) -> LineRefused {
+        LineRefused {
+            sentence,
+            there: None,
         }
     }
 }
@@ -90,11 +119,11 @@ fn read_line(
     owner: Color,
     played: u32,
     moves: &[String],
-) -> Result<Line, String> {
+) -> Result<Line, LineRefused> {
     // Each ply is a word at least; more words than twice the bound are
     // refused before any is read.
     if moves.len() > 2 * MAX_CONDITIONAL_PLIES {
-        return Err(too_long(moves.len()));
+        return Err(LineRefused::new(too_long(moves.len())));
     }
     let mut position = position.clone_box();
     let mut line = Vec::new();
@@ -129,17 +158,35 @@ fn read_line(
                 continue;
             }
         }
-        return Err(format!(
+        let mut sentence = format!(
             "Ply {} of your line, {word} (which would be ply {} of the game), cannot be played there: {}",
             line.len() + 1,
             played as usize + line.len() + 1,
             move_refusal(&refused)
+        );
+        if line.is_empty() {
+            return Err(LineRefused::new(sentence));
+        }
+        sentence.push_str(&format!(
+            " The board below is as your line leaves it after {}.",
+            written(&line)
         ));
+        return Err(LineRefused {
+            sentence,
+            there: Some(position),
+        });
     }
     if line.len() > MAX_CONDITIONAL_PLIES {
-        return Err(too_long(line.len()));
+        return Err(LineRefused::new(too_long(line.len())));
     }
     Ok(line)
+}
+
+/// A line's plies in the game's notation, one space apart (an open
+/// decision as `(decision)`).
+fn written(line: &[Step]) -> String {
+    let plies: Vec<&str> = line.iter().map(|s| s.notation.as_str()).collect();
+    plies.join(" ")
 }
 
 /// Play `word` on `position`, or `word` and `next` as one move (`reveal
@@ -192,8 +239,7 @@ fn add(
     let number = loaded.row.board;
     let id = store::BoardId::new(game.name(), number);
     let mut tree = current_tree(ctx, loaded, seat)?;
-    let written: Vec<&str> = line.iter().map(|s| s.notation.as_str()).collect();
-    let written = written.join(" ");
+    let written = written(&line);
     // An open decision of the player's own is theirs to send: the line
     // then waits for it, as on the opponent's turn.
     let first = line

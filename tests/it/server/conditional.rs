@@ -239,7 +239,11 @@ fn on_the_players_own_turn_the_first_ply_is_played_as_move_plays_it() {
         "{}",
         alice.body
     );
-    assert!(alice.body.contains("  1...d5 2. d4 Nf6 3. c4"), "{}", alice.body);
+    assert!(
+        alice.body.contains("  1...d5 2. d4 Nf6 3. c4"),
+        "{}",
+        alice.body
+    );
     let bob = one(&r, "b@x");
     assert!(!bob.body.contains("conditional"), "{}", bob.body);
     assert!(!bob.body.contains("Nf6"), "{}", bob.body);

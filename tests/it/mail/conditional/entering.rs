@@ -142,11 +142,56 @@ fn an_illegal_ply_is_refused_naming_it_with_the_legal_moves_there() {
         said.contains("the knight on f3 can move to"),
         "the legal moves there, as a move refusal gives them: {said}"
     );
-    // The opponent's ply too.
+    // The board shown is the one the line reaches, not the board now.
+    assert!(
+        said.contains("The board below is as your line leaves it after e5 Nf3 Nc6."),
+        "{said}"
+    );
+    let rank = |body: &str, r: &str| -> String {
+        body.lines()
+            .find(|l| l.starts_with(&format!("  {r} |")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        rank(&err.body, "5"),
+        "  5 |:::|   |:::|   |*P*|   |:::|   |  5",
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        rank(&err.body, "3"),
+        "  3 |:::|   |:::|   |:::| N |:::|   |  3",
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        rank(&err.body, "6"),
+        "  6 |   |:::|*N*|:::|   |:::|   |:::|  6"
+    );
+    // A board flipped by `set ... flip` is drawn so here too.
+    round(&mut s, ALICE, "chess set alice apw flip", "");
+    let err = private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Nf5 a6"), ALICE);
+    let (r5, r4) = (
+        err.body.find("  5 |   |:::|   |*P*|"),
+        err.body.find("  4 |"),
+    );
+    assert!(
+        r5.is_some() && r4 < r5,
+        "rank 5 below rank 4:\n{}",
+        err.body
+    );
+    // The opponent's first ply: shown on the board now.
     let err = private_to(&cond(&mut s, "chess", "alice", "Ke7 Nf3"), ALICE);
     let said = message_of(&err);
     assert!(said.contains("Ke7"), "{said}");
     assert!(said.contains("the king on e8 has no legal move"), "{said}");
+    assert!(!said.contains("The board below"), "{said}");
+    assert!(
+        !err.body.contains("*P*|   |:::|   |  5"),
+        "the board now: {}",
+        err.body
+    );
     assert_eq!(
         held_lines(&s, "chess"),
         0,

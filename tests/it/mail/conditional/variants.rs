@@ -132,3 +132,38 @@ fn a_zelig_tree_mates_with_a_zelig_and_the_end_clears_the_tree() {
     }
     assert_eq!(held_lines(&s, "zelig"), 0, "the end of the game clears it");
 }
+
+/// The board as drawn in a mail: from the first file header to the last.
+fn grid(body: &str) -> Vec<String> {
+    let lines: Vec<&str> = body.lines().collect();
+    let header = |l: &&str| l.trim_start().starts_with("a   b");
+    let first = lines.iter().position(header).expect("a board");
+    let last = lines.iter().rposition(header).unwrap();
+    lines[first..=last].iter().map(|l| l.to_string()).collect()
+}
+
+/// A Shadow Chess line refused deep in: the board shown is the one the
+/// line reaches, reveal and all, drawn as the board mail would draw it
+/// once those plies are played.
+#[test]
+fn a_shadow_line_refused_deep_in_shows_the_board_it_reaches() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    let line = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Kh5/e1e2";
+    let err = private_to(&cond(&mut s, "shadowchess", "alice", line), ALICE);
+    assert_eq!(err.subject, "Shadow Chess Board 101 Error", "{}", err.body);
+    let said = message_of(&err);
+    assert!(said.contains("Ply 5 of your line"), "{said}");
+    assert!(
+        said.contains(
+            "The board below is as your line leaves it after d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6."
+        ),
+        "{said}"
+    );
+    assert_eq!(held_lines(&s, "shadowchess"), 0);
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    play(&mut s, "shadowchess", "alice", "exd5/d2d3");
+    play(&mut s, "shadowchess", "bob", "reveal d6");
+    let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
+    assert_eq!(grid(&err.body), grid(&one(&mails, ALICE).body));
+}
