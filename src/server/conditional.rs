@@ -20,7 +20,11 @@
 //!   choice that allows it, and the tree waits there for the decision,
 //!   whatever it is (`game::conditional`'s open step). A tree plays its
 //!   owner's plies only (their own reveals when the line names them),
-//!   never the opponent's and never an open decision.
+//!   never the opponent's and never an open decision. Where one line names
+//!   the opponent's decision and another leaves it open, the named one
+//!   wins when that decision is made, the open one follows any other, and
+//!   the answer to `if` says so; the owner's own decision named in one
+//!   line and open in another is refused as a clash.
 //! - On the player's own turn the line's first ply is played at once
 //!   through `move` (same checks, same mails); the rest is kept.
 //! - `queue` and a tree exclude each other: the later replaces the
@@ -246,6 +250,7 @@ fn add(
         .first()
         .filter(|s| s.mine && !s.is_open())
         .map(|s| s.notation.clone());
+    let overlap = tree.overlap(&line);
     let added = tree
         .add(line, MAX_CONDITIONAL_PLIES, MAX_CONDITIONAL_LINES)
         .map_err(|e| Refusal::new(e.to_string()).on(game.name(), Some(number)))?;
@@ -266,6 +271,12 @@ fn add(
             game.name()
         ),
     };
+    if let Some((after, named)) = overlap {
+        news.push_str(&format!(
+            " After {}, {named} follows your line that names it, and any other decision your line that leaves it open.",
+            after.join(" ")
+        ));
+    }
     if let Some(q) = queued {
         news.push_str(&format!(" This replaces your queued move {}.", q.notation));
     }

@@ -26,6 +26,13 @@
 //!   is; its owner's next ply waits for it, as a queued move does. A
 //!   decision the line names is a ply like any other: the opponent's is
 //!   matched, the owner's is played.
+//! - A line that names the opponent's decision (`reveal d5`) and one that
+//!   leaves the same decision open are two branches, and the named one
+//!   wins: when that decision is made, only the lines that name it are
+//!   followed; any other decision follows the open one (an "otherwise").
+//!   [`Tree::overlap`] finds such a pair, so the player can be told. The
+//!   owner's own decision named in one line and left open in another is
+//!   a clash (the tree would both play it and wait for it).
 //! - Cancelling a beginning drops every whole line that begins with it
 //!   (their shared plies too, unless another line still holds them).
 
@@ -57,11 +64,6 @@ impl Step {
 
     pub fn is_open(&self) -> bool {
         self.notation == ANY_DECISION
-    }
-
-    /// Whether the ply `played` (a decision when `decision`) is this step.
-    fn matches(&self, played: &str, decision: bool) -> bool {
-        self.notation == played || (decision && self.is_open())
     }
 }
 
@@ -116,6 +118,14 @@ impl fmt::Display for Refused {
                 f,
                 "You hold {max} conditional lines on this board already, the most a player may; cancel some first."
             ),
+            Refused::Clash { after, held, new } if held == ANY_DECISION || new == ANY_DECISION => {
+                let named = if held == ANY_DECISION { new } else { held };
+                let after = after.join(" ");
+                write!(
+                    f,
+                    "After {after} one of your lines leaves your own decision open (you send it yourself) and another names it ({named}); a tree cannot do both: write both alike, or cancel {after} first."
+                )
+            }
             Refused::Clash { after, held, new } if after.is_empty() => write!(
                 f,
                 "Your conditional moves already start with your move {held}, not {new}; cancel {held} first."
@@ -224,7 +234,11 @@ impl Tree {
     /// (or with an open decision), or clear the tree.
     pub fn advance(&mut self, played: &str, decision: bool) -> Advance {
         let before = self.lines.len();
-        self.lines.retain(|l| l[0].matches(played, decision));
+        // A decision some line names is followed by those lines alone;
+        // the lines that left it open follow any other (module rulings).
+        let named = self.lines.iter().any(|l| l[0].notation == played);
+        self.lines
+            .retain(|l| l[0].notation == played || (decision && !named && l[0].is_open()));
         if self.lines.is_empty() && before > 0 {
             return Advance::Unexpected;
         }
@@ -233,6 +247,22 @@ impl Tree {
         }
         self.lines.retain(|l| !l.is_empty());
         Advance::Expected
+    }
+
+    /// Where `line` and a held line part at a decision of the opponent's
+    /// that one names and the other leaves open: the plies before it and
+    /// the decision named (the named one wins there, see the module's
+    /// rulings).
+    pub fn overlap(&self, line: &[Step]) -> Option<(Vec<String>, String)> {
+        self.lines.iter().find_map(|held| {
+            let k = common_beginning(held, line);
+            let (h, l) = (held.get(k)?, line.get(k)?);
+            (!l.mine && h.is_open() != l.is_open()).then(|| {
+                let named = if h.is_open() { l } else { h };
+                let after = line[..k].iter().map(|s| s.notation.clone()).collect();
+                (after, named.notation.clone())
+            })
+        })
     }
 
     /// The owner's ply the tree plays next, when the next ply is theirs.
@@ -470,6 +500,60 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.advance("a3", false), Advance::Unexpected);
+    }
+
+    #[test]
+    fn a_named_decision_wins_over_one_left_open() {
+        let open = vec![
+            Step::new("exd5", true),
+            Step::any_decision(false),
+            Step::new("Nf3", true),
+        ];
+        let named = vec![
+            Step::new("exd5", true),
+            Step::new("reveal d6", false),
+            Step::new("Nc3", true),
+        ];
+        let mut t = Tree::default();
+        t.add(open.clone(), 20, 50).unwrap();
+        assert_eq!(
+            t.overlap(&named),
+            Some((vec!["exd5".into()], "reveal d6".into()))
+        );
+        assert_eq!(t.add(named.clone(), 20, 50), Ok(Added::New));
+        let mut other = t.clone();
+        // The named decision: its line alone.
+        assert_eq!(t.advance("exd5", false), Advance::Expected);
+        assert_eq!(t.advance("reveal d6", true), Advance::Expected);
+        assert_eq!(t.answer(), Some("Nc3"));
+        assert_eq!(t.lines().len(), 1);
+        // Any other: the open line.
+        other.advance("exd5", false);
+        assert_eq!(other.advance("reveal e7", true), Advance::Expected);
+        assert_eq!(other.answer(), Some("Nf3"));
+        // The owner's own decision named and left open: a clash.
+        let mut own = Tree::default();
+        own.add(
+            vec![
+                Step::new("exd5", false),
+                Step::any_decision(true),
+                Step::new("Nf6", true),
+            ],
+            20,
+            50,
+        )
+        .unwrap();
+        let e = own
+            .add(
+                vec![Step::new("exd5", false), Step::new("reveal d6", true)],
+                20,
+                50,
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("leaves your own decision open"),
+            "{e}"
+        );
     }
 
     #[test]

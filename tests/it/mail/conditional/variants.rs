@@ -167,3 +167,37 @@ fn a_shadow_line_refused_deep_in_shows_the_board_it_reaches() {
     let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
     assert_eq!(grid(&err.body), grid(&one(&mails, ALICE).body));
 }
+
+/// One line names bob's reveal, another leaves it open: both are held,
+/// the answer says which wins, and the named one is followed when that
+/// reveal is made, the open one for any other.
+#[test]
+fn a_named_reveal_wins_over_a_line_that_leaves_it_open() {
+    for (reveal, answer) in [("reveal d6", "Nc3/b1c3"), ("reveal e7", "Nf3/g1f3")] {
+        let mut s = board("shadowchess");
+        play(&mut s, "shadowchess", "alice", "e4/e2e3");
+        let open = "d5/d7d6 exd5/d2d3 Nf6/g8f6 Nf3/g1f3";
+        let named = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Nc3/b1c3";
+        let first = private_to(&cond(&mut s, "shadowchess", "alice", open), ALICE);
+        assert!(!first.subject.contains("Error"), "{}", first.body);
+        let second = private_to(&cond(&mut s, "shadowchess", "alice", named), ALICE);
+        let said = joined(&second.body);
+        assert!(!second.subject.contains("Error"), "{said}");
+        assert!(
+            said.contains(
+                "After d5/d7d6 exd5/d2d3, reveal d6 follows your line that names it, and any other decision your line that leaves it open."
+            ),
+            "{said}"
+        );
+        assert_eq!(held_lines(&s, "shadowchess"), 2);
+        play(&mut s, "shadowchess", "bob", "d5/d7d6");
+        play(&mut s, "shadowchess", "bob", reveal);
+        let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
+        let bobs = one(&mails, BOB);
+        assert!(
+            bobs.body.contains(&format!("{answer} (Cond)")),
+            "{reveal}: {}",
+            bobs.body
+        );
+    }
+}
