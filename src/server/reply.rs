@@ -8,7 +8,8 @@
 //! `Server::queue_grouped`).
 //!
 //! Sending: every board mail to a player of an active board (a turn, a new
-//! board, a reminder, `show` of the board now, the answers to their `if`)
+//! board, a reminder, `show` of the board now, the answers to their `if`
+//! and `queue`)
 //! carries the Message-ID
 //! `<t.TOKEN@domain>`: TOKEN is 160 random bits from the OS in hex, the
 //! domain is that of `[server] address`. The server keeps only a SHA-256 of
@@ -268,10 +269,10 @@ fn board_mail_subject(subject: &str) -> Option<(&'static dyn rules::Game, u32)> 
 /// the mail program left it out. A Message-ID of ours: the board is over;
 /// or the sender, a player of the board, set `noreply` for the game; or
 /// that mail takes no replies (only a board mail to a player of a board in
-/// play does, and the answers to their `if`; not an observer's or a
-/// sender's copy, a historic view, a chat, a record, a preview or an
-/// error about a Subject command). Only other ids: the mail answered is
-/// not one of ours.
+/// play does, and the answers to their `if` and `queue`; not an
+/// observer's or a sender's copy, a historic view, a chat, a record, a
+/// preview or an error about a Subject command). Only other ids: the mail
+/// answered is not one of ours.
 fn no_token(
     conn: &rusqlite::Connection,
     replied_to: &[String],

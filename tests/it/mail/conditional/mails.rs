@@ -164,3 +164,29 @@ fn after_a_move_the_mover_is_told_it_is_not_their_turn() {
     play(&mut s, "chess", "bob", "e5");
     assert_eq!(plies(&s, "chess"), 3);
 }
+
+/// The answer to `queue` is a board mail to the player alone: it takes a
+/// reply as their board mails do.
+#[test]
+fn a_reply_to_the_answer_to_queue_is_read_as_a_reply_to_the_board() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    let mails = round(&mut s, ALICE, "chess queue 101 alice apw Nf3", "");
+    let queued = private_to(&mails, ALICE);
+    assert!(!queued.subject.contains("Error"), "{}", queued.body);
+    assert!(
+        queued.header("Message-ID").unwrap().starts_with("<t."),
+        "{}",
+        queued.raw
+    );
+    assert!(
+        joined(&queued.body).contains(NOT_YOUR_TURN),
+        "{}",
+        queued.body
+    );
+    let mails = answer_by_reply(&mut s, &queued, ALICE, "u1@players.test", "queue d4");
+    let replaced = private_to(&mails, ALICE);
+    assert!(!replaced.subject.contains("Error"), "{}", replaced.body);
+    let mails = play(&mut s, "chess", "bob", "e5");
+    assert!(one(&mails, BOB).body.contains("d4 (Auto)"), "{mails:#?}");
+}
