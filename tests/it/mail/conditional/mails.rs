@@ -190,3 +190,56 @@ fn a_reply_to_the_answer_to_queue_is_read_as_a_reply_to_the_board() {
     let mails = play(&mut s, "chess", "bob", "e5");
     assert!(one(&mails, BOB).body.contains("d4 (Auto)"), "{mails:#?}");
 }
+
+/// The same for `preview`: a move refused past the first (or from a ply
+/// of the past) is shown on the board the moves reach, not the board now.
+#[test]
+fn a_preview_refused_deep_in_shows_the_board_it_reaches() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    let rank = |body: &str, r: &str| -> String {
+        body.lines()
+            .find(|l| l.starts_with(&format!("  {r} |")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mails = round(&mut s, BOB, "chess preview 101 e5 Nf3 Nc6 Nf5", "");
+    let err = one(&mails, BOB);
+    let said = message_of(&err);
+    assert!(said.contains("Move 4 of your preview"), "{said}");
+    assert!(
+        said.contains("The board below is the position where it fails."),
+        "{said}"
+    );
+    assert_eq!(
+        rank(&err.body, "5"),
+        "  5 |:::|   |:::|   |*P*|   |:::|   |  5"
+    );
+    assert_eq!(
+        rank(&err.body, "6"),
+        "  6 |   |:::|*N*|:::|   |:::|   |:::|  6"
+    );
+    // From the start (#0): the start position, not the board now.
+    let mails = round(&mut s, BOB, "chess preview 101#0 e5", "");
+    let err = one(&mails, BOB);
+    assert_eq!(
+        rank(&err.body, "4"),
+        "  4 |   |:::|   |:::|   |:::|   |:::|  4",
+        "{}",
+        err.body
+    );
+    // The first move refused on the board now: the board now, as ever.
+    let mails = round(&mut s, BOB, "chess preview 101 e4", "");
+    let err = one(&mails, BOB);
+    assert!(
+        !message_of(&err).contains("The board below"),
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        rank(&err.body, "4"),
+        "  4 |   |:::|   |:::| P |:::|   |:::|  4",
+        "{}",
+        err.body
+    );
+}
