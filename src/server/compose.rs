@@ -510,6 +510,10 @@ impl<'a> BoardView<'a> {
             userid: userid.to_string(),
             ply: self.plies.last().map_or(0, |p| p.ply),
             to_move: self.to_act() == userid,
+            proposal_to_answer: self
+                .row
+                .proposal
+                .is_some_and(|(_, by)| self.row.players[by.index()] != userid),
         }))
     }
 

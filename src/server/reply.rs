@@ -85,6 +85,9 @@ pub(crate) struct ReplyKey {
     /// Whether `userid` is the one to act on the board when the mail goes
     /// out: only then does it invite them to play (see [`how_to_answer`]).
     pub to_move: bool,
+    /// Whether a proposal of the other player's waits for `userid`'s
+    /// answer (accept or reject) when the mail goes out.
+    pub proposal_to_answer: bool,
 }
 
 /// A mail read as a reply to a board mail.
@@ -214,14 +217,20 @@ pub(crate) fn owns_address(
 /// columns of a mail line.
 ///
 /// Ruling: only the player to act is invited to play. The other player's
-/// mail says what a reply can do while the opponent is to act: queue a
-/// move, or hold conditional moves (a reply takes both); the opponent's
-/// name is in the status line above. Observers and copies carry no token,
-/// so no such lines.
+/// mail says what a reply can do while the opponent is to act: answer
+/// the opponent's proposal when one waits for them, queue a move, or hold
+/// conditional moves (a reply takes them all); the opponent's name is in
+/// the status line above. Observers and copies carry no token, so no such
+/// lines.
 pub(crate) fn how_to_answer(key: &ReplyKey) -> String {
     let text = if key.to_move {
         format!(
             "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
+            key.game, key.board, key.userid
+        )
+    } else if key.proposal_to_answer {
+        format!(
+            "Not your turn, but a proposal waits for your answer: reply with accept or reject on the first line (help reply), or use the Subject command: {} move {} {} <password> accept",
             key.game, key.board, key.userid
         )
     } else {
@@ -547,6 +556,9 @@ fn answerable_key(
     let to_move = game
         .position(&row.position, &row.options)
         .is_ok_and(|p| row.players[p.to_act().index()] == key.userid);
+    let proposal_to_answer = row
+        .proposal
+        .is_some_and(|(_, by)| row.players[by.index()] != key.userid);
     Ok(
         (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
             game: game.name().to_string(),
@@ -554,6 +566,7 @@ fn answerable_key(
             userid: key.userid.clone(),
             ply,
             to_move,
+            proposal_to_answer,
         }),
     )
 }

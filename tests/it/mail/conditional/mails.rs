@@ -243,3 +243,32 @@ fn a_preview_refused_deep_in_shows_the_board_it_reaches() {
         err.body
     );
 }
+
+/// A player not to move with the opponent's proposal to answer is told
+/// to answer it, not to play.
+#[test]
+fn a_proposal_waiting_for_the_player_not_to_move_is_what_they_are_told_to_answer() {
+    let mut s = board("chess");
+    play(&mut s, "chess", "alice", "e4");
+    play(&mut s, "chess", "bob", "e5");
+    // alice, to move, offers a draw first.
+    let mails = play(&mut s, "chess", "alice", "propose");
+    let bobs = one(&mails, BOB);
+    let said = joined(&bobs.body);
+    assert!(
+        said.contains("Not your turn, but a proposal waits for your answer: reply with accept or reject on the first line (help reply), or use the Subject command: chess move 101 bob <password> accept"),
+        "{said}"
+    );
+    assert!(
+        !said.contains(INVITED) && !said.contains(NOT_YOUR_TURN),
+        "{said}"
+    );
+    let alices = joined(&one(&mails, ALICE).body);
+    assert!(alices.contains(INVITED), "{alices}");
+    // bob rejects by reply.
+    let mails = answer_by_reply(&mut s, &bobs, BOB, "p1@players.test", "reject");
+    assert!(
+        joined(&one(&mails, ALICE).body).contains("bob rejects alice's proposal of a draw."),
+        "{mails:#?}"
+    );
+}
