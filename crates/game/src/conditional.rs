@@ -120,10 +120,15 @@ impl fmt::Display for Refused {
             ),
             Refused::Clash { after, held, new } if held == ANY_DECISION || new == ANY_DECISION => {
                 let named = if held == ANY_DECISION { new } else { held };
-                let after = after.join(" ");
+                let (at, cancel) = if after.is_empty() {
+                    ("Now".to_string(), "one of them".to_string())
+                } else {
+                    let after = after.join(" ");
+                    (format!("After {after}"), after)
+                };
                 write!(
                     f,
-                    "After {after} one of your lines leaves your own decision open (you send it yourself) and another names it ({named}); a tree cannot do both: write both alike, or cancel {after} first."
+                    "{at} one of your lines leaves your own decision open (you send it yourself) and another names it ({named}); a tree cannot do both: write both alike, or cancel {cancel} first."
                 )
             }
             Refused::Clash { after, held, new } if after.is_empty() => write!(
@@ -550,10 +555,23 @@ mod tests {
                 50,
             )
             .unwrap_err();
-        assert!(
-            e.to_string().contains("leaves your own decision open"),
-            "{e}"
+        assert_eq!(
+            e.to_string(),
+            "After exd5 one of your lines leaves your own decision open (you send it yourself) and another names it (reveal d6); a tree cannot do both: write both alike, or cancel exd5 first."
         );
+        let mut first = Tree::default();
+        first
+            .add(
+                vec![Step::any_decision(true), Step::new("Nf6", true)],
+                20,
+                50,
+            )
+            .unwrap();
+        let e = first
+            .add(vec![Step::new("reveal d6", true)], 20, 50)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("Now one of your lines"), "{e}");
+        assert!(e.to_string().ends_with("cancel one of them first."), "{e}");
     }
 
     #[test]

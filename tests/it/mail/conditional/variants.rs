@@ -201,3 +201,34 @@ fn a_named_reveal_wins_over_a_line_that_leaves_it_open() {
         );
     }
 }
+
+/// The owner's own reveal left open in one line (they decide it by mail)
+/// and named in another (the tree would decide it) is a clash, refused.
+#[test]
+fn the_owners_own_reveal_open_in_one_line_and_named_in_another_is_a_clash() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    let open = private_to(
+        &cond(&mut s, "shadowchess", "bob", "exd5/d2d3 Nf6/g8f6"),
+        BOB,
+    );
+    assert!(!open.subject.contains("Error"), "{}", open.body);
+    let err = private_to(
+        &cond(&mut s, "shadowchess", "bob", "exd5/d2d3 reveal d6 Nf6/g8f6"),
+        BOB,
+    );
+    assert_eq!(err.subject, "Shadow Chess Board 101 Error", "{}", err.body);
+    assert!(
+        message_of(&err).starts_with(
+            "After exd5/d2d3 one of your lines leaves your own decision open (you send it yourself) and another names it (reveal d6)"
+        ),
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        held_lines(&s, "shadowchess"),
+        1,
+        "the clash changes nothing"
+    );
+}
