@@ -386,6 +386,7 @@ impl Server<'_> {
             _ => "Error".to_string(),
         };
         let board = match (&refusal.game, refusal.board) {
+            _ if refusal.drawing.is_some() => refusal.drawing.clone(),
             (Some(game), Some(number)) => match show::drawing_for_sender(ctx, game, number) {
                 Ok(drawing) => drawing.map(|d| d.trim_end().to_string()),
                 Err(Failure::Internal(e)) => return Err(e),

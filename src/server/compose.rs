@@ -502,9 +502,10 @@ impl<'a> BoardView<'a> {
             return Ok(None);
         };
         let id = store::BoardId::new(self.game.name(), self.row.board);
-        Ok(store::conditional_tree(ctx.conn, id, seat)?
+        store::conditional_tree(ctx.conn, id, seat)?
             .filter(|(_, tree)| !tree.is_empty())
-            .map(|(from, tree)| conditional_text(from, &tree)))
+            .map(|(from, tree)| conditional_text(ctx, id, seat, from, &tree))
+            .transpose()
     }
 
     fn render_body(
@@ -603,6 +604,11 @@ impl<'a> BoardView<'a> {
             board: self.row.board,
             userid: userid.to_string(),
             ply: self.plies.last().map_or(0, |p| p.ply),
+            to_move: self.to_act() == userid,
+            proposal_to_answer: self
+                .row
+                .proposal
+                .is_some_and(|(_, by)| self.row.players[by.index()] != userid),
         }))
     }
 
@@ -665,16 +671,39 @@ pub(crate) fn time_used(
 /// line, then the tree drawn as indented lines within 78 columns (each
 /// line of moves from the next ply on; the branches under the moves they
 /// share).
-pub(crate) fn conditional_text(from: u32, tree: &game::conditional::Tree) -> String {
+///
+/// Ruling: the plies are numbered as the board's move list numbers them
+/// from where the tree starts (`5...e5 6. Nf3`; `game::render::Numbering`,
+/// so a seat that acts twice and a Shadow reveal, which takes no number,
+/// are numbered alike in every game); a row that begins with Black's ply
+/// shows its number (`6...Nc6`), as White's half is not beside it.
+pub(crate) fn conditional_text(
+    ctx: &Ctx<'_>,
+    id: store::BoardId<'_>,
+    seat: Color,
+    from: u32,
+    tree: &game::conditional::Tree,
+) -> Handled<String> {
+    let (lines_before, white_open) = store::move_line_of(ctx.conn, id, from + 1)?;
+    let word = |line: &[game::conditional::Step], k: usize, row_start: bool| {
+        let mut numbering = game::render::Numbering::after(lines_before, white_open);
+        let mut number = game::render::Numbered::Decision;
+        for step in &line[..=k] {
+            let by = if step.mine { seat } else { seat.opponent() };
+            let decision = step.is_open() || game::render::is_decision(&step.notation);
+            number = numbering.next(by, decision);
+        }
+        number.written(&line[k].notation, row_start)
+    };
     let mut text = format!(
         "Your conditional moves (only you see them), from ply {} on:",
         from + 1
     );
-    for line in tree.draw(2, 78) {
+    for line in tree.draw_with(2, 78, &word) {
         text.push('\n');
         text.push_str(&line);
     }
-    text
+    Ok(text)
 }
 
 /// What joins a player's name and the comment of their queued move in the

@@ -10,8 +10,9 @@
 //!   commas or semicolons. Each ply must be legal where the line reaches;
 //!   the refusal names the ply of the line, the ply of the game it would
 //!   be, and the rules' reason as `move` words it (the legal moves
-//!   listed). The plies are kept in the game's own notation, as the move
-//!   list writes them.
+//!   listed); a ply after the first is shown on the board the line reaches
+//!   there (`LineRefused`). The plies are kept in the game's own notation,
+//!   as the move list writes them.
 //! - Whoever must act on each ply is the rules' answer: on the
 //!   opponent's turn the line starts with their ply; a pending Shadow
 //!   reveal is the ply of whoever must decide it. A line may name it where
@@ -19,17 +20,21 @@
 //!   choice that allows it, and the tree waits there for the decision,
 //!   whatever it is (`game::conditional`'s open step). A tree plays its
 //!   owner's plies only (their own reveals when the line names them),
-//!   never the opponent's and never an open decision.
+//!   never the opponent's and never an open decision. Where one line names
+//!   the opponent's decision and another leaves it open, the named one
+//!   wins when that decision is made, the open one follows any other, and
+//!   the answer to `if` says so; the owner's own decision named in one
+//!   line and open in another is refused as a clash.
 //! - On the player's own turn the line's first ply is played at once
 //!   through `move` (same checks, same mails); the rest is kept.
 //! - `queue` and a tree exclude each other: the later replaces the
 //!   earlier, and its answer says so.
-//! - A draw offer (by either player) clears both players' trees on the
-//!   board, and so does an undo asked for (the board may go back under the
-//!   lines), each owner told in their own mail; an accepted undo and the
-//!   end of the game clear them too (with the
-//!   pending moves, `store::clear_pending_moves`); a board deleted takes
-//!   its trees with it.
+//! - An accepted undo clears both players' trees on the board (the board
+//!   goes back under the lines), each owner told in their own mail
+//!   (`play::clear_trees_on_takeback`); an undo asked for, a draw offer and
+//!   their rejection leave them. The end of the game clears them too (with
+//!   the pending moves, `store::clear_pending_moves`); a board deleted
+//!   takes its trees with it.
 //! - The answers to `if` (added, listed, cancelled) go to the player
 //!   alone: to the sender when it is one of the player's confirmed
 //!   addresses, else to those addresses. A line added or cancelled is
@@ -38,6 +43,8 @@
 //!   `multiple` mail of fifty lines stays within the reply bound; `list`
 //!   answers with the board mail, the tree under the move list. The
 //!   player's own board mails show their tree there; nobody else's does.
+//!   These answers take a reply as a board mail does (see
+//!   `Owner::owner_mails`).
 
 use super::loaded::Loaded;
 use super::play;
@@ -58,9 +65,6 @@ pub(crate) fn run(
     who: &Credentials,
     what: &Conditional,
 ) -> Handled<Vec<Reply>> {
-    let on = |sentence: String| -> super::Failure {
-        Refusal::new(sentence).on(game.name(), Some(number)).into()
-    };
     let Seated { loaded, user, seat } = seat(ctx, game, number, who, None)?;
     let owner = Owner {
         ctx,
@@ -73,9 +77,40 @@ pub(crate) fn run(
         Conditional::List => owner.list(),
         Conditional::Cancel(moves) => owner.cancel(moves),
         Conditional::Add(moves) => {
-            let line =
-                read_line(loaded.position.as_ref(), seat, loaded.played, moves).map_err(&on)?;
+            let line = match read_line(loaded.position.as_ref(), seat, loaded.played, moves) {
+                Ok(line) => line,
+                Err(refused) => {
+                    let mut refusal = Refusal::new(refused.sentence).on(game.name(), Some(number));
+                    if let Some(there) = refused.there {
+                        let drawing = ctx.drawing_of(&user.userid, game.name())?;
+                        refusal = refusal.drawn(game::render::board(&there.diagram(), drawing));
+                    }
+                    return Err(refusal.into());
+                }
+            };
             add(ctx, game, who, owner, line)
+        }
+    }
+}
+
+/// A line refused: the sentence, and the position where its ply fails
+/// when that is not the board as it stands.
+///
+/// Ruling: a ply refused deep in a line is shown on the board the line
+/// reaches there, drawn as the player's board mails draw it (their size
+/// and side, and what the rules show every reader, so nothing of a Shadow
+/// Chess board that the board mail would not show), and the sentence says
+/// so; a first ply refused is shown on the board now, as `move` shows it.
+struct LineRefused {
+    sentence: String,
+    there: Option<Box<dyn Position>>,
+}
+
+impl LineRefused {
+    fn new(sentence: String) -> LineRefused {
+        LineRefused {
+            sentence,
+            there: None,
         }
     }
 }
@@ -88,11 +123,11 @@ fn read_line(
     owner: Color,
     played: u32,
     moves: &[String],
-) -> Result<Line, String> {
+) -> Result<Line, LineRefused> {
     // Each ply is a word at least; more words than twice the bound are
     // refused before any is read.
     if moves.len() > 2 * MAX_CONDITIONAL_PLIES {
-        return Err(too_long(moves.len()));
+        return Err(LineRefused::new(too_long(moves.len())));
     }
     let mut position = position.clone_box();
     let mut line = Vec::new();
@@ -127,17 +162,35 @@ fn read_line(
                 continue;
             }
         }
-        return Err(format!(
+        let mut sentence = format!(
             "Ply {} of your line, {word} (which would be ply {} of the game), cannot be played there: {}",
             line.len() + 1,
             played as usize + line.len() + 1,
             move_refusal(&refused)
+        );
+        if line.is_empty() {
+            return Err(LineRefused::new(sentence));
+        }
+        sentence.push_str(&format!(
+            " The board below is as your line leaves it after {}.",
+            written(&line)
         ));
+        return Err(LineRefused {
+            sentence,
+            there: Some(position),
+        });
     }
     if line.len() > MAX_CONDITIONAL_PLIES {
-        return Err(too_long(line.len()));
+        return Err(LineRefused::new(too_long(line.len())));
     }
     Ok(line)
+}
+
+/// A line's plies in the game's notation, one space apart (an open
+/// decision as `(decision)`).
+fn written(line: &[Step]) -> String {
+    let plies: Vec<&str> = line.iter().map(|s| s.notation.as_str()).collect();
+    plies.join(" ")
 }
 
 /// Play `word` on `position`, or `word` and `next` as one move (`reveal
@@ -190,14 +243,14 @@ fn add(
     let number = loaded.row.board;
     let id = store::BoardId::new(game.name(), number);
     let mut tree = current_tree(ctx, loaded, seat)?;
-    let written: Vec<&str> = line.iter().map(|s| s.notation.as_str()).collect();
-    let written = written.join(" ");
+    let written = written(&line);
     // An open decision of the player's own is theirs to send: the line
     // then waits for it, as on the opponent's turn.
     let first = line
         .first()
         .filter(|s| s.mine && !s.is_open())
         .map(|s| s.notation.clone());
+    let overlap = tree.overlap(&line);
     let added = tree
         .add(line, MAX_CONDITIONAL_PLIES, MAX_CONDITIONAL_LINES)
         .map_err(|e| Refusal::new(e.to_string()).on(game.name(), Some(number)))?;
@@ -218,6 +271,12 @@ fn add(
             game.name()
         ),
     };
+    if let Some((after, named)) = overlap {
+        news.push_str(&format!(
+            " After {}, {named} follows your line that names it, and any other decision your line that leaves it open.",
+            after.join(" ")
+        ));
+    }
     if let Some(q) = queued {
         news.push_str(&format!(" This replaces your queued move {}.", q.notation));
     }
@@ -318,18 +377,28 @@ impl Owner<'_, '_> {
             self.loaded.row.board
         );
         let body = self.ctx.server.notice_body(text)?;
-        Ok(self.owner_mails(subject, body))
+        self.owner_mails(subject, body)
     }
 
     /// The mails to the player alone: to the sender when it is one of
     /// their confirmed addresses, else to those addresses.
-    fn owner_mails(&self, subject: String, body: String) -> Vec<Reply> {
+    ///
+    /// Ruling: they take a reply as the player's board mails do (same
+    /// token, same `#N` guard, unless the player set `noreply`): a reply to
+    /// the answer to `if` is read as a reply to the board, so another line
+    /// (`if c5 Nc3`), `if list`, a queued move or a move may follow by
+    /// reply.
+    fn owner_mails(&self, subject: String, body: String) -> Handled<Vec<Reply>> {
         let user = self.user;
+        let key = self
+            .loaded
+            .view(self.game, vec![])
+            .reply_key(self.ctx, &user.userid)?;
         let own = self.ctx.sender.filter(|s| {
             user.confirmed_addresses()
                 .any(|a| a.eq_ignore_ascii_case(s))
         });
-        match own {
+        let mut mails = match own {
             Some(sender) => vec![Reply {
                 to: sender.to_string(),
                 subject,
@@ -339,7 +408,11 @@ impl Owner<'_, '_> {
                 board: None,
             }],
             None => Reply::to_user(user, &subject, &body),
+        };
+        for mail in &mut mails {
+            mail.reply_key = key.clone();
         }
+        Ok(mails)
     }
 
     /// A board mail to the player alone with `news` under the status line
@@ -349,6 +422,6 @@ impl Owner<'_, '_> {
         let view = self.loaded.view(self.game, vec![news]);
         let drawing = ctx.drawing_of(&user.userid, self.game.name())?;
         let body = view.body_for(ctx, drawing, &user.userid)?;
-        Ok(self.owner_mails(view.subject(), body))
+        self.owner_mails(view.subject(), body)
     }
 }

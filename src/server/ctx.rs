@@ -44,6 +44,10 @@ pub struct Refusal {
     pub sentence: String,
     pub game: Option<String>,
     pub board: Option<u32>,
+    /// The board drawn under the sentence when it is not the board as it
+    /// stands (a conditional line refused where the line reaches); `None`
+    /// draws the board now.
+    pub drawing: Option<String>,
 }
 
 impl Refusal {
@@ -52,7 +56,15 @@ impl Refusal {
             sentence: sentence.into(),
             game: None,
             board: None,
+            drawing: None,
         }
+    }
+
+    /// The refusal with `drawing` under its sentence instead of the board
+    /// now.
+    pub(crate) fn drawn(mut self, drawing: String) -> Refusal {
+        self.drawing = Some(drawing.trim_end().to_string());
+        self
     }
 
     pub(crate) fn on(mut self, game: &str, board: Option<u32>) -> Refusal {

@@ -65,28 +65,23 @@ fn general_copy_to_sender(
     Ok(())
 }
 
-/// An undo asked for: both players' conditional moves on the board are
-/// cleared (the board may go back under the trees' lines); each owner is
-/// told in their own mail. A draw offer leaves the trees alone: an
-/// opponent could otherwise erase a tree for free; a tree answering the
-/// offerer's move lets the offer lapse, said in both mails (see
-/// `ply::apply_ply`).
-fn clear_trees_on_proposal(
-    ctx: &Ctx<'_>,
-    loaded: &Loaded,
-    kind: Proposal,
-) -> Handled<Vec<autoplay::Notice>> {
+/// Ruling: an undo accepted clears both players' conditional moves on the
+/// board (the board goes back under the trees' lines); each owner is told
+/// in their own mail. A request alone changes nothing on the board, so it
+/// leaves the trees alone, and so does a request rejected or lapsed; so
+/// does a draw offer (an opponent could otherwise erase a tree for free;
+/// a tree answering the offerer's move lets the offer lapse, said in both
+/// mails, see `ply::apply_ply`).
+fn clear_trees_on_takeback(ctx: &Ctx<'_>, loaded: &Loaded) -> Handled<Vec<autoplay::Notice>> {
     let id = store::BoardId::new(&loaded.row.game, loaded.row.board);
-    let by = match kind {
-        Proposal::Draw => "the draw offer",
-        Proposal::Undo => "the request to take back a ply",
-    };
     let mut notices = Vec::new();
     for seat in [rules::Color::White, rules::Color::Black] {
         if store::clear_conditional_tree(ctx.conn, id, seat)? {
             notices.push(autoplay::Notice {
                 userid: loaded.row.players[seat.index()].clone(),
-                text: format!("Your conditional moves on this board were cleared by {by}."),
+                text:
+                    "Your conditional moves on this board were cleared, as plies were taken back."
+                        .to_string(),
             });
         }
     }
@@ -151,19 +146,14 @@ pub(crate) fn act(
                 MoveAction::Undo => Proposal::Undo,
                 _ => Proposal::Draw,
             };
-            let news = board.propose(&mut loaded, kind)?;
-            // A draw offer leaves the trees alone; an undo request
-            // clears them (see `clear_trees_on_proposal`).
-            let cleared = if kind == Proposal::Undo {
-                clear_trees_on_proposal(ctx, &loaded, kind)?
-            } else {
-                Vec::new()
-            };
-            (news, cleared, Occasion::Turn)
+            // A proposal leaves the trees alone (see
+            // `clear_trees_on_takeback`).
+            turn(board.propose(&mut loaded, kind)?)
         }
         MoveAction::Accept | MoveAction::Reject => {
             let accepted = matches!(action, MoveAction::Accept);
-            turn(board.answer(&mut loaded, &userid, accepted)?)
+            let (news, cleared) = board.answer(&mut loaded, &userid, accepted)?;
+            (news, cleared, Occasion::Turn)
         }
         MoveAction::Pass => {
             return Err(board.refuse(format!(
@@ -302,8 +292,14 @@ impl Board<'_, '_> {
     }
 
     /// `accept` or `reject` the other player's proposal: a draw agreed, or
-    /// the last ply taken back.
-    fn answer(&self, loaded: &mut Loaded, userid: &str, accepted: bool) -> Handled<Vec<String>> {
+    /// the asker's plies taken back. The news, and the notices of the
+    /// trees an accepted undo cleared.
+    fn answer(
+        &self,
+        loaded: &mut Loaded,
+        userid: &str,
+        accepted: bool,
+    ) -> Handled<(Vec<String>, Vec<autoplay::Notice>)> {
         let (ctx, game, number, seat) = (self.ctx, self.game, self.number, self.seat);
         let Some((kind, by)) = loaded.row.proposal else {
             return Err(
@@ -324,6 +320,7 @@ impl Board<'_, '_> {
             loaded.row.players[by.index()],
             describe(kind)
         )];
+        let mut cleared = Vec::new();
         match (accepted, kind) {
             (false, _) => {
                 store::touch(ctx.conn, store::BoardId::new(game.name(), number), ctx.now)?;
@@ -333,9 +330,12 @@ impl Board<'_, '_> {
                 let mut changes = finish(ctx, loaded, None, BoardEnding::Agreement)?;
                 news.append(&mut changes);
             }
-            (true, Proposal::Undo) => news.extend(self.take_back(loaded, by)?),
+            (true, Proposal::Undo) => {
+                cleared = clear_trees_on_takeback(ctx, loaded)?;
+                news.extend(self.take_back(loaded, by)?);
+            }
         }
-        Ok(news)
+        Ok((news, cleared))
     }
 
     /// An undo accepted: the asking player's last ply and every ply after

@@ -142,8 +142,19 @@ pub(crate) fn preview(
         loaded.played = n;
     }
     let mut position = loaded.position.clone_box();
-    let previewed = play_preview(position.as_mut(), loaded.played as usize, moves)
-        .map_err(|sentence| Refusal::new(sentence).on(game.name(), Some(number)))?;
+    let previewed = match play_preview(position.as_mut(), loaded.played as usize, moves) {
+        Ok(previewed) => previewed,
+        Err(sentence) => {
+            let refusal = Refusal::new(sentence).on(game.name(), Some(number));
+            let moved = position.to_text() != loaded.position.to_text();
+            return Err(if moved || at.ply.is_some() {
+                refused_there(ctx, game, refusal, position.as_ref())?
+            } else {
+                refusal
+            }
+            .into());
+        }
+    };
     let from = match at.ply {
         Some(n) => format!("the position after ply {n}"),
         None => "the position as it stands".to_string(),
@@ -184,7 +195,13 @@ fn preview_new(
     let mut position = game
         .start(options)
         .map_err(|e| refuse(capitalise(&e.to_string())))?;
-    let previewed = play_preview(position.as_mut(), 0, moves).map_err(refuse)?;
+    let previewed = match play_preview(position.as_mut(), 0, moves) {
+        Ok(previewed) => previewed,
+        Err(sentence) => {
+            let refusal = Refusal::new(sentence).on(game.name(), None);
+            return Err(refused_there(ctx, game, refusal, position.as_ref())?.into());
+        }
+    };
     let with = if options.is_empty() {
         String::new()
     } else {
@@ -205,6 +222,24 @@ fn preview_new(
         codes: Vec::new(),
         board: None,
     }])
+}
+
+/// A preview refused on a move past its first (or from a ply of the
+/// past, or of a new board): the board drawn under the sentence is the
+/// one the moves reached, where the move fails, as the sender draws it
+/// (as a refused conditional line is shown, see `conditional`).
+fn refused_there(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    refusal: Refusal,
+    there: &dyn Position,
+) -> Handled<Refusal> {
+    let drawing = ctx.sender_drawing(game.name())?;
+    let mut refusal = refusal;
+    refusal
+        .sentence
+        .push_str(" The board below is the position where it fails.");
+    Ok(refusal.drawn(render::board(&there.diagram(), drawing)))
 }
 
 /// Play the moves of a preview on `position`, after `played` plies; a move

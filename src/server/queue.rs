@@ -235,6 +235,8 @@ fn check_queueable(
 }
 
 /// A board mail to the player alone, with `line` under the status line.
+/// It takes a reply as the player's board mails do (a reply to it is read
+/// as a reply to the board).
 fn private_board_mail(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
@@ -248,7 +250,7 @@ fn private_board_mail(
         to: ctx.answer_to(user).to_string(),
         subject: view.subject(),
         body: view.body(ctx, drawing)?,
-        reply_key: None,
+        reply_key: view.reply_key(ctx, &user.userid)?,
         codes: Vec::new(),
         board: None,
     }])

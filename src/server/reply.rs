@@ -8,11 +8,14 @@
 //! `Server::queue_grouped`).
 //!
 //! Sending: every board mail to a player of an active board (a turn, a new
-//! board, a reminder, `show` of the board now) carries the Message-ID
+//! board, a reminder, `show` of the board now, the answers to their `if`
+//! and `queue`)
+//! carries the Message-ID
 //! `<t.TOKEN@domain>`: TOKEN is 160 random bits from the OS in hex, the
 //! domain is that of `[server] address`. The server keeps only a SHA-256 of
 //! the token, with the board, the player and the plies played when the mail
-//! went out (`store::ReplyToken`). The mail's last line says how to answer.
+//! went out (`store::ReplyToken`). The mail's last lines say how to answer
+//! (only the player to act is invited to play, see [`how_to_answer`]).
 //! A player who set `noreply` for the game, observers, historic views and
 //! mails joined with others (a `multiple` answer) get an ordinary
 //! Message-ID and no such line.
@@ -33,7 +36,9 @@
 //!    token's player's addresses on file (a forwarded mail, the opponent's
 //!    board mail); nothing written above the quote; a mail that looks like
 //!    a reply to a board mail (`Re: Chess Board 101 bob`) but names no
-//!    token (a mail program that drops In-Reply-To, or `noreply`).
+//!    token, its sentence saying why as the headers show it ([`no_token`]:
+//!    no In-Reply-To, a mail of ours that takes no replies, or a mail not
+//!    ours).
 //!
 //!    With `[security] authserv_id` set, a reply from the player's
 //!    address whose From the receiving MTA did not authenticate (module
@@ -77,6 +82,12 @@ pub(crate) struct ReplyKey {
     pub board: u32,
     pub userid: String,
     pub ply: u32,
+    /// Whether `userid` is the one to act on the board when the mail goes
+    /// out: only then does it invite them to play (see [`how_to_answer`]).
+    pub to_move: bool,
+    /// Whether a proposal of the other player's waits for `userid`'s
+    /// answer (accept or reject) when the mail goes out.
+    pub proposal_to_answer: bool,
 }
 
 /// A mail read as a reply to a board mail.
@@ -204,11 +215,30 @@ pub(crate) fn owns_address(
 
 /// The lines under a board mail that carries a token, wrapped to the 78
 /// columns of a mail line.
+///
+/// Ruling: only the player to act is invited to play. The other player's
+/// mail says what a reply can do while the opponent is to act: answer
+/// the opponent's proposal when one waits for them, queue a move, or hold
+/// conditional moves (a reply takes them all); the opponent's name is in
+/// the status line above. Observers and copies carry no token, so no such
+/// lines.
 pub(crate) fn how_to_answer(key: &ReplyKey) -> String {
-    let text = format!(
-        "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
-        key.game, key.board, key.userid
-    );
+    let text = if key.to_move {
+        format!(
+            "To play, reply with your move on the first line (help reply), or use the Subject command: {} move {} {} <password> <move>",
+            key.game, key.board, key.userid
+        )
+    } else if key.proposal_to_answer {
+        format!(
+            "Not your turn, but a proposal waits for your answer: reply with accept or reject on the first line (help reply), or use the Subject command: {} move {} {} <password> accept",
+            key.game, key.board, key.userid
+        )
+    } else {
+        format!(
+            "Not your turn: to answer in advance, reply with queue <move> or if <moves> on the first line (help reply), or use the Subject command: {} queue {} {} <password> <move>",
+            key.game, key.board, key.userid
+        )
+    };
     super::wrapping::wrap(&text, super::wrapping::MAIL_WIDTH)
 }
 
@@ -241,6 +271,63 @@ fn board_mail_subject(subject: &str) -> Option<(&'static dyn rules::Game, u32)> 
     Some((game, number))
 }
 
+/// Why a mail with a board mail's Subject names no token, as its
+/// `In-Reply-To`/`References` (`replied_to`) and the board show it.
+///
+/// Ruling: the sentence says what is true of the mail. No such header:
+/// the mail program left it out. A Message-ID of ours: the board is over;
+/// or the sender, a player of the board, set `noreply` for the game; or
+/// that mail takes no replies (only a board mail to a player of a board in
+/// play does, and the answers to their `if` and `queue`; not an
+/// observer's or a sender's copy, a historic view, a chat, a record, a
+/// preview or an error about a Subject command). Only other ids: the mail
+/// answered is not one of ours.
+fn no_token(
+    conn: &rusqlite::Connection,
+    replied_to: &[String],
+    domain: &str,
+    sender: &str,
+    game: &dyn rules::Game,
+    board: u32,
+) -> Result<String, ServerError> {
+    let how = subject_command(game.name(), board);
+    let ours = replied_to.iter().any(|id| {
+        id.rsplit_once('@').is_some_and(|(local, d)| {
+            d.eq_ignore_ascii_case(domain) && local.starts_with("pbmchess.")
+        })
+    });
+    if replied_to.is_empty() {
+        return Ok(format!(
+            "Your mail has a board mail's Subject but no In-Reply-To header naming the mail it answers (your mail program left it out), so it is not read as a move; use the Subject command instead: {how}."
+        ));
+    }
+    if !ours {
+        return Ok(format!(
+            "Your mail answers a mail this server did not send, so it is not read as a move; reply to your newest board mail, or use the Subject command: {how}."
+        ));
+    }
+    let row = store::board(conn, store::BoardId::new(game.name(), board))?;
+    let Some(row) = row.filter(|r| r.is_active()) else {
+        return Ok(format!(
+            "{} board {board} is over (or no longer exists), so its mails take no more replies.",
+            game.title()
+        ));
+    };
+    let userids = store::userids_with_address(conn, sender)?;
+    if let Some(player) = row.players.iter().find(|p| userids.contains(p)) {
+        if store::no_reply(conn, player, game.name())? {
+            return Ok(format!(
+                "You set noreply for {}, so your board mails take no replies; switch them back on with {} set {player} <password> reply, or use the Subject command: {how}.",
+                game.name(),
+                game.name()
+            ));
+        }
+    }
+    Ok(format!(
+        "The mail you answered takes no replies, so yours is not read as a move: only the board mails to a player of a board in play do (not a copy to an observer or to a sender, a historic view, a chat, a record, a preview or an error mail). Reply to your newest board mail, or use the Subject command: {how}."
+    ))
+}
+
 fn subject_command(game: &str, board: u32) -> String {
     format!("{game} move {board} <userid> <password> <move>")
 }
@@ -267,17 +354,23 @@ pub(crate) fn read(
     let answered = board_mail_subject(&mail.subject);
     let domain = domain(server);
     let Some(token) = mail.replied_to.iter().find_map(|id| token_in(id, &domain)) else {
-        return Ok(answered.map(|(game, board)| {
-            ByReply::refused(
-                Refusal::new(format!(
-                    "Your mail answers a board mail, but does not name one this server takes replies to (your mail program left out its In-Reply-To header, or the board mail was sent without one, as to players who set noreply); use the Subject command instead: {}.",
-                    subject_command(game.name(), board)
+        return answered
+            .map(|(game, board)| -> Result<ByReply, ServerError> {
+                Ok(ByReply::refused(
+                    Refusal::new(no_token(
+                        conn,
+                        &mail.replied_to,
+                        &domain,
+                        sender,
+                        game,
+                        board,
+                    )?)
+                    .on(game.name(), Some(board)),
+                    quote,
+                    comment,
                 ))
-                .on(game.name(), Some(board)),
-                quote,
-                comment,
-            )
-        }));
+            })
+            .transpose();
     };
     let how = match answered {
         Some((game, board)) => subject_command(game.name(), board),
@@ -383,7 +476,7 @@ fn read_by_player(
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
     let now = store::ply_count(conn, store::BoardId::new(game.name(), key.board))?;
-    let answerable = answerable_key(conn, game, &key, now)?;
+    let answerable = answerable_key(conn, game, &key, row, now)?;
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(
             on_board(
@@ -457,14 +550,23 @@ fn answerable_key(
     conn: &rusqlite::Connection,
     game: &'static dyn rules::Game,
     key: &store::ReplyToken,
+    row: &store::BoardRow,
     ply: u32,
 ) -> Result<Option<ReplyKey>, ServerError> {
+    let to_move = game
+        .position(&row.position, &row.options)
+        .is_ok_and(|p| row.players[p.to_act().index()] == key.userid);
+    let proposal_to_answer = row
+        .proposal
+        .is_some_and(|(_, by)| row.players[by.index()] != key.userid);
     Ok(
         (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
             game: game.name().to_string(),
             board: key.board,
             userid: key.userid.clone(),
             ply,
+            to_move,
+            proposal_to_answer,
         }),
     )
 }

@@ -26,6 +26,13 @@
 //!   is; its owner's next ply waits for it, as a queued move does. A
 //!   decision the line names is a ply like any other: the opponent's is
 //!   matched, the owner's is played.
+//! - A line that names the opponent's decision (`reveal d5`) and one that
+//!   leaves the same decision open are two branches, and the named one
+//!   wins: when that decision is made, only the lines that name it are
+//!   followed; any other decision follows the open one (an "otherwise").
+//!   [`Tree::overlap`] finds such a pair, so the player can be told. The
+//!   owner's own decision named in one line and left open in another is
+//!   a clash (the tree would both play it and wait for it).
 //! - Cancelling a beginning drops every whole line that begins with it
 //!   (their shared plies too, unless another line still holds them).
 
@@ -57,11 +64,6 @@ impl Step {
 
     pub fn is_open(&self) -> bool {
         self.notation == ANY_DECISION
-    }
-
-    /// Whether the ply `played` (a decision when `decision`) is this step.
-    fn matches(&self, played: &str, decision: bool) -> bool {
-        self.notation == played || (decision && self.is_open())
     }
 }
 
@@ -116,6 +118,19 @@ impl fmt::Display for Refused {
                 f,
                 "You hold {max} conditional lines on this board already, the most a player may; cancel some first."
             ),
+            Refused::Clash { after, held, new } if held == ANY_DECISION || new == ANY_DECISION => {
+                let named = if held == ANY_DECISION { new } else { held };
+                let (at, cancel) = if after.is_empty() {
+                    ("Now".to_string(), "one of them".to_string())
+                } else {
+                    let after = after.join(" ");
+                    (format!("After {after}"), after)
+                };
+                write!(
+                    f,
+                    "{at} one of your lines leaves your own decision open (you send it yourself) and another names it ({named}); a tree cannot do both: write both alike, or cancel {cancel} first."
+                )
+            }
             Refused::Clash { after, held, new } if after.is_empty() => write!(
                 f,
                 "Your conditional moves already start with your move {held}, not {new}; cancel {held} first."
@@ -224,7 +239,11 @@ impl Tree {
     /// (or with an open decision), or clear the tree.
     pub fn advance(&mut self, played: &str, decision: bool) -> Advance {
         let before = self.lines.len();
-        self.lines.retain(|l| l[0].matches(played, decision));
+        // A decision some line names is followed by those lines alone;
+        // the lines that left it open follow any other (module rulings).
+        let named = self.lines.iter().any(|l| l[0].notation == played);
+        self.lines
+            .retain(|l| l[0].notation == played || (decision && !named && l[0].is_open()));
         if self.lines.is_empty() && before > 0 {
             return Advance::Unexpected;
         }
@@ -233,6 +252,22 @@ impl Tree {
         }
         self.lines.retain(|l| !l.is_empty());
         Advance::Expected
+    }
+
+    /// Where `line` and a held line part at a decision of the opponent's
+    /// that one names and the other leaves open: the plies before it and
+    /// the decision named (the named one wins there, see the module's
+    /// rulings).
+    pub fn overlap(&self, line: &[Step]) -> Option<(Vec<String>, String)> {
+        self.lines.iter().find_map(|held| {
+            let k = common_beginning(held, line);
+            let (h, l) = (held.get(k)?, line.get(k)?);
+            (!l.mine && h.is_open() != l.is_open()).then(|| {
+                let named = if h.is_open() { l } else { h };
+                let after = line[..k].iter().map(|s| s.notation.clone()).collect();
+                (after, named.notation.clone())
+            })
+        })
     }
 
     /// The owner's ply the tree plays next, when the next ply is theirs.
@@ -249,9 +284,21 @@ impl Tree {
     /// by every line below them on one line, the branches under it two
     /// columns further in, a line too long wrapped under itself.
     pub fn draw(&self, indent: usize, width: usize) -> Vec<String> {
+        self.draw_with(indent, width, &|line, k, _| line[k].notation.clone())
+    }
+
+    /// [`Tree::draw`] with each ply written by `word(line, k, row_start)`:
+    /// ply `k` of `line` (the whole line from the tree's start, so a move
+    /// number can be worked out), `row_start` when it begins a drawn row.
+    pub fn draw_with(
+        &self,
+        indent: usize,
+        width: usize,
+        word: &dyn Fn(&[Step], usize, bool) -> String,
+    ) -> Vec<String> {
         let lines: Vec<&[Step]> = self.lines.iter().map(|l| l.as_slice()).collect();
         let mut out = Vec::new();
-        draw_branches(&lines, indent, width, &mut out);
+        draw_branches(&lines, 0, indent, width, word, &mut out);
         out
     }
 }
@@ -264,23 +311,30 @@ fn common_beginning(a: &[Step], b: &[Step]) -> usize {
         .count()
 }
 
-/// Draw lines that start at one point: each group of lines with the same
-/// first ply as one drawn line (as far as they all go alike), then its
-/// branches under it.
-fn draw_branches(lines: &[&[Step]], indent: usize, width: usize, out: &mut Vec<String>) {
+/// Draw lines that go alike up to ply `at`: each group of lines with the
+/// same ply there as one drawn line (as far as they all go alike), then
+/// its branches under it.
+fn draw_branches(
+    lines: &[&[Step]],
+    at: usize,
+    indent: usize,
+    width: usize,
+    word: &dyn Fn(&[Step], usize, bool) -> String,
+    out: &mut Vec<String>,
+) {
     let mut firsts: Vec<&str> = Vec::new();
     for l in lines {
-        if !firsts.contains(&l[0].notation.as_str()) {
-            firsts.push(&l[0].notation);
+        if !firsts.contains(&l[at].notation.as_str()) {
+            firsts.push(&l[at].notation);
         }
     }
     for first in firsts {
         let group: Vec<&[Step]> = lines
             .iter()
             .copied()
-            .filter(|l| l[0].notation == first)
+            .filter(|l| l[at].notation == first)
             .collect();
-        let mut shared = 1;
+        let mut shared = at + 1;
         while group.iter().all(|l| l.len() > shared)
             && group
                 .iter()
@@ -288,18 +342,12 @@ fn draw_branches(lines: &[&[Step]], indent: usize, width: usize, out: &mut Vec<S
         {
             shared += 1;
         }
-        let words: Vec<&str> = group[0][..shared]
-            .iter()
-            .map(|s| s.notation.as_str())
-            .collect();
+        let words: Vec<String> = (at..shared).map(|k| word(group[0], k, k == at)).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         wrap_words(&words, indent, width, out);
-        let rest: Vec<&[Step]> = group
-            .iter()
-            .map(|l| &l[shared..])
-            .filter(|l| !l.is_empty())
-            .collect();
+        let rest: Vec<&[Step]> = group.iter().copied().filter(|l| l.len() > shared).collect();
         if !rest.is_empty() {
-            draw_branches(&rest, indent + 2, width, out);
+            draw_branches(&rest, shared, indent + 2, width, word, out);
         }
     }
 }
@@ -457,6 +505,73 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.advance("a3", false), Advance::Unexpected);
+    }
+
+    #[test]
+    fn a_named_decision_wins_over_one_left_open() {
+        let open = vec![
+            Step::new("exd5", true),
+            Step::any_decision(false),
+            Step::new("Nf3", true),
+        ];
+        let named = vec![
+            Step::new("exd5", true),
+            Step::new("reveal d6", false),
+            Step::new("Nc3", true),
+        ];
+        let mut t = Tree::default();
+        t.add(open.clone(), 20, 50).unwrap();
+        assert_eq!(
+            t.overlap(&named),
+            Some((vec!["exd5".into()], "reveal d6".into()))
+        );
+        assert_eq!(t.add(named.clone(), 20, 50), Ok(Added::New));
+        let mut other = t.clone();
+        // The named decision: its line alone.
+        assert_eq!(t.advance("exd5", false), Advance::Expected);
+        assert_eq!(t.advance("reveal d6", true), Advance::Expected);
+        assert_eq!(t.answer(), Some("Nc3"));
+        assert_eq!(t.lines().len(), 1);
+        // Any other: the open line.
+        other.advance("exd5", false);
+        assert_eq!(other.advance("reveal e7", true), Advance::Expected);
+        assert_eq!(other.answer(), Some("Nf3"));
+        // The owner's own decision named and left open: a clash.
+        let mut own = Tree::default();
+        own.add(
+            vec![
+                Step::new("exd5", false),
+                Step::any_decision(true),
+                Step::new("Nf6", true),
+            ],
+            20,
+            50,
+        )
+        .unwrap();
+        let e = own
+            .add(
+                vec![Step::new("exd5", false), Step::new("reveal d6", true)],
+                20,
+                50,
+            )
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "After exd5 one of your lines leaves your own decision open (you send it yourself) and another names it (reveal d6); a tree cannot do both: write both alike, or cancel exd5 first."
+        );
+        let mut first = Tree::default();
+        first
+            .add(
+                vec![Step::any_decision(true), Step::new("Nf6", true)],
+                20,
+                50,
+            )
+            .unwrap();
+        let e = first
+            .add(vec![Step::new("reveal d6", true)], 20, 50)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("Now one of your lines"), "{e}");
+        assert!(e.to_string().ends_with("cancel one of them first."), "{e}");
     }
 
     #[test]

@@ -63,6 +63,7 @@ pub(crate) fn parse_refusal(
             sentence: e.message.clone(),
             game: e.game.clone(),
             board: e.board,
+            drawing: None,
         },
     };
     let notices = match count_failures(ctx) {

@@ -108,6 +108,42 @@ fn the_computer_as_white_moves_in_the_first_board_mail_and_answers_proposals() {
     );
 }
 
+/// The computer never takes a ply back: alice's undo after her own move
+/// is refused at once, in the mail that asked, and the board stays.
+#[test]
+fn the_computer_refuses_to_take_back_a_ply() {
+    let mut s = install();
+    command(&mut s, "signup alice apw");
+    let board = command(&mut s, "chess challenge alice computer -level=1");
+    assert_eq!(board.subject, "New Chess Board 101 alice", "{}", board.body);
+    let moved = command(&mut s, "chess move 101 alice apw e4");
+    let answer = computer_action(&moved.body).expect("the computer answers e4");
+    let undo = command(&mut s, "chess move 101 alice apw undo");
+    let said = common::joined(&undo.body);
+    assert!(
+        said.contains("alice asks to take back plies 1 (e4) and 2 ("),
+        "{}",
+        undo.body
+    );
+    assert!(
+        said.contains(
+            "computer rejects alice's proposal of taking back plies: it never takes back a ply."
+        ),
+        "{}",
+        undo.body
+    );
+    assert!(!said.contains("taken back."), "{}", undo.body);
+    // Both plies stand, and no proposal is left to answer.
+    let shown = s.ok(&["admin", "show", "chess", "101"]);
+    assert!(shown.contains("e4") && shown.contains(&answer), "{shown}");
+    let accept = command(&mut s, "chess move 101 alice apw accept");
+    assert!(
+        common::joined(&accept.body).contains("There is no draw or undo proposal"),
+        "{}",
+        accept.body
+    );
+}
+
 #[test]
 fn the_computer_is_challenged_in_every_game_and_answers_at_once() {
     let mut s = install();

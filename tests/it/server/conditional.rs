@@ -120,7 +120,7 @@ fn a_deviation_clears_the_tree_and_only_its_owner_is_told() {
     let last = &r.last().unwrap().body;
     // The tree drawn: shared beginnings once, branches indented.
     assert!(
-        last.contains("  e4 e5\n    Nf3 Nc6\n    Bc4 Bc5\n  d4 d5\n"),
+        last.contains("  1. e4 e5\n    2. Nf3 Nc6\n    2. Bc4 Bc5\n  1. d4 d5\n"),
         "{last}"
     );
     w.mail("a@x", "chess move 101 alice pa e4", "");
@@ -239,7 +239,11 @@ fn on_the_players_own_turn_the_first_ply_is_played_as_move_plays_it() {
         "{}",
         alice.body
     );
-    assert!(alice.body.contains("  d5 d4 Nf6 c4"), "{}", alice.body);
+    assert!(
+        alice.body.contains("  1...d5 2. d4 Nf6 3. c4"),
+        "{}",
+        alice.body
+    );
     let bob = one(&r, "b@x");
     assert!(!bob.body.contains("conditional"), "{}", bob.body);
     assert!(!bob.body.contains("Nf6"), "{}", bob.body);
@@ -260,7 +264,7 @@ fn list_and_cancel_of_all_or_one_branch_answer_the_owner_alone() {
     assert_eq!(r.len(), 1, "{r:#?}");
     assert!(r[0]
         .body
-        .contains("  e4 e5\n    Nf3 Nc6\n    Bc4 Nf6\n  d4 d5"));
+        .contains("  1. e4 e5\n    2. Nf3 Nc6\n    2. Bc4 Nf6\n  1. d4 d5"));
     w.mail("b@x", "chess if 101 bob pb cancel e2e4 e5 Bf1c4", "");
     let r = w.replies();
     assert_eq!(r.len(), 1);
@@ -311,7 +315,7 @@ fn queue_and_a_tree_replace_each_other_and_say_so() {
 }
 
 #[test]
-fn an_undo_and_a_resignation_clear_trees_and_a_draw_offer_does_not() {
+fn an_accepted_undo_and_a_resignation_clear_trees_and_a_request_or_a_draw_offer_does_not() {
     let mut w = world("chess");
     w.mail("b@x", "chess if 101 bob pb e4 e5 Nf3 Nc6", "");
     w.mail("a@x", "chess move 101 alice pa propose", "");
@@ -326,21 +330,29 @@ fn an_undo_and_a_resignation_clear_trees_and_a_draw_offer_does_not() {
     w.mail("a@x", "chess move 101 alice pa accept", "");
     assert_eq!(plies(&w, "chess"), ["e4"]);
     assert!(tree(&w, "chess", Color::Black).is_empty());
-    // An undo asked for clears the trees at once, and says so.
+    // An undo asked for leaves the trees, and so does its rejection.
     w.mail("b@x", "chess move 101 bob pb e5", "");
     w.mail("a@x", "chess if 101 alice pa Nf3 Nc6 Bb5", "");
     assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
     w.replies();
     w.mail("b@x", "chess move 101 bob pb undo", "");
     let r = w.replies();
+    assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
+    assert!(r.iter().all(|m| !m.body.contains("cleared")), "{r:#?}");
+    w.mail("a@x", "chess move 101 alice pa reject", "");
+    assert_eq!(tree(&w, "chess", Color::White), ["Nc6 Bb5"]);
+    w.replies();
+    // Accepted, it clears them, and the owner alone is told.
+    w.mail("b@x", "chess move 101 bob pb undo", "");
+    w.mail("a@x", "chess move 101 alice pa accept", "");
+    let r = w.replies();
+    assert_eq!(plies(&w, "chess"), ["e4"]);
     assert!(tree(&w, "chess", Color::White).is_empty());
-    assert!(to(&r, "a@x")
-        .iter()
-        .any(|m| common::joined(&m.body).contains("cleared by the request to take back a ply")));
+    assert!(to(&r, "a@x").iter().any(|m| common::joined(&m.body)
+        .contains("Your conditional moves on this board were cleared, as plies were taken back.")));
     assert!(to(&r, "b@x")
         .iter()
         .all(|m| !m.body.contains("conditional")));
-    w.mail("a@x", "chess move 101 alice pa reject", "");
     w.mail("b@x", "chess if 101 bob pb Nc6 Bb5 a6", "");
     assert_eq!(tree(&w, "chess", Color::Black), ["Bb5 a6"]);
     w.mail("b@x", "chess resign 101 bob pb", "");

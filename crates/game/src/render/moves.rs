@@ -63,6 +63,77 @@ pub fn is_decision(notation: &str) -> bool {
     notation.starts_with(DECISION_PREFIX)
 }
 
+/// The number a move list gives a ply (see [`Numbering`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbered {
+    /// A White turn: it opens line `n` (`n. e4`).
+    White(u32),
+    /// A Black turn that opens line `n` of its own, White's half empty
+    /// (`n...e5`: Black acts first, or again).
+    BlackOpens(u32),
+    /// A Black turn that closes line `n`, opened by White's turn.
+    BlackCloses(u32),
+    /// A decision: part of the move that set it off, no number.
+    Decision,
+}
+
+impl Numbered {
+    /// The ply written inline, as a line of moves in a text writes it:
+    /// `5. Nf3`, `5...e5`, `e5`, `reveal d5`. A Black turn that closes a
+    /// line is numbered too where a drawn row starts with it (`5...e5`),
+    /// since White's half is not beside it there.
+    pub fn written(self, notation: &str, row_start: bool) -> String {
+        match self {
+            Numbered::White(n) => format!("{n}. {notation}"),
+            Numbered::BlackOpens(n) => format!("{n}...{notation}"),
+            Numbered::BlackCloses(n) if row_start => format!("{n}...{notation}"),
+            Numbered::BlackCloses(_) | Numbered::Decision => notation.to_string(),
+        }
+    }
+}
+
+/// How a move list numbers plies, one after the other: a White turn opens
+/// a line; a Black turn closes the line of the White turn before it, or
+/// opens a line of its own when Black acts first or again; a decision
+/// takes no number. The one place of that rule: the move list's lines
+/// ([`pairs`]) and the numbers of a line of conditional moves come from
+/// it.
+#[derive(Clone, Copy, Debug)]
+pub struct Numbering {
+    /// Lines of the list so far.
+    pub lines: u32,
+    /// The last line holds a White turn still waiting for Black's.
+    pub white_open: bool,
+}
+
+impl Numbering {
+    /// After `lines_before` lines of a game's list (`white_open` as in
+    /// [`move_list_after`]).
+    pub fn after(lines_before: u32, white_open: bool) -> Numbering {
+        Numbering {
+            lines: lines_before,
+            white_open,
+        }
+    }
+
+    /// The number of the next ply, by `seat`, a decision when `decision`.
+    pub fn next(&mut self, seat: Color, decision: bool) -> Numbered {
+        if decision {
+            Numbered::Decision
+        } else if seat == Color::White {
+            self.lines += 1;
+            self.white_open = true;
+            Numbered::White(self.lines)
+        } else if self.white_open {
+            self.white_open = false;
+            Numbered::BlackCloses(self.lines)
+        } else {
+            self.lines += 1;
+            Numbered::BlackOpens(self.lines)
+        }
+    }
+}
+
 /// One line of the list: a move number, White's cell and Black's. A cell
 /// holds a turn ply and the decisions that follow it (whoever makes them):
 /// a decision is part of the move that set it off, and takes no number.
@@ -89,36 +160,24 @@ pub(super) fn pairs(plies: &[MoveRecord], lines_before: u32, white_open: bool) -
         black: Vec::new(),
         hidden: true,
     }];
-    let mut white_open = white_open;
+    let mut numbering = Numbering::after(lines_before, white_open);
     for p in plies {
-        let number = lines_before + out.len() as u32;
         let line = out.last_mut().expect("a line");
-        if is_decision(&p.notation) {
-            if line.black.is_empty() {
-                line.white.push(p);
-            } else {
-                line.black.push(p);
-            }
-            continue;
-        }
-        if p.seat == Color::White {
-            out.push(Pair {
+        match numbering.next(p.seat, is_decision(&p.notation)) {
+            Numbered::Decision if line.black.is_empty() => line.white.push(p),
+            Numbered::Decision | Numbered::BlackCloses(_) => line.black.push(p),
+            Numbered::White(number) => out.push(Pair {
                 number,
                 white: vec![p],
                 black: Vec::new(),
                 hidden: false,
-            });
-            white_open = true;
-        } else if white_open {
-            line.black.push(p);
-            white_open = false;
-        } else {
-            out.push(Pair {
+            }),
+            Numbered::BlackOpens(number) => out.push(Pair {
                 number,
                 white: Vec::new(),
                 black: vec![p],
                 hidden: false,
-            });
+            }),
         }
     }
     out.retain(|l| !l.hidden);

@@ -105,23 +105,36 @@ fn a_tree_replaces_a_queued_move_and_a_queued_move_replaces_a_tree_saying_so() {
     assert!(!bobs.body.contains("Bb5"), "{}", bobs.body);
 }
 
+/// An undo asked for changes nothing on the board, so it leaves the
+/// trees: rejected, or lapsed by the opponent's move, the tree still
+/// answers.
 #[test]
-fn an_undo_asked_for_clears_the_tree() {
-    // Bob has no ply to take back: only alice may ask.
-    for offerer in ["alice"] {
+fn an_undo_request_leaves_the_tree_rejected_or_lapsed() {
+    for answer in ["reject", "e5"] {
         let mut s = board("chess");
         play(&mut s, "chess", "alice", "e4");
         private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Bb5"), ALICE);
-        let mails = play(&mut s, "chess", offerer, "undo");
-        assert_eq!(held_lines(&s, "chess"), 0, "{offerer}'s undo clears it");
+        let held = held_lines(&s, "chess");
+        let mails = play(&mut s, "chess", "alice", "undo");
+        assert_eq!(held_lines(&s, "chess"), held, "the request leaves it");
+        for addr in [ALICE, BOB, CAROL] {
+            assert!(!one(&mails, addr).body.contains("cleared"), "{mails:#?}");
+        }
         for addr in [BOB, CAROL] {
             assert_no_hint(&one(&mails, addr), &["Nf3", "Bb5"], false);
         }
-        let other = if offerer == "alice" { "bob" } else { "alice" };
-        play(&mut s, "chess", other, "reject");
-        let mails = play(&mut s, "chess", "bob", "e5");
-        assert_eq!(plies(&s, "chess"), 2, "{offerer}'s undo: no answer");
-        assert_eq!(one(&mails, BOB).subject, "Chess Board 101 alice");
+        let mails = play(&mut s, "chess", "bob", answer);
+        if answer == "reject" {
+            assert_eq!(held_lines(&s, "chess"), held, "the rejection leaves it");
+            play(&mut s, "chess", "bob", "e5");
+        } else {
+            let body = joined(&one(&mails, ALICE).body);
+            assert!(
+                body.contains("alice's request to take back a ply lapsed"),
+                "{body}"
+            );
+        }
+        assert_eq!(plies(&s, "chess"), 3, "{answer}: the tree answers e5");
     }
 }
 
@@ -214,9 +227,20 @@ fn an_undo_of_the_askers_ply_and_the_opponents_after_it_clears_the_tree() {
     // Bob to move; alice's tree answers d6 with d4.
     private_to(&cond(&mut s, "chess", "alice", "d6 d4 cxd4 Nxd4"), ALICE);
     play(&mut s, "chess", "bob", "undo");
-    play(&mut s, "chess", "alice", "accept");
+    assert!(held_lines(&s, "chess") > 0, "the request leaves the tree");
+    let mails = play(&mut s, "chess", "alice", "accept");
     assert_eq!(plies(&s, "chess"), 1, "bob's c5 and alice's Nf3 go");
     assert_eq!(held_lines(&s, "chess"), 0);
+    // Its owner alone is told.
+    assert!(
+        joined(&one(&mails, ALICE).body).contains(
+            "Your conditional moves on this board were cleared, as plies were taken back."
+        ),
+        "{mails:#?}"
+    );
+    for addr in [BOB, CAROL] {
+        assert_no_hint(&one(&mails, addr), &["d4", "Nxd4"], false);
+    }
 }
 
 #[test]

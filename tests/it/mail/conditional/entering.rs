@@ -22,11 +22,20 @@ fn a_tree_of_lines_is_listed_to_its_owner_alone_drawn_as_indented_lines() {
     // The tree is drawn once, the shared Nf3 once, on a line of its own
     // above the branches.
     assert_eq!(list.body.matches("Nf3").count(), 1, "{}", list.body);
-    assert!(
-        list.body.lines().any(|l| l.trim() == "e5 Nf3"),
-        "{}",
-        list.body
-    );
+    // Numbered as the move list numbers them: a row that begins with
+    // Black's ply shows its number.
+    for row in [
+        "1...e5 2. Nf3",
+        "2...Nc6 3. Bb5",
+        "2...d6 3. d4",
+        "1...c5 2. Nc3",
+    ] {
+        assert!(
+            list.body.lines().any(|l| l.trim() == row),
+            "{row}:\n{}",
+            list.body
+        );
+    }
     for l in list.body.lines().filter(|l| l.contains("Nf3")) {
         assert!(!l.contains("Bb5") && !l.contains("d4"), "{}", list.body);
     }
@@ -133,11 +142,56 @@ fn an_illegal_ply_is_refused_naming_it_with_the_legal_moves_there() {
         said.contains("the knight on f3 can move to"),
         "the legal moves there, as a move refusal gives them: {said}"
     );
-    // The opponent's ply too.
+    // The board shown is the one the line reaches, not the board now.
+    assert!(
+        said.contains("The board below is as your line leaves it after e5 Nf3 Nc6."),
+        "{said}"
+    );
+    let rank = |body: &str, r: &str| -> String {
+        body.lines()
+            .find(|l| l.starts_with(&format!("  {r} |")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        rank(&err.body, "5"),
+        "  5 |:::|   |:::|   |*P*|   |:::|   |  5",
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        rank(&err.body, "3"),
+        "  3 |:::|   |:::|   |:::| N |:::|   |  3",
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        rank(&err.body, "6"),
+        "  6 |   |:::|*N*|:::|   |:::|   |:::|  6"
+    );
+    // A board flipped by `set ... flip` is drawn so here too.
+    round(&mut s, ALICE, "chess set alice apw flip", "");
+    let err = private_to(&cond(&mut s, "chess", "alice", "e5 Nf3 Nc6 Nf5 a6"), ALICE);
+    let (r5, r4) = (
+        err.body.find("  5 |   |:::|   |*P*|"),
+        err.body.find("  4 |"),
+    );
+    assert!(
+        r5.is_some() && r4 < r5,
+        "rank 5 below rank 4:\n{}",
+        err.body
+    );
+    // The opponent's first ply: shown on the board now.
     let err = private_to(&cond(&mut s, "chess", "alice", "Ke7 Nf3"), ALICE);
     let said = message_of(&err);
     assert!(said.contains("Ke7"), "{said}");
     assert!(said.contains("the king on e8 has no legal move"), "{said}");
+    assert!(!said.contains("The board below"), "{said}");
+    assert!(
+        !err.body.contains("*P*|   |:::|   |  5"),
+        "the board now: {}",
+        err.body
+    );
     assert_eq!(
         held_lines(&s, "chess"),
         0,
@@ -357,4 +411,56 @@ fn a_stale_reply_enters_no_tree() {
     assert!(err.subject.ends_with("Error"), "{}", err.body);
     assert!(to(&mails, BOB).is_empty());
     assert_eq!(held_lines(&s, "chess"), 0);
+}
+
+/// In every game the tree's plies are numbered as the move list will
+/// number them once played: a line held on the opponent's turn, then
+/// played out, shows the same numbers in both.
+#[test]
+fn a_tree_is_numbered_as_the_move_list_numbers_its_plies_in_every_game() {
+    for game in rules::registry() {
+        let name = game.name();
+        let mut s = board(name);
+        let mut position = game.start(&[]).unwrap();
+        let mut next = || {
+            let mv = position.legal_actions()[0].clone();
+            position.play(&mv).unwrap().notation
+        };
+        let (first, theirs, mine) = (next(), next(), next());
+        play(&mut s, name, "alice", &first);
+        let answer = private_to(
+            &cond(&mut s, name, "alice", &format!("{theirs} {mine}")),
+            ALICE,
+        );
+        assert!(!answer.subject.contains("Error"), "{name}: {}", answer.body);
+        let list = private_to(&cond(&mut s, name, "alice", "list"), ALICE);
+        let drawn = format!("1...{theirs} 2. {mine}");
+        assert!(
+            list.body.lines().any(|l| l.trim() == drawn),
+            "{name}: {drawn}:\n{}",
+            list.body
+        );
+        let mails = play(&mut s, name, "bob", &theirs);
+        let listed = one(&mails, ALICE).body;
+        assert!(
+            listed.contains(&format!("2. {mine} (Cond)")),
+            "{name}:\n{listed}"
+        );
+    }
+}
+
+/// A Shadow Chess reveal in a line takes no number, as in the move list.
+#[test]
+fn a_reveal_in_a_shadow_line_takes_no_number() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    let line = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Nf3/g1f3";
+    private_to(&cond(&mut s, "shadowchess", "alice", line), ALICE);
+    let list = private_to(&cond(&mut s, "shadowchess", "alice", "list"), ALICE);
+    let drawn = "1...d5/d7d6 2. exd5/d2d3 reveal d6 Nf6/g8f6 3. Nf3/g1f3";
+    assert!(
+        list.body.lines().any(|l| l.trim() == drawn),
+        "{drawn}:\n{}",
+        list.body
+    );
 }

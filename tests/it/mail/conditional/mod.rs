@@ -4,10 +4,14 @@
 //! `(Cond)`; deviations clearing the tree and telling only its owner; the
 //! opponent and observers never seeing a tree; clashes, bounds, illegal
 //! plies and wrong passwords refused with nothing stored; list and cancel;
-//! queue and tree replacing each other; draw offers, undo and resignation
+//! queue and tree replacing each other; draw offers and undo requests
+//! leaving the tree, an accepted undo and resignation
 //! clearing the tree; Double Chess castling, Shadow Chess reveals and
-//! Zelig; a tree answer applied once across a kill. Every mail the server
-//! sends here is checked to stay within 78 columns.
+//! Zelig; a tree answer applied once across a kill; the answers to `if`
+//! and `queue` taking a reply, a reply to a mail that takes none told why,
+//! only the player to act invited to play; a refused line shown on the
+//! board it reaches; the tree numbered as the move list. Every mail the
+//! server sends here is checked to stay within 78 columns.
 
 use crate::common;
 
@@ -17,6 +21,7 @@ mod answering;
 mod clearing;
 mod crash;
 mod entering;
+mod mails;
 mod privacy;
 mod variants;
 

@@ -132,3 +132,103 @@ fn a_zelig_tree_mates_with_a_zelig_and_the_end_clears_the_tree() {
     }
     assert_eq!(held_lines(&s, "zelig"), 0, "the end of the game clears it");
 }
+
+/// The board as drawn in a mail: from the first file header to the last.
+fn grid(body: &str) -> Vec<String> {
+    let lines: Vec<&str> = body.lines().collect();
+    let header = |l: &&str| l.trim_start().starts_with("a   b");
+    let first = lines.iter().position(header).expect("a board");
+    let last = lines.iter().rposition(header).unwrap();
+    lines[first..=last].iter().map(|l| l.to_string()).collect()
+}
+
+/// A Shadow Chess line refused deep in: the board shown is the one the
+/// line reaches, reveal and all, drawn as the board mail would draw it
+/// once those plies are played.
+#[test]
+fn a_shadow_line_refused_deep_in_shows_the_board_it_reaches() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    let line = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Kh5/e1e2";
+    let err = private_to(&cond(&mut s, "shadowchess", "alice", line), ALICE);
+    assert_eq!(err.subject, "Shadow Chess Board 101 Error", "{}", err.body);
+    let said = message_of(&err);
+    assert!(said.contains("Ply 5 of your line"), "{said}");
+    assert!(
+        said.contains(
+            "The board below is as your line leaves it after d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6."
+        ),
+        "{said}"
+    );
+    assert_eq!(held_lines(&s, "shadowchess"), 0);
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    play(&mut s, "shadowchess", "alice", "exd5/d2d3");
+    play(&mut s, "shadowchess", "bob", "reveal d6");
+    let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
+    assert_eq!(grid(&err.body), grid(&one(&mails, ALICE).body));
+}
+
+/// One line names bob's reveal, another leaves it open: both are held,
+/// the answer says which wins, and the named one is followed when that
+/// reveal is made, the open one for any other.
+#[test]
+fn a_named_reveal_wins_over_a_line_that_leaves_it_open() {
+    for (reveal, answer) in [("reveal d6", "Nc3/b1c3"), ("reveal e7", "Nf3/g1f3")] {
+        let mut s = board("shadowchess");
+        play(&mut s, "shadowchess", "alice", "e4/e2e3");
+        let open = "d5/d7d6 exd5/d2d3 Nf6/g8f6 Nf3/g1f3";
+        let named = "d5/d7d6 exd5/d2d3 reveal d6 Nf6/g8f6 Nc3/b1c3";
+        let first = private_to(&cond(&mut s, "shadowchess", "alice", open), ALICE);
+        assert!(!first.subject.contains("Error"), "{}", first.body);
+        let second = private_to(&cond(&mut s, "shadowchess", "alice", named), ALICE);
+        let said = joined(&second.body);
+        assert!(!second.subject.contains("Error"), "{said}");
+        assert!(
+            said.contains(
+                "After d5/d7d6 exd5/d2d3, reveal d6 follows your line that names it, and any other decision your line that leaves it open."
+            ),
+            "{said}"
+        );
+        assert_eq!(held_lines(&s, "shadowchess"), 2);
+        play(&mut s, "shadowchess", "bob", "d5/d7d6");
+        play(&mut s, "shadowchess", "bob", reveal);
+        let mails = play(&mut s, "shadowchess", "bob", "Nf6/g8f6");
+        let bobs = one(&mails, BOB);
+        assert!(
+            bobs.body.contains(&format!("{answer} (Cond)")),
+            "{reveal}: {}",
+            bobs.body
+        );
+    }
+}
+
+/// The owner's own reveal left open in one line (they decide it by mail)
+/// and named in another (the tree would decide it) is a clash, refused.
+#[test]
+fn the_owners_own_reveal_open_in_one_line_and_named_in_another_is_a_clash() {
+    let mut s = board("shadowchess");
+    play(&mut s, "shadowchess", "alice", "e4/e2e3");
+    play(&mut s, "shadowchess", "bob", "d5/d7d6");
+    let open = private_to(
+        &cond(&mut s, "shadowchess", "bob", "exd5/d2d3 Nf6/g8f6"),
+        BOB,
+    );
+    assert!(!open.subject.contains("Error"), "{}", open.body);
+    let err = private_to(
+        &cond(&mut s, "shadowchess", "bob", "exd5/d2d3 reveal d6 Nf6/g8f6"),
+        BOB,
+    );
+    assert_eq!(err.subject, "Shadow Chess Board 101 Error", "{}", err.body);
+    assert!(
+        message_of(&err).starts_with(
+            "After exd5/d2d3 one of your lines leaves your own decision open (you send it yourself) and another names it (reveal d6)"
+        ),
+        "{}",
+        err.body
+    );
+    assert_eq!(
+        held_lines(&s, "shadowchess"),
+        1,
+        "the clash changes nothing"
+    );
+}

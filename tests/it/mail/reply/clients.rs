@@ -8,20 +8,19 @@ fn a_whole_game_is_played_by_replies_from_gmail_outlook_and_thunderbird() {
     let mut s = a_board();
     let mails = round(&mut s, ALICE, "chess challenge alice bob", "");
     // Every board mail to a player carries a reply token on our domain and
-    // says how to answer it.
+    // says how to answer it: the player to act is invited to play, the
+    // other to answer in advance.
     for addr in [ALICE, BOB] {
         let m = board_mail(&mails, addr);
         let id = mid(m);
         assert!(id.ends_with("@games.test>"), "{id}");
         assert!(id.len() >= "<t.@games.test>".len() + 32, "{id}");
-        assert!(
-            common::joined(&m.body).ends_with(&format!(
-                "To play, reply with your move on the first line (help reply), or use the Subject command: chess move 101 {} <password> <move>",
-                if addr == ALICE { "alice" } else { "bob" }
-            )),
-            "{}",
-            m.body
-        );
+        let how = if addr == ALICE {
+            "To play, reply with your move on the first line (help reply), or use the Subject command: chess move 101 alice <password> <move>"
+        } else {
+            "Not your turn: to answer in advance, reply with queue <move> or if <moves> on the first line (help reply), or use the Subject command: chess queue 101 bob <password> <move>"
+        };
+        assert!(common::joined(&m.body).ends_with(how), "{}", m.body);
     }
     assert_ne!(mid(&mails[0]), mid(&mails[1]));
 

@@ -152,7 +152,7 @@ fn replies_from_another_address_to_the_opponents_mail_or_with_a_forged_token_cha
     let m = only_one(&mails, ALICE);
     assert!(
         common::joined(&m.body).starts_with(
-            "Your mail answers a board mail, but does not name one this server takes replies to"
+            "Your mail has a board mail's Subject but no In-Reply-To header naming the mail it answers (your mail program left it out)"
         ),
         "{}",
         m.body
@@ -219,7 +219,7 @@ fn noreply_sends_ordinary_board_mails_and_refuses_replies() {
     let m = only_one(&mails, ALICE);
     assert!(
         common::joined(&m.body).starts_with(
-            "Your mail answers a board mail, but does not name one this server takes replies to"
+            "You set noreply for chess, so your board mails take no replies; switch them back on with chess set alice <password> reply"
         ),
         "{}",
         m.body
