@@ -399,6 +399,7 @@ impl Server<'_> {
             body,
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         })
     }
 }

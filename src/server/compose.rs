@@ -51,6 +51,8 @@ pub(crate) struct BoardView<'a> {
     /// Bodies rendered so far, by drawing: the readers who draw the board
     /// alike (both players, most often) share one rendering.
     pub bodies: RefCell<Vec<(Drawing, String)>>,
+    /// Pictures drawn so far, by side (`from_black`; see `picture`).
+    pub pictures: RefCell<Vec<(bool, Option<crate::mail::picture::Png>)>>,
 }
 
 /// The move list of `plies` (a board's last plies, its last one last,
@@ -139,6 +141,7 @@ impl<'a> BoardView<'a> {
             occasion: self.occasion,
             whole: self.whole.clone(),
             bodies: RefCell::default(),
+            pictures: RefCell::default(),
         }
     }
 
@@ -526,10 +529,16 @@ impl<'a> BoardView<'a> {
         let drawing = ctx.drawing_of(userid, self.game.name())?;
         let body = self.body_for(ctx, drawing, userid)?;
         let key = self.reply_key(ctx, userid)?;
+        let picture = if store::picture_mail(ctx.conn, userid)? {
+            self.picture(ctx, drawing.from_black)?
+        } else {
+            None
+        };
         // Confirmed addresses only (see `Reply::to_user`).
         let mut replies = Reply::to_user(&user, &self.subject(), &body);
         for reply in &mut replies {
             reply.reply_key = key.clone();
+            reply.picture = picture.clone();
         }
         Ok(replies)
     }

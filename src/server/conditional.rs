@@ -336,6 +336,7 @@ impl Owner<'_, '_> {
                 body,
                 reply_key: None,
                 codes: Vec::new(),
+                picture: None,
             }],
             None => Reply::to_user(user, &subject, &body),
         }

@@ -111,6 +111,10 @@ pub(crate) struct Reply {
     /// handed them along (see `confirm`): kept with its outbox row, and
     /// blanked there once it is sent.
     pub codes: Vec<String>,
+    /// The board's picture, for a board mail to a reader who chose
+    /// `picture`: shown in the HTML part when the mail has one (see
+    /// `mail::picture`).
+    pub picture: Option<crate::mail::picture::Png>,
 }
 
 impl Reply {
@@ -127,6 +131,7 @@ impl Reply {
                 body: body.to_string(),
                 reply_key: None,
                 codes: Vec::new(),
+                picture: None,
             })
             .collect()
     }
@@ -176,6 +181,7 @@ impl Ctx<'_> {
             body: self.server.notice_body(text.as_ref())?,
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         })
     }
 
@@ -210,6 +216,19 @@ impl Ctx<'_> {
         match store::userids_with_address(self.conn, sender)?.first() {
             Some(userid) => self.drawing_of(userid, game),
             None => Ok(Drawing::default()),
+        }
+    }
+
+    /// Whether the sender's mail shows the board's picture: the sender's
+    /// first account (as for [`Ctx::sender_drawing`]) chose `picture`; an
+    /// address of no account gets none.
+    pub(crate) fn sender_picture(&self) -> Handled<bool> {
+        let Some(sender) = self.sender else {
+            return Ok(false);
+        };
+        match store::userids_with_address(self.conn, sender)?.first() {
+            Some(userid) => Ok(store::picture_mail(self.conn, userid)?),
+            None => Ok(false),
         }
     }
 

@@ -84,6 +84,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             body: server.templates.render(&template, vars.clone())?,
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         });
     }
     if !others.is_empty() {

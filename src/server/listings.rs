@@ -80,6 +80,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 
@@ -120,6 +121,7 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 
@@ -166,6 +168,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 
@@ -214,6 +217,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 
@@ -241,13 +245,14 @@ fn user_boards(
             if numbers.is_empty() && !passes(game, &b, filter, &[userid.to_string()])? {
                 continue;
             }
-            let (subject, body) = show_mail(ctx, game, b.board, None, drawing)?;
+            let (subject, body, picture) = show_mail(ctx, game, b.board, None, drawing)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
                 body,
                 reply_key: None,
                 codes: Vec::new(),
+                picture,
             });
         }
     }

@@ -45,6 +45,7 @@ impl Loaded {
             occasion: Occasion::Turn,
             whole: OnceCell::new(),
             bodies: Default::default(),
+            pictures: Default::default(),
         }
     }
 }
@@ -319,6 +320,7 @@ pub(crate) fn boards_for_address(
             body: view.body_for(ctx, drawing, &user.userid)?,
             reply_key: view.reply_key(ctx, &user.userid)?,
             codes: Vec::new(),
+            picture: None,
         });
     }
     Ok(replies)

@@ -71,6 +71,7 @@ mod loaded;
 mod masking;
 mod outbox;
 mod password;
+mod picture;
 mod pipeline;
 mod play;
 mod ply;

@@ -76,6 +76,7 @@ impl Server<'_> {
             body,
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         };
         self.queue_mail(conn, notice, cause, now)?;
         Ok(())
@@ -96,6 +97,7 @@ impl Server<'_> {
             mut body,
             reply_key,
             codes,
+            picture,
         } = mail;
         let key = match reply_key {
             Some(key) if reply::owns_address(conn, &key.userid, &to)? => Some(key),
@@ -111,9 +113,15 @@ impl Server<'_> {
             None => None,
         };
         // A board mail goes out with an HTML part too, unless its
-        // recipient asked for text only (see `mail::html`).
-        let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
-            && !store::address_wants_plain(conn, &to)?;
+        // recipient asked for text only (see `mail::html`); with the
+        // board's picture when its reader chose it and the mail stays
+        // within the limit with it (else without it, else text alone).
+        let max = self.config.limits.max_reply_bytes;
+        let html =
+            crate::mail::wants_html_part(&body, max) && !store::address_wants_plain(conn, &to)?;
+        let picture = picture
+            .filter(|png| html && crate::mail::fits_with_picture(&body, png.0.len(), max))
+            .map(|png| png.0.to_vec());
         let shown = Outgoing {
             to,
             subject,
@@ -147,6 +155,7 @@ impl Server<'_> {
         let new = NewOutboxMail {
             mail,
             html,
+            picture,
             message_id,
             secrets,
         };
@@ -200,6 +209,7 @@ impl Server<'_> {
                     .render("multiple.txt", context! { parts => parts })?,
                 reply_key: None,
                 codes,
+                picture: None,
             });
         }
         Ok(out)
@@ -271,6 +281,7 @@ impl Server<'_> {
                 body: self.notice_body(&text)?,
                 reply_key: None,
                 codes: Vec::new(),
+                picture: None,
             });
         }
         Ok(kept)
@@ -334,6 +345,7 @@ mod tests {
             body: body.into(),
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         }
     }
 

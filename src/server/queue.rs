@@ -250,6 +250,7 @@ fn private_board_mail(
         body: view.body(ctx, drawing)?,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 

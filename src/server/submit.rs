@@ -95,6 +95,7 @@ pub(crate) fn submit(
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }
 

@@ -60,6 +60,8 @@ pub(super) fn migrations() -> Migrations<'static> {
             "../../migrations/0046_board_start_opponents.sql"
         )),
         M::up(include_str!("../../migrations/0048_application_id.sql")),
+        M::up(include_str!("../../migrations/0053_picture_mail.sql")),
+        M::up(include_str!("../../migrations/0054_board_pictures.sql")),
     ])
 }
 

@@ -234,6 +234,7 @@ mod tests {
             body: "Observers: lion7, tiger99".to_string(),
             reply_key: None,
             codes: Vec::new(),
+            picture: None,
         };
         let mut replies = vec![reply("A@x"), reply("b@x")];
         session.mask_replies(&mut replies, "a@x");

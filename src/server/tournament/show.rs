@@ -155,5 +155,6 @@ pub(crate) fn pgn(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handled
         body,
         reply_key: None,
         codes: Vec::new(),
+        picture: None,
     }])
 }

@@ -171,6 +171,9 @@ pub enum Look {
     /// `html` (true: board mails carry an HTML part too, the default) or
     /// `plain` (text only); for every game.
     Html(bool),
+    /// `picture` (true: the HTML part shows the board as a picture too,
+    /// the default for new accounts) or `nopicture`; for every game.
+    Picture(bool),
 }
 
 /// The board drawing a player wants.

@@ -572,10 +572,12 @@ pub(super) fn set(p: &mut Parser<'_>) -> Res<GameCommand> {
         "noreply" => Look::Reply(false),
         "html" => Look::Html(true),
         "plain" => Look::Html(false),
+        "picture" => Look::Picture(true),
+        "nopicture" => Look::Picture(false),
         _ => {
             return Err(p.bad(
                 word,
-                "small, large, flip, noflip, reply, noreply, plain or html",
+                "small, large, flip, noflip, reply, noreply, plain, html, picture or nopicture",
             ))
         }
     };

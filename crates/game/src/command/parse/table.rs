@@ -247,7 +247,7 @@ pub(super) const GAME_VERBS: &[Verb<GameCommand>] = &[
         &[],
         Usage {
             needs: "your userid, your password and small, large, flip, noflip, reply, noreply, \
-                    plain or html",
+                    plain, html, picture or nopicture",
             example: "{g} set alice secret small",
         },
         Creds::First,

@@ -81,6 +81,32 @@ pub struct Picture {
     pub marks: Vec<Mark>,
 }
 
+/// The last move's marks: every square whose contents differ between the
+/// diagram before a ply and the one after it, on every board (a move's
+/// from and to squares; castling's four; an en passant capture's three; a
+/// drop's one; a Shadow turn's squares on both boards). Ruling: this is
+/// what the picture marks as the last move in every game, so the mark
+/// never claims more than the two diagrams show. Boards of different
+/// shapes (none in any game) are compared where both have squares.
+pub fn changed_squares(before: &Diagram, after: &Diagram) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    for (board, (old, new)) in before.boards.iter().zip(&after.boards).enumerate() {
+        for rank in 0..old.ranks.min(new.ranks) {
+            for file in 0..old.files.min(new.files) {
+                if old.at(file, rank) != new.at(file, rank) {
+                    marks.push(Mark {
+                        board,
+                        file,
+                        rank,
+                        kind: MarkKind::LastMove,
+                    });
+                }
+            }
+        }
+    }
+    marks
+}
+
 /// The ranks in drawing order, top first.
 fn ranks(grid: &Grid, from_black: bool) -> Vec<u8> {
     if from_black {
