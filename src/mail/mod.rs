@@ -106,7 +106,7 @@ mod inbox;
 mod open;
 mod outbound;
 mod parse;
-pub(crate) mod picture;
+pub mod picture;
 mod smtp;
 mod transports;
 

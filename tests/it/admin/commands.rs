@@ -406,7 +406,8 @@ fn admin_backup_copies_the_committed_database_while_another_writer_holds_it() {
     writer
         .execute_batch(
             "BEGIN IMMEDIATE;
-             INSERT INTO users VALUES ('uncommitted', 'h', '2026-01-01T00:00:00Z', NULL);",
+             INSERT INTO users (userid, password_hash, created_at)
+             VALUES ('uncommitted', 'h', '2026-01-01T00:00:00Z');",
         )
         .unwrap();
     let backup = install.path("backup.sqlite");
