@@ -519,3 +519,46 @@ fn the_html_part_opened_in_chromium_shows_the_picture_and_the_text_board() {
     }
     assert_ne!(shots[0], shots[1], "each side drawn from its own side");
 }
+
+#[test]
+fn an_observer_who_chose_the_picture_gets_it_from_their_side_and_one_who_did_not_does_not() {
+    const CAROL: &str = "carol@players.test";
+    const DAVE: &str = "dave@players.test";
+    let mut s = two_players("");
+    s.send(CAROL, "signup carol cpw", "");
+    s.send(DAVE, "signup dave dpw", "");
+    s.poll();
+    s.take_outbox();
+    let board = s.ok(&["admin", "challenge", "doublechess", "alice", "bob"]);
+    let board = board.trim().to_string();
+    s.poll();
+    s.take_outbox();
+    exchange(
+        &mut s,
+        CAROL,
+        &format!("doublechess subscribe {board} carol cpw"),
+    );
+    exchange(&mut s, CAROL, "doublechess set carol cpw flip");
+    exchange(
+        &mut s,
+        DAVE,
+        &format!("doublechess subscribe {board} dave dpw"),
+    );
+    exchange(&mut s, DAVE, "chess set dave dpw nopicture");
+    let game = rules::game("doublechess").unwrap();
+    let mut position = game.start(&[]).unwrap();
+    let action = next_action(position.as_ref(), 0).unwrap();
+    let before = position.diagram();
+    position.play(&action).unwrap();
+    let mails = exchange(
+        &mut s,
+        ALICE,
+        &format!("doublechess move {board} alice apw {action}"),
+    );
+    let marked = changed(&before, &position.diagram());
+    let shown = picture(only_one(&mails, CAROL)).expect("carol's picture");
+    check_picture("carol", &shown, &position.diagram(), &marked, true);
+    let to_dave = only_one(&mails, DAVE);
+    assert!(picture(to_dave).is_none(), "{}", to_dave.raw);
+    assert!(to_dave.raw.contains("<pre"));
+}
