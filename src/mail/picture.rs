@@ -55,12 +55,15 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
 /// The PNG of an SVG picture, or `None` when it cannot be drawn (an SVG
 /// resvg does not read, or of no size): the mail then goes without it.
 ///
-/// Ruling (speed, see docs/performance.md): the pieces and the short
-/// labels (rank numbers, file letters, board labels) of a picture are
-/// drawn once each, as small pictures of their own made by resvg from the
-/// very markup of the picture, and stamped where the picture places them
-/// (whole pixels, so a stamp is the element as drawn in place); the rest
-/// is drawn by resvg as it stands. The PNG is indexed (a palette of at
+/// Ruling (speed, see docs/performance.md): the pieces and the lines of
+/// text (rank numbers, file letters, board labels, the caption, the
+/// notes) of a picture are drawn once each, as small pictures of their
+/// own made by resvg from the very markup of the picture, kept while they
+/// fit in [`SPRITE_BYTES`], and stamped where the picture places them
+/// (whole pixels, so a stamp is the element as drawn in place): the
+/// labels of every board, and the caption and notes the two sides of one
+/// board mail share, are drawn once. The rest (squares, marks, frames) is
+/// drawn by resvg as it stands. The PNG is indexed (a palette of at
 /// most 256 colours: the picture's own colours, the rarest shades of the
 /// edges mapped to the nearest of the others when there are more).
 pub fn png(svg: &str) -> Option<Vec<u8>> {
@@ -135,10 +138,11 @@ struct Stamp {
 
 /// Room around a stamped piece for its outline.
 const PAD: i64 = 2;
-/// The longest label that is stamped (longer text: the caption, notes).
-const STAMPED_TEXT: usize = 12;
-/// At most this many small pictures are kept.
-const SPRITES: usize = 2048;
+/// The longest line of text that is stamped (longer: drawn in place).
+const STAMPED_TEXT: usize = 120;
+/// The small pictures kept take at most this many bytes; once it is
+/// reached, new ones are drawn and used but not kept.
+const SPRITE_BYTES: usize = 16 << 20;
 
 /// The picture without its stamped elements, and those elements: every
 /// piece (`<g transform="translate(X Y)[ scale(S)]">…<use href="#id"/></g>`,
@@ -209,10 +213,12 @@ fn text_stamp(line: &str, font: &str) -> Option<Stamp> {
     let y: i64 = attribute(line, "y")?.parse().ok()?;
     let size: i64 = attribute(line, "font-size")?.parse().ok()?;
     let text = line.split_once('>')?.1.strip_suffix("</text>")?;
-    if text.chars().count() > STAMPED_TEXT || text.contains('&') || !(1..=64).contains(&size) {
+    // An entity counts as its characters: the room only grows.
+    if text.chars().count() > STAMPED_TEXT || !(1..=64).contains(&size) {
         return None;
     }
-    let width = 2 * size * (text.chars().count() as i64 + 2);
+    // No glyph of the font is wider than its size.
+    let width = size * (text.chars().count() as i64 + 2);
     let height = 2 * size;
     let sx = if attribute(line, "text-anchor") == Some("middle") {
         width / 2
@@ -234,9 +240,10 @@ fn text_stamp(line: &str, font: &str) -> Option<Stamp> {
 
 /// A small picture drawn on a transparent ground, kept for the next time.
 fn sprite(svg: &str) -> Option<Arc<resvg::tiny_skia::Pixmap>> {
-    static KEPT: OnceLock<Mutex<HashMap<String, Arc<resvg::tiny_skia::Pixmap>>>> = OnceLock::new();
+    type Kept = (HashMap<String, Arc<resvg::tiny_skia::Pixmap>>, usize);
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
     let kept = KEPT.get_or_init(Mutex::default);
-    if let Some(sprite) = kept.lock().ok()?.get(svg) {
+    if let Some(sprite) = kept.lock().ok()?.0.get(svg) {
         return Some(sprite.clone());
     }
     let tree = resvg::usvg::Tree::from_str(svg, &options()).ok()?;
@@ -248,9 +255,11 @@ fn sprite(svg: &str) -> Option<Arc<resvg::tiny_skia::Pixmap>> {
         &mut pixmap.as_mut(),
     );
     let sprite = Arc::new(pixmap);
+    let bytes = sprite.data().len() + svg.len();
     let mut kept = kept.lock().ok()?;
-    if kept.len() < SPRITES {
-        kept.insert(svg.to_string(), sprite.clone());
+    if kept.1 + bytes <= SPRITE_BYTES {
+        kept.1 += bytes;
+        kept.0.insert(svg.to_string(), sprite.clone());
     }
     Some(sprite)
 }
@@ -409,8 +418,9 @@ mod tests {
             },
         );
         let (rest, stamps) = stamps(&svg);
-        // Every piece and every rank number and file letter is stamped.
-        assert_eq!(stamps.len(), 32 + 16, "{rest}");
+        // Every piece and every line of text is stamped.
+        assert!(stamps.len() > 32 + 16 + 1, "{rest}");
+        assert!(!rest.contains("<text"), "{rest}");
         assert!(!rest.contains("<use"), "{rest}");
         let (_, ours) = pixels(&png(&svg).unwrap());
         // resvg over the whole picture, no stamps, no palette.
@@ -459,6 +469,24 @@ mod tests {
             let text = base64::engine::general_purpose::STANDARD.encode(vec![7u8; n]);
             let lines = text.as_bytes().chunks(76).count();
             assert_eq!(encoded_len(n), text.len() + 2 * lines, "{n}");
+        }
+    }
+}
+
+/// Looking at the pictures: `PBMCHESS_PNG_IN=<dir of SVGs>` (e.g. from
+/// `game`'s `svg::tests::write_samples`) writes a PNG beside each.
+#[cfg(test)]
+#[test]
+#[ignore]
+fn write_samples() {
+    let Some(dir) = std::env::var_os("PBMCHESS_PNG_IN") else {
+        return;
+    };
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            let svg = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(path.with_extension("png"), png(&svg).unwrap()).unwrap();
         }
     }
 }
