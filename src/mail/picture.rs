@@ -59,7 +59,7 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
 /// text (rank numbers, file letters, board labels, the caption, the
 /// notes) of a picture are drawn once each, as small pictures of their
 /// own made by resvg from the very markup of the picture, kept while they
-/// fit in [`SPRITE_BYTES`], and stamped where the picture places them
+/// fit in `SPRITE_BYTES` (16 MB), and stamped where the picture places them
 /// (whole pixels, so a stamp is the element as drawn in place): the
 /// labels of every board, and the caption and notes the two sides of one
 /// board mail share, are drawn once. The rest (squares, marks, frames) is
@@ -264,7 +264,7 @@ fn sprite(svg: &str) -> Option<Arc<resvg::tiny_skia::Pixmap>> {
     Some(sprite)
 }
 
-/// An opaque picture as an 8-bit indexed PNG (see [`png`]).
+/// An opaque picture as an 8-bit indexed PNG (see [`png()`]).
 fn indexed_png(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     // Opaque: premultiplied RGBA is plain RGBA; the alpha is dropped.
     let pixels: Vec<[u8; 3]> = pixmap

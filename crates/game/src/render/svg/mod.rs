@@ -19,7 +19,7 @@
 //!   (`White knight on Shadow f3` when the diagram has several boards), and
 //!   the picture carries a `<desc>` (the caller's text: the position in
 //!   the game's own notation), so a screen reader reads the board;
-//! - the pieces are this module's own vector shapes ([`pieces`]): no font
+//! - the pieces are this module's own vector shapes (`pieces`): no font
 //!   or image is fetched; text uses the reader's generic `sans-serif`;
 //! - the output depends on nothing but its arguments: a resend is byte
 //!   for byte the same.
