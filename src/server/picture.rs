@@ -17,7 +17,8 @@
 //!   reader), and the marks come from the stored plies every reader sees
 //!   in the move list.
 //! - The caption names the game, the board, its players (White first)
-//!   and whose turn it is (or that the game is over).
+//!   and whose turn it is (or that the game is over); where that is too
+//!   long for the picture, the game's name goes first, then the players.
 
 use game::render::svg::{self, changed_squares, Mark, MarkKind, Picture};
 use rules::{Color, Diagram, Position};
@@ -80,6 +81,17 @@ fn kings(diagram: &Diagram, side: Color) -> Vec<Mark> {
     marks
 }
 
+/// The first of `captions` (longest first) that fits the picture of
+/// `diagram`, else the last.
+fn fitting(diagram: &Diagram, captions: Vec<String>) -> String {
+    let room = svg::caption_room(diagram);
+    let last = captions.last().cloned().unwrap_or_default();
+    captions
+        .into_iter()
+        .find(|c| c.chars().count() <= room)
+        .unwrap_or(last)
+}
+
 /// The picture of `diagram` from `from_black`'s side with `marks` and
 /// `caption` (see the module's rulings).
 fn draw(
@@ -111,14 +123,16 @@ fn ply_marks(before: &Diagram, after: &dyn Position, notation: &str) -> Vec<Mark
 
 /// The picture of a `preview`: `position`, reached from `start` by the
 /// `previewed` plies (notations), the last of them marked (none when
-/// there are none); `caption` as the sender reads it.
+/// there are none); its caption the first of `captions` that fits.
 pub(super) fn preview_picture(
     start: &dyn Position,
     previewed: &[&str],
     position: &dyn Position,
-    caption: String,
+    captions: Vec<String>,
     from_black: bool,
 ) -> Option<Png> {
+    let diagram = position.diagram();
+    let caption = fitting(&diagram, captions);
     let marks = match previewed.split_last() {
         Some((last, before)) => {
             let mut then = start.clone_box();
@@ -129,13 +143,7 @@ pub(super) fn preview_picture(
         }
         None => Vec::new(),
     };
-    draw(
-        &position.diagram(),
-        caption,
-        position.to_text(),
-        from_black,
-        marks,
-    )
+    draw(&diagram, caption, position.to_text(), from_black, marks)
 }
 
 impl BoardView<'_> {
@@ -162,9 +170,10 @@ impl BoardView<'_> {
                 marks.extend(kings(&diagram, self.position.to_act()));
             }
         }
+        let caption = fitting(&diagram, self.captions());
         let png = draw(
             &diagram,
-            self.caption(),
+            caption,
             self.position.to_text(),
             from_black,
             marks,
@@ -173,8 +182,10 @@ impl BoardView<'_> {
         Ok(png)
     }
 
-    /// `Chess 101: alice v bob, bob to play` (`game over` once finished).
-    fn caption(&self) -> String {
+    /// `Chess 101: alice v bob, bob to play` (`game over` once finished),
+    /// and shorter forms for a picture too narrow for it: `101: alice v
+    /// bob, bob to play`, `Chess 101: bob to play`, `101: bob to play`.
+    fn captions(&self) -> Vec<String> {
         let who = match (&self.row.status, self.occasion) {
             (_, super::compose::Occasion::Withdrawn { .. }) => "withdrawn".to_string(),
             (_, super::compose::Occasion::Historic { ply, .. }) => format!("after ply {ply}"),
@@ -184,13 +195,14 @@ impl BoardView<'_> {
             ),
             (BoardStatus::Finished { .. }, _) => "game over".to_string(),
         };
-        format!(
-            "{} {}: {} v {}, {who}",
-            self.game.title(),
-            self.row.board,
-            self.row.players[0],
-            self.row.players[1]
-        )
+        let (title, number) = (self.game.title(), self.row.board);
+        let players = format!("{} v {}", self.row.players[0], self.row.players[1]);
+        vec![
+            format!("{title} {number}: {players}, {who}"),
+            format!("{number}: {players}, {who}"),
+            format!("{title} {number}: {who}"),
+            format!("{number}: {who}"),
+        ]
     }
 }
 
@@ -208,6 +220,33 @@ mod tests {
         assert_eq!(text, "0:6:0 0:5:2");
         let marks = last_move_marks(&format!("{text} x 1:2 0:1:2:3 9:a:1"));
         assert_eq!(marks, changed_squares(&before.diagram(), &after.diagram()));
+    }
+
+    #[test]
+    fn a_caption_too_long_for_the_picture_gives_way_to_a_shorter_one() {
+        let chess = rules::game("chess").unwrap().start(&[]).unwrap().diagram();
+        let temporal = rules::game("temporal")
+            .unwrap()
+            .start(&[])
+            .unwrap()
+            .diagram();
+        let captions = |white: &str| {
+            vec![
+                format!("Chess 101: {white} v bob, bob to play"),
+                "101: bob to play".to_string(),
+            ]
+        };
+        assert_eq!(
+            fitting(&chess, captions("alice")),
+            "Chess 101: alice v bob, bob to play"
+        );
+        let long = "a".repeat(16);
+        assert_eq!(fitting(&chess, captions(&long)), "101: bob to play");
+        assert_eq!(
+            fitting(&temporal, captions(&long)),
+            format!("Chess 101: {long} v bob, bob to play")
+        );
+        assert_eq!(fitting(&chess, vec!["x".repeat(99)]), "x".repeat(99));
     }
 
     #[test]

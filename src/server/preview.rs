@@ -162,12 +162,17 @@ pub(crate) fn preview(
         intro,
     )?;
     let players = &loaded.row.players;
-    let caption = format!(
-        "{} {number} preview: {} v {}",
-        game.title(),
-        players[0],
-        players[1]
-    );
+    let caption = vec![
+        format!(
+            "{} {number} preview: {} v {}",
+            game.title(),
+            players[0],
+            players[1]
+        ),
+        format!("{number} preview: {} v {}", players[0], players[1]),
+        format!("{} {number} preview", game.title()),
+        format!("{number} preview"),
+    ];
     let picture = previewed_picture(
         ctx,
         loaded.position.as_ref(),
@@ -215,7 +220,10 @@ fn preview_new(
     let start = game
         .start(options)
         .map_err(|e| refuse(capitalise(&e.to_string())))?;
-    let caption = format!("{} preview: White v Black", game.title());
+    let caption = vec![
+        format!("{} preview: White v Black", game.title()),
+        "Preview".to_string(),
+    ];
     let picture = previewed_picture(
         ctx,
         start.as_ref(),
@@ -241,7 +249,7 @@ fn previewed_picture(
     start: &dyn Position,
     previewed: &[(u32, Color, Played)],
     position: &dyn Position,
-    caption: String,
+    caption: Vec<String>,
     drawing: Drawing,
 ) -> Handled<Option<crate::mail::picture::Png>> {
     if !ctx.sender_picture()? {

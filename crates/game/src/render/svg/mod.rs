@@ -163,16 +163,29 @@ pub fn title(glyph: Glyph, place: &str) -> String {
     )
 }
 
-/// Draw a diagram as an SVG picture (see the module's rulings).
-pub fn svg(diagram: &Diagram, picture: &Picture) -> String {
-    let several = diagram.boards.len() > 1;
+/// The width of a diagram's picture in pixels (user units).
+pub fn width(diagram: &Diagram) -> u32 {
     let boards_width: u32 = diagram
         .boards
         .iter()
         .map(|g| RANK_MARGIN + g.files as u32 * SQUARE)
         .sum::<u32>()
         + GAP * diagram.boards.len().saturating_sub(1) as u32;
-    let width = (2 * MARGIN + boards_width).max(240);
+    (2 * MARGIN + boards_width).max(240)
+}
+
+/// The longest caption, in characters, that fits the width of a
+/// diagram's picture (the caption's bold 14-pixel sans-serif averages
+/// under 7 pixels a character: `Chess 101: alice v bob, alice to play`
+/// is 251 pixels wide in DejaVu Sans Bold).
+pub fn caption_room(diagram: &Diagram) -> usize {
+    (width(diagram) - 2 * MARGIN) as usize / 7
+}
+
+/// Draw a diagram as an SVG picture (see the module's rulings).
+pub fn svg(diagram: &Diagram, picture: &Picture) -> String {
+    let several = diagram.boards.len() > 1;
+    let width = width(diagram);
     let columns = ((width - 2 * MARGIN) / 7).max(20) as usize;
 
     let caption_h = if picture.caption.is_empty() {
