@@ -5,8 +5,8 @@
 //! time to draw the picture (the SVG of `game::render::svg`, then resvg
 //! and the PNG encoder, as a board mail to a player who chose `picture`
 //! makes it), the PNG's size, and what it adds to the mail as sent
-//! (base64, the inline part's headers, the `<img>`). Bounds (issue of the
-//! picture, docs/performance.md): at most ~40 KB added to a mail (checked
+//! (base64, the inline part's headers, the `<img>`). Bounds
+//! (docs/performance.md): at most ~40 KB added to a mail (checked
 //! in both modes) and ~5 ms of processor time a picture (reported; a
 //! timed check would fail on a loaded machine, so only the full run
 //! prints whether the median is within it).
