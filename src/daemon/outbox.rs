@@ -345,7 +345,7 @@ impl Sending<'_> {
             Some(own) => mail::MessageId::Own(own),
             None => mail::MessageId::Row(row.id, &self.message_id_key),
         };
-        let form = mail::MailForm::of_row(row.html);
+        let form = mail::MailForm::of_row(row.html, row.picture.as_deref());
         let message = match mail::build_message_in_form(
             &row.mail,
             id,

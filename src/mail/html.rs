@@ -13,9 +13,13 @@
 //!   figurines: many fonts draw the figurines wider than a column, which
 //!   would undo the alignment the part is there for, and a reader copying
 //!   a move from either part gets the same text.
-//! - Nothing fetches anything: no images, links, scripts, style sheets or
-//!   fonts; one inline style naming the generic `monospace` family. No
-//!   `<title>` (mail programs show the Subject).
+//! - Nothing fetches anything: no remote images, links, scripts, style
+//!   sheets or fonts; one inline style naming the generic `monospace`
+//!   family. No `<title>` (mail programs show the Subject).
+//! - For a reader who chose `picture`, the board's picture (see
+//!   `mail::picture`) stands above the `<pre>`, an `<img>` of the mail's
+//!   own inline part (`cid:`), its size given, shrunk to the window's
+//!   width where that is narrower ([`html_document_with_picture`]).
 //! - A board mail whose two parts together would be larger than `[limits]
 //!   max_reply_bytes` goes out as text alone ([`wants_html_part`]).
 //! - Control characters other than line ends and tabs are shown as U+FFFD.
@@ -37,6 +41,18 @@ pub(crate) fn wants_html_part(text: &str, max_bytes: usize) -> bool {
     carries_drawing(text) && text.len() + html_document(text).len() <= max_bytes
 }
 
+/// Whether a board mail with the text `text` fits within `max_bytes`
+/// with its HTML part and a picture of `png_len` bytes (base64 in the
+/// mail, its part's headers counted): see [`wants_html_part`].
+pub(crate) fn fits_with_picture(text: &str, png_len: usize, max_bytes: usize) -> bool {
+    /// What the inline part's headers and the inner boundary lines take.
+    const PART_HEADERS: usize = 400;
+    let html = html_document_with_picture(text, &"x".repeat(48), 9999, 9999);
+    carries_drawing(text)
+        && text.len() + html.len() + crate::mail::picture::encoded_len(png_len) + PART_HEADERS
+            <= max_bytes
+}
+
 /// Whether `text` carries a board drawing (see the module's rulings).
 pub(crate) fn carries_drawing(text: &str) -> bool {
     text.lines().any(is_frame_line)
@@ -55,7 +71,25 @@ fn is_frame_line(line: &str) -> bool {
 
 /// The HTML document of the text part `text`: the same lines in a `<pre>`.
 pub(crate) fn html_document(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8 + 256);
+    document(text, None)
+}
+
+/// The alternative text of a board's picture.
+const PICTURE_ALT: &str = "The board as a picture; the same board is drawn as text below.";
+
+/// [`html_document`] with the picture of the board above the text: the
+/// inline part `content_id`, `width` by `height` pixels.
+pub(crate) fn html_document_with_picture(
+    text: &str,
+    content_id: &str,
+    width: u32,
+    height: u32,
+) -> String {
+    document(text, Some((content_id, width, height)))
+}
+
+fn document(text: &str, picture: Option<(&str, u32, u32)>) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8 + 512);
     out.push_str(
         "<!DOCTYPE html>\n\
          <html>\n\
@@ -63,9 +97,23 @@ pub(crate) fn html_document(text: &str) -> String {
          <meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width\">\n\
          </head>\n\
-         <body>\n\
-         <pre style=\"font-family: monospace, monospace\">\n",
+         <body>\n",
     );
+    if let Some((content_id, width, height)) = picture {
+        // A Content-ID is ASCII without quotes or brackets (see
+        // `picture::content_id`); escaped all the same.
+        let mut id = String::new();
+        for c in content_id.chars() {
+            escaped(c).push_to(&mut id);
+        }
+        out.push_str(&format!(
+            "<p><img src=\"cid:{id}\"\n\
+             width=\"{width}\" height=\"{height}\"\n\
+             style=\"max-width: 100%; height: auto\"\n\
+             alt=\"{PICTURE_ALT}\"></p>\n"
+        ));
+    }
+    out.push_str("<pre style=\"font-family: monospace, monospace\">\n");
     for line in text.lines() {
         push_line(&mut out, line);
     }

@@ -86,7 +86,9 @@
 //!   quoted-printable while its lines fit (see `outbound::message::text_body`). A
 //!   mail carrying a board drawing goes out multipart/alternative, its
 //!   text and the same text in an HTML `<pre>`, unless its recipient chose
-//!   `set … plain` (see `html`, `MailForm`).
+//!   `set … plain` (see `html`, `MailForm`); for a reader who chose
+//!   `set … picture` the HTML part shows the board's picture too, an
+//!   inline PNG in a multipart/related (see `picture`).
 //! - `In-Reply-To` and `References` of inbound mail are kept in
 //!   [`Envelope::replied_to`], newest first, for playing by reply.
 //! - Retries: 1 min after the first failure, doubling, at most 1 h apart;
@@ -104,13 +106,14 @@ mod inbox;
 mod open;
 mod outbound;
 mod parse;
+pub mod picture;
 mod smtp;
 mod transports;
 
 pub(crate) use auth::AuthResults;
 pub(crate) use comment::{extract_comment, reply_text, ReplyText};
 pub use config::{ImapConfig, ImapTls, InboxConfig, OutboxConfig, Secret, SmtpConfig, SmtpTls};
-pub(crate) use html::wants_html_part;
+pub(crate) use html::{fits_with_picture, wants_html_part};
 pub use imap::ImapInbox;
 pub(crate) use inbox::{create_dir_owner_only, prune_processed_maildir, MaildirInbox};
 pub use inbox::{Done, InboundMessage, Inbox};

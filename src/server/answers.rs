@@ -431,6 +431,7 @@ impl Server<'_> {
             reply_key: None,
             codes: Vec::new(),
             board: on_board,
+            picture: None,
         })
     }
 }

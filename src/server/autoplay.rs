@@ -220,6 +220,7 @@ pub(crate) fn tell_players(
             occasion: view.occasion,
             whole: view.whole.clone(),
             bodies: Default::default(),
+            pictures: Default::default(),
         };
         let drawing = ctx.drawing_of(&user.userid, view.game.name())?;
         for reply in replies

@@ -102,6 +102,8 @@ pub(crate) struct BoardView<'a> {
     /// readers who draw the board alike (both players, most often) share
     /// one rendering.
     pub bodies: RefCell<Vec<(Drawing, bool, String)>>,
+    /// Pictures drawn so far, by side (`from_black`; see `picture`).
+    pub pictures: RefCell<Vec<(bool, Option<crate::mail::picture::Png>)>>,
 }
 
 /// The move list of `plies` (a board's last plies, its last one last,
@@ -190,6 +192,7 @@ impl<'a> BoardView<'a> {
             occasion: self.occasion,
             whole: self.whole.clone(),
             bodies: RefCell::default(),
+            pictures: RefCell::default(),
         }
     }
 
@@ -627,11 +630,17 @@ impl<'a> BoardView<'a> {
         let drawing = ctx.drawing_of(userid, self.game.name())?;
         let body = self.body_for(ctx, drawing, userid)?;
         let key = self.reply_key(ctx, userid)?;
+        let picture = if store::picture_mail(ctx.conn, userid)? {
+            self.picture(ctx, drawing.from_black)?
+        } else {
+            None
+        };
         // Confirmed addresses only (see `Reply::to_user`).
         let mut replies = Reply::to_user(&user, &self.subject(), &body);
         for reply in &mut replies {
             reply.reply_key = key.clone();
             reply.board = Some(self.board_mail());
+            reply.picture = picture.clone();
         }
         Ok(replies)
     }

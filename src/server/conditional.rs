@@ -406,6 +406,7 @@ impl Owner<'_, '_> {
                 reply_key: None,
                 codes: Vec::new(),
                 board: None,
+                picture: None,
             }],
             None => Reply::to_user(user, &subject, &body),
         };

@@ -127,6 +127,10 @@ pub(crate) struct Reply {
     /// a command on it): the mails one inbound mail makes for one board
     /// and one reader are said once (see `once`).
     pub board: Option<BoardMail>,
+    /// The board's picture, for a board mail to a reader who chose
+    /// `picture`: shown in the HTML part when the mail has one (see
+    /// `mail::picture`).
+    pub picture: Option<crate::mail::picture::Png>,
 }
 
 /// What a mail says about one board, for saying it once (see `once`).
@@ -157,6 +161,7 @@ impl Reply {
                 reply_key: None,
                 codes: Vec::new(),
                 board: None,
+                picture: None,
             })
             .collect()
     }
@@ -207,6 +212,7 @@ impl Ctx<'_> {
             reply_key: None,
             codes: Vec::new(),
             board: None,
+            picture: None,
         })
     }
 
@@ -241,6 +247,19 @@ impl Ctx<'_> {
         match store::userids_with_address(self.conn, sender)?.first() {
             Some(userid) => self.drawing_of(userid, game),
             None => Ok(Drawing::default()),
+        }
+    }
+
+    /// Whether the sender's mail shows the board's picture: the sender's
+    /// first account (as for [`Ctx::sender_drawing`]) chose `picture`; an
+    /// address of no account gets none.
+    pub(crate) fn sender_picture(&self) -> Handled<bool> {
+        let Some(sender) = self.sender else {
+            return Ok(false);
+        };
+        match store::userids_with_address(self.conn, sender)?.first() {
+            Some(userid) => Ok(store::picture_mail(self.conn, userid)?),
+            None => Ok(false),
         }
     }
 

@@ -85,6 +85,7 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             reply_key: None,
             codes: Vec::new(),
             board: None,
+            picture: None,
         });
     }
     if !others.is_empty() {

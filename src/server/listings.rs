@@ -81,6 +81,7 @@ pub(crate) fn standings(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<R
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 
@@ -122,6 +123,7 @@ pub(crate) fn players(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 
@@ -169,6 +171,7 @@ pub(crate) fn history(ctx: &Ctx<'_>, game: &'static dyn Game) -> Handled<Vec<Rep
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 
@@ -218,6 +221,7 @@ pub(crate) fn list(ctx: &Ctx<'_>, games: &[String]) -> Handled<Vec<Reply>> {
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 
@@ -245,7 +249,7 @@ fn user_boards(
             if numbers.is_empty() && !passes(game, &b, filter, &[userid.to_string()])? {
                 continue;
             }
-            let (subject, body) = show_mail(ctx, game, b.board, None, drawing)?;
+            let (subject, body, picture) = show_mail(ctx, game, b.board, None, drawing)?;
             replies.push(Reply {
                 to: ctx.sender.unwrap_or_default().to_string(),
                 subject,
@@ -253,6 +257,7 @@ fn user_boards(
                 reply_key: None,
                 codes: Vec::new(),
                 board: None,
+                picture,
             });
         }
     }

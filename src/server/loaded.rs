@@ -45,6 +45,7 @@ impl Loaded {
             occasion: Occasion::Turn,
             whole: OnceCell::new(),
             bodies: Default::default(),
+            pictures: Default::default(),
         }
     }
 }
@@ -320,6 +321,7 @@ pub(crate) fn boards_for_address(
             reply_key: view.reply_key(ctx, &user.userid)?,
             codes: Vec::new(),
             board: None,
+            picture: None,
         });
     }
     Ok(replies)

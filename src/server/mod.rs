@@ -72,6 +72,7 @@ mod masking;
 mod once;
 mod outbox;
 mod password;
+mod picture;
 mod pipeline;
 mod play;
 mod ply;

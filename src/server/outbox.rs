@@ -77,6 +77,7 @@ impl Server<'_> {
             reply_key: None,
             codes: Vec::new(),
             board: None,
+            picture: None,
         };
         self.queue_mail(conn, notice, cause, now)?;
         Ok(())
@@ -97,6 +98,7 @@ impl Server<'_> {
             mut body,
             reply_key,
             codes,
+            picture,
             ..
         } = mail;
         let key = match reply_key {
@@ -113,9 +115,15 @@ impl Server<'_> {
             None => None,
         };
         // A board mail goes out with an HTML part too, unless its
-        // recipient asked for text only (see `mail::html`).
-        let html = crate::mail::wants_html_part(&body, self.config.limits.max_reply_bytes)
-            && !store::address_wants_plain(conn, &to)?;
+        // recipient asked for text only (see `mail::html`); with the
+        // board's picture when its reader chose it and the mail stays
+        // within the limit with it (else without it, else text alone).
+        let max = self.config.limits.max_reply_bytes;
+        let html =
+            crate::mail::wants_html_part(&body, max) && !store::address_wants_plain(conn, &to)?;
+        let picture = picture
+            .filter(|png| html && crate::mail::fits_with_picture(&body, png.0.len(), max))
+            .map(|png| png.0.to_vec());
         let shown = Outgoing {
             to,
             subject,
@@ -149,6 +157,7 @@ impl Server<'_> {
         let new = NewOutboxMail {
             mail,
             html,
+            picture,
             message_id,
             secrets,
         };
@@ -203,6 +212,7 @@ impl Server<'_> {
                 reply_key: None,
                 codes,
                 board: None,
+                picture: None,
             });
         }
         Ok(out)
@@ -275,6 +285,7 @@ impl Server<'_> {
                 reply_key: None,
                 codes: Vec::new(),
                 board: None,
+                picture: None,
             });
         }
         Ok(kept)
@@ -339,6 +350,7 @@ mod tests {
             reply_key: None,
             codes: Vec::new(),
             board: None,
+            picture: None,
         }
     }
 

@@ -53,6 +53,7 @@ pub(crate) fn apply_ply(
     origin: Origin,
 ) -> Handled<Result<Vec<String>, rules::MoveError>> {
     let number = loaded.row.board;
+    let before = loaded.position.diagram();
     let played = match loaded.position.play(text) {
         Ok(played) => played,
         Err(e) => return Ok(Err(e)),
@@ -83,6 +84,13 @@ pub(crate) fn apply_ply(
         store::BoardId::new(game.name(), number),
         &ply,
         Some(key),
+    )?;
+    // The squares it changed: the last move's mark in pictures.
+    store::set_ply_changed(
+        ctx.conn,
+        store::BoardId::new(game.name(), number),
+        ply.ply,
+        &super::picture::changed_text(&before, &loaded.position.diagram()),
     )?;
     loaded.played = ply.ply;
     let text = loaded.position.to_text();

@@ -172,6 +172,26 @@ pub(crate) fn preview(
         drawing,
         intro,
     )?;
+    let players = &loaded.row.players;
+    let caption = vec![
+        format!(
+            "{} {number} preview: {} v {}",
+            game.title(),
+            players[0],
+            players[1]
+        ),
+        format!("{number} preview: {} v {}", players[0], players[1]),
+        format!("{} {number} preview", game.title()),
+        format!("{number} preview"),
+    ];
+    let picture = previewed_picture(
+        ctx,
+        loaded.position.as_ref(),
+        &previewed,
+        position.as_ref(),
+        caption,
+        drawing,
+    )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: preview_subject(game, number),
@@ -179,6 +199,7 @@ pub(crate) fn preview(
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture,
     }])
 }
 
@@ -214,6 +235,21 @@ fn preview_new(
     );
     let drawing = ctx.sender_drawing(game.name())?;
     let body = hypothetical_body(ctx, None, &previewed, position.as_ref(), drawing, intro)?;
+    let start = game
+        .start(options)
+        .map_err(|e| refuse(capitalise(&e.to_string())))?;
+    let caption = vec![
+        format!("{} preview: White v Black", game.title()),
+        "Preview".to_string(),
+    ];
+    let picture = previewed_picture(
+        ctx,
+        start.as_ref(),
+        &previewed,
+        position.as_ref(),
+        caption,
+        drawing,
+    )?;
     Ok(vec![Reply {
         to: ctx.sender.unwrap_or_default().to_string(),
         subject: format!("{} preview", game.title()),
@@ -221,6 +257,7 @@ fn preview_new(
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture,
     }])
 }
 
@@ -240,6 +277,32 @@ fn refused_there(
         .sentence
         .push_str(" The board below is the position where it fails.");
     Ok(refusal.drawn(render::board(&there.diagram(), drawing)))
+}
+
+/// The picture of a preview for a sender who chose it (see
+/// [`Ctx::sender_picture`]), the last previewed ply marked.
+fn previewed_picture(
+    ctx: &Ctx<'_>,
+    start: &dyn Position,
+    previewed: &[(u32, Color, Played)],
+    position: &dyn Position,
+    caption: Vec<String>,
+    drawing: Drawing,
+) -> Handled<Option<crate::mail::picture::Png>> {
+    if !ctx.sender_picture()? {
+        return Ok(None);
+    }
+    let notations: Vec<&str> = previewed
+        .iter()
+        .map(|(_, _, p)| p.notation.as_str())
+        .collect();
+    Ok(super::picture::preview_picture(
+        start,
+        &notations,
+        position,
+        caption,
+        drawing.from_black,
+    ))
 }
 
 /// Play the moves of a preview on `position`, after `played` plies; a move

@@ -253,6 +253,7 @@ fn private_board_mail(
         reply_key: view.reply_key(ctx, &user.userid)?,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 

@@ -321,6 +321,7 @@ pub(crate) fn set_look(
         }
         Look::Html(html) => return set_mail_form(ctx, game, &user, html),
         Look::LastMovesOnly(last) => return set_score(ctx, game, &user, last),
+        Look::Picture(on) => return set_picture(ctx, game, &user, on),
         Look::Reply(on) => {
             store::set_no_reply(ctx.conn, &user.userid, game.name(), !on)?;
             if !on {
@@ -356,6 +357,47 @@ pub(crate) fn set_look(
     );
     Ok(vec![ctx.notice(
         ctx.answer_to(&user),
+        format!("{} settings", game.title()),
+        &text,
+    )?])
+}
+
+/// `<game> set <userid> <pw> picture|nopicture`: the HTML part of board
+/// mails shows the board as a picture above the text board, or not.
+/// Ruling: like `plain|html`, the choice is the player's for every game,
+/// which the answer says; a player who chose `plain` is told that the
+/// picture comes only with the HTML part.
+fn set_picture(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    user: &store::User,
+    on: bool,
+) -> Handled<Vec<Reply>> {
+    store::set_picture_mail(ctx.conn, &user.userid, on)?;
+    let mut text = if on {
+        format!(
+            "From now on the HTML part of your board mails shows the board as a picture above the text board, {}, for every game. \"{} set {} <password> nopicture\" leaves it out.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    } else {
+        format!(
+            "From now on your board mails show the board as text only, without a picture, {}, for every game. \"{} set {} <password> picture\" shows it again.",
+            user.userid,
+            game.name(),
+            user.userid
+        )
+    };
+    if on && store::plain_mail(ctx.conn, &user.userid)? {
+        text.push_str(&format!(
+            " Your mails are text only now, so they carry no picture until you send \"{} set {} <password> html\".",
+            game.name(),
+            user.userid
+        ));
+    }
+    Ok(vec![ctx.notice(
+        ctx.answer_to(user),
         format!("{} settings", game.title()),
         &text,
     )?])

@@ -40,16 +40,17 @@ pub(crate) fn show_body(
     Ok(show_mail(ctx, game, number, at, drawing)?.1)
 }
 
-/// The subject and the body `show` sends for one board: as it is now, or
-/// (with `at`) a historic view of the position after ply `at`, which says
-/// so in its subject and body.
+/// The subject, the body and the picture `show` sends for one board: as
+/// it is now, or (with `at`) a historic view of the position after ply
+/// `at`, which says so in its subject, body and picture. The picture only
+/// for a sender who chose it (see [`Ctx::sender_picture`]).
 pub(crate) fn show_mail(
     ctx: &Ctx<'_>,
     game: &'static dyn Game,
     number: u32,
     at: Option<u32>,
     drawing: Drawing,
-) -> Handled<(String, String)> {
+) -> Handled<ShownBoard> {
     let mut loaded = load(ctx, game, number)?;
     let of = loaded.played as usize;
     if let Some(n) = at {
@@ -72,8 +73,16 @@ pub(crate) fn show_mail(
     if let Some(ply) = at {
         view.occasion = Occasion::Historic { ply, of };
     }
-    Ok((view.subject(), view.body(ctx, drawing)?))
+    let picture = if ctx.sender_picture()? {
+        view.picture(ctx, drawing.from_black)?
+    } else {
+        None
+    };
+    Ok((view.subject(), view.body(ctx, drawing)?, picture))
 }
+
+/// A board as `show` mails it: its subject, body and picture.
+pub(crate) type ShownBoard = (String, String, Option<crate::mail::picture::Png>);
 
 /// `<game> show <board>[#N]...`: board mails to the sender.
 pub(crate) fn show(
@@ -84,7 +93,7 @@ pub(crate) fn show(
     let drawing = ctx.sender_drawing(game.name())?;
     let mut replies = Vec::new();
     for r in boards {
-        let (subject, body) = show_mail(ctx, game, r.board, r.ply, drawing)?;
+        let (subject, body, picture) = show_mail(ctx, game, r.board, r.ply, drawing)?;
         let reply_key = match r.ply {
             None => sender_reply_key(ctx, game, r.board)?,
             Some(_) => None,
@@ -96,6 +105,7 @@ pub(crate) fn show(
             reply_key,
             codes: Vec::new(),
             board: None,
+            picture,
         });
     }
     Ok(replies)
@@ -228,6 +238,7 @@ pub(crate) fn games(
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 
@@ -242,5 +253,6 @@ pub(crate) fn record(ctx: &Ctx<'_>, game: &'static dyn Game, number: u32) -> Han
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }

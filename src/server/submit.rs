@@ -96,6 +96,7 @@ pub(crate) fn submit(
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }
 

@@ -1,6 +1,7 @@
 //! The form of a player's mail: the text part alone (`set …
-//! plain`) or with an HTML part (`set … html`, the default), and the form
-//! each outbox mail was queued with.
+//! plain`) or with an HTML part (`set … html`, the default), the board's
+//! picture in it or not (`set … picture|nopicture`), and the form each
+//! outbox mail was queued with.
 
 use rusqlite::{params, Connection};
 
@@ -8,7 +9,6 @@ use super::{Cached, Result};
 
 /// Whether `userid` asked for text-only mail (`<game> set <userid> <pw>
 /// plain`). The choice holds for every game.
-#[cfg(test)]
 pub(crate) fn plain_mail(conn: &Connection, userid: &str) -> Result<bool> {
     Ok(conn.row(
         "SELECT EXISTS (SELECT 1 FROM plain_mail_users WHERE userid = ?1)",
@@ -47,6 +47,27 @@ pub(crate) fn address_wants_plain(conn: &Connection, address: &str) -> Result<bo
     )?)
 }
 
+/// Whether `userid`'s board mails show the board's picture in their HTML
+/// part (`<game> set <userid> <pw> picture`, for every game). Ruling: new
+/// accounts start with it; accounts made before it existed keep the mail
+/// they had, without it (migration 0053). An unknown userid has none.
+pub(crate) fn picture_mail(conn: &Connection, userid: &str) -> Result<bool> {
+    Ok(conn.row(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE userid = ?1 AND picture <> 0)",
+        params![userid],
+        |r| r.get(0),
+    )?)
+}
+
+/// `set … picture` (true) or `set … nopicture` (false).
+pub(crate) fn set_picture_mail(conn: &Connection, userid: &str, picture: bool) -> Result<()> {
+    conn.exec(
+        "UPDATE users SET picture = ?2 WHERE userid = ?1",
+        params![userid, picture],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +99,42 @@ mod tests {
     }
 
     #[test]
+    fn new_accounts_get_the_picture_until_they_ask_for_nopicture() {
+        let conn = with_users();
+        assert!(picture_mail(&conn, "alice").unwrap());
+        set_picture_mail(&conn, "alice", false).unwrap();
+        assert!(!picture_mail(&conn, "alice").unwrap());
+        assert!(picture_mail(&conn, "bob").unwrap());
+        set_picture_mail(&conn, "alice", true).unwrap();
+        assert!(picture_mail(&conn, "alice").unwrap());
+        assert!(!picture_mail(&conn, "nobody").unwrap());
+    }
+
+    #[test]
+    fn accounts_made_before_the_picture_keep_their_mail_without_it() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        let migrations = super::super::migrations::migrations();
+        // The migrations listed before this one (the count includes its
+        // own path's prefix).
+        let source = include_str!("migrations.rs");
+        let before = source[..source.find("0053_picture_mail.sql").unwrap()]
+            .matches("../../migrations/")
+            .count()
+            - 1;
+        migrations.to_version(&mut conn, before).unwrap();
+        conn.execute_batch(
+            "INSERT INTO users (userid, password_hash, created_at)
+             VALUES ('old', 'h', '2026-01-01T00:00:00Z');",
+        )
+        .unwrap();
+        migrations.to_latest(&mut conn).unwrap();
+        assert!(!picture_mail(&conn, "old").unwrap());
+        let now = chrono::Utc::now();
+        super::super::insert_user(&conn, "new", "h", &["n@x.test".into()], now).unwrap();
+        assert!(picture_mail(&conn, "new").unwrap());
+    }
+
+    #[test]
     fn a_shared_address_gets_text_only_when_either_player_asked() {
         let conn = with_users();
         assert!(!address_wants_plain(&conn, "shared@x.test").unwrap());
@@ -100,6 +157,7 @@ mod tests {
         let new = super::super::NewOutboxMail {
             mail,
             html: true,
+            picture: None,
             message_id: None,
             secrets: Vec::new(),
         };

@@ -65,6 +65,8 @@ pub struct OutboxMail {
     pub message_id: Option<String>,
     /// Whether it goes out with an HTML part.
     pub html: bool,
+    /// The board's picture (PNG) its HTML part shows, if any.
+    pub picture: Option<Vec<u8>>,
     /// The secrets it carries until it is sent (a reply token, the
     /// confirmation codes it shows), blanked then.
     pub secrets: Vec<String>,
@@ -89,6 +91,8 @@ pub(crate) struct NewOutboxMail {
     pub mail: Outgoing,
     /// It goes out with an HTML part.
     pub html: bool,
+    /// The board's picture (PNG) its HTML part shows (only with `html`).
+    pub picture: Option<Vec<u8>>,
     /// The Message-ID it is sent with, when not the one made from its row
     /// as it is sent (a reply token's, or one fixed while the codes it
     /// shows are in it).
@@ -118,6 +122,7 @@ pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result
     let plain = NewOutboxMail {
         mail: mail.clone(),
         html: false,
+        picture: None,
         message_id: None,
         secrets: Vec::new(),
     };
@@ -150,8 +155,8 @@ pub(crate) fn queue_mail(
     let mail = &new.mail;
     conn.exec(
         "INSERT INTO outbox (id, recipient, subject, body, in_reply_to, created_at,
-             next_attempt_at, html, message_id, secrets, failed_at, last_error)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11)",
+             next_attempt_at, html, message_id, secrets, failed_at, last_error, picture)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             mail.to,
@@ -164,6 +169,7 @@ pub(crate) fn queue_mail(
             secrets,
             failed.map(|f| f.0),
             failed.map(|f| f.1),
+            new.picture.as_deref().filter(|_| new.html),
         ],
     )?;
     Ok(())
@@ -180,7 +186,7 @@ pub fn due_mail(conn: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxMail>
 /// with every mail it had sent.
 const DUE_MAIL: &str =
     "SELECT id, recipient, subject, body, in_reply_to, created_at, attempts, message_id, html,
-            secrets
+            secrets, picture
      FROM outbox INDEXED BY outbox_due
      WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1 ORDER BY id
      LIMIT ?2";
@@ -213,6 +219,7 @@ pub(crate) fn due_mail_first(
                 .get::<_, Option<String>>(9)?
                 .map(|s| s.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),
+            picture: r.get(10)?,
         });
     }
     Ok(out)

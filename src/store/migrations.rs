@@ -67,6 +67,8 @@ pub(super) fn migrations() -> Migrations<'static> {
             "../../migrations/0050_tournament_game_ratings.sql"
         )),
         M::up(include_str!("../../migrations/0051_whole_score.sql")),
+        M::up(include_str!("../../migrations/0053_picture_mail.sql")),
+        M::up(include_str!("../../migrations/0054_board_pictures.sql")),
     ])
 }
 

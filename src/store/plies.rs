@@ -177,6 +177,31 @@ pub(crate) fn ply_keys(conn: &Connection, id: BoardId<'_>, from: u32) -> Result<
         .collect::<rusqlite::Result<_>>()?)
 }
 
+/// Store the squares ply `ply` changed (its last-move mark: words
+/// `board:file:rank`, see `server::picture`).
+pub(crate) fn set_ply_changed(
+    conn: &Connection,
+    id: BoardId<'_>,
+    ply: u32,
+    changed: &str,
+) -> Result<()> {
+    conn.exec(
+        "UPDATE plies SET changed = ?4 WHERE game = ?1 AND board = ?2 AND ply = ?3",
+        params![id.game, id.number, ply, changed],
+    )?;
+    Ok(())
+}
+
+/// The squares ply `ply` changed, as [`set_ply_changed`] stored them;
+/// `None` for a ply stored without them (or no such ply).
+pub(crate) fn ply_changed(conn: &Connection, id: BoardId<'_>, ply: u32) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT changed FROM plies WHERE game = ?1 AND board = ?2 AND ply = ?3")?
+        .query_row(params![id.game, id.number, ply], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
 /// Store the position keys of plies (by ply number) stored without them.
 pub(crate) fn set_ply_keys(conn: &Connection, id: BoardId<'_>, keys: &[(u32, u64)]) -> Result<()> {
     let (game, number) = (id.game, id.number);

@@ -296,6 +296,7 @@ mod tests {
         let own = NewOutboxMail {
             mail: out,
             html: false,
+            picture: None,
             message_id: Some("t.abc@x".into()),
             secrets: Vec::new(),
         };
@@ -338,6 +339,7 @@ mod tests {
         let carrying = NewOutboxMail {
             mail: out.clone(),
             html: false,
+            picture: None,
             message_id: Some("t.0a1b2c@x".into()),
             secrets: vec!["K7Q3P9".into(), "0a1b2c".into()],
         };

@@ -323,6 +323,7 @@ mod tests {
             let new = NewOutboxMail {
                 mail: out,
                 html: false,
+                picture: None,
                 message_id: Some("t.0a1b2c3d@games.test".into()),
                 secrets: vec!["K7Q3P9".into(), "0a1b2c3d".into()],
             };

@@ -423,3 +423,38 @@ fn a_send_abandoned_for_a_stop_is_not_counted_as_an_attempt() {
     assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), vec![2, 3]);
     assert!(due.iter().all(|m| m.attempts == 0));
 }
+
+#[test]
+fn a_board_mail_with_its_picture_is_resent_byte_for_byte() {
+    let conn = store::open_in_memory().unwrap();
+    let start = chrono::Utc::now();
+    let diagram = rules::game("chess").unwrap().start(&[]).unwrap().diagram();
+    let svg = game::render::svg::svg(&diagram, &Default::default());
+    let png = mail::picture::png(&svg).unwrap();
+    let body = game::render::board(&diagram, game::render::Drawing::default());
+    let id = store::next_outbox_id(&conn).unwrap();
+    let new = store::NewOutboxMail {
+        mail: Outgoing {
+            to: "a@x".into(),
+            subject: "Chess Board 101 a".into(),
+            body,
+            in_reply_to: None,
+        },
+        html: true,
+        picture: Some(png.clone()),
+        message_id: None,
+        secrets: Vec::new(),
+    };
+    store::queue_mail(&conn, id, &new, start).unwrap();
+    let config = Config::default();
+    let mut stub = Stub(lettre::transport::stub::StubTransport::new_error());
+    drain(&config, &FixedClock(start), &conn, &mut stub);
+    let mut ok = Stub(lettre::transport::stub::StubTransport::new_ok());
+    let later = FixedClock(start + chrono::Duration::minutes(2));
+    drain(&config, &later, &conn, &mut ok);
+    let (first, second) = (stub.0.messages(), ok.0.messages());
+    assert_eq!((first.len(), second.len()), (1, 1));
+    assert_eq!(first[0].1, second[0].1, "the retry is the same mail");
+    assert!(first[0].1.contains(&mail::picture::content_id(&png)));
+    assert!(first[0].1.contains("Content-Type: image/png"));
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, MIME_VERSION_1_0,
 };
-use lettre::message::{Body, Mailbox, MessageBuilder, MultiPart, SinglePart};
+use lettre::message::{Attachment, Body, Mailbox, MessageBuilder, MultiPart, SinglePart};
 use lettre::Message;
 use sha2::{Digest, Sha256};
 
@@ -67,21 +67,29 @@ pub(crate) fn build_message_with_id(
 
 /// What the body of a mail is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MailForm {
+pub(crate) enum MailForm<'a> {
     /// One text/plain part.
     Plain,
     /// multipart/alternative: the text/plain part, then a text/html part
     /// showing the same text in a monospace `<pre>` (see `mail::html`).
     WithHtml,
+    /// multipart/alternative: the text/plain part, then a
+    /// multipart/related of the text/html part showing this picture (a
+    /// PNG, see `mail::picture`) above the text, and the picture as an
+    /// inline image/png part with its `Content-ID`.
+    WithPicture(&'a [u8]),
 }
 
-impl MailForm {
-    /// The form an outbox mail was queued with (`html` of its row).
-    pub(crate) fn of_row(html: bool) -> MailForm {
-        if html {
-            MailForm::WithHtml
-        } else {
-            MailForm::Plain
+impl<'a> MailForm<'a> {
+    /// The form an outbox mail was queued with (`html` and `picture` of
+    /// its row). A picture whose size cannot be read is left out.
+    pub(crate) fn of_row(html: bool, picture: Option<&'a [u8]>) -> MailForm<'a> {
+        match picture {
+            Some(png) if html && crate::mail::picture::size(png).is_some() => {
+                MailForm::WithPicture(png)
+            }
+            _ if html => MailForm::WithHtml,
+            _ => MailForm::Plain,
         }
     }
 }
@@ -91,7 +99,7 @@ impl MailForm {
 pub(crate) fn build_message_in_form(
     out: &Outgoing,
     message_id: MessageId<'_>,
-    form: MailForm,
+    form: MailForm<'_>,
     from: &str,
     date: SystemTime,
 ) -> Result<Message, SendError> {
@@ -114,6 +122,35 @@ pub(crate) fn build_message_in_form(
                         SinglePart::builder()
                             .header(ContentType::TEXT_HTML)
                             .body(text_body(&html)),
+                    ),
+            )
+        }
+        MailForm::WithPicture(png) => {
+            let (width, height) = crate::mail::picture::size(png).unwrap_or((0, 0));
+            let id = crate::mail::picture::content_id(png);
+            let html = crate::mail::html::html_document_with_picture(&out.body, &id, width, height);
+            let picture = Attachment::new_inline(id).body(
+                Body::new(png.to_vec()),
+                ContentType::parse("image/png")
+                    .map_err(|e| SendError::Permanent(format!("cannot build the message: {e}")))?,
+            );
+            builder.multipart(
+                MultiPart::alternative()
+                    .boundary(boundary(&out.body, &html))
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text_body(&out.body)),
+                    )
+                    .multipart(
+                        MultiPart::related()
+                            .boundary(boundary(&html, &out.body))
+                            .singlepart(
+                                SinglePart::builder()
+                                    .header(ContentType::TEXT_HTML)
+                                    .body(text_body(&html)),
+                            )
+                            .singlepart(picture),
                     ),
             )
         }
@@ -450,7 +487,7 @@ pub(super) mod tests {
             .is_permanent());
     }
 
-    fn in_form(out: &Outgoing, form: MailForm) -> String {
+    fn in_form(out: &Outgoing, form: MailForm<'_>) -> String {
         let msg = build_message_in_form(out, MessageId::Row(7, KEY), form, FROM, at()).unwrap();
         String::from_utf8(msg.formatted()).unwrap()
     }
@@ -498,6 +535,57 @@ pub(super) mod tests {
         let raw = t.replacen("Auto-Submitted: auto-replied\r\n", "", 1);
         let env = crate::mail::parse_envelope(raw.as_bytes(), &[]);
         assert_eq!(env.body, out.body);
+    }
+
+    #[test]
+    fn a_picture_goes_inline_in_a_related_part_after_the_text_and_resends_the_same() {
+        let out = row();
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"32\">\
+                   <rect width=\"32\" height=\"32\" fill=\"#b58863\"/></svg>";
+        let png = crate::mail::picture::png(svg).unwrap();
+        let t = in_form(&out, MailForm::WithPicture(&png));
+        assert!(header(&t, "Content-Type")
+            .unwrap()
+            .starts_with("multipart/alternative;"));
+        let id = crate::mail::picture::content_id(&png);
+        let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("{needle}: {t}"));
+        assert!(at("Content-Type: text/plain") < at("Content-Type: multipart/related"));
+        assert!(at("Content-Type: multipart/related") < at("Content-Type: text/html"));
+        assert!(at("Content-Type: text/html") < at("Content-Type: image/png"));
+        assert!(at(&format!("src=\"cid:{id}\"")) < at(&format!("Content-ID: <{id}>")));
+        assert!(t.contains("width=\"64\" height=\"32\""), "{t}");
+        assert!(t.contains("Content-Disposition: inline"), "{t}");
+        assert!(t.contains("Content-Transfer-Encoding: base64"), "{t}");
+        for line in t.split("\r\n") {
+            assert!(line.len() <= 78, "{line:?}");
+        }
+        assert!(!t.contains("src=\"http"), "nothing remote");
+        // The picture's bytes come back from the base64 lines.
+        use base64::Engine as _;
+        let body = t[at("Content-Type: image/png")..]
+            .split("\r\n\r\n")
+            .nth(1)
+            .unwrap();
+        let b64: String = body.lines().take_while(|l| !l.starts_with("--")).collect();
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(b64.trim())
+            .unwrap();
+        assert_eq!(decoded, png);
+        assert_eq!(
+            t,
+            in_form(&out, MailForm::WithPicture(&png)),
+            "a resend is the same mail"
+        );
+        let raw = t.replacen("Auto-Submitted: auto-replied\r\n", "", 1);
+        let env = crate::mail::parse_envelope(raw.as_bytes(), &[]);
+        assert_eq!(env.body, out.body);
+        // A row keeps its form; a picture that is no PNG is left out.
+        assert_eq!(
+            MailForm::of_row(true, Some(&png)),
+            MailForm::WithPicture(&png)
+        );
+        assert_eq!(MailForm::of_row(false, Some(&png)), MailForm::Plain);
+        assert_eq!(MailForm::of_row(true, Some(b"junk")), MailForm::WithHtml);
     }
 
     proptest! {

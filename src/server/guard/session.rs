@@ -235,6 +235,7 @@ mod tests {
             reply_key: None,
             codes: Vec::new(),
             board: None,
+            picture: None,
         };
         let mut replies = vec![reply("A@x"), reply("b@x")];
         session.mask_replies(&mut replies, "a@x");

@@ -165,5 +165,6 @@ pub(crate) fn pgn(ctx: &Ctx<'_>, game: &'static dyn Game, name: &str) -> Handled
         reply_key: None,
         codes: Vec::new(),
         board: None,
+        picture: None,
     }])
 }

@@ -22,6 +22,7 @@ mod identity;
 mod imap_smtp;
 mod maildir;
 mod passwords;
+mod picture;
 mod polish;
 mod reply;
 mod shadow;

@@ -174,6 +174,9 @@ pub enum Look {
     /// `moves last` (true: a turn mail shows the last five moves) or
     /// `moves all` (the whole score, the default); for every game.
     LastMovesOnly(bool),
+    /// `picture` (true: the HTML part shows the board as a picture too,
+    /// the default for new accounts) or `nopicture`; for every game.
+    Picture(bool),
 }
 
 /// The board drawing a player wants.

@@ -563,22 +563,26 @@ pub(super) fn limit(p: &mut Parser<'_>) -> Res<GameCommand> {
 pub(super) fn set(p: &mut Parser<'_>) -> Res<GameCommand> {
     let who = p.creds()?;
     let word = p.need()?;
-    let look =
-        match word.to_ascii_lowercase().as_str() {
-            "small" => Look::Size(BoardSize::Small),
-            "large" => Look::Size(BoardSize::Large),
-            "flip" => Look::FromBlack(true),
-            "noflip" => Look::FromBlack(false),
-            "reply" => Look::Reply(true),
-            "noreply" => Look::Reply(false),
-            "html" => Look::Html(true),
-            "plain" => Look::Html(false),
-            "moves" => score(p)?,
-            _ => return Err(p.bad(
+    let look = match word.to_ascii_lowercase().as_str() {
+        "small" => Look::Size(BoardSize::Small),
+        "large" => Look::Size(BoardSize::Large),
+        "flip" => Look::FromBlack(true),
+        "noflip" => Look::FromBlack(false),
+        "reply" => Look::Reply(true),
+        "noreply" => Look::Reply(false),
+        "html" => Look::Html(true),
+        "plain" => Look::Html(false),
+        "picture" => Look::Picture(true),
+        "nopicture" => Look::Picture(false),
+        "moves" => score(p)?,
+        _ => {
+            return Err(p.bad(
                 word,
-                "small, large, flip, noflip, reply, noreply, plain, html, moves all or moves last",
-            )),
-        };
+                "small, large, flip, noflip, reply, noreply, plain, html, picture, nopicture, \
+                 moves all or moves last",
+            ))
+        }
+    };
     Ok(GameCommand::Set { who, look })
 }
 

@@ -247,7 +247,7 @@ pub(super) const GAME_VERBS: &[Verb<GameCommand>] = &[
         &[],
         Usage {
             needs: "your userid, your password and small, large, flip, noflip, reply, noreply, \
-                    plain, html, moves all or moves last",
+                    plain, html, picture, nopicture, moves all or moves last",
             example: "{g} set alice secret small",
         },
         Creds::First,

@@ -19,7 +19,7 @@
 //!   (`White knight on Shadow f3` when the diagram has several boards), and
 //!   the picture carries a `<desc>` (the caller's text: the position in
 //!   the game's own notation), so a screen reader reads the board;
-//! - the pieces are this module's own vector shapes ([`pieces`]): no font
+//! - the pieces are this module's own vector shapes (`pieces`): no font
 //!   or image is fetched; text uses the reader's generic `sans-serif`;
 //! - the output depends on nothing but its arguments: a resend is byte
 //!   for byte the same.
@@ -81,6 +81,32 @@ pub struct Picture {
     pub marks: Vec<Mark>,
 }
 
+/// The last move's marks: every square whose contents differ between the
+/// diagram before a ply and the one after it, on every board (a move's
+/// from and to squares; castling's four; an en passant capture's three; a
+/// drop's one; a Shadow turn's squares on both boards). Ruling: this is
+/// what the picture marks as the last move in every game, so the mark
+/// never claims more than the two diagrams show. Boards of different
+/// shapes (none in any game) are compared where both have squares.
+pub fn changed_squares(before: &Diagram, after: &Diagram) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    for (board, (old, new)) in before.boards.iter().zip(&after.boards).enumerate() {
+        for rank in 0..old.ranks.min(new.ranks) {
+            for file in 0..old.files.min(new.files) {
+                if old.at(file, rank) != new.at(file, rank) {
+                    marks.push(Mark {
+                        board,
+                        file,
+                        rank,
+                        kind: MarkKind::LastMove,
+                    });
+                }
+            }
+        }
+    }
+    marks
+}
+
 /// The ranks in drawing order, top first.
 fn ranks(grid: &Grid, from_black: bool) -> Vec<u8> {
     if from_black {
@@ -137,16 +163,29 @@ pub fn title(glyph: Glyph, place: &str) -> String {
     )
 }
 
-/// Draw a diagram as an SVG picture (see the module's rulings).
-pub fn svg(diagram: &Diagram, picture: &Picture) -> String {
-    let several = diagram.boards.len() > 1;
+/// The width of a diagram's picture in pixels (user units).
+pub fn width(diagram: &Diagram) -> u32 {
     let boards_width: u32 = diagram
         .boards
         .iter()
         .map(|g| RANK_MARGIN + g.files as u32 * SQUARE)
         .sum::<u32>()
         + GAP * diagram.boards.len().saturating_sub(1) as u32;
-    let width = (2 * MARGIN + boards_width).max(240);
+    (2 * MARGIN + boards_width).max(240)
+}
+
+/// The longest caption, in characters, that fits the width of a
+/// diagram's picture (the caption's bold 14-pixel sans-serif averages
+/// under 7 pixels a character: `Chess 101: alice v bob, alice to play`
+/// is 251 pixels wide in DejaVu Sans Bold).
+pub fn caption_room(diagram: &Diagram) -> usize {
+    (width(diagram) - 2 * MARGIN) as usize / 7
+}
+
+/// Draw a diagram as an SVG picture (see the module's rulings).
+pub fn svg(diagram: &Diagram, picture: &Picture) -> String {
+    let several = diagram.boards.len() > 1;
+    let width = width(diagram);
     let columns = ((width - 2 * MARGIN) / 7).max(20) as usize;
 
     let caption_h = if picture.caption.is_empty() {

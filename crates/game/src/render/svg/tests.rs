@@ -456,3 +456,45 @@ fn every_game_s_pieces_stand_on_their_squares_of_the_right_colour() {
         }
     }
 }
+
+#[test]
+fn the_last_move_marks_the_squares_it_changed() {
+    let chess = rules::game("chess").unwrap();
+    let squares = |before: &dyn Position, action: &str| -> Vec<(usize, u8, u8)> {
+        let mut after = before.clone_box();
+        after.play(action).unwrap();
+        changed_squares(&before.diagram(), &after.diagram())
+            .iter()
+            .inspect(|m| assert_eq!(m.kind, MarkKind::LastMove))
+            .map(|m| (m.board, m.file, m.rank))
+            .collect()
+    };
+    let start = chess.start(&[]).unwrap();
+    assert_eq!(squares(start.as_ref(), "e4"), [(0, 4, 1), (0, 4, 3)]);
+    // Castling: the king's and the rook's squares, four in all.
+    let castle = chess
+        .position("4k3/8/8/8/8/8/8/4K2R w K - 0 1", &[])
+        .unwrap();
+    assert_eq!(
+        squares(castle.as_ref(), "O-O"),
+        [(0, 4, 0), (0, 5, 0), (0, 6, 0), (0, 7, 0)]
+    );
+    // En passant: from, to and the pawn taken.
+    let ep = chess
+        .position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", &[])
+        .unwrap();
+    assert_eq!(
+        squares(ep.as_ref(), "exd6"),
+        [(0, 3, 4), (0, 4, 4), (0, 3, 5)]
+    );
+    // Shadow Chess: the main move and the shadow move, on both boards.
+    let shadow = rules::game("shadowchess").unwrap().start(&[]).unwrap();
+    let marks = squares(shadow.as_ref(), "e4/d2d3");
+    assert_eq!(marks, [(0, 4, 1), (0, 4, 3), (1, 3, 1), (1, 3, 2)]);
+    // Every playout ply marks at least one square.
+    for position in positions().into_iter().step_by(7) {
+        if let Some(action) = position.legal_actions().first() {
+            assert!(!squares(position.as_ref(), action).is_empty(), "{action}");
+        }
+    }
+}

@@ -408,6 +408,15 @@ fn notify_accept_reject_limit_set() {
             }
         );
     }
+    for (word, picture) in [("picture", true), ("NoPicture", false)] {
+        assert_eq!(
+            game(&format!("temporal set alice pw {word}")),
+            GameCommand::Set {
+                who: who("alice", "pw"),
+                look: Look::Picture(picture)
+            }
+        );
+    }
     for (line, start, masked) in [
         (
             "chess set alice pw moves five",
@@ -417,13 +426,13 @@ fn notify_accept_reject_limit_set() {
         (
             "chess set alice pw huge",
             "the fifth word should be small, large, flip, noflip, reply, noreply, plain, html, \
-             moves all or moves last",
+             picture, nopicture, moves all or moves last",
             "chess set alice ***** huge",
         ),
         (
             "chess set alice pw",
             "chess set needs your userid, your password and small, large, flip, noflip, reply, \
-             noreply, plain, html, moves all or moves last",
+             noreply, plain, html, picture, nopicture, moves all or moves last",
             "chess set alice *****",
         ),
         (
