@@ -60,6 +60,7 @@ pub(super) fn migrations() -> Migrations<'static> {
             "../../migrations/0046_board_start_opponents.sql"
         )),
         M::up(include_str!("../../migrations/0048_application_id.sql")),
+        M::up(include_str!("../../migrations/0055_rating_history.sql")),
     ])
 }
 

@@ -98,7 +98,9 @@ mod pgn;
 pub mod svg;
 
 pub use diagram::{board, Drawing};
-pub use moves::{is_decision, move_list, move_list_after, MoveRecord, AUTO, COND, DECISION_PREFIX};
+pub use moves::{
+    is_decision, move_lines, move_list, move_list_after, MoveRecord, AUTO, COND, DECISION_PREFIX,
+};
 pub use pgn::{record, RecordTags};
 
 #[cfg(test)]
