@@ -62,7 +62,14 @@ pub(crate) struct BoardPage {
     pub computer: Option<String>,
     pub started: chrono::DateTime<chrono::Utc>,
     pub last_action: chrono::DateTime<chrono::Utc>,
+    /// The legal actions of an active board as it stands (for the move
+    /// form), at most [`LEGAL_OFFERED`]; none for an earlier ply.
+    pub legal: Vec<String>,
 }
+
+/// Legal actions a board page offers at most (Temporal and Double Chess
+/// can have more; any move may still be typed).
+pub(crate) const LEGAL_OFFERED: usize = 400;
 
 /// The board `number` of `game` at ply `at` (now when `None`).
 pub(crate) fn board_page(
@@ -133,6 +140,13 @@ pub(crate) fn board_page(
         computer,
         started: row.created_at,
         last_action: row.finished_at.unwrap_or(row.last_action_at),
+        legal: if row.is_active() && shown == played {
+            let mut legal = position.legal_actions();
+            legal.truncate(LEGAL_OFFERED);
+            legal
+        } else {
+            Vec::new()
+        },
         plies,
     })
 }

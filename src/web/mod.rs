@@ -11,6 +11,7 @@
 
 mod chart;
 mod feed;
+mod form;
 mod guard;
 mod page;
 mod pages;
@@ -24,7 +25,7 @@ use std::time::Duration;
 
 use axum::http::header;
 use axum::response::IntoResponse;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
@@ -45,7 +46,7 @@ const HEAD_DEADLINE: Duration = Duration::from_secs(10);
 /// The longest a connection is kept (keep-alive included).
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
 /// The largest request body taken (the pages take none; a form is small).
-const BODY_BYTES: usize = 16 * 1024;
+pub(crate) const BODY_BYTES: usize = 16 * 1024;
 
 /// What every handler shares.
 pub(crate) struct Site {
@@ -72,6 +73,7 @@ fn router(site: Arc<Site>) -> Router {
         .route("/game/{game}", get(pages::game_boards))
         .route("/game/{game}/standings", get(pages::standings))
         .route("/game/{game}/board/{board}", get(pages::board))
+        .route("/game/{game}/board/{board}/move", post(form::play))
         .route("/game/{game}/board/{board}/pgn", get(pages::board_pgn))
         .route("/game/{game}/board/{board}/feed", get(feed::board_feed))
         .route("/game/{game}/tournament/{name}", get(pages::tournament))

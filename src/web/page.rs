@@ -20,6 +20,8 @@ pub(crate) enum PageError {
     TooMany,
     /// The page took too long to make (503).
     TooSlow,
+    /// The request's body is too large (413).
+    TooLarge,
     /// Anything else: logged, and the page says only that it failed (500).
     Internal,
 }
@@ -30,6 +32,7 @@ impl PageError {
             PageError::NotFound(_) => StatusCode::NOT_FOUND,
             PageError::Busy | PageError::TooSlow => StatusCode::SERVICE_UNAVAILABLE,
             PageError::TooMany => StatusCode::TOO_MANY_REQUESTS,
+            PageError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             PageError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -42,6 +45,7 @@ impl PageError {
                 "Too many requests from your address; wait a minute and try again.".into()
             }
             PageError::TooSlow => "The page took too long to make; try again later.".into(),
+            PageError::TooLarge => "The request is too large.".into(),
             PageError::Internal => {
                 "Something went wrong on the server; the administrator has been told in its log."
                     .into()

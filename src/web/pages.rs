@@ -241,6 +241,9 @@ fn board_view(page: &BoardPage) -> Markup {
                 a href=(board_link(game, number)) { "now >|" }
             }
         }
+        @if !page.legal.is_empty() {
+            (move_form(page))
+        }
         h2 { "Moves" }
         @if lines.is_empty() {
             p { "No moves yet." }
@@ -283,6 +286,31 @@ fn board_view(page: &BoardPage) -> Markup {
         }
     };
     frame(&title, Some(&feed), content)
+}
+
+/// The move form of an active board (see `form`): it posts the same
+/// command a mail would carry; nothing is kept between two forms.
+fn move_form(page: &BoardPage) -> Markup {
+    let action = format!("{}/move", board_link(page.game.name(), page.board));
+    html! {
+        form.play method="post" action=(action) autocomplete="off" {
+            fieldset {
+                legend { "Play a move" }
+                label { "Userid " input name="userid" required maxlength="64" autocomplete="username"; }
+                " "
+                label { "Password " input type="password" name="password" required maxlength="128" autocomplete="current-password"; }
+                " "
+                label { "Move " input name="move" list="legal" required maxlength="64"; }
+                datalist id="legal" {
+                    @for a in &page.legal { option value=(a) {} }
+                }
+                br;
+                label { "Comment (optional) " br; textarea name="comment" rows="3" cols="60" maxlength="4000" {} }
+                br;
+                button type="submit" { "Play" }
+            }
+        }
+    }
 }
 
 /// The players and the event above a board.

@@ -22,10 +22,10 @@ pub(super) struct Reader {
     pub server: Server<'static>,
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
-    /// A read-write connection held open for the site's lifetime: the
+    /// The read-write connection, held open for the site's lifetime (the
     /// database's write-ahead log and its index stay in place, which a
-    /// read-only connection needs to open.
-    _keeper: Mutex<Connection>,
+    /// read-only connection needs to open): the move form's one writer.
+    writer: Mutex<Connection>,
 }
 
 impl Reader {
@@ -34,7 +34,7 @@ impl Reader {
             server,
             path,
             idle: Mutex::new(Vec::new()),
-            _keeper: Mutex::new(keeper),
+            writer: Mutex::new(keeper),
         }
     }
 
@@ -53,6 +53,25 @@ impl Reader {
                 tracing::error!(error = %e, "a page's read panicked");
                 PageError::Internal
             })?
+    }
+
+    /// `f` with the read-write connection, on a blocking thread (one at a
+    /// time).
+    pub(super) async fn write<T, F>(self: &Arc<Self>, f: F) -> Result<T, PageError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Server<'static>, &mut Connection) -> Result<T, PageError> + Send + 'static,
+    {
+        let me = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut conn = me.writer.lock().map_err(|_| PageError::Internal)?;
+            f(&me.server, &mut conn)
+        })
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "a form's work panicked");
+            PageError::Internal
+        })?
     }
 
     fn read_now<T>(&self, f: &dyn Fn(&Ctx<'_>) -> Handled<T>) -> Result<T, PageError> {

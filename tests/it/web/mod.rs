@@ -4,6 +4,7 @@
 //! at the pages in headless Chromium.
 
 mod browser;
+mod form;
 mod pages;
 
 use std::io::{BufRead, BufReader, Read, Write};
