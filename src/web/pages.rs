@@ -174,7 +174,7 @@ fn picture(page: &BoardPage) -> String {
             caption,
             description: page.position_text.clone(),
             from_black: false,
-            marks: Vec::new(),
+            marks: page.last_move.clone(),
         },
     )
 }

@@ -233,6 +233,14 @@ fn every_page_of_every_game_answers_with_the_database_s_moves_and_nothing_privat
                     "{name} {k}"
                 );
             }
+            // The squares the ply changed are marked (a move's two, a
+            // drop's one); none at the start.
+            let marked = then.matches("fill=\"#e8e030\"").count();
+            match k {
+                0 => assert_eq!(marked, 0, "{name} {number}"),
+                _ if *name == "chess" => assert!(marked >= 2, "{name} {number} ply {k}"),
+                _ => assert!(marked >= 1, "{name} {number} ply {k}"),
+            }
         }
         // The game record: the same moves, no address.
         let pgn = web.get(&format!("/game/{name}/board/{number}/pgn"));
@@ -416,4 +424,63 @@ fn a_client_beyond_its_rate_gets_a_plain_429_page() {
         refused.body
     );
     assert!(refused.header("retry-after").is_some());
+}
+
+#[test]
+fn the_site_keeps_answering_while_serve_works_through_a_backlog() {
+    let mut install = league("requests_per_minute = 100000\nburst = 10000\n");
+    // A backlog: up to 40 plies by mail on the tournament's chess board
+    // 102 (alice against bob, round 1).
+    let db = install.path("var/db.sqlite");
+    let game = rules::game("chess").unwrap();
+    let mut position = game.start(&[]).unwrap();
+    let players = ["alice", "bob"];
+    for ply in 0..40 {
+        let actions = position.legal_actions();
+        if actions.is_empty() {
+            break;
+        }
+        let action = actions[(ply * 5 + 1) % actions.len()].clone();
+        let who = players[position.to_act().index()];
+        install.send(
+            &format!("{who}@players.test"),
+            &format!("chess move 102 {who} hunter2x {action}"),
+            "",
+        );
+        position.play(&action).unwrap();
+        if position.outcome().is_over() {
+            break;
+        }
+    }
+    let web = Web::start(&install);
+    let mut serve = crate::common::pbmchess()
+        .arg("--config")
+        .arg(&install.config)
+        .arg("serve")
+        .env("RUST_LOG", "warn")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let waiting = || {
+        std::fs::read_dir(install.path("var/inbox/new"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    // Pages, round after round, from serve's start until the inbox is
+    // empty (or a generous bound): every one answers 200.
+    let mut rounds = 0;
+    loop {
+        for path in ["/game/chess/board/102", "/player/alice", "/game/chess"] {
+            let answer = web.get(path);
+            assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+        }
+        rounds += 1;
+        if waiting() == 0 || rounds > 20_000 {
+            break;
+        }
+    }
+    let _ = serve.kill();
+    let _ = serve.wait();
+    assert_eq!(waiting(), 0, "serve worked through the backlog");
+    assert!(!plies(&db, "chess", 102).is_empty());
 }
