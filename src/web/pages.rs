@@ -303,6 +303,10 @@ fn move_form(page: &BoardPage) -> Markup {
                 label { "Move " input name="move" list="legal" required maxlength="64"; }
                 datalist id="legal" {
                     @for a in &page.legal { option value=(a) {} }
+                    // The special moves the mail's `move` takes too.
+                    @for special in ["resign", "propose", "accept", "reject", "undo"] {
+                        option value=(special) {}
+                    }
                 }
                 br;
                 label { "Comment (optional) " br; textarea name="comment" rows="3" cols="60" maxlength="4000" {} }

@@ -230,3 +230,31 @@ fn a_form_that_would_add_words_to_the_command_is_refused_before_it_runs() {
         .unwrap();
     assert_eq!(status, "active");
 }
+
+#[test]
+fn a_player_resigns_by_the_form_as_by_the_mail_s_move() {
+    let install = pair();
+    let web = Web::start(&install);
+    // Both players must have moved for a resignation to count.
+    let answer = post(
+        &web,
+        "/game/chess/board/101/move",
+        &format!("userid=bob&password={PASSWORD}&move=e5"),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let page = web.get("/game/chess/board/101");
+    assert!(
+        page.body.contains("<option value=\"resign\">"),
+        "{}",
+        page.body
+    );
+    let answer = post(
+        &web,
+        "/game/chess/board/101/move",
+        &format!("userid=alice&password={PASSWORD}&move=resign"),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let board = web.get("/game/chess/board/101");
+    assert!(board.body.contains("Game won by bob"), "{}", board.body);
+    assert!(!board.body.contains("action=\"/game/chess/board/101/move\""));
+}
