@@ -220,9 +220,10 @@ fn board_view(page: &BoardPage) -> Markup {
             @if page.shown < page.played { "Now: " }
             (page.status)
         }
-        @if let Some((who, decision)) = &page.to_act {
+        // Whose turn it was then (the status line says whose it is now).
+        @if let Some((who, decision)) = page.to_act.as_ref().filter(|_| page.shown < page.played) {
             p.turn {
-                @if page.shown < page.played { "Then " }
+                "Then "
                 a href=(player_link(who)) { (who) }
                 @if *decision { " to decide." } @else { " to move." }
             }
