@@ -149,6 +149,7 @@ pub(super) async fn play(
         form.password,
         form.action
     );
+    let action_words = form.action.clone();
     let mail = envelope(&sender, line, &form.comment);
     let (outcome, answers) = site
         .reader
@@ -173,7 +174,18 @@ pub(super) async fn play(
         MailOutcome::RateLimited => 429,
         _ => 400,
     };
-    let mut texts: Vec<String> = answers.into_iter().map(|(_, body)| body).collect();
+    // A move played: the board page shows the rest (the board mail to the
+    // web's address would tell of comments held back from an unconfirmed
+    // address, which means nothing here). A refusal: the server's words.
+    let mut texts: Vec<String> = if status == 200 {
+        vec![format!(
+            "{} played on {} Board {number}; the board went to both players and the observers by mail.",
+            action_words,
+            game.title()
+        )]
+    } else {
+        answers.into_iter().map(|(_, body)| body).collect()
+    };
     if texts.is_empty() {
         texts.push(match outcome {
             MailOutcome::RateLimited => {

@@ -114,8 +114,7 @@ fn a_move_by_the_form_mails_the_players_as_the_same_move_by_mail() {
     );
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert!(
-        answer.body.contains("It is alice&#39;s turn")
-            || answer.body.contains("It is alice's turn"),
+        answer.body.contains("e5 played on Chess Board 101"),
         "{}",
         answer.body
     );
