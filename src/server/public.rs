@@ -2,7 +2,7 @@
 //! board mail shows it, at any ply), a game's boards, a player's record and
 //! rating history, standings, tournaments and the help pages. Each is read
 //! through the loaders the mail commands use, in one read transaction (see
-//! [`Server::reading`]).
+//! [`Server::reading`](super::Server::reading)).
 //!
 //! Rulings (docs/web.md):
 //! - public is what an observer's board mail shows: the boards, whose turn,
