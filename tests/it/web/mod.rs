@@ -81,8 +81,12 @@ pub struct Answer {
 
 impl Answer {
     fn parse(bytes: &[u8]) -> Answer {
-        let text = String::from_utf8_lossy(bytes);
-        let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+        let split = bytes
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("an HTTP answer");
+        let head = String::from_utf8_lossy(&bytes[..split]);
+        let mut rest = &bytes[split + 4..];
         let mut lines = head.lines();
         let status = lines
             .next()
@@ -99,26 +103,25 @@ impl Answer {
         let chunked = headers
             .iter()
             .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
-        let body = if chunked {
-            let mut body = String::new();
-            let mut rest = rest;
+        let mut body = Vec::new();
+        if chunked {
             loop {
-                let (size, after) = rest.split_once("\r\n").unwrap();
+                let end = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+                let size = std::str::from_utf8(&rest[..end]).unwrap();
                 let size = usize::from_str_radix(size.trim(), 16).unwrap();
                 if size == 0 {
                     break;
                 }
-                body.push_str(&after[..size]);
-                rest = &after[size + 2..];
+                body.extend_from_slice(&rest[end + 2..end + 2 + size]);
+                rest = &rest[end + 2 + size + 2..];
             }
-            body
         } else {
-            rest.to_string()
-        };
+            body.extend_from_slice(rest);
+        }
         Answer {
             status,
             headers,
-            body,
+            body: String::from_utf8_lossy(&body).into_owned(),
         }
     }
 

@@ -388,6 +388,13 @@ fn an_oversized_body_is_refused_and_a_busy_writer_does_not_stop_the_pages() {
         big.len()
     ));
     assert!(answer.status == 413 || answer.status == 405, "{answer:?}");
+    // Compressed when the client says it takes gzip.
+    let zipped = web.request(&format!(
+        "GET /game/chess/board/101 HTTP/1.1\r\nHost: {}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n",
+        web.addr
+    ));
+    assert_eq!(zipped.status, 200);
+    assert_eq!(zipped.header("content-encoding"), Some("gzip"));
     // A writer holds the database (as `serve` does while it works through
     // a backlog): the pages are read all the same, never a 500.
     let writer = Connection::open(install.path("var/db.sqlite")).unwrap();
