@@ -491,3 +491,44 @@ fn the_site_keeps_answering_while_serve_works_through_a_backlog() {
     assert_eq!(waiting(), 0, "serve worked through the backlog");
     assert!(!plies(&db, "chess", 102).is_empty());
 }
+
+#[test]
+fn queued_and_conditional_moves_stay_private() {
+    let mut install = league("requests_per_minute = 100000\nburst = 10000\n");
+    // dave plays Black on board 103 (against carol) and 105 (against bob),
+    // White to move on both: a conditional line on one, a queued move on
+    // the other.
+    install.send("dave@players.test", "chess if 103 dave hunter2x a3 Nf6", "");
+    install.send("dave@players.test", "chess queue 105 dave hunter2x Nc6", "");
+    install.poll();
+    let conn = Connection::open(install.path("var/db.sqlite")).unwrap();
+    let count = |table: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    assert!(count("conditional_lines") > 0, "the line is stored");
+    assert!(count("pending_moves") > 0, "the queued move is stored");
+    let web = Web::start(&install);
+    for path in [
+        "/game/chess/board/103",
+        "/game/chess/board/103/feed",
+        "/game/chess/board/103/pgn",
+        "/game/chess/board/105",
+        "/game/chess/board/105/feed",
+        "/game/chess/board/105/pgn",
+        "/player/dave",
+        "/player/dave/feed",
+        "/game/chess/tournament/spring",
+    ] {
+        let answer = web.get(path);
+        assert_eq!(answer.status, 200, "{path}");
+        sound(path, &answer);
+        for secret in ["Nf6", "Nc6", "a3 ", "onditional", "queue"] {
+            assert!(
+                !answer.body.contains(secret),
+                "{path}: {secret:?} in\n{}",
+                answer.body
+            );
+        }
+    }
+}
