@@ -126,9 +126,19 @@ pub(super) async fn limit(State(site): State<Arc<Site>>, request: Request, next:
     }
 }
 
-/// The headers every answer carries.
+/// The headers every answer carries; an error answered without a page of
+/// ours (by the router or a layer, in their words) gets one.
 pub(super) async fn headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
+    let status = response.status();
+    let ours = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if (status.is_client_error() || status.is_server_error()) && !ours {
+        response = super::page::bare_error(status);
+    }
     let h = response.headers_mut();
     for (name, value) in [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),

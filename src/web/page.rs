@@ -77,6 +77,25 @@ impl IntoResponse for PageError {
     }
 }
 
+/// The page of an error answered below the pages (a path the router could
+/// not read, a body over the bound): the same plain page as the others,
+/// with the status kept and the library's words dropped.
+pub(crate) fn bare_error(status: StatusCode) -> Response {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let sentence = if status.is_client_error() {
+        "This request cannot be answered; check the address."
+    } else {
+        "Something went wrong on the server; the administrator has been told in its log."
+    };
+    let body = frame(title, None, html! { p { (sentence) } });
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        body.into_string(),
+    )
+        .into_response()
+}
+
 /// A page: the title, an optional Atom feed it offers, and its content in
 /// the site's frame (navigation, style sheet, the optional script).
 pub(crate) fn frame(title: &str, feed: Option<&str>, content: Markup) -> Markup {

@@ -369,6 +369,26 @@ fn every_page_of_every_game_answers_with_the_database_s_moves_and_nothing_privat
         sound(path, &answer);
         assert!(answer.body.contains("<p>"), "{path}: {}", answer.body);
     }
+    // What the router cannot read: a plain page of ours too, never the
+    // library's words.
+    for path in [
+        "/player/%ff",
+        "/game/%ff/board/1",
+        "/game/chess/tournament/%ff",
+    ] {
+        let answer = web.get(path);
+        assert!(
+            answer.status == 400 || answer.status == 404,
+            "{path}: {answer:?}"
+        );
+        sound(path, &answer);
+        assert!(answer
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html"));
+        assert!(!answer.body.contains("UTF-8"), "{path}: {}", answer.body);
+        assert!(answer.body.contains("<p>"), "{path}: {}", answer.body);
+    }
     let post = web.request(&format!(
         "POST /game/chess/board/101 HTTP/1.1\r\nHost: {}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab",
         web.addr
