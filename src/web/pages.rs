@@ -57,6 +57,12 @@ fn ply_of(query: Option<&str>) -> Result<Option<u32>, PageError> {
     Ok(None)
 }
 
+/// Whether a board page's query asks for the board from Black's side
+/// (`side=black`, as `set ... flip` draws it in the mail).
+fn from_black(query: Option<&str>) -> bool {
+    query.is_some_and(|q| q.split('&').any(|pair| pair == "side=black"))
+}
+
 /// `/`: the games, with their boards' counts.
 pub(super) async fn index(State(site): State<Arc<Site>>) -> Page {
     let counts = site
@@ -151,14 +157,15 @@ pub(super) async fn board(
     let game = game_named(&name)?;
     let number = board_number(&number)?;
     let at = ply_of(query.as_deref())?;
+    let black = from_black(query.as_deref());
     let page = site
         .reader
         .read(move |ctx| public::board_page(ctx, game, number, at))
         .await?;
-    html_page(board_view(&page))
+    html_page(board_view(&page, black))
 }
 
-fn picture(page: &BoardPage) -> String {
+fn picture(page: &BoardPage, from_black: bool) -> String {
     let caption = match &page.to_act {
         Some((who, true)) => format!(
             "{} Board {}: {who} to decide",
@@ -173,16 +180,29 @@ fn picture(page: &BoardPage) -> String {
         &Picture {
             caption,
             description: page.position_text.clone(),
-            from_black: false,
+            from_black,
             marks: page.last_move.clone(),
         },
     )
 }
 
-fn board_view(page: &BoardPage) -> Markup {
+fn board_view(page: &BoardPage, black: bool) -> Markup {
     let (game, number) = (page.game.name(), page.board);
     let title = format!("{} Board {number}", page.game.title());
     let feed = format!("{}/feed", board_link(game, number));
+    // Links within the board keep the side it is drawn from.
+    let side = if black { "&side=black" } else { "" };
+    let at = |ply: u32| format!("{}{side}", ply_link(game, number, ply));
+    let now = if black {
+        format!("{}?side=black", board_link(game, number))
+    } else {
+        board_link(game, number)
+    };
+    let turned = if black {
+        ply_link(game, number, page.shown)
+    } else {
+        format!("{}&side=black", ply_link(game, number, page.shown))
+    };
     let records: Vec<MoveRecord> = page
         .plies
         .iter()
@@ -194,9 +214,9 @@ fn board_view(page: &BoardPage) -> Markup {
             @for (i, p) in plies.iter().enumerate() {
                 @if i > 0 { " " }
                 @if p.ply == page.shown {
-                    a.current href=(ply_link(game, number, p.ply)) aria-current="true" { (p.notation) }
+                    a.current href=(at(p.ply)) aria-current="true" { (p.notation) }
                 } @else {
-                    a href=(ply_link(game, number, p.ply)) { (p.notation) }
+                    a href=(at(p.ply)) { (p.notation) }
                 }
                 @if !p.mark.is_empty() { " " span.mark { (p.mark) } }
                 @for e in &p.events { br; span.event { (e) } }
@@ -213,7 +233,7 @@ fn board_view(page: &BoardPage) -> Markup {
         @if page.shown < page.played {
             p.historic {
                 "The position after ply " (page.shown) " of " (page.played) ". "
-                a href=(board_link(game, number)) { "The board now" }
+                a href=(now) { "The board now" }
             }
         }
         p.status {
@@ -230,16 +250,21 @@ fn board_view(page: &BoardPage) -> Markup {
         }
         @if let Some(computer) = &page.computer { p { (computer) } }
         figure.board {
-            (PreEscaped(picture(page)))
+            (PreEscaped(picture(page, black)))
         }
         nav.step aria-label="Step through the moves" {
             @if page.shown > 0 {
-                a href=(ply_link(game, number, 0)) { "|< start" } " "
-                a rel="prev" href=(ply_link(game, number, page.shown - 1)) { "< back" } " "
+                a href=(at(0)) { "|< start" } " "
+                a rel="prev" href=(at(page.shown - 1)) { "< back" } " "
             }
             @if page.shown < page.played {
-                a rel="next" href=(ply_link(game, number, page.shown + 1)) { "forward >" } " "
-                a href=(board_link(game, number)) { "now >|" }
+                a rel="next" href=(at(page.shown + 1)) { "forward >" } " "
+                a href=(now) { "now >|" }
+            }
+        }
+        p.side {
+            a href=(turned) {
+                @if black { "The board from White's side" } @else { "The board from Black's side" }
             }
         }
         @if !page.legal.is_empty() {
@@ -267,7 +292,7 @@ fn board_view(page: &BoardPage) -> Markup {
             dl.comments {
                 @for p in &comments {
                     dt {
-                        a href=(ply_link(game, number, p.ply)) { "Ply " (p.ply) }
+                        a href=(at(p.ply)) { "Ply " (p.ply) }
                         " (" (page.sides[p.seat.index()].userid) ")"
                     }
                     dd { (without_addresses(&p.comment)) }

@@ -272,6 +272,28 @@ fn every_page_of_every_game_answers_with_the_database_s_moves_and_nothing_privat
         assert_eq!(past.status, 404);
         sound("past", &past);
     }
+    // From Black's side: another picture, and the links keep the side.
+    let white = page(&web, "/game/chess/board/101?ply=2");
+    let black = page(&web, "/game/chess/board/101?ply=2&side=black");
+    let svg = |p: &str| {
+        p.split("<svg")
+            .nth(1)
+            .unwrap()
+            .split("</svg>")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(svg(&white), svg(&black));
+    assert_eq!(drawn_position(&white), drawn_position(&black));
+    assert!(
+        black.contains("href=\"/game/chess/board/101?ply=1&amp;side=black\""),
+        "{black}"
+    );
+    assert!(
+        white.contains("href=\"/game/chess/board/101?ply=2&amp;side=black\""),
+        "{white}"
+    );
     // The comment: escaped, its address hidden, on the board and its feed.
     let board = page(&web, "/game/chess/board/101");
     assert!(
