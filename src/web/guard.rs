@@ -22,6 +22,11 @@ pub(super) struct Peer(pub SocketAddr);
 /// The longest a page may take to make.
 pub(super) const PAGE_DEADLINE: Duration = Duration::from_secs(10);
 
+/// The longest a form may take: its transaction may wait for the daemon's
+/// (the write connection's busy timeout is 30 s); cut off earlier, the
+/// page would say 503 while the move may still be played.
+pub(super) const FORM_DEADLINE: Duration = Duration::from_secs(45);
+
 /// Client addresses the limiter remembers at most; beyond it the buckets
 /// that are full again (clients gone quiet) are forgotten first.
 const REMEMBERED: usize = 20_000;
@@ -120,7 +125,12 @@ pub(super) async fn limit(State(site): State<Arc<Site>>, request: Request, next:
     if !site.limiter.admit(who, Instant::now()) {
         return PageError::TooMany.into_response();
     }
-    match tokio::time::timeout(PAGE_DEADLINE, next.run(request)).await {
+    let deadline = if request.method() == axum::http::Method::POST {
+        FORM_DEADLINE
+    } else {
+        PAGE_DEADLINE
+    };
+    match tokio::time::timeout(deadline, next.run(request)).await {
         Ok(response) => response,
         Err(_) => PageError::TooSlow.into_response(),
     }
