@@ -27,3 +27,4 @@ mod quarantine;
 pub mod server;
 mod status;
 pub mod store;
+mod web;

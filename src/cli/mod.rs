@@ -95,6 +95,10 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the read-only web site on `[web] listen` (plain HTTP; put a TLS
+    /// proxy in front), beside `serve`, until SIGINT/SIGTERM; prints
+    /// `listening on http://ADDRESS` once it listens.
+    Web,
     /// Count the move sequences of DEPTH plies (a rules check; no config needed).
     Perft {
         game: String,

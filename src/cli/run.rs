@@ -54,6 +54,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Cmd::Tick { .. } => tick(&app, conn),
         Cmd::Admin(command) => super::admin::run(&app, conn, command),
         Cmd::Status { json } => status(&app, &conn, json),
+        Cmd::Web => crate::web::run(app, conn),
         Cmd::Check { .. } => unreachable!("check opens the database itself and returned above"),
         Cmd::Perft { .. } => unreachable!("perft needs no config and returned above"),
     }

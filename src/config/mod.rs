@@ -39,6 +39,7 @@ pub struct Config {
     pub accounts: AccountsSection,
     pub(crate) security: SecuritySection,
     pub tournaments: TournamentsSection,
+    pub web: WebSection,
 }
 
 /// Where the config is looked for when neither `--config` nor

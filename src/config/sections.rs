@@ -379,3 +379,36 @@ pub(crate) enum LogFormat {
     Text,
     Json,
 }
+
+/// `[web]`: the read-only web site (`pbmchess web`, docs/web.md).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebSection {
+    /// The address and port the site listens on (plain HTTP; put a TLS
+    /// proxy in front, see docs/deployment.md). Port 0: one the system
+    /// chooses, logged and printed at the start.
+    pub listen: String,
+    /// The site's address as its readers reach it (`https://chess.example.org`),
+    /// for the links of the Atom feeds; unset: `http://` and `listen`.
+    pub url: Option<String>,
+    /// Requests a client address may make per minute (on average; a burst
+    /// of `burst` at once); beyond it the site answers 429.
+    pub requests_per_minute: u32,
+    pub burst: u32,
+    /// The site runs behind a proxy on the same host: a request from a
+    /// loopback address is counted against the last address its proxy
+    /// appended to `X-Forwarded-For`. False: the peer's address, always.
+    pub behind_proxy: bool,
+}
+
+impl Default for WebSection {
+    fn default() -> Self {
+        WebSection {
+            listen: "127.0.0.1:8080".into(),
+            url: None,
+            requests_per_minute: 300,
+            burst: 60,
+            behind_proxy: false,
+        }
+    }
+}

@@ -49,6 +49,9 @@ pub(crate) fn finish(
             games: rb.games + 1,
         },
     )?;
+    for (userid, rating) in [(a, na), (b, nb)] {
+        store::record_rating(ctx.conn, &game, userid, loaded.row.board, ctx.now, rating)?;
+    }
     Ok(vec![
         ratings::change_sentence(a, ra.rating, na),
         ratings::change_sentence(b, rb.rating, nb),

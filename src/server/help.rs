@@ -3,12 +3,12 @@
 
 use minijinja::context;
 
-use super::{Ctx, Handled, Refusal, Reply};
+use super::{Ctx, Handled, Refusal, Reply, Server};
 use game::command;
 
-/// `help [topic...]`, `<game> help`.
-pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
-    let server = ctx.server;
+/// What the help pages are rendered with; `address` is where the pages
+/// say to write.
+fn vars(server: &Server<'_>, address: &str) -> minijinja::Value {
     let games: Vec<_> = rules::registry()
         .iter()
         .map(|g| context! { name => g.name(), title => g.title() })
@@ -20,15 +20,33 @@ pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
             .map(|(name, aliases)| context! { name => name, aliases => aliases.to_vec() })
             .collect()
     };
-    let vars = context! {
+    context! {
         name => &server.config.server.name,
-        address => &server.config.server.address,
+        address => address,
         games => games,
         vacation_days => server.config.timers.vacation_days_per_year,
         observers => server.config.limits.observers_per_board,
         game_verbs => verbs(true),
         account_verbs => verbs(false),
-    };
+    }
+}
+
+/// The help page `topic` (`general`, `commands`, a game's name), saying
+/// to write to `address`; `None` when there is no such page.
+pub(crate) fn page(server: &Server<'_>, topic: &str, address: &str) -> Handled<Option<String>> {
+    let template = format!("help/{topic}.txt");
+    if topic.contains(['/', '.']) || !server.templates.has(&template) {
+        return Ok(None);
+    }
+    Ok(Some(
+        server.templates.render(&template, vars(server, address))?,
+    ))
+}
+
+/// `help [topic...]`, `<game> help`.
+pub(crate) fn help(ctx: &Ctx<'_>, topics: &[String]) -> Handled<Vec<Reply>> {
+    let server = ctx.server;
+    let vars = vars(server, &server.config.server.address);
     let topics: Vec<String> = if topics.is_empty() {
         vec!["general".to_string()]
     } else {

@@ -77,6 +77,7 @@ mod pipeline;
 mod play;
 mod ply;
 mod preview;
+pub(crate) mod public;
 mod queue;
 mod record;
 mod reply;
@@ -177,6 +178,40 @@ impl<'a> Server<'a> {
     /// [`Server::prepare_mail`] does it again.
     pub(crate) fn forget_prepared(&self, message_id: &str) {
         self.prepared.take(message_id);
+    }
+
+    /// `f` on a read-only view of `conn`, in one read transaction (a
+    /// consistent snapshot; in WAL mode it never blocks a writer), with no
+    /// sender: what the web site reads (see [`public`]).
+    pub(crate) fn reading<T>(
+        &self,
+        conn: &Connection,
+        f: impl FnOnce(&Ctx<'_>) -> Handled<T>,
+    ) -> Result<Result<T, Refusal>, ServerError> {
+        conn.execute_batch("BEGIN DEFERRED")?;
+        let ctx = Ctx {
+            conn,
+            server: self,
+            now: self.clock.now(),
+            sender: None,
+            comment: "",
+            line: "",
+            vouched: None,
+            session: &guard::Session::default(),
+            computer_budget: &Default::default(),
+            previews: &Default::default(),
+        };
+        let result = f(&ctx);
+        // Nothing was written: ending the read is all there is to do.
+        let ended = conn.execute_batch("ROLLBACK");
+        match result {
+            Ok(value) => {
+                ended?;
+                Ok(Ok(value))
+            }
+            Err(Failure::Refused(r)) => Ok(Err(r)),
+            Err(Failure::Internal(e)) => Err(e),
+        }
     }
 
     /// The body of a plain text answer, from `message.txt`.

@@ -53,6 +53,20 @@ pub(crate) fn game_record(
     row: &store::BoardRow,
     plies: &[store::Ply],
 ) -> Handled<String> {
+    let server = &ctx.server.config.server;
+    let site = format!("{} <{}>", server.name, server.address);
+    game_record_at(ctx, game, row, plies, &site)
+}
+
+/// [`game_record`] with `site` for its `Site` tag (the web's names no
+/// address).
+pub(crate) fn game_record_at(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    row: &store::BoardRow,
+    plies: &[store::Ply],
+    site: &str,
+) -> Handled<String> {
     let result = match &row.status {
         // An annulled board has no result, as a game in play.
         BoardStatus::Active
@@ -84,7 +98,6 @@ pub(crate) fn game_record(
     if let BoardStatus::Finished { ending, .. } = &row.status {
         extra.push(("Termination".to_string(), ending.termination().to_string()));
     }
-    let server = &ctx.server.config.server;
     // A tournament's board: one Event for the whole tournament, the round
     // and the board's place in it (`Round "2.3"`), the tournament's start
     // (`EventDate`) and the players' ratings when the game began (none
@@ -116,7 +129,7 @@ pub(crate) fn game_record(
     };
     let tags = game::render::RecordTags {
         event,
-        site: format!("{} <{}>", server.name, server.address),
+        site: site.to_string(),
         date: row.created_at.format("%Y.%m.%d").to_string(),
         round,
         white: row.players.first().cloned().unwrap_or_default(),

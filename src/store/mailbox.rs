@@ -130,6 +130,26 @@ pub fn enqueue(conn: &Connection, mail: &Outgoing, now: DateTime<Utc>) -> Result
     Ok(id)
 }
 
+/// The mails queued to `recipient` and not yet sent (subject and body,
+/// in order), taken out of the outbox: the web site's move form shows
+/// the answers to its own sender's address on the page instead of
+/// sending them.
+pub(crate) fn take_queued_to(conn: &Connection, recipient: &str) -> Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, subject, body FROM outbox
+         WHERE recipient = ?1 AND sent_at IS NULL AND failed_at IS NULL ORDER BY id",
+    )?;
+    let rows: Vec<(i64, String, String)> = stmt
+        .query_map(params![recipient], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    for (id, _, _) in &rows {
+        conn.exec("DELETE FROM outbox WHERE id = ?1", params![id])?;
+    }
+    Ok(rows.into_iter().map(|(_, s, b)| (s, b)).collect())
+}
+
 /// Queue `new` as outbox row `id` (from [`next_outbox_id`], in the same
 /// transaction), in one insert; it is due at once. An address stopped by
 /// its hard bounces gets nothing until mail comes from it: the mail is

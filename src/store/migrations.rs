@@ -69,6 +69,7 @@ pub(super) fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0051_whole_score.sql")),
         M::up(include_str!("../../migrations/0053_picture_mail.sql")),
         M::up(include_str!("../../migrations/0054_board_pictures.sql")),
+        M::up(include_str!("../../migrations/0055_rating_history.sql")),
     ])
 }
 

@@ -36,7 +36,7 @@ pub(crate) use held::*;
 pub(crate) use mail_form::*;
 pub use mailbox::*;
 pub(crate) use open::{integrity_problems, open_for_init};
-pub use open::{open, open_in_memory};
+pub use open::{open, open_in_memory, open_read_only};
 pub use pending::*;
 pub use plies::*;
 pub(crate) use quarantine::*;

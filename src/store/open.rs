@@ -46,6 +46,22 @@ pub(crate) fn open_for_init(path: &Path) -> Result<Connection> {
     open_as(path, Opening::Init)
 }
 
+/// A read-only connection to the database at `path`, which [`open`] has
+/// made and migrated: for readers beside the daemon (the web site). In
+/// WAL mode a reader never blocks the daemon's writes nor waits for them;
+/// the busy timeout covers the rare moments SQLite makes a reader wait
+/// (a log being recovered or reset). It can write nothing, so a reader's
+/// fault cannot touch the games.
+pub fn open_read_only(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.set_prepared_statement_cache_capacity(CACHED_STATEMENTS);
+    Ok(conn)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Opening {
     Init,

@@ -436,6 +436,53 @@ pub fn set_rating(conn: &Connection, game: &str, userid: &str, rating: Rating) -
     Ok(())
 }
 
+/// One point of a player's rating history: the rating they got when the
+/// rated board `board` of `game` finished at `at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingPoint {
+    pub game: String,
+    pub board: u32,
+    pub at: DateTime<Utc>,
+    pub rating: i64,
+}
+
+/// Record the rating `userid` got in `game` when `board` finished at `at`
+/// (beside [`set_rating`], which keeps the current one).
+pub(crate) fn record_rating(
+    conn: &Connection,
+    game: &str,
+    userid: &str,
+    board: u32,
+    at: DateTime<Utc>,
+    rating: i64,
+) -> Result<()> {
+    conn.exec(
+        "INSERT INTO rating_history (game, userid, board, rated_at, rating)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (game, userid, board) DO UPDATE SET
+             rated_at = excluded.rated_at, rating = excluded.rating",
+        params![game, userid, board, StoredTime(at), rating],
+    )?;
+    Ok(())
+}
+
+/// The rating history of `userid` in every game, oldest first.
+pub(crate) fn rating_history(conn: &Connection, userid: &str) -> Result<Vec<RatingPoint>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT game, board, rated_at, rating FROM rating_history
+         WHERE userid = ?1 ORDER BY rated_at, game, board",
+    )?;
+    let rows = stmt.query_map(params![userid], |r| {
+        Ok(RatingPoint {
+            game: r.get(0)?,
+            board: r.get(1)?,
+            at: r.get::<_, StoredTime>(2)?.0,
+            rating: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Every rating in `game`, best first.
 pub(crate) fn standings(conn: &Connection, game: &str) -> Result<Vec<(String, Rating)>> {
     let mut stmt = conn.prepare_cached(

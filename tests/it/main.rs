@@ -12,3 +12,4 @@ mod mail;
 mod pgn;
 mod rules;
 mod server;
+mod web;

@@ -70,8 +70,8 @@
 
 mod admin;
 mod rounds;
-mod show;
-mod table;
+pub(super) mod show;
+pub(super) mod table;
 mod withdrawal;
 
 pub use self::admin::AdminTournamentAct;
@@ -215,7 +215,7 @@ fn not_a_name() -> super::Failure {
 }
 
 /// `round robin, 6 players` / `Swiss, 5 rounds, 8 players`.
-fn describe(t: &Tournament) -> String {
+pub(super) fn describe(t: &Tournament) -> String {
     let kind = match t.kind {
         Kind::RoundRobin { double: true } => "double round robin".to_string(),
         Kind::RoundRobin { double: false } => "round robin".to_string(),

@@ -78,7 +78,7 @@ pub(crate) fn show_text(ctx: &Ctx<'_>, game: &'static dyn Game, t: &Tournament) 
 }
 
 /// `open (3 of 6 joined)`, `running, round 2 of 5`, `finished`.
-pub(super) fn state_words(t: &Tournament, joined: usize) -> String {
+pub(in crate::server) fn state_words(t: &Tournament, joined: usize) -> String {
     match t.state {
         TournamentState::Open => format!("open ({joined} of {} joined)", t.size),
         TournamentState::Running if matches!(t.kind, Kind::RoundRobin { .. }) => {

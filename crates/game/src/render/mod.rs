@@ -99,8 +99,8 @@ pub mod svg;
 
 pub use diagram::{board, Drawing};
 pub use moves::{
-    is_decision, move_list, move_list_after, MoveRecord, Numbered, Numbering, AUTO, COND,
-    DECISION_PREFIX,
+    is_decision, move_lines, move_list, move_list_after, MoveRecord, Numbered, Numbering, AUTO,
+    COND, DECISION_PREFIX,
 };
 pub use pgn::{record, RecordTags};
 

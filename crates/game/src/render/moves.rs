@@ -184,6 +184,17 @@ pub(super) fn pairs(plies: &[MoveRecord], lines_before: u32, white_open: bool) -
     out
 }
 
+/// The plies of a whole game (from ply 1) paired as the move list pairs
+/// them: each line's move number, White's cell and Black's (a cell: a
+/// turn and the decisions that follow it), for a list drawn elsewhere
+/// (the web site's table).
+pub fn move_lines(plies: &[MoveRecord]) -> Vec<(u32, Vec<&MoveRecord>, Vec<&MoveRecord>)> {
+    pairs(plies, 0, false)
+        .into_iter()
+        .map(|p| (p.number, p.white, p.black))
+        .collect()
+}
+
 /// A cell's plies as listed, one space apart.
 fn cell(plies: &[&MoveRecord]) -> String {
     let shown: Vec<String> = plies.iter().map(|p| p.shown()).collect();
