@@ -112,7 +112,7 @@ fn draw(
 
 /// The marks of the ply that led from `before` to `after` whose notation
 /// is `notation` (see the module's rulings).
-fn ply_marks(before: &Diagram, after: &dyn Position, notation: &str) -> Vec<Mark> {
+pub(crate) fn ply_marks(before: &Diagram, after: &dyn Position, notation: &str) -> Vec<Mark> {
     let diagram = after.diagram();
     let mut marks = changed_squares(before, &diagram);
     if after.game().marks_checks() && notation.ends_with(['+', '#']) {

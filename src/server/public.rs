@@ -25,7 +25,7 @@ use super::tournament::table::Table;
 use super::{Ctx, Handled, Refusal};
 use crate::store::{self, BoardStatus, Ply, Rating, RatingPoint, Tournament, TournamentState};
 use game::ratings;
-use game::render::svg::{Mark, MarkKind};
+use game::render::svg::Mark;
 use rules::{Color, Diagram, Game};
 
 /// One side of a board: the player, their colour and rating in the game.
@@ -47,7 +47,8 @@ pub(crate) struct BoardPage {
     pub played: u32,
     pub shown: u32,
     pub diagram: Diagram,
-    /// The squares ply `shown` changed, marked on the picture.
+    /// The marks of ply `shown` on the picture: the squares it changed and
+    /// a king it put in check, as a board mail's picture marks them.
     pub last_move: Vec<Mark>,
     /// The position at `shown` in the game's own notation.
     pub position_text: String,
@@ -74,35 +75,6 @@ pub(crate) struct BoardPage {
 /// can have more; any move may still be typed).
 pub(crate) const LEGAL_OFFERED: usize = 400;
 
-/// The squares whose contents differ between two diagrams of one game:
-/// those a ply changed (where a piece left and where it went, both of a
-/// castling's pieces, a pawn taken en passant, a Shadow move's squares on
-/// both boards), marked as the last move.
-///
-/// Ruling: the mark is computed from the pictures, not from the notation,
-/// so it is the same for every game and never disagrees with the boards.
-fn changed_squares(before: &Diagram, after: &Diagram) -> Vec<Mark> {
-    let mut marks = Vec::new();
-    for (b, (old, new)) in before.boards.iter().zip(&after.boards).enumerate() {
-        if old.files != new.files || old.ranks != new.ranks {
-            continue;
-        }
-        for rank in 0..new.ranks {
-            for file in 0..new.files {
-                if old.at(file, rank) != new.at(file, rank) {
-                    marks.push(Mark {
-                        board: b,
-                        file,
-                        rank,
-                        kind: MarkKind::LastMove,
-                    });
-                }
-            }
-        }
-    }
-    marks
-}
-
 /// The board `number` of `game` at ply `at` (now when `None`).
 pub(crate) fn board_page(
     ctx: &Ctx<'_>,
@@ -125,8 +97,8 @@ pub(crate) fn board_page(
         None => played,
     };
     let status = loaded.view(game, vec![]).status();
-    // The position shown, and the one before its last ply (for the
-    // squares that ply changed).
+    // The position shown, and the one before its last ply with that ply's
+    // notation (for its marks).
     let (position, before) = match shown {
         0 => (replay(game, &loaded.row, &[])?, None),
         n => {
@@ -140,11 +112,13 @@ pub(crate) fn board_page(
                     board: number,
                     reason: format!("ply {}: {e}", last.ply),
                 })?;
-            (after, Some(before))
+            (after, Some((before, last.notation.as_str())))
         }
     };
     let diagram = position.diagram();
-    let last_move = before.map_or_else(Vec::new, |b| changed_squares(&b.diagram(), &diagram));
+    let last_move = before.map_or_else(Vec::new, |(b, notation)| {
+        super::picture::ply_marks(&b.diagram(), position.as_ref(), notation)
+    });
     let row = &loaded.row;
     let to_act = (position.outcome() == rules::Outcome::Ongoing
         && (shown < played || row.is_active()))

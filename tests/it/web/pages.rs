@@ -537,13 +537,38 @@ fn the_site_keeps_answering_while_serve_works_through_a_backlog() {
 #[test]
 fn queued_and_conditional_moves_stay_private() {
     let mut install = league("requests_per_minute = 100000\nburst = 10000\n");
-    // dave plays Black on board 103 (against carol) and 105 (against bob),
-    // White to move on both: a conditional line on one, a queued move on
-    // the other.
-    install.send("dave@players.test", "chess if 103 dave hunter2x a3 Nf6", "");
-    install.send("dave@players.test", "chess queue 105 dave hunter2x Nc6", "");
-    install.poll();
     let conn = Connection::open(install.path("var/db.sqlite")).unwrap();
+    // Two tournament boards where one player of no casual board (carol or
+    // dave) plays Black, White to move on both, as the pairing numbered
+    // them: a conditional line on one, a queued move on the other.
+    let black_boards = |who: &str| -> Vec<u32> {
+        conn.prepare(
+            "SELECT board FROM board_players WHERE game = 'chess' AND seat = 1 \
+             AND userid = ?1 ORDER BY board",
+        )
+        .unwrap()
+        .query_map([who], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    };
+    let (who, black) = ["dave", "carol"]
+        .into_iter()
+        .map(|who| (who, black_boards(who)))
+        .find(|(_, boards)| boards.len() >= 2)
+        .expect("carol or dave plays Black twice");
+    let (lined, queued) = (black[0], black[1]);
+    install.send(
+        &format!("{who}@players.test"),
+        &format!("chess if {lined} {who} hunter2x a3 Nf6"),
+        "",
+    );
+    install.send(
+        &format!("{who}@players.test"),
+        &format!("chess queue {queued} {who} hunter2x Nc6"),
+        "",
+    );
+    install.poll();
     let count = |table: &str| -> i64 {
         conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
             .unwrap()
@@ -551,17 +576,17 @@ fn queued_and_conditional_moves_stay_private() {
     assert!(count("conditional_lines") > 0, "the line is stored");
     assert!(count("pending_moves") > 0, "the queued move is stored");
     let web = Web::start(&install);
-    for path in [
-        "/game/chess/board/103",
-        "/game/chess/board/103/feed",
-        "/game/chess/board/103/pgn",
-        "/game/chess/board/105",
-        "/game/chess/board/105/feed",
-        "/game/chess/board/105/pgn",
-        "/player/dave",
-        "/player/dave/feed",
-        "/game/chess/tournament/spring",
-    ] {
+    let mut paths = Vec::new();
+    for board in [lined, queued] {
+        for tail in ["", "/feed", "/pgn"] {
+            paths.push(format!("/game/chess/board/{board}{tail}"));
+        }
+    }
+    paths.push(format!("/player/{who}"));
+    paths.push(format!("/player/{who}/feed"));
+    paths.push("/game/chess/tournament/spring".to_string());
+    for path in &paths {
+        let path = path.as_str();
         let answer = web.get(path);
         assert_eq!(answer.status, 200, "{path}");
         sound(path, &answer);
@@ -573,4 +598,38 @@ fn queued_and_conditional_moves_stay_private() {
             );
         }
     }
+}
+
+#[test]
+fn a_board_page_marks_the_last_move_and_a_king_in_check_as_the_mail_does() {
+    let mut install = Install::with_config("[web]\nlisten = \"127.0.0.1:0\"\n");
+    for p in ["alice", "bob"] {
+        install.ok(&[
+            "admin",
+            "user",
+            "add",
+            p,
+            "hunter2x",
+            &format!("{p}@players.test"),
+        ]);
+    }
+    install.ok(&["admin", "challenge", "chess", "alice", "bob"]);
+    for (who, mv) in [("alice", "e4"), ("bob", "f5"), ("alice", "Qh5+")] {
+        install.send(
+            &format!("{who}@players.test"),
+            &format!("chess move 101 {who} hunter2x {mv}"),
+            "",
+        );
+    }
+    install.poll();
+    let web = Web::start(&install);
+    let check = "fill=\"#e02020\"";
+    let now = web.get("/game/chess/board/101");
+    assert_eq!(now.status, 200);
+    // Qh5+: the king on e8 in check, one disc.
+    assert_eq!(now.body.matches(check).count(), 1, "{}", now.body);
+    // After f5 nobody is in check: no disc.
+    let before = web.get("/game/chess/board/101?ply=2");
+    assert_eq!(before.status, 200);
+    assert_eq!(before.body.matches(check).count(), 0, "{}", before.body);
 }
