@@ -200,30 +200,7 @@ pub(crate) struct BoardLine {
 }
 
 fn board_line(ctx: &Ctx<'_>, game: &'static dyn Game, b: &store::BoardRow) -> Handled<BoardLine> {
-    let state = match &b.status {
-        BoardStatus::Active => {
-            let position =
-                game.position(&b.position, &b.options)
-                    .map_err(|e| super::ServerError::Replay {
-                        game: b.game.clone(),
-                        board: b.board,
-                        reason: e.to_string(),
-                    })?;
-            format!(
-                "{} to act, ply {}",
-                b.players[position.to_act().index()],
-                store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
-            )
-        }
-        BoardStatus::Finished {
-            winner_seat: Some(s),
-            ending,
-        } => format!("won by {} ({ending})", b.players[s.index()]),
-        BoardStatus::Finished {
-            winner_seat: None,
-            ending,
-        } => format!("tie ({ending})"),
-    };
+    let state = super::show::board_state(ctx, game, b)?;
     Ok(BoardLine {
         game,
         board: b.board,

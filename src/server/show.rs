@@ -185,6 +185,31 @@ pub(crate) fn show_users(
     show(ctx, game, &refs)
 }
 
+/// A board's state in a list of boards: `bob to act, ply 12`, `won by
+/// alice (checkmate)`, `tie (stalemate)` (the `games` table and the web's
+/// lists).
+pub(crate) fn board_state(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    b: &store::BoardRow,
+) -> Handled<String> {
+    Ok(match &b.status {
+        BoardStatus::Active => format!(
+            "{} to act, ply {}",
+            b.players[seat_to_act(game, b)?.index()],
+            store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
+        ),
+        BoardStatus::Finished {
+            winner_seat: Some(s),
+            ending,
+        } => format!("won by {} ({ending})", b.players[s.index()]),
+        BoardStatus::Finished {
+            winner_seat: None,
+            ending,
+        } => format!("tie ({ending})"),
+    })
+}
+
 /// `<game> games [<userid>...] [filter]`: a table to the sender.
 pub(crate) fn games(
     ctx: &Ctx<'_>,
@@ -195,21 +220,7 @@ pub(crate) fn games(
     let boards = filtered(ctx, game, users, filter)?;
     let mut lines = Vec::new();
     for b in &boards {
-        let state = match &b.status {
-            BoardStatus::Active => format!(
-                "{} to act, ply {}",
-                b.players[seat_to_act(game, b)?.index()],
-                store::ply_count(ctx.conn, store::BoardId::new(game.name(), b.board))? + 1
-            ),
-            BoardStatus::Finished {
-                winner_seat: Some(s),
-                ending,
-            } => format!("won by {} ({ending})", b.players[s.index()]),
-            BoardStatus::Finished {
-                winner_seat: None,
-                ending,
-            } => format!("tie ({ending})"),
-        };
+        let state = board_state(ctx, game, b)?;
         lines.push(format!(
             "{:<6} {:<30} {state}",
             b.board,

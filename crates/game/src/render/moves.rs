@@ -96,7 +96,7 @@ impl Numbered {
 /// a line; a Black turn closes the line of the White turn before it, or
 /// opens a line of its own when Black acts first or again; a decision
 /// takes no number. The one place of that rule: the move list's lines
-/// ([`pairs`]) and the numbers of a line of conditional moves come from
+/// (`pairs`) and the numbers of a line of conditional moves come from
 /// it.
 #[derive(Clone, Copy, Debug)]
 pub struct Numbering {
