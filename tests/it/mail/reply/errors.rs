@@ -87,6 +87,20 @@ fn an_error_to_anyone_but_the_proved_player_at_their_address_takes_no_reply() {
         "",
     );
     not_answerable(only_one(&mails, ALICE));
+    // alice switched replies off for chess.
+    round(
+        &mut s,
+        ALICE,
+        &format!("chess set alice {ALICE_PW} noreply"),
+        "",
+    );
+    let mails = round(
+        &mut s,
+        ALICE,
+        &format!("chess move 101 alice {ALICE_PW} Nf9"),
+        "",
+    );
+    not_answerable(only_one(&mails, ALICE));
 }
 
 #[test]
