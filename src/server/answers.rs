@@ -7,8 +7,8 @@ use rusqlite::Connection;
 
 use super::pipeline::{Letter, MailOutcome};
 use super::{
-    dispatch, guard, masking, once, show, strangers, tournament, BoardMail, Ctx, Failure, Refusal,
-    Reply, Server, ServerError,
+    dispatch, guard, masking, once, reply, show, strangers, tournament, BoardMail, Ctx, Failure,
+    Refusal, Reply, Server, ServerError,
 };
 use crate::mail::Envelope;
 use game::command::{self, Command, Credentials, Parsed};
@@ -189,7 +189,21 @@ impl Server<'_> {
             Err(Failure::Refused(refusal)) => {
                 tally.refused += 1;
                 if !ctx.session.quiet() {
-                    let reply = self.refusal_reply(ctx, &refusal, &run.masked)?;
+                    let mut reply = self.refusal_reply(ctx, &refusal, &run.masked)?;
+                    // A player's refused command on their board: the error
+                    // may be answered by reply (see `reply::error_key`).
+                    if let (Some(who), Some(game), Some(board)) =
+                        (who, refusal.game.as_deref(), refusal.board)
+                    {
+                        if ctx.session.verified(&who.userid) {
+                            reply.reply_key = reply::error_key(
+                                ctx.conn,
+                                game,
+                                board,
+                                &who.userid.to_ascii_lowercase(),
+                            )?;
+                        }
+                    }
                     tally.replies.push(reply);
                 }
             }
@@ -284,8 +298,13 @@ impl Server<'_> {
         }
         if answers_our_error(mail, &self.config.server.address) {
             // Never an error for an error (a loop with another server
-            // behind a forwarder that strips Auto-Submitted).
+            // behind a forwarder that strips Auto-Submitted); one short
+            // answer a day instead ([`error_reply_answer`]).
+            let before = replies.len();
             replies.retain(|r| r.to != sender || !crate::mail::is_error_subject(&r.subject));
+            if replies.len() < before {
+                replies.extend(self.error_reply_answer(ctx, sender)?);
+            }
         }
         ctx.session.mask_replies(&mut replies, sender);
         if dropped > 0 && dropped == letter.request.commands.len() {
@@ -433,6 +452,52 @@ impl Server<'_> {
             board: on_board,
             picture: None,
         })
+    }
+}
+
+impl Server<'_> {
+    /// The answer to a mail that replies to one of our error mails that
+    /// carried no reply token, and whose commands were refused in turn.
+    ///
+    /// Ruling: mail marked as automatic (Auto-Submitted, a bounce, our
+    /// X-Loop, a list, a vacation responder) is never read at all (see
+    /// `mail::parse`); what reaches here looks like a person's reply. It
+    /// is not sent the errors it caused (a second server behind a
+    /// forwarder that strips those headers would answer each with another
+    /// error, for ever), but one short fixed notice, at most once a day
+    /// per sender address: so a player who answered an error mail by reply
+    /// hears why nothing happened, and two servers can exchange at most
+    /// one such mail a day. From and Reply-To are anyone's: the notice
+    /// quotes nothing of the mail and goes only to its From, so a forger
+    /// can make the server send a given address at most this one fixed
+    /// text a day this way, less than a plain bad command earns. An error
+    /// mail to a player about their command on their board carries their
+    /// token instead (see `reply::error_key`): a reply to it plays.
+    fn error_reply_answer(
+        &self,
+        ctx: &Ctx<'_>,
+        sender: &str,
+    ) -> Result<Option<Reply>, ServerError> {
+        let key = format!("error-reply:{}", sender.to_ascii_lowercase());
+        if !crate::store::notice_due_daily(ctx.conn, &key, ctx.now)? {
+            return Ok(None);
+        }
+        let text = "Your mail answers an error mail of this server and was refused in\n\
+                    turn. Error mails take no replies, so the reason is not sent (two\n\
+                    mail programs must not answer each other's errors for ever). Put the\n\
+                    command on the Subject line:\n\
+                    \x20 <game> move <board> <userid> <password> <move>\n\
+                    or answer your newest board mail by reply (help reply).\n\
+                    This notice is sent at most once a day.";
+        Ok(Some(Reply {
+            to: sender.to_string(),
+            subject: "Error".to_string(),
+            body: self.notice_body(text)?,
+            reply_key: None,
+            codes: Vec::new(),
+            board: None,
+            picture: None,
+        }))
     }
 }
 

@@ -59,7 +59,10 @@
 //! 6. Once the sender is known to be the token's player, an error mail
 //!    about the reply (stale, not a move, refused by the rules) shows the
 //!    board as it is and carries a token itself: the player may answer the
-//!    error mail by reply, as mail programs invite.
+//!    error mail by reply, as mail programs invite. So does an error mail
+//!    about a Subject command on a board, to a player of it who gave the
+//!    right password ([`error_key`]); a reply to any other error mail
+//!    gets one short notice a day (`Server::error_reply_answer`).
 //!
 //! Duplicates and forwards: a mail seen before (same Message-ID) is not
 //! applied again (as every mail). A token is not single-use: replies to
@@ -476,7 +479,7 @@ fn read_by_player(
     // The sender is the player: an error mail from here on shows the
     // board as it is and may itself be answered by reply.
     let now = store::ply_count(conn, store::BoardId::new(game.name(), key.board))?;
-    let answerable = answerable_key(conn, game, &key, row, now)?;
+    let answerable = answerable_key(conn, game, key.board, &key.userid, row, now)?;
     let Some(text) = text else {
         return Ok(Some(ByReply::refused(
             on_board(
@@ -543,32 +546,62 @@ fn any_ply_will_do(command: &Command) -> bool {
     )
 }
 
-/// The key an error mail to the token's player is sent with (it then
-/// takes a reply itself), at the board's `ply` now; none once the player
-/// set `noreply`.
+/// The key an error mail to `userid`, a player of board `board`, is sent
+/// with (it then takes a reply itself), at the board's `ply` now; none
+/// once the player set `noreply`.
 fn answerable_key(
     conn: &rusqlite::Connection,
     game: &'static dyn rules::Game,
-    key: &store::ReplyToken,
+    board: u32,
+    userid: &str,
     row: &store::BoardRow,
     ply: u32,
 ) -> Result<Option<ReplyKey>, ServerError> {
     let to_move = game
         .position(&row.position, &row.options)
-        .is_ok_and(|p| row.players[p.to_act().index()] == key.userid);
+        .is_ok_and(|p| row.players[p.to_act().index()] == userid);
     let proposal_to_answer = row
         .proposal
-        .is_some_and(|(_, by)| row.players[by.index()] != key.userid);
+        .is_some_and(|(_, by)| row.players[by.index()] != userid);
     Ok(
-        (!store::no_reply(conn, &key.userid, game.name())?).then(|| ReplyKey {
+        (!store::no_reply(conn, userid, game.name())?).then(|| ReplyKey {
             game: game.name().to_string(),
-            board: key.board,
-            userid: key.userid.clone(),
+            board,
+            userid: userid.to_string(),
             ply,
             to_move,
             proposal_to_answer,
         }),
     )
+}
+
+/// The key an error mail about a Subject command on `board` of `game` is
+/// sent with, when the command proved the password of `userid` and
+/// `userid` is a player of that board in play: the error then carries
+/// `userid`'s token, so that answering it by reply (`Nf3` on the first
+/// line) plays as a reply to the board mail would. None for anyone else
+/// (a wrong password, a stranger, an observer, no such board, a board
+/// over, `noreply`): such an error takes no reply (see
+/// `Server::finish_answers`). The token only goes to an address of
+/// `userid` on file (`Server::queue_mail`), whatever the mail's From.
+pub(crate) fn error_key(
+    conn: &rusqlite::Connection,
+    game: &str,
+    board: u32,
+    userid: &str,
+) -> Result<Option<ReplyKey>, ServerError> {
+    let Some(game) = rules::game(game) else {
+        return Ok(None);
+    };
+    let id = store::BoardId::new(game.name(), board);
+    let Some(row) = store::board(conn, id)?.filter(|r| r.is_active()) else {
+        return Ok(None);
+    };
+    if row.seat_of(userid).is_none() {
+        return Ok(None);
+    }
+    let ply = store::ply_count(conn, id)?;
+    answerable_key(conn, game, board, userid, &row, ply)
 }
 
 /// A reply to a mail that showed another ply than the board's (the

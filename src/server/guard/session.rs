@@ -130,6 +130,14 @@ impl Session {
         self.quiet.get()
     }
 
+    /// Whether the command in hand proved `userid`'s password right.
+    pub(crate) fn verified(&self, userid: &str) -> bool {
+        self.verified
+            .borrow()
+            .iter()
+            .any(|u| u.eq_ignore_ascii_case(userid))
+    }
+
     /// A wrong password for `userid`: counted after the command.
     pub(crate) fn failed(&self, userid: &str) {
         self.failures

@@ -4,7 +4,7 @@
 use super::*;
 
 #[test]
-fn every_mail_carries_x_loop_and_an_error_for_an_error_is_never_sent() {
+fn every_mail_carries_x_loop_and_an_error_for_an_error_is_never_sent_only_a_notice_a_day() {
     let mut s = signed_up("");
     let mails = round(&mut s, MALLORY, "frobnicate", "");
     let error = only_one(&mails, MALLORY).clone();
@@ -18,6 +18,24 @@ fn every_mail_carries_x_loop_and_an_error_for_an_error_is_never_sent() {
         "From: {MALLORY}\r\nTo: {SERVER_ADDRESS}\r\nSubject: Re: Error\r\n\
          Message-ID: <pong1@evil.example>\r\nIn-Reply-To: {error_id}\r\n\
          References: <a@b.example> {error_id}\r\n\r\nUnknown command.\r\n"
+    );
+    // Its errors are not sent: one short fixed notice instead, at most
+    // once a day, and nothing for its answer to that notice.
+    let mails = deliver(&mut s, &raw);
+    let notice = only_one(&mails, MALLORY).clone();
+    assert!(
+        notice
+            .body
+            .starts_with("Your mail answers an error mail of this server"),
+        "{}",
+        notice.body
+    );
+    assert!(!notice.body.contains("Unknown command"), "{}", notice.body);
+    let notice_id = mid(&notice);
+    let raw = format!(
+        "From: {MALLORY}\r\nTo: {SERVER_ADDRESS}\r\nSubject: Re: Error\r\n\
+         Message-ID: <pong3@evil.example>\r\nIn-Reply-To: {notice_id}\r\n\
+         References: {error_id} {notice_id}\r\n\r\nUnknown command.\r\n"
     );
     let mails = deliver(&mut s, &raw);
     assert!(mails.is_empty(), "{mails:#?}");

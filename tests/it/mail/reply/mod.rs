@@ -10,6 +10,7 @@ use common::{only_one, to, Install, SentMail, SERVER_ADDRESS};
 
 mod clients;
 mod commands;
+mod errors;
 mod refusals;
 
 const ALICE: &str = "alice@a.example";
