@@ -105,6 +105,7 @@ pub(crate) use admin::{AdminError, Ruling};
 pub(crate) use ctx::{BoardMail, Ctx, Failure, Handled, Reply};
 pub use ctx::{Refusal, ServerError};
 pub(crate) use pipeline::log_subject;
+use pipeline::Inbox;
 pub use pipeline::{MailOutcome, Processed};
 pub use preview::play_move_words;
 pub(crate) use reply::ReplyKey;
@@ -147,8 +148,30 @@ impl<'a> Server<'a> {
         mail: &Envelope,
         raw_len: usize,
     ) -> Result<(), ServerError> {
+        self.prepare(conn, mail, raw_len, Inbox::Mail)
+    }
+
+    /// [`Server::prepare_mail`] for the web site's move form (see
+    /// [`Server::handle_form_within`]).
+    pub(crate) fn prepare_form(
+        &self,
+        conn: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<(), ServerError> {
+        self.prepare(conn, mail, raw_len, Inbox::WebForm)
+    }
+
+    fn prepare(
+        &self,
+        conn: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+        inbox: Inbox,
+    ) -> Result<(), ServerError> {
         if !self.prepared.has(&mail.message_id) {
-            let hashes = guard::prepare_hashes(self, conn, mail, raw_len)?;
+            let web = inbox == Inbox::WebForm;
+            let hashes = guard::prepare_hashes(self, conn, mail, raw_len, web)?;
             self.prepared.put(&mail.message_id, hashes);
         }
         Ok(())

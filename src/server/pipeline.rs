@@ -10,6 +10,14 @@ use crate::mail::Envelope;
 use crate::store;
 use game::command;
 
+/// Where a mail came in: the mail inbox, or the web site's move form
+/// (built by the site; see [`guard::Session::came_by_web_form`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Inbox {
+    Mail,
+    WebForm,
+}
+
 /// What became of one inbound mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MailOutcome {
@@ -106,6 +114,30 @@ impl Server<'_> {
         mail: &Envelope,
         raw_len: usize,
     ) -> Result<Processed, ServerError> {
+        self.handle_within(tx, mail, raw_len, Inbox::Mail)
+    }
+
+    /// [`Server::handle_mail_within`] for the web site's move form, whose
+    /// `mail` is built by the site from a client's request (its sender the
+    /// client's own web address): the guard counts it as the web's (see
+    /// [`guard::Session::came_by_web_form`]). Prepared by
+    /// [`Server::prepare_form`].
+    pub(crate) fn handle_form_within(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+    ) -> Result<Processed, ServerError> {
+        self.handle_within(tx, mail, raw_len, Inbox::WebForm)
+    }
+
+    fn handle_within(
+        &self,
+        tx: &Connection,
+        mail: &Envelope,
+        raw_len: usize,
+        inbox: Inbox,
+    ) -> Result<Processed, ServerError> {
         let now = self.clock.now();
         let hashes = self.prepared.take(&mail.message_id);
         let letter = match self.admit(tx, mail, raw_len, now)? {
@@ -130,6 +162,9 @@ impl Server<'_> {
         session.prepared(hashes);
         if !letter.authenticated {
             session.sent_unauthenticated();
+        }
+        if inbox == Inbox::WebForm {
+            session.came_by_web_form();
         }
         // A command read from the body's first line (empty Subject) has the
         // rest of the body as its comment.

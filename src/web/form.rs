@@ -18,6 +18,9 @@
 //!   (an IPv6 client by its /64): the hourly limits count per client, and
 //!   it is no address of any account, so its wrong passwords are counted
 //!   and locked out as a stranger's mail's are (the same threshold);
+//! - it runs as the move form (`Server::handle_form_within`), not as a
+//!   mail: a locked account is refused whichever bucket locked it, and
+//!   wrong passwords count per client too (the guard's `lock_of`);
 //! - the password is never shown back: the pipeline masks it in what it
 //!   answers, and the page shows only that answer.
 
@@ -156,11 +159,16 @@ pub(super) async fn play(
         .write(move |server, conn| {
             let raw_len = mail.subject.len() + mail.body.len();
             let mut run = || -> Result<_, crate::server::ServerError> {
-                server.prepare_mail(conn, &mail, raw_len)?;
+                // The site's one writer runs one form at a time: the
+                // difference is this form's argon2id work.
+                let checks_before = server.credentials.stats().verifications;
+                server.prepare_form(conn, &mail, raw_len)?;
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                let processed = server.handle_mail_within(&tx, &mail, raw_len)?;
+                let processed = server.handle_form_within(&tx, &mail, raw_len)?;
                 let answers = store::take_queued_to(&tx, &sender)?;
                 tx.commit()?;
+                let checks = server.credentials.stats().verifications - checks_before;
+                log_form(&sender, &processed, checks);
                 Ok((processed.outcome, answers))
             };
             run().map_err(|e| {
@@ -196,6 +204,24 @@ pub(super) async fn play(
         });
     }
     Ok(answer_page(&back, status, &texts))
+}
+
+/// The log line of a form run, as the daemon's of a mail (the command
+/// with its password masked), with the argon2id verifications it made.
+fn log_form(sender: &str, processed: &crate::server::Processed, checks: u64) {
+    use crate::limits::log_field;
+    let (commands, refused) = match processed.outcome {
+        MailOutcome::Answered { commands, refused } => (Some(commands), Some(refused)),
+        _ => (None, None),
+    };
+    tracing::info!(
+        sender = %log_field(sender),
+        subject = %log_field(&processed.log_subject),
+        commands,
+        refused,
+        argon2id = checks,
+        "move form processed"
+    );
 }
 
 /// What the server answered, as a page.

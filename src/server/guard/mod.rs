@@ -21,6 +21,15 @@
 //!   (see docs/security.md, Limits). A right password forgets the wrong ones of
 //!   its own bucket only (the owner's moves do not reset the strangers' count);
 //!   a new password from the admin forgets both.
+//! - **The web site's move form** ([`Session::came_by_web_form`]) is a
+//!   stranger whatever its address, and more: its password is refused
+//!   (unchecked) while *any* bucket of the account is locked, its own
+//!   addresses' too, with that bucket's sentence, and its wrong passwords
+//!   count in a bucket of the client's as well (`web-client:`), for any
+//!   userid, forgotten only with time; see [`throttle::lock_of`]. The
+//!   split keeps forged mail from locking the owner's mail; the form has
+//!   no address of anyone's, so it is no way around a lockout, and its
+//!   client address is the connection's, which a mail cannot forge.
 //! - **Wrong confirmation codes are not wrong passwords**: they are counted
 //!   in buckets of their own (`code:`), by the same rule and bounds, and a
 //!   code lockout stops only codes ([`code_lock`], [`Session::failed_code`]).

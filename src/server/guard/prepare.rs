@@ -5,7 +5,7 @@ use rusqlite::Connection;
 
 use super::super::ServerError;
 use super::masking::misplaced_candidates;
-use super::throttle::bucket_of;
+use super::throttle::{bucket_of, lock_of};
 use super::{Kind, PASSWORD_CHECKS_PER_MAIL};
 use crate::store::{self, CountScope};
 use game::command::{self, Credentials};
@@ -22,12 +22,15 @@ use game::command::{self, Credentials};
 /// whose commands will not run: seen before, never answered, too large; nor for
 /// a command that will not: a stranger's (a signup, a password not from an
 /// address on file for its userid) from an address over its hourly limit or
-/// while the server's is spent, or one for a locked userid. Reads only.
+/// while the server's is spent, or one for a locked userid (from the web
+/// form, `web`: a userid with any bucket locked, or a locked client; see
+/// [`lock_of`]). Reads only.
 pub(crate) fn prepare_hashes(
     server: &crate::server::Server<'_>,
     conn: &Connection,
     mail: &crate::mail::Envelope,
     raw_len: usize,
+    web: bool,
 ) -> Result<crate::server::credentials::Prepared, ServerError> {
     let mut prepared = crate::server::credentials::Prepared {
         made: true,
@@ -44,7 +47,9 @@ pub(crate) fn prepare_hashes(
         return Ok(prepared);
     }
     let now = server.clock.now();
-    let unproved = !mail.authenticated(server.config.security.authserv_id.as_deref());
+    // The web form is anyone's (see `Session::came_by_web_form`).
+    let unproved = web || !mail.authenticated(server.config.security.authserv_id.as_deref());
+    let web_client = web.then_some(sender.as_str());
     let (strangers_closed, on_file) = admission_ahead(server, conn, (sender, unproved), now)?;
     let admitted =
         |userid: &str| !strangers_closed || on_file.iter().any(|u| u.eq_ignore_ascii_case(userid));
@@ -71,7 +76,7 @@ pub(crate) fn prepare_hashes(
                 stored.unwrap_or_default().to_string(),
                 password.to_lowercase(),
             );
-            if !checked.contains(&check) && store::locked_until(conn, &bucket.key, now)?.is_none() {
+            if !checked.contains(&check) && lock_of(conn, &bucket, web_client, now)?.is_none() {
                 prepared
                     .checks
                     .push(credentials.precheck(&userid, stored, password));
@@ -110,7 +115,7 @@ pub(crate) fn prepare_hashes(
     precheck_misplaced(
         server,
         conn,
-        (sender, unproved),
+        (sender, unproved, web_client),
         line,
         given,
         now,
@@ -202,7 +207,7 @@ fn stores_hash(
 fn precheck_misplaced(
     server: &crate::server::Server<'_>,
     conn: &Connection,
-    (sender, unproved): (&str, bool),
+    (sender, unproved, web_client): (&str, bool, Option<&str>),
     line: &str,
     given: Option<&Credentials>,
     now: DateTime<Utc>,
@@ -231,7 +236,7 @@ fn precheck_misplaced(
         return Ok(());
     };
     let bucket = bucket_of(conn, Some(sender), unproved, &user.userid, Kind::Password)?;
-    if store::locked_until(conn, &bucket.key, now)?.is_some() {
+    if lock_of(conn, &bucket, web_client, now)?.is_some() {
         return Ok(());
     }
     let (userid, stored) = (&user.userid, Some(user.password_hash.as_str()));

@@ -48,6 +48,9 @@ pub(crate) struct Session {
     /// The receiving MTA did not authenticate the mail's From while
     /// `[security] authserv_id` is set: no address of it is on file.
     pub(super) from_unproved: Cell<bool>,
+    /// The mail is the web site's move form (see
+    /// [`Session::came_by_web_form`]).
+    pub(super) web_form: Cell<bool>,
     /// The passwords this mail's checks answered: userid, stored hash,
     /// password (lower-cased), right or not (see
     /// [`checked_before`](super::throttle::checked_before)).
@@ -78,6 +81,15 @@ impl Session {
     /// (`[security] authserv_id` set): no address of it counts as on file.
     pub(crate) fn sent_unauthenticated(&self) {
         self.from_unproved.set(true);
+    }
+
+    /// The mail is the web site's move form, its sender the client's own
+    /// web address: no address of it is on file for any account, and a
+    /// password it gives is refused while any bucket of its account, or
+    /// the client's own, is locked (see [`throttle`](super::throttle)).
+    pub(crate) fn came_by_web_form(&self) {
+        self.from_unproved.set(true);
+        self.web_form.set(true);
     }
 
     /// Whether the mail's From is unauthenticated (see

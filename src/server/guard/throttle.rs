@@ -19,6 +19,65 @@ pub(super) struct Bucket {
     pub(super) stranger: bool,
 }
 
+/// What stops a password for a bucket (see [`lock_of`]).
+pub(super) enum Lock {
+    /// The bucket itself is locked.
+    Bucket(DateTime<Utc>),
+    /// From the web form: the account's other bucket (its own addresses')
+    /// is locked; the account's name.
+    Account(String, DateTime<Utc>),
+    /// From the web form: the client itself is locked.
+    Client(DateTime<Utc>),
+}
+
+/// The bucket of the web client whose address is `sender`: every wrong
+/// password the move form gives from it counts here too, whatever userid.
+fn client_key(sender: &str) -> String {
+    format!("web-client:{}", sender.to_ascii_lowercase())
+}
+
+/// What locks a password for `bucket` (a password bucket) from this
+/// mail, if anything: the bucket's lockout; from the web form
+/// (`web_client`, the client's sender address), any lockout of the
+/// account, whichever bucket, and the client's own.
+///
+/// Ruling: the split buckets keep a forger from locking the owner's own
+/// addresses by mail; the web form has no address of anyone's, so it
+/// cannot be an owner's way around a lockout: a locked account is locked
+/// there too, whoever's wrong passwords locked it. The form's own wrong
+/// passwords count as a stranger's (so they never lock the owner's mail)
+/// and per client: the client's address is the connection's, not a
+/// header, so counting it locks out nobody but that client.
+pub(super) fn lock_of(
+    conn: &Connection,
+    bucket: &Bucket,
+    web_client: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Option<Lock>, ServerError> {
+    if let Some(until) = store::locked_until(conn, &bucket.key, now)? {
+        return Ok(Some(Lock::Bucket(until)));
+    }
+    let Some(client) = web_client else {
+        return Ok(None);
+    };
+    if let Some(user) = &bucket.user {
+        for key in [user.userid.clone(), format!("stranger:{}", user.userid)] {
+            if key == bucket.key {
+                continue;
+            }
+            if let Some(until) = store::locked_until(conn, &key, now)? {
+                return Ok(Some(Lock::Account(user.userid.clone(), until)));
+            }
+        }
+    }
+    Ok(store::locked_until(conn, &client_key(client), now)?.map(Lock::Client))
+}
+
+/// The web client's sender address when this mail is the move form.
+fn web_client<'a>(ctx: &Ctx<'a>) -> Option<&'a str> {
+    ctx.sender.filter(|_| ctx.session.web_form.get())
+}
+
 pub(super) fn bucket(ctx: &Ctx<'_>, userid: &str, kind: Kind) -> Result<Bucket, ServerError> {
     let unproved = ctx.session.from_unproved.get();
     bucket_of(ctx.conn, ctx.sender, unproved, userid, kind)
@@ -214,8 +273,13 @@ pub(crate) fn authenticate(ctx: &Ctx<'_>, who: &Credentials) -> Handled<store::U
         // Never repeated: it may be a password in the wrong place.
         session.hide(&who.userid);
     }
-    if let Some(until) = store::locked_until(ctx.conn, &bucket.key, ctx.now)? {
-        return Err(locked_bucket(ctx, &bucket, Kind::Password, until).into());
+    if let Some(lock) = lock_of(ctx.conn, &bucket, web_client(ctx), ctx.now)? {
+        return Err(match lock {
+            Lock::Bucket(until) => locked_bucket(ctx, &bucket, Kind::Password, until),
+            Lock::Account(userid, until) => locked(ctx, &userid, until),
+            Lock::Client(until) => locked_client(ctx, until),
+        }
+        .into());
     }
     let password = who.password.expose();
     let Some(user) = bucket.user else {
@@ -279,6 +343,18 @@ pub(crate) fn locked(ctx: &Ctx<'_>, userid: &str, until: DateTime<Utc>) -> Refus
     ))
 }
 
+/// The refusal for a locked web client (see [`lock_of`]); only the first
+/// of a form is answered.
+fn locked_client(ctx: &Ctx<'_>, until: DateTime<Utc>) -> Refusal {
+    if Session::told(&ctx.session.told_locked, "web-client") {
+        ctx.session.quiet.set(true);
+    }
+    Refusal::new(format!(
+        "This form takes no password from your address until {} UTC, after too many wrong ones from it; your move was not played. Send it again after that time, or by mail.",
+        until.format("%Y-%m-%d %H:%M")
+    ))
+}
+
 /// The refusal for a locked bucket; only the first of a mail is answered.
 fn locked_bucket(ctx: &Ctx<'_>, bucket: &Bucket, kind: Kind, until: DateTime<Utc>) -> Refusal {
     let at = until;
@@ -326,6 +402,15 @@ pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
     let now = ctx.now;
     let mut replies = Vec::new();
     for (userid, kind) in failed {
+        if let Some(client) = web_client(ctx) {
+            // The client's count: no notice (it is nobody's account), and
+            // forgotten only with time, never by a right password.
+            let key = client_key(client);
+            ctx.session.lasting(ctx.conn, move |conn| {
+                store::record_password_failure(conn, &key, now, max, window)?;
+                Ok(())
+            })?;
+        }
         let bucket = bucket(ctx, &userid, kind)?;
         let key = bucket.key.clone();
         let notify = bucket
@@ -353,7 +438,9 @@ pub(crate) fn count_failures(ctx: &Ctx<'_>) -> Handled<Vec<Reply>> {
             Kind::Password => "wrong passwords",
             Kind::Code => "wrong confirmation codes",
         };
-        let whence = if bucket.stranger && ctx.session.from_unproved.get() {
+        let whence = if bucket.stranger && ctx.session.web_form.get() {
+            "by the web site's move form or from addresses that are not on file for it"
+        } else if bucket.stranger && ctx.session.from_unproved.get() {
             "in mail whose From this server's mail host could not confirm, or from addresses that are not on file for it,"
         } else if bucket.stranger {
             "from addresses that are not on file for it"

@@ -12,7 +12,12 @@ const PASSWORD: &str = "hunter2x";
 
 /// alice and bob, chess board 101 between them, alice's e4 played.
 fn pair() -> Install {
-    let mut install = Install::with_config("[web]\nlisten = \"127.0.0.1:0\"\n");
+    pair_with("")
+}
+
+/// [`pair`] with `web` added to the `[web]` section.
+fn pair_with(web: &str) -> Install {
+    let mut install = Install::with_config(&format!("[web]\nlisten = \"127.0.0.1:0\"\n{web}"));
     for p in ["alice", "bob"] {
         install.ok(&[
             "admin",
@@ -202,6 +207,182 @@ fn wrong_passwords_by_the_form_lock_the_account_as_by_mail() {
     assert!(answer.body.contains("takes no password"), "{}", answer.body);
     assert!(!answer.body.contains(PASSWORD), "{}", answer.body);
     assert!(!web.get("/game/chess/board/101").body.contains(">e5</a>"));
+    // The web's guesses never lock the owner's own mail.
+    let mut by_web = by_web;
+    by_web.send(
+        "bob@players.test",
+        &format!("chess move 101 bob {PASSWORD} e5"),
+        "",
+    );
+    by_web.poll();
+    assert!(web.get("/game/chess/board/101").body.contains(">e5</a>"));
+}
+
+/// `text` with its white space as single spaces (a mail's lines are
+/// wrapped, a page's are not).
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The words of `text` from `start` to the end of `end`.
+fn words_between(text: &str, start: &str, end: &str) -> String {
+    let text = words(text);
+    let at = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{start:?} in {text}"));
+    let rest = &text[at..];
+    let to = rest
+        .find(end)
+        .unwrap_or_else(|| panic!("{end:?} in {rest}"));
+    rest[..to + end.len()].to_string()
+}
+
+/// The `move form processed` lines of a web log, in order.
+fn form_log_lines(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("move form processed"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn an_account_locked_by_its_own_addresses_is_locked_on_the_web_without_a_check() {
+    let mut install = pair();
+    // Wrong passwords from bob's own address lock bob (the owner's
+    // bucket, not the one the web's wrong passwords count in).
+    for n in 1..=5 {
+        install.send(
+            "bob@players.test",
+            &format!("chess move 101 bob wrong{n} e5"),
+            "",
+        );
+        install.poll();
+    }
+    install.take_outbox();
+    install.send(
+        "bob@players.test",
+        &format!("chess move 101 bob {PASSWORD} e5"),
+        "",
+    );
+    install.poll();
+    let mailed = install
+        .take_outbox()
+        .into_iter()
+        .filter(|m| m.to == "bob@players.test")
+        .map(|m| m.body)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let sentence = words_between(
+        &mailed,
+        "bob takes no password until",
+        "Send them again after that time.",
+    );
+
+    let log = install.path("web.log");
+    let web = Web::start_logging(&install, &log);
+    let answer = post(
+        &web,
+        "/game/chess/board/101/move",
+        &format!("userid=bob&password={PASSWORD}&move=e5"),
+    );
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let page = words(&super::unescape(&answer.body));
+    assert!(page.contains(&sentence), "{sentence:?} in {page}");
+    assert!(!answer.body.contains(PASSWORD), "{}", answer.body);
+    assert!(!web.get("/game/chess/board/101").body.contains(">e5</a>"));
+    // No argon2id check was made for it.
+    let lines = form_log_lines(&log);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("argon2id=0"), "{}", lines[0]);
+    // The same form for alice (not locked) makes its check and plays.
+    let answer = post(
+        &web,
+        "/game/chess/board/101/move",
+        &format!("userid=alice&password={PASSWORD}&move=resign"),
+    );
+    assert_ne!(answer.status, 500, "{}", answer.body);
+    let lines = form_log_lines(&log);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[1].contains("argon2id=1"), "{}", lines[1]);
+}
+
+/// A form from the client `ip` (behind the proxy: its X-Forwarded-For).
+fn post_from(web: &Web, ip: &str, form: &str) -> Answer {
+    web.request(&format!(
+        "POST /game/chess/board/101/move HTTP/1.1\r\nHost: {}\r\nX-Forwarded-For: {ip}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        web.addr,
+        form.len()
+    ))
+}
+
+#[test]
+fn wrong_passwords_from_one_web_client_lock_that_client_and_no_other() {
+    let mut install = pair_with("behind_proxy = true\n");
+    let log = install.path("web.log");
+    let web = Web::start_logging(&install, &log);
+    let guesser = "192.0.2.7";
+    // Spread over accounts (and a userid that does not exist): no
+    // account's count reaches the threshold, the client's does.
+    let userids = ["alice", "bob", "nosuchuser", "alice", "bob"];
+    for (n, userid) in userids.iter().enumerate() {
+        let answer = post_from(
+            &web,
+            guesser,
+            &format!("userid={userid}&password=wrong{n}&move=e5"),
+        );
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert!(
+            !answer.body.contains("takes no password"),
+            "locked too soon, at {n}: {}",
+            answer.body
+        );
+    }
+    // Now even bob's right password is refused for that client, unchecked.
+    let answer = post_from(
+        &web,
+        guesser,
+        &format!("userid=bob&password={PASSWORD}&move=e5"),
+    );
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let page = words(&super::unescape(&answer.body));
+    assert!(
+        page.contains("This form takes no password from your address until"),
+        "{page}"
+    );
+    assert!(!answer.body.contains(PASSWORD), "{}", answer.body);
+    let lines = form_log_lines(&log);
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert!(lines[5].contains("argon2id=0"), "{}", lines[5]);
+    assert!(!web.get("/game/chess/board/101").body.contains(">e5</a>"));
+    // Another client is not locked: bob plays from there.
+    let answer = post_from(
+        &web,
+        "192.0.2.8",
+        &format!("userid=bob&password={PASSWORD}&move=e5"),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(web.get("/game/chess/board/101").body.contains(">e5</a>"));
+    // Nor is the owners' mail: alice plays by mail.
+    install.send(
+        "alice@players.test",
+        &format!("chess move 101 alice {PASSWORD} Nf3"),
+        "",
+    );
+    install.poll();
+    assert!(web.get("/game/chess/board/101").body.contains(">Nf3</a>"));
+    // The guessing client is still locked, whatever account it names.
+    let answer = post_from(
+        &web,
+        guesser,
+        &format!("userid=alice&password={PASSWORD}&move=Nc6"),
+    );
+    let page = words(&super::unescape(&answer.body));
+    assert!(
+        page.contains("This form takes no password from your address"),
+        "{page}"
+    );
 }
 
 #[test]

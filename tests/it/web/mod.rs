@@ -22,13 +22,23 @@ pub struct Web {
 
 impl Web {
     pub fn start(install: &Install) -> Web {
+        Web::spawn(install, "warn", Stdio::null())
+    }
+
+    /// [`Web::start`] with its log (info and up) written to `log`.
+    pub fn start_logging(install: &Install, log: &std::path::Path) -> Web {
+        let file = std::fs::File::create(log).unwrap();
+        Web::spawn(install, "info", Stdio::from(file))
+    }
+
+    fn spawn(install: &Install, level: &str, log: Stdio) -> Web {
         let mut child = common::pbmchess()
             .arg("--config")
             .arg(&install.config)
             .arg("web")
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .expect("the binary runs");
         let mut line = String::new();
