@@ -11,7 +11,8 @@ use crate::server::ServerError;
 use crate::store;
 
 /// Forget what `[retention]` no longer keeps: processed Message-IDs, sent
-/// outbox mails and reply tokens of past plies older than its days, a
+/// outbox mails and reply tokens of past plies older than its days (and
+/// once-a-day notices' records older than a day), a
 /// bounded number per call (each pass, and `tick`). Logs what it removed.
 pub(crate) fn prune(
     config: &Config,
@@ -25,14 +26,19 @@ pub(crate) fn prune(
         processed,
         sent,
         reply_tokens,
+        notices,
     } = store::prune(
         conn,
         days(keep.processed_mail_days),
         days(keep.sent_outbox_days),
+        now,
         crate::limits::PRUNE_BATCH,
     )?;
-    if processed + sent + reply_tokens > 0 {
-        info!(processed, sent, reply_tokens, "old mail records pruned");
+    if processed + sent + reply_tokens + notices > 0 {
+        info!(
+            processed,
+            sent, reply_tokens, notices, "old mail records pruned"
+        );
     }
     prune_inbox(config, conn, now);
     Ok(())

@@ -411,10 +411,15 @@ impl SendLock {
 /// it is (its game ended, or a later ply was played); a reply to its mail
 /// is then answered as one to a mail the server does not know. The token
 /// of a board's current ply stays, however old.
+///
+/// A once-a-day notice's record (see `notice_due_daily`) goes a day after
+/// it was sent, when it no longer holds anything back: a sender who
+/// rotates addresses leaves at most a day of them.
 pub(crate) fn prune(
     conn: &Connection,
     processed_before: DateTime<Utc>,
     sent_before: DateTime<Utc>,
+    now: DateTime<Utc>,
     batch: u32,
 ) -> Result<Pruned> {
     let processed = conn.exec(
@@ -437,10 +442,16 @@ pub(crate) fn prune(
               LIMIT ?2)",
         params![StoredTime(processed_before), batch],
     )?;
+    let notices = conn.exec(
+        "DELETE FROM notices_sent WHERE key IN
+             (SELECT key FROM notices_sent WHERE sent_at <= ?1 LIMIT ?2)",
+        params![StoredTime(now - chrono::Duration::days(1)), batch],
+    )?;
     Ok(Pruned {
         processed,
         sent,
         reply_tokens,
+        notices,
     })
 }
 
@@ -450,6 +461,8 @@ pub(crate) struct Pruned {
     pub processed: usize,
     pub sent: usize,
     pub reply_tokens: usize,
+    /// Once-a-day notices' records older than a day.
+    pub notices: usize,
 }
 
 #[cfg(test)]
@@ -481,14 +494,22 @@ mod tests {
         let failed_old = enqueue(&conn, &mail("c@x"), old).unwrap();
         mark_failed(&conn, failed_old, old, "550").unwrap();
         let waiting_old = enqueue(&conn, &mail("d@x"), old).unwrap();
+        crate::store::notice_due_daily(&conn, "old-notice", now - Duration::days(1)).unwrap();
+        crate::store::notice_due_daily(&conn, "new-notice", now - Duration::hours(23)).unwrap();
         let pruned = prune(
             &conn,
             now - Duration::days(90),
             now - Duration::days(30),
+            now,
             100,
         )
         .unwrap();
         assert_eq!((pruned.processed, pruned.sent), (1, 1));
+        // The notice of a day ago is due again, so its record goes; the
+        // one of 23 hours ago still holds the next one back.
+        assert_eq!(pruned.notices, 1);
+        assert!(crate::store::notice_due_daily(&conn, "old-notice", now).unwrap());
+        assert!(!crate::store::notice_due_daily(&conn, "new-notice", now).unwrap());
         assert!(!mail_seen(&conn, "old@x", "f").unwrap());
         assert!(mail_seen(&conn, "new@x", "f").unwrap());
         let left: Vec<i64> = conn
@@ -504,6 +525,7 @@ mod tests {
             "EXPLAIN QUERY PLAN SELECT rowid FROM processed_mail WHERE processed_at < '2026'",
             "EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE sent_at IS NOT NULL AND sent_at < '2026'",
             "EXPLAIN QUERY PLAN SELECT token_hash FROM reply_tokens WHERE created_at < '2026'",
+            "EXPLAIN QUERY PLAN SELECT key FROM notices_sent WHERE sent_at <= '2026'",
         ] {
             let plan: String = conn.row(sql, [], |r| r.get(3)).unwrap();
             assert!(plan.contains("USING") && plan.contains("INDEX"), "{plan}");

@@ -70,6 +70,7 @@ pub(super) fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0053_picture_mail.sql")),
         M::up(include_str!("../../migrations/0054_board_pictures.sql")),
         M::up(include_str!("../../migrations/0055_rating_history.sql")),
+        M::up(include_str!("../../migrations/0052_notices_by_age.sql")),
     ])
 }
 

@@ -267,6 +267,7 @@ mod tests {
                 &conn,
                 now - chrono::Duration::days(90),
                 now - chrono::Duration::days(30),
+                now,
                 100,
             )
             .unwrap()
