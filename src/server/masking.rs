@@ -59,17 +59,7 @@ impl Hidden {
         if self.is_empty() {
             return text.to_string();
         }
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while !rest.is_empty() {
-            let start = rest
-                .find(|c: char| !c.is_whitespace())
-                .unwrap_or(rest.len());
-            out.push_str(&rest[..start]);
-            rest = &rest[start..];
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let word = &rest[..end];
-            rest = &rest[end..];
+        each_word(text, |word, out| {
             if word.is_empty() || !self.hides(word) {
                 out.push_str(word);
             } else if self.whole.contains(&word.to_lowercase()) {
@@ -88,8 +78,7 @@ impl Hidden {
                     out.push_str(&word[at + core.len()..]);
                 }
             }
-        }
-        out
+        })
     }
 }
 
@@ -119,6 +108,26 @@ pub(crate) fn mask_word(text: &str, secret: &str) -> String {
     let mut hidden = Hidden::default();
     hidden.insert(secret);
     hidden.mask(text)
+}
+
+/// `text` with each word (what lies between white space) written by
+/// `word` into the result and the white space around it kept as it is:
+/// the one walk over words of the masking here and of the web's hiding of
+/// addresses.
+pub(crate) fn each_word(text: &str, mut word: impl FnMut(&str, &mut String)) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let start = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        word(&rest[..end], &mut out);
+        rest = &rest[end..];
+    }
+    out
 }
 
 #[cfg(test)]

@@ -104,6 +104,7 @@ use templates::{TemplateError, Templates};
 pub(crate) use admin::{AdminError, Ruling};
 pub(crate) use ctx::{BoardMail, Ctx, Failure, Handled, Reply};
 pub use ctx::{Refusal, ServerError};
+pub(crate) use masking::each_word;
 pub(crate) use pipeline::log_subject;
 use pipeline::Inbox;
 pub use pipeline::{MailOutcome, Processed};

@@ -163,24 +163,13 @@ pub(crate) fn tournament_link(game: &str, name: &str) -> String {
 /// a mail address is replaced (ruling: the site shows no mail address at
 /// all, not even one a player wrote in a comment).
 pub(crate) fn without_addresses(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while !rest.is_empty() {
-        let start = rest
-            .find(|c: char| !c.is_whitespace())
-            .unwrap_or(rest.len());
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..end];
-        rest = &rest[end..];
+    crate::server::each_word(text, |word, out| {
         if looks_like_address(word) {
             out.push_str("[address hidden]");
         } else {
             out.push_str(word);
         }
-    }
-    out
+    })
 }
 
 /// Whether `word` holds something like a mail address: an `@` with a
