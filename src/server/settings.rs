@@ -343,11 +343,7 @@ pub(crate) fn set_look(
                     user.userid
                 )
             };
-            return Ok(vec![ctx.notice(
-                ctx.answer_to(&user),
-                format!("{} settings", game.title()),
-                &text,
-            )?]);
+            return settings_answer(ctx, game, &user, &text);
         }
     };
     let text = format!(
@@ -355,11 +351,7 @@ pub(crate) fn set_look(
         game.title(),
         user.userid
     );
-    Ok(vec![ctx.notice(
-        ctx.answer_to(&user),
-        format!("{} settings", game.title()),
-        &text,
-    )?])
+    settings_answer(ctx, game, &user, &text)
 }
 
 /// `<game> set <userid> <pw> picture|nopicture`: the HTML part of board
@@ -396,11 +388,7 @@ fn set_picture(
             user.userid
         ));
     }
-    Ok(vec![ctx.notice(
-        ctx.answer_to(user),
-        format!("{} settings", game.title()),
-        &text,
-    )?])
+    settings_answer(ctx, game, user, &text)
 }
 
 /// `<game> set <userid> <pw> plain|html`: board mails as
@@ -429,11 +417,7 @@ fn set_mail_form(
             user.userid
         )
     };
-    Ok(vec![ctx.notice(
-        ctx.answer_to(user),
-        format!("{} settings", game.title()),
-        &text,
-    )?])
+    settings_answer(ctx, game, user, &text)
 }
 
 /// `<game> set <userid> <pw> moves all|last`: a turn mail shows the whole
@@ -460,9 +444,19 @@ fn set_score(
         game.name(),
         user.userid
     );
+    settings_answer(ctx, game, user, &text)
+}
+
+/// The answer to a `set`: one notice to the player, Subject `<Game> settings`.
+fn settings_answer(
+    ctx: &Ctx<'_>,
+    game: &'static dyn Game,
+    user: &store::User,
+    text: &str,
+) -> Handled<Vec<Reply>> {
     Ok(vec![ctx.notice(
         ctx.answer_to(user),
         format!("{} settings", game.title()),
-        &text,
+        text,
     )?])
 }
